@@ -1,0 +1,32 @@
+//! Error types of the core. Messages are lowercase and name the offending field.
+
+use thiserror::Error;
+
+/// A scenario, policy or preset value that cannot be used.
+///
+/// `key` names the field as the user wrote it (a `--set` key, a URL query key, a policy
+/// parameter), so the CLI and the web page can point at it.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{key}: {message}")]
+pub struct ConfigError {
+    pub key: String,
+    pub message: String,
+}
+
+impl ConfigError {
+    pub fn new(key: impl Into<String>, message: impl Into<String>) -> Self {
+        Self { key: key.into(), message: message.into() }
+    }
+}
+
+/// A policy asked the engine for something the model forbids. This is a bug in the policy;
+/// the engine refuses the decision instead of corrupting the state.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum EngineError {
+    #[error("job {job} is not waiting")]
+    NotWaiting { job: u64 },
+    #[error("server {server} does not exist")]
+    NoSuchServer { server: u32 },
+    #[error("job {job} of size {size} does not fit server {server} (residual {residual})")]
+    CapacityExceeded { job: u64, server: u32, size: u64, residual: u64 },
+}

@@ -1,0 +1,11 @@
+//! Ordered structures that keep the cost of one scheduling step logarithmic.
+//!
+//! Policies ask questions such as "the lowest-index server with at least r free" or "the
+//! earliest waiting job no larger than c". A scan would cost O(L) or O(queue) per question;
+//! these segment trees answer in O(log n).
+
+mod fifo_index;
+mod min_tree;
+
+pub use fifo_index::FifoIndex;
+pub use min_tree::{MaxTree, MinTree};

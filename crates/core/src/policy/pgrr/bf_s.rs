@@ -1,0 +1,28 @@
+//! BF-S: best fit from the server's view.
+//!
+//! PG-RR §2.2.1 (SPEC 2.2.1): every slot, servers in index order each take the largest
+//! waiting job that fits, repeatedly, until nothing fits.
+
+use super::best_fit_fill;
+use crate::EngineError;
+use crate::engine::slotted::SlotContext;
+use crate::policy::{Rule, SlottedPolicy};
+
+/// Best fit, server's view.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BfS;
+
+impl SlottedPolicy for BfS {
+    fn schedule(&mut self, ctx: &mut SlotContext<'_>) -> Result<(), EngineError> {
+        // A server whose residual is below the smallest waiting job takes nothing, and the
+        // smallest waiting size only grows during the slot: visiting only the servers that
+        // can take that job is the same as visiting all of them in index order.
+        let mut from = 0;
+        while let Some(smallest) = ctx.queue().min_size() {
+            let Some(server) = ctx.cluster().first_fit(from, smallest) else { break };
+            best_fit_fill(ctx, server, Rule::LargestFit, |_| {})?;
+            from = server + 1;
+        }
+        Ok(())
+    }
+}

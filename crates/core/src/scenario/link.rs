@@ -1,0 +1,179 @@
+//! Shareable links: the whole scenario in a URL query.
+//!
+//! `?preset=pgrr-a1&policy=vqs,bf-js&seed=1&load=0.75` — the keys are the scenario keys
+//! (the CLI's `--set` keys) plus `preset` and `policy`; only keys that differ from the preset
+//! are written. Decoding never gives up on the whole link: each bad key is reported, named,
+//! and left at the preset's value, and the rest loads.
+
+use super::{Preset, Scenario, preset, presets};
+use crate::ConfigError;
+use crate::policy::PolicySpec;
+
+/// A decoded link.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Link {
+    pub preset: Preset,
+    pub policies: Vec<PolicySpec>,
+    pub scenario: Scenario,
+    /// Keys that are not the core's but were listed as accepted by the caller (the page's
+    /// `speed`), in link order.
+    pub extras: Vec<(String, String)>,
+}
+
+/// Keys whose validity depends on other keys (checked by [`Scenario::validate`]).
+const RELATED: [&str; 7] = ["horizon", "warmup", "sample_every", "load", "servers", "size", "service"];
+
+/// Decodes a link: a full URL or just its query, with or without the leading `?`.
+///
+/// `extra_keys` are keys the caller handles itself. Returns the best scenario the link
+/// allows and one error per rejected key.
+pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>) {
+    let query = input.split_once('?').map_or(input, |(_, q)| q);
+    let query = query.split_once('#').map_or(query, |(q, _)| q);
+    let mut errors = Vec::new();
+    let pairs: Vec<(String, String)> = match serde_urlencoded::from_str(query) {
+        Ok(pairs) => pairs,
+        Err(e) => {
+            errors.push(ConfigError::new("link", format!("cannot read the query: {e}")));
+            Vec::new()
+        }
+    };
+    let value_of = |key: &str| pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+
+    let chosen = match value_of("preset") {
+        None => presets().remove(0),
+        Some(id) => preset(id).unwrap_or_else(|e| {
+            errors.push(e);
+            presets().remove(0)
+        }),
+    };
+
+    let mut policies = Vec::new();
+    if let Some(list) = value_of("policy") {
+        for name in list.split(',').filter(|s| !s.trim().is_empty()) {
+            match PolicySpec::parse(name) {
+                Ok(p) if !policies.contains(&p) => policies.push(p),
+                Ok(_) => {}
+                Err(e) => errors.push(e),
+            }
+        }
+    }
+    if policies.is_empty() {
+        policies = chosen.policies.clone();
+    }
+
+    let mut scenario = chosen.scenario.clone();
+    let mut applied: Vec<&str> = Vec::new();
+    let mut extras = Vec::new();
+    for (key, value) in &pairs {
+        match key.as_str() {
+            "preset" | "policy" => {}
+            k if extra_keys.contains(&k) => extras.push((key.clone(), value.clone())),
+            k => match scenario.set(k, value) {
+                Ok(()) => {
+                    applied.retain(|a| *a != k);
+                    applied.push(scenario.keys().iter().find(|s| s.key == k).expect("set accepted it").key);
+                }
+                Err(e) => errors.push(e),
+            },
+        }
+    }
+    // Relations between keys: revert the key the error names if the link set it, otherwise
+    // the related key the link set last, until the scenario is valid.
+    while let Err(e) = scenario.validate() {
+        errors.push(e.clone());
+        let culprit = if applied.contains(&e.key.as_str()) {
+            e.key.clone()
+        } else {
+            match applied.iter().rev().find(|k| RELATED.contains(k)) {
+                Some(k) => k.to_string(),
+                None => {
+                    scenario = chosen.scenario.clone();
+                    break;
+                }
+            }
+        };
+        let original = chosen.scenario.get(&culprit).expect("a known key");
+        scenario.set(&culprit, &original).expect("preset values are valid");
+        applied.retain(|k| *k != culprit);
+    }
+    (Link { preset: chosen, policies, scenario, extras }, errors)
+}
+
+/// Encodes a scenario as a query string (without `?`): preset, policies, seed, the keys that
+/// differ from the preset, then `extras`.
+pub fn encode_link(preset: &Preset, policies: &[PolicySpec], scenario: &Scenario, extras: &[(&str, String)]) -> String {
+    let mut pairs: Vec<(&str, String)> = vec![
+        ("preset", preset.id.to_string()),
+        ("policy", policies.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(",")),
+        ("seed", scenario.seed().to_string()),
+    ];
+    pairs.extend(scenario.overrides_from(&preset.scenario).into_iter().filter(|(k, _)| *k != "seed"));
+    pairs.extend(extras.iter().cloned());
+    pairs.iter().map(|(k, v)| format!("{}={}", escape(k), escape(v))).collect::<Vec<_>>().join("&")
+}
+
+/// Percent-encodes all but unreserved characters and `: , @ /`, which are legal in a query
+/// and keep links readable (`policy=vqs:j=2,bf-js`). `=` in a value is legal after the first
+/// one in a pair, so it stays too.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b':' | b',' | b'@' | b'/' | b'=' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let p = preset("pgrr-a3").unwrap();
+        let mut s = p.scenario.clone();
+        s.set("load", "0.97").unwrap();
+        s.set("seed", "42").unwrap();
+        s.set("size", "discrete:0.2@2/3,0.5@1/3").unwrap();
+        let policies = vec![PolicySpec::parse("vqs:j=5").unwrap(), PolicySpec::parse("bf-js").unwrap()];
+        let q = encode_link(&p, &policies, &s, &[("speed", "max".into())]);
+        assert!(q.starts_with("preset=pgrr-a3&policy=vqs:j=5,bf-js&seed=42&"), "{q}");
+        let (link, errors) = decode_link(&format!("http://127.0.0.1:8080/sub/?{q}#x"), &["speed"]);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(link.scenario, s);
+        assert_eq!(link.policies, policies);
+        assert_eq!(link.preset.id, "pgrr-a3");
+        assert_eq!(link.extras, vec![("speed".to_string(), "max".to_string())]);
+    }
+
+    #[test]
+    fn bad_keys_are_named_and_the_rest_loads() {
+        let (link, errors) = decode_link("preset=pgrr-a1&servers=-3&seed=abc&load=0.8&policy=vqs,nope", &[]);
+        let keys: Vec<_> = errors.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(keys, ["policy", "servers", "seed"]);
+        assert_eq!(link.scenario.load(), 0.8);
+        assert_eq!(link.scenario.seed(), 1);
+        assert_eq!(link.policies, vec![PolicySpec::parse("vqs").unwrap()]);
+    }
+
+    #[test]
+    fn relational_errors_revert_the_offending_key() {
+        let (link, errors) = decode_link("preset=pgrr-a1&warmup=5000000", &[]);
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].key, "warmup");
+        assert_eq!(link.scenario, preset("pgrr-a1").unwrap().scenario);
+        let (link, errors) = decode_link("preset=pgrr-a1&horizon=100", &[]);
+        assert_eq!(errors[0].key, "warmup");
+        assert_eq!(link.scenario.horizon(), 2_000_000);
+        let (_, errors) = decode_link("preset=nope", &[]);
+        assert_eq!(errors[0].key, "preset");
+        let (link, errors) = decode_link("", &[]);
+        assert!(errors.is_empty());
+        assert_eq!(link.preset.id, "pgrr-a1");
+    }
+}

@@ -1,0 +1,109 @@
+//! Scenarios: the one serde type behind presets, CLI flags, form fields and URL links.
+//!
+//! Every scenario field has a string key (the same for `--set KEY=VALUE`, the URL query and
+//! the form) with a documented range; [`Scenario::set`] parses and range-checks one key and
+//! names it in its error.
+
+mod link;
+mod pgrr;
+mod presets;
+
+use serde::{Deserialize, Serialize};
+
+pub use link::{Link, decode_link, encode_link};
+pub use pgrr::PgrrScenario;
+pub use presets::{Preset, preset, presets};
+
+use crate::ConfigError;
+
+/// A settable key of a scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeySpec {
+    pub key: &'static str,
+    /// What it means.
+    pub help: &'static str,
+    /// Allowed values.
+    pub range: &'static str,
+}
+
+/// A full scenario. One variant per model; later models add theirs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "model", rename_all = "kebab-case")]
+pub enum Scenario {
+    /// PG-RR: jobs of random size on L unit servers, slotted time.
+    Pgrr(PgrrScenario),
+}
+
+impl Scenario {
+    /// The keys this scenario accepts.
+    pub fn keys(&self) -> &'static [KeySpec] {
+        match self {
+            Self::Pgrr(_) => PgrrScenario::KEYS,
+        }
+    }
+
+    /// Current value of `key` in its text form.
+    pub fn get(&self, key: &str) -> Option<String> {
+        match self {
+            Self::Pgrr(s) => s.get(key),
+        }
+    }
+
+    /// Parses and sets one key. On error the scenario is unchanged.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
+        match self {
+            Self::Pgrr(s) => s.set(key, value),
+        }
+    }
+
+    /// Checks the relations between fields (each field alone is checked by [`Scenario::set`]).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        match self {
+            Self::Pgrr(s) => s.validate(),
+        }
+    }
+
+    pub fn seed(&self) -> u64 {
+        match self {
+            Self::Pgrr(s) => s.seed,
+        }
+    }
+
+    /// The preset's load knob (α for PG-RR).
+    pub fn load(&self) -> f64 {
+        match self {
+            Self::Pgrr(s) => s.load,
+        }
+    }
+
+    pub fn horizon(&self) -> u64 {
+        match self {
+            Self::Pgrr(s) => s.horizon,
+        }
+    }
+
+    /// Keys whose values differ from `base`, with their values, in key order.
+    pub fn overrides_from(&self, base: &Scenario) -> Vec<(&'static str, String)> {
+        self.keys()
+            .iter()
+            .filter_map(|k| {
+                let mine = self.get(k.key)?;
+                (base.get(k.key).as_deref() != Some(mine.as_str())).then_some((k.key, mine))
+            })
+            .collect()
+    }
+}
+
+/// Parses an integer key within `range`.
+pub(crate) fn parse_int(key: &str, value: &str, lo: u64, hi: u64) -> Result<u64, ConfigError> {
+    let bad = || ConfigError::new(key, format!("must be an integer in {lo}..={hi} (got '{value}')"));
+    let v: u64 = value.trim().parse().map_err(|_| bad())?;
+    if (lo..=hi).contains(&v) { Ok(v) } else { Err(bad()) }
+}
+
+/// Parses a finite number in `(lo, hi]`.
+pub(crate) fn parse_positive(key: &str, value: &str, lo: f64, hi: f64) -> Result<f64, ConfigError> {
+    let bad = || ConfigError::new(key, format!("must be a number in ({lo}, {hi}] (got '{value}')"));
+    let v: f64 = value.trim().parse().map_err(|_| bad())?;
+    if v.is_finite() && v > lo && v <= hi { Ok(v) } else { Err(bad()) }
+}

@@ -1,0 +1,259 @@
+//! packlab's charts, drawn with plotters on any backend.
+//!
+//! The same functions draw to a `<canvas>` in the browser (plotters-canvas) and to SVG files
+//! in the CLI and in golden tests, so a figure looks the same wherever it is made.
+//!
+//! Colours come from the Okabe–Ito palette, which stays distinguishable under the common
+//! colour-vision deficiencies; every series also gets its own marker shape.
+
+use plotters::coord::Shift;
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::prelude::*;
+
+/// Okabe–Ito colours (yellow left out: too faint on white), in series order.
+pub const PALETTE: [RGBColor; 7] = [
+    RGBColor(0x00, 0x72, 0xB2), // blue
+    RGBColor(0xD5, 0x5E, 0x00), // vermillion
+    RGBColor(0x00, 0x9E, 0x73), // bluish green
+    RGBColor(0xCC, 0x79, 0xA7), // reddish purple
+    RGBColor(0xE6, 0x9F, 0x00), // orange
+    RGBColor(0x56, 0xB4, 0xE9), // sky blue
+    RGBColor(0x00, 0x00, 0x00), // black
+];
+
+/// The colour of series `i`, as CSS hex (for legends drawn outside the chart).
+pub fn css_color(i: usize) -> String {
+    let RGBColor(r, g, b) = PALETTE[i % PALETTE.len()];
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// A data point, with an optional confidence interval drawn as an error bar.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+    pub interval: Option<(f64, f64)>,
+}
+
+impl Point {
+    pub fn new(x: f64, y: f64) -> Self {
+        Self { x, y, interval: None }
+    }
+}
+
+/// One labelled curve.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Curve<'a> {
+    pub label: &'a str,
+    /// Palette index.
+    pub color: usize,
+    pub points: &'a [Point],
+    /// Draw a marker at each point (sweeps) or only the line (trajectories).
+    pub markers: bool,
+}
+
+/// A reference value drawn as a dashed line across the chart, e.g. a capacity bound.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark<'a> {
+    pub value: f64,
+    pub label: &'a str,
+}
+
+/// A chart description; [`draw`] renders it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Chart<'a> {
+    pub title: &'a str,
+    pub x_label: &'a str,
+    pub y_label: &'a str,
+    pub curves: Vec<Curve<'a>>,
+    /// Vertical reference lines at x values.
+    pub x_marks: Vec<Mark<'a>>,
+    /// Horizontal reference lines at y values.
+    pub y_marks: Vec<Mark<'a>>,
+    /// Logarithmic y axis (non-positive values are clamped to the smallest positive one).
+    pub log_y: bool,
+    /// Fixed x range; by default the data and marks decide.
+    pub x_range: Option<(f64, f64)>,
+    /// Fixed y range; by default the data and marks decide.
+    pub y_range: Option<(f64, f64)>,
+}
+
+type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// Draws `chart` filling `area`.
+pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart<'_>) -> DrawResult<DB> {
+    area.fill(&WHITE)?;
+    let (x_lo, x_hi) = chart.x_range.unwrap_or_else(|| padded(x_extent(chart), false));
+    let (y_lo, y_hi) = chart.y_range.unwrap_or_else(|| padded(y_extent(chart), chart.log_y));
+    let (x_lo, x_hi) = nonempty(x_lo, x_hi);
+    let (y_lo, y_hi) = nonempty(y_lo, y_hi);
+    if chart.log_y {
+        let floor = y_lo.max(f64::MIN_POSITIVE);
+        draw_in(area, chart, x_lo..x_hi, (floor..y_hi.max(floor * 10.0)).log_scale(), floor)
+    } else {
+        draw_in(area, chart, x_lo..x_hi, y_lo..y_hi, f64::NEG_INFINITY)
+    }
+}
+
+fn draw_in<DB, Y>(area: &DrawingArea<DB, Shift>, chart: &Chart<'_>, x: std::ops::Range<f64>, y: Y, y_floor: f64) -> DrawResult<DB>
+where
+    DB: DrawingBackend,
+    Y: AsRangedCoord<Value = f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
+{
+    let (x_lo, x_hi) = (x.start, x.end);
+    let mut ctx = ChartBuilder::on(area)
+        .caption(chart.title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(42)
+        .y_label_area_size(64)
+        .build_cartesian_2d(x, y)?;
+    ctx.configure_mesh()
+        .x_desc(chart.x_label)
+        .y_desc(chart.y_label)
+        .light_line_style(RGBColor(0xEE, 0xEE, 0xEE))
+        .label_style(("sans-serif", 13))
+        .draw()?;
+    let clamp = |v: f64| v.max(y_floor);
+    let (y_min, y_max) = {
+        let r = ctx.plotting_area().get_y_range();
+        (r.start, r.end)
+    };
+    let mark_style = ShapeStyle { color: RGBColor(0x55, 0x55, 0x55).to_rgba(), filled: false, stroke_width: 1 };
+    for m in &chart.x_marks {
+        ctx.draw_series(DashedLineSeries::new([(m.value, clamp(y_min)), (m.value, y_max)], 6, 4, mark_style))?;
+        ctx.draw_series(std::iter::once(Text::new(
+            m.label.to_string(),
+            (m.value, y_max),
+            ("sans-serif", 12).into_font().color(&RGBColor(0x33, 0x33, 0x33)),
+        )))?;
+    }
+    for m in &chart.y_marks {
+        ctx.draw_series(DashedLineSeries::new([(x_lo, clamp(m.value)), (x_hi, clamp(m.value))], 6, 4, mark_style))?;
+        ctx.draw_series(std::iter::once(Text::new(
+            m.label.to_string(),
+            (x_lo, clamp(m.value)),
+            ("sans-serif", 12).into_font().color(&RGBColor(0x33, 0x33, 0x33)),
+        )))?;
+    }
+    for curve in &chart.curves {
+        let color = PALETTE[curve.color % PALETTE.len()];
+        let line = ShapeStyle { color: color.to_rgba(), filled: false, stroke_width: 2 };
+        let points: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.x, clamp(p.y))).collect();
+        let shape = curve.color % 4;
+        ctx.draw_series(LineSeries::new(points.iter().copied(), line))?
+            .label(curve.label)
+            .legend(move |(x, y)| {
+                EmptyElement::at((x, y)) + PathElement::new([(-8, 0), (8, 0)], line) + marker(shape, color)
+            });
+        for p in curve.points.iter().filter_map(|p| p.interval.map(|(lo, hi)| (p.x, lo, hi))) {
+            let (x, lo, hi) = p;
+            ctx.draw_series(std::iter::once(PathElement::new([(x, clamp(lo)), (x, clamp(hi))], line)))?;
+        }
+        if curve.markers {
+            ctx.draw_series(points.iter().map(|&(x, y)| EmptyElement::at((x, y)) + marker(shape, color)))?;
+        }
+    }
+    if !chart.curves.is_empty() {
+        ctx.configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(0xBB, 0xBB, 0xBB))
+            .label_font(("sans-serif", 13))
+            .draw()?;
+    }
+    Ok(())
+}
+
+/// A marker of one of four shapes, so curves differ by more than colour.
+fn marker<DB: DrawingBackend>(shape: usize, color: RGBColor) -> DynElement<'static, DB, (i32, i32)> {
+    let style = ShapeStyle { color: color.to_rgba(), filled: true, stroke_width: 1 };
+    match shape {
+        0 => Circle::new((0, 0), 4, style).into_dyn(),
+        1 => TriangleMarker::new((0, 0), 5, style).into_dyn(),
+        2 => Rectangle::new([(-3, -3), (3, 3)], style).into_dyn(),
+        _ => Cross::new((0, 0), 4, ShapeStyle { filled: false, stroke_width: 2, ..style }).into_dyn(),
+    }
+}
+
+fn x_extent(chart: &Chart<'_>) -> (f64, f64) {
+    let xs = chart.curves.iter().flat_map(|c| c.points.iter().map(|p| p.x)).chain(chart.x_marks.iter().map(|m| m.value));
+    extent(xs)
+}
+
+fn y_extent(chart: &Chart<'_>) -> (f64, f64) {
+    let ys = chart
+        .curves
+        .iter()
+        .flat_map(|c| c.points.iter().flat_map(|p| [Some(p.y), p.interval.map(|i| i.0), p.interval.map(|i| i.1)]).flatten())
+        .chain(chart.y_marks.iter().map(|m| m.value))
+        .filter(|y| !chart.log_y || *y > 0.0);
+    let (lo, hi) = extent(ys);
+    if chart.log_y { (lo, hi) } else { (lo.min(0.0), hi) }
+}
+
+fn extent(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    values.filter(|v| v.is_finite()).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)))
+}
+
+/// Adds headroom above the data (and below it on log axes).
+fn padded((lo, hi): (f64, f64), log: bool) -> (f64, f64) {
+    if !lo.is_finite() || !hi.is_finite() {
+        return if log { (0.1, 10.0) } else { (0.0, 1.0) };
+    }
+    if log { (lo / 2.0, hi * 2.0) } else { (lo, hi + 0.08 * (hi - lo).max(f64::EPSILON)) }
+}
+
+fn nonempty(lo: f64, hi: f64) -> (f64, f64) {
+    if hi > lo { (lo, hi) } else { (lo - 0.5, lo + 0.5 + hi.abs() * 0.1) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn svg(chart: &Chart<'_>) -> String {
+        let mut out = String::new();
+        {
+            let root = SVGBackend::with_string(&mut out, (640, 400)).into_drawing_area();
+            draw(&root, chart).unwrap();
+            root.present().unwrap();
+        }
+        out
+    }
+
+    #[test]
+    fn draws_curves_marks_and_legend() {
+        let a = [Point::new(0.0, 1.0), Point { x: 1.0, y: 3.0, interval: Some((2.0, 4.0)) }];
+        let b = [Point::new(0.0, 2.0), Point::new(1.0, 0.5)];
+        let chart = Chart {
+            title: "Q(t)",
+            x_label: "slot",
+            y_label: "waiting jobs",
+            curves: vec![
+                Curve { label: "VQS", color: 0, points: &a, markers: true },
+                Curve { label: "BF-J/S", color: 1, points: &b, markers: false },
+            ],
+            x_marks: vec![Mark { value: 0.5, label: "α = 1" }],
+            ..Chart::default()
+        };
+        let out = svg(&chart);
+        assert!(out.contains("VQS") && out.contains("BF-J/S") && out.contains("α = 1"));
+        assert!(out.contains("#0072B2") || out.contains("#0072b2") || out.contains("rgb(0,114,178)"), "palette colour missing");
+    }
+
+    #[test]
+    fn log_axis_and_empty_charts_do_not_fail() {
+        let a = [Point::new(0.85, 0.0), Point::new(0.9, 10.0), Point::new(0.95, 1000.0)];
+        svg(&Chart { log_y: true, curves: vec![Curve { label: "x", color: 3, points: &a, markers: true }], ..Chart::default() });
+        svg(&Chart::default());
+        let flat = [Point::new(1.0, 5.0)];
+        svg(&Chart { curves: vec![Curve { label: "flat", color: 2, points: &flat, markers: false }], ..Chart::default() });
+    }
+
+    #[test]
+    fn css_colors() {
+        assert_eq!(css_color(0), "#0072b2");
+        assert_eq!(css_color(7), "#0072b2");
+    }
+}
