@@ -9,6 +9,10 @@ use super::{Preset, Scenario, preset, presets};
 use crate::ConfigError;
 use crate::policy::PolicySpec;
 
+/// Keys that only the web page uses (playback speed); the CLI accepts and ignores them so
+/// that any page link replays on the command line.
+pub const PAGE_KEYS: &[&str] = &["speed"];
+
 /// A decoded link.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Link {

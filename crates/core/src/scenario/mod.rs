@@ -10,7 +10,7 @@ mod presets;
 
 use serde::{Deserialize, Serialize};
 
-pub use link::{Link, decode_link, encode_link};
+pub use link::{Link, PAGE_KEYS, decode_link, encode_link};
 pub use pgrr::PgrrScenario;
 pub use presets::{Preset, preset, presets};
 
