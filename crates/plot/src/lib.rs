@@ -95,7 +95,13 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart<'_>
     }
 }
 
-fn draw_in<DB, Y>(area: &DrawingArea<DB, Shift>, chart: &Chart<'_>, x: std::ops::Range<f64>, y: Y, y_floor: f64) -> DrawResult<DB>
+fn draw_in<DB, Y>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &Chart<'_>,
+    x: std::ops::Range<f64>,
+    y: Y,
+    y_floor: f64,
+) -> DrawResult<DB>
 where
     DB: DrawingBackend,
     Y: AsRangedCoord<Value = f64>,
@@ -141,11 +147,9 @@ where
         let line = ShapeStyle { color: color.to_rgba(), filled: false, stroke_width: 2 };
         let points: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.x, clamp(p.y))).collect();
         let shape = curve.color % 4;
-        ctx.draw_series(LineSeries::new(points.iter().copied(), line))?
-            .label(curve.label)
-            .legend(move |(x, y)| {
-                EmptyElement::at((x, y)) + PathElement::new([(-8, 0), (8, 0)], line) + marker(shape, color)
-            });
+        ctx.draw_series(LineSeries::new(points.iter().copied(), line))?.label(curve.label).legend(move |(x, y)| {
+            EmptyElement::at((x, y)) + PathElement::new([(-8, 0), (8, 0)], line) + marker(shape, color)
+        });
         for p in curve.points.iter().filter_map(|p| p.interval.map(|(lo, hi)| (p.x, lo, hi))) {
             let (x, lo, hi) = p;
             ctx.draw_series(std::iter::once(PathElement::new([(x, clamp(lo)), (x, clamp(hi))], line)))?;
@@ -177,7 +181,8 @@ fn marker<DB: DrawingBackend>(shape: usize, color: RGBColor) -> DynElement<'stat
 }
 
 fn x_extent(chart: &Chart<'_>) -> (f64, f64) {
-    let xs = chart.curves.iter().flat_map(|c| c.points.iter().map(|p| p.x)).chain(chart.x_marks.iter().map(|m| m.value));
+    let xs =
+        chart.curves.iter().flat_map(|c| c.points.iter().map(|p| p.x)).chain(chart.x_marks.iter().map(|m| m.value));
     extent(xs)
 }
 
@@ -185,7 +190,9 @@ fn y_extent(chart: &Chart<'_>) -> (f64, f64) {
     let ys = chart
         .curves
         .iter()
-        .flat_map(|c| c.points.iter().flat_map(|p| [Some(p.y), p.interval.map(|i| i.0), p.interval.map(|i| i.1)]).flatten())
+        .flat_map(|c| {
+            c.points.iter().flat_map(|p| [Some(p.y), p.interval.map(|i| i.0), p.interval.map(|i| i.1)]).flatten()
+        })
         .chain(chart.y_marks.iter().map(|m| m.value))
         .filter(|y| !chart.log_y || *y > 0.0);
     let (lo, hi) = extent(ys);
@@ -239,16 +246,26 @@ mod tests {
         };
         let out = svg(&chart);
         assert!(out.contains("VQS") && out.contains("BF-J/S") && out.contains("α = 1"));
-        assert!(out.contains("#0072B2") || out.contains("#0072b2") || out.contains("rgb(0,114,178)"), "palette colour missing");
+        assert!(
+            out.contains("#0072B2") || out.contains("#0072b2") || out.contains("rgb(0,114,178)"),
+            "palette colour missing"
+        );
     }
 
     #[test]
     fn log_axis_and_empty_charts_do_not_fail() {
         let a = [Point::new(0.85, 0.0), Point::new(0.9, 10.0), Point::new(0.95, 1000.0)];
-        svg(&Chart { log_y: true, curves: vec![Curve { label: "x", color: 3, points: &a, markers: true }], ..Chart::default() });
+        svg(&Chart {
+            log_y: true,
+            curves: vec![Curve { label: "x", color: 3, points: &a, markers: true }],
+            ..Chart::default()
+        });
         svg(&Chart::default());
         let flat = [Point::new(1.0, 5.0)];
-        svg(&Chart { curves: vec![Curve { label: "flat", color: 2, points: &flat, markers: false }], ..Chart::default() });
+        svg(&Chart {
+            curves: vec![Curve { label: "flat", color: 2, points: &flat, markers: false }],
+            ..Chart::default()
+        });
     }
 
     #[test]

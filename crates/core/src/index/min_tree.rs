@@ -66,8 +66,7 @@ impl MinTree {
             return (lo < self.len).then_some(lo);
         }
         let mid = (lo + hi) / 2;
-        self.descend(2 * node, lo, mid, from, bound)
-            .or_else(|| self.descend(2 * node + 1, mid, hi, from, bound))
+        self.descend(2 * node, lo, mid, from, bound).or_else(|| self.descend(2 * node + 1, mid, hi, from, bound))
     }
 }
 

@@ -125,6 +125,9 @@ mod tests {
         let mut s = Series::new(2.0, 100);
         s.add(0.0, 3.0, 1.0);
         s.add(3.0, 4.0, 5.0);
-        assert_eq!(s.points(), &[SeriesPoint { start: 0.0, end: 2.0, mean: 1.0 }, SeriesPoint { start: 2.0, end: 4.0, mean: 3.0 }]);
+        assert_eq!(
+            s.points(),
+            &[SeriesPoint { start: 0.0, end: 2.0, mean: 1.0 }, SeriesPoint { start: 2.0, end: 4.0, mean: 3.0 }]
+        );
     }
 }

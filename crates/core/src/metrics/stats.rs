@@ -60,7 +60,8 @@ pub fn batch_means_ci(points: &[SeriesPoint], batches: usize) -> Interval {
     let means: Vec<f64> = (0..batches)
         .map(|b| {
             let group = &points[b * points.len() / batches..(b + 1) * points.len() / batches];
-            let (sum, len) = group.iter().fold((0.0, 0.0), |(s, l), p| (s + p.mean * (p.end - p.start), l + (p.end - p.start)));
+            let (sum, len) =
+                group.iter().fold((0.0, 0.0), |(s, l), p| (s + p.mean * (p.end - p.start), l + (p.end - p.start)));
             sum / len
         })
         .collect();

@@ -67,11 +67,16 @@ pub fn trend_verdict(points: &[SeriesPoint], end: f64) -> TrendVerdict {
     let slope = sxy / sxx;
     let residual: f64 = xs.iter().zip(&ys).map(|(x, y)| (y - my - slope * (x - mx)).powi(2)).sum();
     let se = (residual / (n - 2.0) / sxx).sqrt();
-    let t_stat = if se > 0.0 { slope / se } else if slope > 0.0 { f64::INFINITY } else { 0.0 };
+    let t_stat = if se > 0.0 {
+        slope / se
+    } else if slope > 0.0 {
+        f64::INFINITY
+    } else {
+        0.0
+    };
     let span = half[half.len() - 1].end - half[0].start;
     let rise = slope * span;
-    let unstable =
-        t_stat >= MIN_T_STAT && rise >= MIN_RELATIVE_RISE * my.max(0.0) && rise >= MIN_ABSOLUTE_RISE;
+    let unstable = t_stat >= MIN_T_STAT && rise >= MIN_RELATIVE_RISE * my.max(0.0) && rise >= MIN_ABSOLUTE_RISE;
     TrendVerdict { unstable, slope, t_stat, rise, level: my }
 }
 

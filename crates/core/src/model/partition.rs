@@ -26,7 +26,7 @@ impl Partition {
     /// scenario validation reports both as errors before this point.
     pub fn new(j: u8, capacity: u64) -> Self {
         assert!((MIN_J..=MAX_J).contains(&j), "J = {j} outside {MIN_J}..={MAX_J}");
-        assert!(capacity % (1u64 << j) == 0, "capacity {capacity} not divisible by 2^{j}");
+        assert!(capacity.is_multiple_of(1u64 << j), "capacity {capacity} not divisible by 2^{j}");
         Self { j, capacity }
     }
 
@@ -72,7 +72,7 @@ impl Partition {
     pub fn upper_end_thirds(&self, t: usize) -> u128 {
         let m = (t / 2) as u32;
         let top = (self.capacity as u128) >> m;
-        if t % 2 == 0 { 3 * top } else { 2 * top }
+        if t.is_multiple_of(2) { 3 * top } else { 2 * top }
     }
 
     /// Human-readable interval of type `t`, e.g. "(1/3, 1/2]".
@@ -82,7 +82,11 @@ impl Partition {
         if t == self.types() - 1 {
             return format!("(0, {}]", frac(2, 3 * den));
         }
-        if t % 2 == 0 { format!("({}, {}]", frac(2, 3 * den), frac(1, den)) } else { format!("({}, {}]", frac(1, 2 * den), frac(2, 3 * den)) }
+        if t.is_multiple_of(2) {
+            format!("({}, {}]", frac(2, 3 * den), frac(1, den))
+        } else {
+            format!("({}, {}]", frac(1, 2 * den), frac(2, 3 * den))
+        }
     }
 }
 
@@ -159,20 +163,20 @@ mod tests {
         let c = 48;
         let p = Partition::new(3, c);
         let cases = [
-            (48, 0),  // 1
-            (34, 0),  // ≈ 0.7
-            (32, 1),  // 2/3, right end of I_1 is closed
-            (29, 1),  // ≈ 0.6
-            (24, 2),  // 1/2
-            (19, 2),  // ≈ 0.4
-            (16, 3),  // 1/3
-            (14, 3),  // ≈ 0.3
-            (12, 4),  // 1/4
-            (10, 4),  // ≈ 0.2
-            (8, 5),   // 1/6
-            (7, 5),   // ≈ 0.15
-            (6, 5),   // 1/8
-            (1, 5),   // ≈ 0.01
+            (48, 0), // 1
+            (34, 0), // ≈ 0.7
+            (32, 1), // 2/3, right end of I_1 is closed
+            (29, 1), // ≈ 0.6
+            (24, 2), // 1/2
+            (19, 2), // ≈ 0.4
+            (16, 3), // 1/3
+            (14, 3), // ≈ 0.3
+            (12, 4), // 1/4
+            (10, 4), // ≈ 0.2
+            (8, 5),  // 1/6
+            (7, 5),  // ≈ 0.15
+            (6, 5),  // 1/8
+            (1, 5),  // ≈ 0.01
         ];
         for (r, t) in cases {
             assert_eq!(p.type_of(r), t, "size {r}/{c}");
@@ -183,7 +187,19 @@ mod tests {
         let big = crate::workload::CAPACITY_UNITS;
         let p = Partition::new(3, big);
         let f = |s: &str| crate::workload::size::parse_fraction(s).unwrap();
-        for (s, t) in [("1", 0), ("0.7", 0), ("0.6", 1), ("0.5", 2), ("0.4", 2), ("0.3", 3), ("0.25", 4), ("0.2", 4), ("0.15", 5), ("0.125", 5), ("0.01", 5)] {
+        for (s, t) in [
+            ("1", 0),
+            ("0.7", 0),
+            ("0.6", 1),
+            ("0.5", 2),
+            ("0.4", 2),
+            ("0.3", 3),
+            ("0.25", 4),
+            ("0.2", 4),
+            ("0.15", 5),
+            ("0.125", 5),
+            ("0.01", 5),
+        ] {
             assert_eq!(p.type_of(f(s)), t, "size {s}");
         }
         assert_eq!(p.rounded(f("0.01")), f("0.125"));

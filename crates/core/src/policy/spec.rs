@@ -60,7 +60,9 @@ impl PolicyKind {
                 "virtual queues per size class; an empty server picks the max-weight configuration of K_RED (PG-RR §2.2.6)"
             }
             Self::VqsBf => "VQS configurations, then a best-fit fill of the leftover room (PG-RR §2.2.7)",
-            Self::FifoFf => "oldest job first into the lowest-index server it fits; blocks when it fits nowhere (§2.2.8)",
+            Self::FifoFf => {
+                "oldest job first into the lowest-index server it fits; blocks when it fits nowhere (§2.2.8)"
+            }
             Self::FifoFfSkip => "first fit in arrival order, skipping jobs that fit nowhere (§2.2.8 variant)",
         }
     }
@@ -150,7 +152,10 @@ impl PolicySpec {
         const VQS: [(&str, &str); 5] = [
             ("j", "partition depth J, an integer in 2..=20 (default: the scenario's j)"),
             ("ties", "first|random: max-weight ties (RES-8, default first)"),
-            ("weights", "current|snapshot: queue counts used when several servers renew in a slot (RES-9, default current)"),
+            (
+                "weights",
+                "current|snapshot: queue counts used when several servers renew in a slot (RES-9, default current)",
+            ),
             ("small", "round|real: space taken by jobs of size <= 2^-J (RES-6, default round)"),
             ("fill", "skip|strict: FIFO walk of the configuration's queue (RES-10, default skip)"),
         ];
@@ -172,9 +177,8 @@ impl PolicySpec {
         let mut spec = Self::new(kind);
         let allowed = Self::parameters(kind);
         for part in parts {
-            let (key, value) = part
-                .split_once('=')
-                .ok_or_else(|| err(format!("{name}: parameter '{part}' is not KEY=VALUE")))?;
+            let (key, value) =
+                part.split_once('=').ok_or_else(|| err(format!("{name}: parameter '{part}' is not KEY=VALUE")))?;
             let (key, value) = (key.trim(), value.trim());
             let Some((_, range)) = allowed.iter().find(|(k, _)| *k == key) else {
                 let names: Vec<_> = allowed.iter().map(|(k, _)| *k).collect();
@@ -196,8 +200,8 @@ impl PolicySpec {
                 }
                 "ties" => o.ties = pick(value, [("first", Ties::First), ("random", Ties::Random)]).ok_or_else(bad)?,
                 "weights" => {
-                    o.weights = pick(value, [("current", Weights::Current), ("snapshot", Weights::Snapshot)])
-                        .ok_or_else(bad)?
+                    o.weights =
+                        pick(value, [("current", Weights::Current), ("snapshot", Weights::Snapshot)]).ok_or_else(bad)?
                 }
                 "small" => {
                     o.small = pick(value, [("round", SmallJobs::Round), ("real", SmallJobs::Real)]).ok_or_else(bad)?

@@ -50,7 +50,11 @@ impl PgrrScenario {
         KeySpec { key: "servers", help: "number of servers L", range: "an integer in 1..=100000" },
         KeySpec { key: "size", help: "job-size distribution, as fractions of a server", range: SizeDist::RANGE },
         KeySpec { key: "service", help: "service length in slots", range: SlotService::RANGE },
-        KeySpec { key: "j", help: "partition depth J of VQS and VQS-BF (2J virtual queues)", range: "an integer in 2..=20" },
+        KeySpec {
+            key: "j",
+            help: "partition depth J of VQS and VQS-BF (2J virtual queues)",
+            range: "an integer in 2..=20",
+        },
         KeySpec { key: "seed", help: "random seed", range: "an integer in 0..=18446744073709551615" },
         KeySpec { key: "horizon", help: "slots to simulate", range: "an integer in 1..=10000000000" },
         KeySpec { key: "warmup", help: "slots discarded before measuring", range: "an integer below the horizon" },

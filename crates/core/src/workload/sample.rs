@@ -51,7 +51,13 @@ pub fn geometric<R: Rng + ?Sized>(rng: &mut R, p: f64) -> u64 {
     }
     let u = open_unit(rng);
     let s = libm::ceil(libm::log(u) / libm::log1p(-p));
-    if s < 1.0 { 1 } else if s >= u64::MAX as f64 { u64::MAX } else { s as u64 }
+    if s < 1.0 {
+        1
+    } else if s >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        s as u64
+    }
 }
 
 /// Exp(rate).

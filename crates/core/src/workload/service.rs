@@ -20,7 +20,8 @@ pub enum SlotService {
 
 impl SlotService {
     pub const KEY: &'static str = "service";
-    pub const RANGE: &'static str = "geometric:MEAN with MEAN in [1, 1e9], or deterministic:SLOTS with SLOTS an integer in 1..=1000000000";
+    pub const RANGE: &'static str =
+        "geometric:MEAN with MEAN in [1, 1e9], or deterministic:SLOTS with SLOTS an integer in 1..=1000000000";
 
     pub fn parse(text: &str) -> Result<Self, ConfigError> {
         let err = |m: String| ConfigError::new(Self::KEY, m);

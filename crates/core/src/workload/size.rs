@@ -55,8 +55,7 @@ impl Discrete {
 impl SizeDist {
     /// The key used in error messages.
     pub const KEY: &'static str = "size";
-    pub const RANGE: &'static str =
-        "uniform:LO,HI with 0 < LO <= HI <= 1, or discrete:S@P,... with sizes in (0, 1] (at most 6 decimals) and probabilities (decimals or fractions a/b) summing to 1";
+    pub const RANGE: &'static str = "uniform:LO,HI with 0 < LO <= HI <= 1, or discrete:S@P,... with sizes in (0, 1] (at most 6 decimals) and probabilities (decimals or fractions a/b) summing to 1";
 
     /// Uniform on `[lo, hi]`, given as fractions of the capacity.
     pub fn uniform(lo: &str, hi: &str) -> Result<Self, ConfigError> {
@@ -109,8 +108,7 @@ impl SizeDist {
         let (kind, rest) = text.split_once(':').ok_or_else(|| err(format!("'{text}' is not a distribution")))?;
         match kind.trim() {
             "uniform" => {
-                let (lo, hi) =
-                    rest.split_once(',').ok_or_else(|| err(format!("'{text}': uniform needs LO,HI")))?;
+                let (lo, hi) = rest.split_once(',').ok_or_else(|| err(format!("'{text}': uniform needs LO,HI")))?;
                 Self::uniform(lo, hi)
             }
             "discrete" => {
@@ -243,7 +241,7 @@ pub fn parse_fraction(text: &str) -> Result<u64, ConfigError> {
 /// Formats units as a fraction of the capacity: exact decimals when possible.
 pub fn format_fraction(units: u64) -> String {
     let step = CAPACITY_UNITS / 1_000_000;
-    if units % step == 0 {
+    if units.is_multiple_of(step) {
         let micro = units / step;
         let s = format!("{}.{:06}", micro / 1_000_000, micro % 1_000_000);
         s.trim_end_matches('0').trim_end_matches('.').to_string()

@@ -72,7 +72,7 @@ pub struct Placement {
 pub struct SlotContext<'a> {
     slot: u64,
     departed: &'a [ServerId],
-    arrivals: &'a [JobId],
+    arrivals: &'a [WaitingJob],
     state: &'a mut SlotState,
     rng: &'a mut StreamRng,
 }
@@ -89,7 +89,7 @@ impl<'a> SlotContext<'a> {
     }
 
     /// Jobs that arrived this slot, in arrival order (some may have started already).
-    pub fn arrivals(&self) -> &'a [JobId] {
+    pub fn arrivals(&self) -> &'a [WaitingJob] {
         self.arrivals
     }
 
@@ -196,7 +196,7 @@ pub struct SlottedSim {
     slot: u64,
     next_job: JobId,
     departed: Vec<ServerId>,
-    arrivals: Vec<JobId>,
+    arrivals: Vec<WaitingJob>,
     measure: Measurements,
 }
 
@@ -279,6 +279,12 @@ impl SlottedSim {
 
     pub fn last_placement(&self) -> Option<Placement> {
         self.state.last
+    }
+
+    /// The jobs that arrived in the last slot run, as generated (identical for every policy
+    /// with the same scenario and seed, except `occupies`, which the policy decides).
+    pub fn arrivals(&self) -> &[WaitingJob] {
+        &self.arrivals
     }
 
     /// Waiting jobs per size class.
@@ -364,7 +370,7 @@ impl SlottedSim {
             st.queue.push(job);
             st.waiting_by_class[st.classes.type_of(size)] += 1;
             self.policy.on_arrival(&job);
-            self.arrivals.push(job.id);
+            self.arrivals.push(job);
             st.counters.arrivals += 1;
             if t >= st.warmup {
                 st.counters.window_arrivals += 1;
@@ -450,7 +456,7 @@ pub(crate) mod testing {
         state: SlotState,
         rng: StreamRng,
         departed: Vec<ServerId>,
-        arrivals: Vec<JobId>,
+        arrivals: Vec<WaitingJob>,
         next_job: JobId,
     }
 
@@ -493,7 +499,7 @@ pub(crate) mod testing {
             self.state.queue.push(job);
             self.state.waiting_by_class[self.state.classes.type_of(size)] += 1;
             policy.on_arrival(&job);
-            self.arrivals.push(id);
+            self.arrivals.push(job);
             id
         }
 
@@ -510,7 +516,13 @@ pub(crate) mod testing {
         }
 
         pub fn context(&mut self) -> SlotContext<'_> {
-            SlotContext { slot: 1, departed: &self.departed, arrivals: &self.arrivals, state: &mut self.state, rng: &mut self.rng }
+            SlotContext {
+                slot: 1,
+                departed: &self.departed,
+                arrivals: &self.arrivals,
+                state: &mut self.state,
+                rng: &mut self.rng,
+            }
         }
 
         pub fn schedule(&mut self, policy: &mut dyn SlottedPolicy) -> Result<(), EngineError> {

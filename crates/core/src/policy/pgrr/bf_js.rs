@@ -19,8 +19,8 @@ impl SlottedPolicy for BfJs {
         for &server in ctx.departed() {
             best_fit_fill(ctx, server, Rule::LargestFit, |_| {})?;
         }
-        for &job in ctx.arrivals() {
-            best_server_place(ctx, job)?;
+        for job in ctx.arrivals() {
+            best_server_place(ctx, job.id)?;
         }
         Ok(())
     }

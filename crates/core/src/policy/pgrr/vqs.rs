@@ -124,7 +124,13 @@ impl Vqs {
         next
     }
 
-    fn start(&mut self, ctx: &mut SlotContext<'_>, job: JobId, server: ServerId, rule: Rule) -> Result<(), EngineError> {
+    fn start(
+        &mut self,
+        ctx: &mut SlotContext<'_>,
+        job: JobId,
+        server: ServerId,
+        rule: Rule,
+    ) -> Result<(), EngineError> {
         let running = ctx.apply(Decision::Start { job, server, rule })?;
         self.queues.remove(job);
         self.configs.record(server, running.size.primary(), running.occupies.primary(), true);

@@ -1,0 +1,118 @@
+//! Statistical tests against the papers (SPEC 6.2), with fixed seeds and the horizons the
+//! instability verdict is documented for. Each case states what the theory predicts.
+
+use packlab_core::policy::PolicySpec;
+use packlab_core::report::{RunReport, run};
+use packlab_core::scenario::{Scenario, preset};
+
+fn report(id: &str, policy: &str, settings: &[(&str, &str)]) -> RunReport {
+    let p = preset(id).unwrap();
+    let mut scenario: Scenario = p.scenario.clone();
+    for (k, v) in settings {
+        scenario.set(k, v).unwrap();
+    }
+    run(id, &scenario, &PolicySpec::parse(policy).unwrap()).unwrap().report
+}
+
+/// Runs every policy on seeds 1..=3 and returns how many runs were judged unstable.
+fn unstable_count(id: &str, policy: &str, settings: &[(&str, &str)]) -> (usize, Vec<RunReport>) {
+    let reports: Vec<_> = (1..=3)
+        .map(|seed| {
+            let seed = seed.to_string();
+            let mut all = settings.to_vec();
+            all.push(("seed", &seed));
+            report(id, policy, &all)
+        })
+        .collect();
+    (reports.iter().filter(|r| r.unstable).count(), reports)
+}
+
+/// PGRR-A1 (Fig. 3a): VQS serves at most (2/3)·0.02 ≈ 0.0133 < λ = 0.014, so its queue grows
+/// by roughly 0.0007 per slot; BF-J/S and VQS-BF use the (0.4, 0.6) pair and stay stable.
+#[test]
+fn a1_vqs_unstable_best_fit_stable() {
+    let horizon = [("horizon", "1000000"), ("warmup", "100000")];
+    let (vqs, runs) = unstable_count("pgrr-a1", "vqs", &horizon);
+    assert_eq!(vqs, 3, "{runs:#?}");
+    for r in &runs {
+        assert!(r.trend.slope > 0.0002 && r.trend.slope < 0.0012, "VQS growth {:e} per slot", r.trend.slope);
+        assert!(r.final_queue > 300);
+    }
+    for policy in ["bf-js", "vqs-bf"] {
+        let (n, runs) = unstable_count("pgrr-a1", policy, &horizon);
+        assert_eq!(n, 0, "{runs:#?}");
+        assert!(runs.iter().all(|r| r.mean_queue < 10.0));
+    }
+}
+
+/// PGRR-A2 (Fig. 3b): with fixed service the best-fit policies lock into 0.2+0.2+0.5, whose
+/// departure rates (0.02, 0.01) fall short of the arrivals (0.0204, 0.0102); VQS alternates
+/// between 5×0.2 and 2×0.5 and is stable. VQS-BF reaches that trap only after a random time
+/// (typically a few million slots: until then its max-weight configuration keeps it near
+/// VQS), hence the preset's 2·10^7-slot horizon.
+#[test]
+fn a2_best_fit_unstable_vqs_stable() {
+    let (bf, runs) = unstable_count("pgrr-a2", "bf-js", &[]);
+    assert_eq!(bf, 3, "{runs:#?}");
+    let (vqs_bf, runs) = unstable_count("pgrr-a2", "vqs-bf", &[]);
+    assert_eq!(vqs_bf, 3, "{runs:#?}");
+    let (vqs, runs) = unstable_count("pgrr-a2", "vqs", &[]);
+    assert_eq!(vqs, 0, "{runs:#?}");
+    assert!(runs.iter().all(|r| r.mean_queue < 50.0));
+}
+
+/// PGRR-A6 at λ = 1.4μ (α = 0.7): VQS's capacity is (4/3)μ, so it is unstable; BF-J/S uses
+/// the (0.45, 0.55) pair and is stable.
+#[test]
+fn a6_vqs_unstable_at_1_4_mu() {
+    let horizon = [("horizon", "1000000"), ("warmup", "100000")];
+    let (vqs, runs) = unstable_count("pgrr-a6", "vqs", &horizon);
+    assert_eq!(vqs, 3, "{runs:#?}");
+    let (bf, runs) = unstable_count("pgrr-a6", "bf-js", &horizon);
+    assert_eq!(bf, 0, "{runs:#?}");
+}
+
+/// SPEC 6.2 item 5: above the work-conservation bound (α = 1.1) every policy's queue grows.
+#[test]
+fn above_the_capacity_bound_every_policy_grows() {
+    let settings = [("load", "1.1"), ("horizon", "500000"), ("warmup", "50000")];
+    for id in ["pgrr-a3", "pgrr-a4"] {
+        for policy in ["bf-js", "vqs", "vqs-bf", "bf-j", "bf-s", "fifo-ff"] {
+            let r = report(id, policy, &settings);
+            assert!(r.unstable, "{id} {policy}: {:?}", r.trend);
+        }
+    }
+}
+
+/// Little's law on the waiting queue (SPEC 6.2 item 6): time-average number waiting =
+/// arrival rate × mean wait. Exact up to the jobs straddling the window's ends, so 2% holds
+/// comfortably on a long stable run.
+#[test]
+fn littles_law_on_the_waiting_queue() {
+    for (id, policy, load) in
+        [("pgrr-a3", "bf-js", "0.95"), ("pgrr-a4", "vqs-bf", "0.85"), ("pgrr-a1", "vqs-bf", "0.7")]
+    {
+        let r = report(id, policy, &[("load", load), ("horizon", "1000000"), ("warmup", "100000")]);
+        let window = (r.horizon - r.warmup) as f64;
+        let lambda = (r.arrivals as f64) / r.horizon as f64;
+        let predicted = lambda * r.mean_wait;
+        assert!(r.mean_queue > 1.0, "{id}: the queue must not be trivially empty");
+        assert!(
+            (r.mean_queue / predicted - 1.0).abs() < 0.02,
+            "{id} {policy}: L = {} vs λW = {predicted} (window {window})",
+            r.mean_queue
+        );
+    }
+}
+
+/// The paper's Fig. 4 orderings at a moderate horizon: in A3 VQS queues most; in A4 both
+/// VQ policies queue much more than BF-J/S.
+#[test]
+fn uniform_presets_order_the_policies_like_the_paper() {
+    let settings = [("horizon", "500000"), ("warmup", "50000")];
+    let q = |id, p| report(id, p, &settings).mean_queue;
+    let (vqs, bf, vqs_bf) = (q("pgrr-a3", "vqs"), q("pgrr-a3", "bf-js"), q("pgrr-a3", "vqs-bf"));
+    assert!(vqs > 10.0 * bf && vqs > 10.0 * vqs_bf, "A3: VQS {vqs}, BF-J/S {bf}, VQS-BF {vqs_bf}");
+    let (vqs, bf, vqs_bf) = (q("pgrr-a4", "vqs"), q("pgrr-a4", "bf-js"), q("pgrr-a4", "vqs-bf"));
+    assert!(vqs > 5.0 * bf && vqs_bf > 2.0 * bf, "A4: VQS {vqs}, BF-J/S {bf}, VQS-BF {vqs_bf}");
+}

@@ -1,0 +1,47 @@
+//! The core gives bit-identical results natively and in WebAssembly.
+//!
+//! `FINGERPRINT` was computed natively; this test runs on both targets (`cargo test` and
+//! `cargo test --target wasm32-unknown-unknown` under wasm-bindgen-test-runner), so a
+//! difference in floating-point math or random streams between the two fails one of them.
+//! If an intended change to the simulation moves the numbers, recompute the value natively
+//! and update it here.
+
+use packlab_core::policy::PolicySpec;
+use packlab_core::report::run;
+use packlab_core::scenario::preset;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+/// FNV-1a over the bits of every number that matters.
+fn fingerprint(values: impl IntoIterator<Item = u64>) -> u64 {
+    values.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, v| (h ^ v).wrapping_mul(0x0000_0100_0000_01B3))
+}
+
+fn run_fingerprint() -> u64 {
+    let mut values = Vec::new();
+    for (id, policy) in
+        [("pgrr-a1", "vqs"), ("pgrr-a3", "vqs-bf"), ("pgrr-a4", "bf-js"), ("pgrr-a6", "vqs:ties=random")]
+    {
+        let mut s = preset(id).unwrap().scenario;
+        s.set("horizon", "100000").unwrap();
+        s.set("warmup", "10000").unwrap();
+        let out = run(id, &s, &PolicySpec::parse(policy).unwrap()).unwrap();
+        let r = out.report;
+        values.extend([
+            r.mean_queue.to_bits(),
+            r.final_queue,
+            r.arrivals,
+            r.started,
+            r.mean_wait.to_bits(),
+            r.mean_occupancy.to_bits(),
+        ]);
+        values.extend(out.queue.iter().map(|p| p.mean.to_bits()));
+    }
+    fingerprint(values)
+}
+
+const FINGERPRINT: u64 = 0xe739_b9ff_ccc0_a143;
+
+#[wasm_bindgen_test(unsupported = test)]
+fn native_and_wasm_agree() {
+    assert_eq!(run_fingerprint(), FINGERPRINT, "fingerprint {:#x}", run_fingerprint());
+}
