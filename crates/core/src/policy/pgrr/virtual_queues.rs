@@ -10,32 +10,37 @@ use crate::model::{Config, JobId, Partition, ServerId, WaitingJob, partition::re
 use crate::policy::spec::Ties;
 use crate::rng::StreamRng;
 
-/// One FIFO queue per partition type, holding waiting jobs by id.
+/// One queue per partition type, holding waiting jobs by id. Q_j counts waiting jobs only
+/// (RES-7).
 ///
-/// Each queue is indexed in arrival order (with "earliest job no larger than c", for the VQS
-/// walk) and by size (largest fitting job, for VQS-BF). Q_j counts waiting jobs only (RES-7).
+/// Each queue is indexed by size (largest fitting job, VQS-BF) and, if asked for, in arrival
+/// order with "earliest job no larger than c" (the VQS walk).
 #[derive(Debug, Clone)]
 pub(crate) struct VirtualQueues {
     partition: Partition,
-    fifo: Vec<FifoIndex<JobId>>,
     by_size: Vec<BTreeSet<(u64, Reverse<JobId>)>>,
-    next_position: Vec<u64>,
-    /// Queue and position of every waiting job.
-    place: BTreeMap<JobId, (usize, u64)>,
     counts: Vec<u64>,
+    fifo: Option<Fifo>,
+}
+
+/// The arrival-order side of the virtual queues.
+#[derive(Debug, Clone)]
+struct Fifo {
+    queues: Vec<FifoIndex<JobId>>,
+    next_position: Vec<u64>,
+    /// Queue position of every waiting job.
+    place: BTreeMap<JobId, u64>,
 }
 
 impl VirtualQueues {
-    pub fn new(partition: Partition) -> Self {
+    pub fn new(partition: Partition, in_arrival_order: bool) -> Self {
         let n = partition.types();
-        Self {
-            partition,
-            fifo: vec![FifoIndex::new(); n],
-            by_size: vec![BTreeSet::new(); n],
+        let fifo = in_arrival_order.then(|| Fifo {
+            queues: vec![FifoIndex::new(); n],
             next_position: vec![0; n],
             place: BTreeMap::new(),
-            counts: vec![0; n],
-        }
+        });
+        Self { partition, by_size: vec![BTreeSet::new(); n], counts: vec![0; n], fifo }
     }
 
     /// Q: waiting jobs per type.
@@ -49,30 +54,41 @@ impl VirtualQueues {
 
     pub fn push(&mut self, job: &WaitingJob) {
         let t = self.partition.type_of(job.size.primary());
-        let pos = self.next_position[t];
-        self.next_position[t] += 1;
         let size = job.occupies.primary();
-        self.fifo[t].push(pos, size, job.id);
         self.by_size[t].insert((size, Reverse(job.id)));
-        self.place.insert(job.id, (t, pos));
         self.counts[t] += 1;
+        if let Some(f) = &mut self.fifo {
+            let pos = f.next_position[t];
+            f.next_position[t] += 1;
+            f.queues[t].push(pos, size, job.id);
+            f.place.insert(job.id, pos);
+        }
     }
 
-    pub fn remove(&mut self, id: JobId) {
-        let (t, pos) = self.place.remove(&id).expect("job is in a virtual queue");
-        let (size, _) = self.fifo[t].remove(pos).expect("position is live");
-        self.by_size[t].remove(&(size, Reverse(id)));
+    /// Removes a waiting job of the given size and occupied space.
+    pub fn remove(&mut self, id: JobId, size: u64, occupies: u64) {
+        let t = self.partition.type_of(size);
+        let removed = self.by_size[t].remove(&(occupies, Reverse(id)));
+        debug_assert!(removed, "job {id} is not in virtual queue {t}");
         self.counts[t] -= 1;
+        if let Some(f) = &mut self.fifo {
+            let pos = f.place.remove(&id).expect("job is in a virtual queue");
+            f.queues[t].remove(pos).expect("position is live");
+        }
+    }
+
+    fn fifo(&self, t: usize) -> &FifoIndex<JobId> {
+        &self.fifo.as_ref().expect("virtual queues kept in arrival order").queues[t]
     }
 
     /// The oldest job of queue `t` and its position.
     pub fn head(&self, t: usize) -> Option<(u64, u64, JobId)> {
-        self.fifo[t].head()
+        self.fifo(t).head()
     }
 
     /// The earliest job of queue `t` at position ≥ `from` that takes at most `room`.
     pub fn first_fitting(&self, t: usize, from: u64, room: u64) -> Option<(u64, u64, JobId)> {
-        self.fifo[t].first_at_most(from, room)
+        self.fifo(t).first_at_most(from, room)
     }
 
     /// The largest job of queue `t` that takes at most `room`; earliest arrival on ties.
@@ -86,16 +102,24 @@ impl VirtualQueues {
     }
 }
 
-/// The max-weight choice over K_RED (SPEC 2.2.6) and the job types inside each server.
+/// The max-weight choice over K_RED (SPEC 2.2.6) and what VQS and VQS-BF need to know about
+/// the jobs inside each server.
+///
+/// A server's configuration changes only while it is empty, so counting, per server, the
+/// type-1 jobs and the jobs of its configuration's other type is enough: O(L) memory rather
+/// than a count per server and type.
 #[derive(Debug, Clone)]
 pub(crate) struct Configurations {
     pub partition: Partition,
     pub configs: Vec<Config>,
     ties: Ties,
-    /// Active configuration of each server, set when an empty server renews.
+    /// Active configuration of each server, set when an empty server renews and cleared
+    /// when it empties.
     pub active: Vec<Option<u16>>,
-    /// Jobs of each type in each server: `types · server + type`.
-    in_server: Vec<u32>,
+    /// Type-1 jobs in each server.
+    type_one: Vec<u32>,
+    /// Jobs of the active configuration's other type in each server.
+    config_type: Vec<u32>,
     /// Space taken by jobs of types other than 1, per server.
     pub other_used: Vec<u64>,
     /// Jobs in each server.
@@ -109,7 +133,8 @@ impl Configurations {
             configs: reduced_configs(partition.j()),
             ties,
             active: vec![None; servers],
-            in_server: vec![0; servers * partition.types()],
+            type_one: vec![0; servers],
+            config_type: vec![0; servers],
             other_used: vec![0; servers],
             jobs: vec![0; servers],
         }
@@ -118,53 +143,66 @@ impl Configurations {
     /// argmax over K_RED of ⟨k, Q⟩: the first maximiser in canonical order, or a uniform one
     /// among the maximisers (RES-8).
     pub fn argmax(&self, weights: &[u64], rng: &mut StreamRng) -> u16 {
-        let best = self.configs.iter().map(|k| k.weight(weights)).max().expect("K_RED is not empty");
-        let mut maximisers = self.configs.iter().enumerate().filter(|(_, k)| k.weight(weights) == best);
         match self.ties {
-            Ties::First => maximisers.next().expect("a maximiser exists").0 as u16,
+            Ties::First => {
+                let mut best = (0, 0);
+                for (i, k) in self.configs.iter().enumerate() {
+                    let w = k.weight(weights);
+                    if w > best.1 || i == 0 {
+                        best = (i, w);
+                    }
+                }
+                best.0 as u16
+            }
             Ties::Random => {
-                let all: Vec<usize> = maximisers.map(|(i, _)| i).collect();
+                let all: Vec<usize> = self.maximisers(weights).map(|(i, _)| i).collect();
                 all[rng.random_range(0..all.len() as u64) as usize] as u16
             }
         }
     }
 
-    /// The maximisers of ⟨k, Q⟩ for `weights`.
-    pub fn maximisers<'s>(&'s self, weights: &'s [u64]) -> impl Iterator<Item = &'s Config> + 's {
+    /// The maximisers of ⟨k, Q⟩ for `weights`, with their indexes.
+    pub fn maximisers<'s>(&'s self, weights: &'s [u64]) -> impl Iterator<Item = (usize, &'s Config)> + 's {
         let best = self.configs.iter().map(|k| k.weight(weights)).max().unwrap_or(0);
-        self.configs.iter().filter(move |k| k.weight(weights) == best)
+        self.configs.iter().enumerate().filter(move |(_, k)| k.weight(weights) == best)
     }
 
     pub fn is_empty(&self, server: ServerId) -> bool {
         self.jobs[server as usize] == 0
     }
 
-    pub fn count(&self, server: ServerId, t: usize) -> u32 {
-        self.in_server[server as usize * self.partition.types() + t]
+    /// Type-1 jobs in `server`.
+    pub fn type_one(&self, server: ServerId) -> u32 {
+        self.type_one[server as usize]
+    }
+
+    /// Jobs of the active configuration's other type in `server`, however they got there.
+    pub fn config_type(&self, server: ServerId) -> u32 {
+        self.config_type[server as usize]
     }
 
     /// Records a job of size `size` (occupying `occupies`) entering (+1) or leaving (−1)
-    /// `server`.
+    /// `server`, which has an active configuration.
     pub fn record(&mut self, server: ServerId, size: u64, occupies: u64, entering: bool) {
+        let s = server as usize;
         let t = self.partition.type_of(size);
-        let at = server as usize * self.partition.types() + t;
-        let other = &mut self.other_used[server as usize];
-        if entering {
-            self.jobs[server as usize] += 1;
-            self.in_server[at] += 1;
-            if t != 1 {
-                *other += occupies;
-            }
+        let is_config_type =
+            self.active[s].and_then(|k| self.configs[k as usize].other).is_some_and(|(other, _)| other == t);
+        let step = |v: &mut u32| if entering { *v += 1 } else { *v -= 1 };
+        step(&mut self.jobs[s]);
+        if t == 1 {
+            step(&mut self.type_one[s]);
+        } else if entering {
+            self.other_used[s] += occupies;
         } else {
-            self.jobs[server as usize] -= 1;
-            if self.jobs[server as usize] == 0 {
-                // An empty server renews before it takes its next job.
-                self.active[server as usize] = None;
-            }
-            self.in_server[at] -= 1;
-            if t != 1 {
-                *other -= occupies;
-            }
+            self.other_used[s] -= occupies;
+        }
+        if is_config_type {
+            step(&mut self.config_type[s]);
+        }
+        if self.jobs[s] == 0 {
+            // An empty server renews before it takes its next job.
+            self.active[s] = None;
         }
     }
 }

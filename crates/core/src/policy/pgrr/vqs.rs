@@ -47,7 +47,7 @@ impl Vqs {
     pub fn new(partition: Partition, servers: usize, options: VqOptions) -> Self {
         Self {
             options,
-            queues: VirtualQueues::new(partition),
+            queues: VirtualQueues::new(partition, true),
             configs: Configurations::new(partition, servers, options.ties),
             room_for: (0..partition.types()).map(|_| MaxTree::new(servers)).collect(),
             room_tree: vec![None; servers],
@@ -82,7 +82,7 @@ impl Vqs {
             self.room_for[t].set(server as usize, room);
             self.room_tree[server as usize] = Some(t);
         }
-        if k.type1 && self.configs.count(server, 1) == 0 {
+        if k.type1 && self.configs.type_one(server) == 0 {
             self.wants_type_one.insert(server);
         }
     }
@@ -93,7 +93,7 @@ impl Vqs {
         let q = &self.queues;
         self.configs
             .maximisers(weights)
-            .any(|k| (k.type1 && q.len(1) > 0) || k.other.is_some_and(|(t, _)| q.len(t) > 0))
+            .any(|(_, k)| (k.type1 && q.len(1) > 0) || k.other.is_some_and(|(t, _)| q.len(t) > 0))
     }
 
     /// The lowest-index server at or after `from` that would place a job.
@@ -132,7 +132,7 @@ impl Vqs {
         rule: Rule,
     ) -> Result<(), EngineError> {
         let running = ctx.apply(Decision::Start { job, server, rule })?;
-        self.queues.remove(job);
+        self.queues.remove(job, running.size.primary(), running.occupies.primary());
         self.configs.record(server, running.size.primary(), running.occupies.primary(), true);
         self.refresh(server);
         Ok(())
@@ -143,7 +143,7 @@ impl Vqs {
         let (config, k) = self.config(server);
         let rule = |step| Rule::Config { config, step };
         if k.type1
-            && self.configs.count(server, 1) == 0
+            && self.configs.type_one(server) == 0
             && let Some((_, _, job)) = self.queues.head(1)
         {
             self.start(ctx, job, server, rule(ConfigStep::TypeOne))?;
@@ -239,13 +239,13 @@ mod tests {
             let mut vqs = Vqs::new(partition, 1, options);
             let mut h = Harness::new(1, CAPACITY_UNITS);
             // 0.15 already runs under 2e2, leaving 0.85 for type-2 jobs (sizes in (1/3, 1/2]).
+            let at = vqs.configs.configs.iter().position(|k| k.label() == "2e2").unwrap();
+            vqs.configs.active[0] = Some(at as u16);
             h.running(0, units(0.15));
             vqs.configs.record(0, units(0.15), units(0.15), true);
             for s in [0.45, 0.5, 0.4] {
                 h.waiting(units(s), &mut vqs);
             }
-            let at = vqs.configs.configs.iter().position(|k| k.label() == "2e2").unwrap();
-            vqs.configs.active[0] = Some(at as u16);
             vqs.fill(&mut h.context(), 0).unwrap();
             // 0.45 fits (0.4 left); 0.5 does not; the default walk still places 0.4.
             assert_eq!(h.waiting_ids().len(), expected_waiting, "{fill:?}");

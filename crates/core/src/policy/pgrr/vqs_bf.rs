@@ -35,7 +35,7 @@ impl VqsBf {
     pub fn new(partition: Partition, servers: usize, options: VqOptions) -> Self {
         Self {
             options,
-            queues: VirtualQueues::new(partition),
+            queues: VirtualQueues::new(partition, false),
             configs: Configurations::new(partition, servers, options.ties),
         }
     }
@@ -48,7 +48,7 @@ impl VqsBf {
         rule: Rule,
     ) -> Result<(), EngineError> {
         let running = ctx.apply(Decision::Start { job, server, rule })?;
-        self.queues.remove(job);
+        self.queues.remove(job, running.size.primary(), running.occupies.primary());
         self.configs.record(server, running.size.primary(), running.occupies.primary(), true);
         Ok(())
     }
@@ -76,7 +76,7 @@ impl SlottedPolicy for VqsBf {
             }
             // (ii)
             if let Some((t, wanted)) = k.other {
-                while self.configs.count(server, t) < wanted {
+                while self.configs.config_type(server) < wanted {
                     let Some(job) = self.queues.largest_fitting(t, ctx.cluster().residual(server)) else { break };
                     self.start(ctx, job, server, rule(ConfigStep::ConfigType))?;
                 }
@@ -84,7 +84,7 @@ impl SlottedPolicy for VqsBf {
             // (iii)
             let (queues, configs) = (&mut self.queues, &mut self.configs);
             best_fit_fill(ctx, server, rule(ConfigStep::BestFitFill), |job| {
-                queues.remove(job.id);
+                queues.remove(job.id, job.size.primary(), job.occupies.primary());
                 configs.record(server, job.size.primary(), job.occupies.primary(), true);
             })?;
             from = server + 1;
