@@ -19,14 +19,20 @@ impl ConfigError {
     }
 }
 
-/// A policy asked the engine for something the model forbids. This is a bug in the policy;
-/// the engine refuses the decision instead of corrupting the state.
+/// Why the engine stopped: a policy asked for something the model forbids (a bug in the
+/// policy; the engine refuses the decision instead of corrupting the state), or the run
+/// outgrew the memory a simulation may use.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum EngineError {
-    #[error("job {job} is not waiting")]
+    #[error(
+        "more than {limit} jobs are waiting at slot {slot}: the load is far beyond what the policy can serve; \
+         lower `load` or `horizon`"
+    )]
+    QueueLimit { slot: u64, limit: usize },
+    #[error("policy bug: job {job} is not waiting")]
     NotWaiting { job: u64 },
-    #[error("server {server} does not exist")]
+    #[error("policy bug: server {server} does not exist")]
     NoSuchServer { server: u32 },
-    #[error("job {job} of size {size} does not fit server {server} (residual {residual})")]
+    #[error("policy bug: job {job} of size {size} does not fit server {server} (residual {residual})")]
     CapacityExceeded { job: u64, server: u32, size: u64, residual: u64 },
 }

@@ -18,7 +18,7 @@ pub const BATCH_MAX_POINTS: usize = 4096;
 pub enum RunError {
     #[error(transparent)]
     Config(#[from] ConfigError),
-    #[error("policy error: {0}")]
+    #[error(transparent)]
     Engine(#[from] EngineError),
 }
 

@@ -59,6 +59,16 @@ pub struct Mark<'a> {
     pub label: &'a str,
 }
 
+/// Where the legend goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LegendAt {
+    #[default]
+    UpperLeft,
+    UpperRight,
+    LowerLeft,
+    LowerRight,
+}
+
 /// A chart description; [`draw`] renders it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Chart<'a> {
@@ -76,6 +86,7 @@ pub struct Chart<'a> {
     pub x_range: Option<(f64, f64)>,
     /// Fixed y range; by default the data and marks decide.
     pub y_range: Option<(f64, f64)>,
+    pub legend: LegendAt,
 }
 
 type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
@@ -111,6 +122,7 @@ where
     let mut ctx = ChartBuilder::on(area)
         .caption(chart.title, ("sans-serif", 18))
         .margin(12)
+        .margin_right(28)
         .x_label_area_size(42)
         .y_label_area_size(64)
         .build_cartesian_2d(x, y)?;
@@ -119,6 +131,8 @@ where
         .y_desc(chart.y_label)
         .light_line_style(RGBColor(0xEE, 0xEE, 0xEE))
         .label_style(("sans-serif", 13))
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
         .draw()?;
     let clamp = |v: f64| v.max(y_floor);
     let (y_min, y_max) = {
@@ -128,39 +142,52 @@ where
     let mark_style = ShapeStyle { color: RGBColor(0x55, 0x55, 0x55).to_rgba(), filled: false, stroke_width: 1 };
     for m in &chart.x_marks {
         ctx.draw_series(DashedLineSeries::new([(m.value, clamp(y_min)), (m.value, y_max)], 6, 4, mark_style))?;
-        ctx.draw_series(std::iter::once(Text::new(
-            m.label.to_string(),
-            (m.value, y_max),
-            ("sans-serif", 12).into_font().color(&RGBColor(0x33, 0x33, 0x33)),
-        )))?;
+        // A few pixels right of the line and below the top border.
+        ctx.draw_series(std::iter::once(
+            EmptyElement::at((m.value, y_max))
+                + Text::new(
+                    m.label.to_string(),
+                    (4, 4),
+                    ("sans-serif", 12).into_font().color(&RGBColor(0x33, 0x33, 0x33)),
+                ),
+        ))?;
     }
     for m in &chart.y_marks {
         ctx.draw_series(DashedLineSeries::new([(x_lo, clamp(m.value)), (x_hi, clamp(m.value))], 6, 4, mark_style))?;
-        ctx.draw_series(std::iter::once(Text::new(
-            m.label.to_string(),
-            (x_lo, clamp(m.value)),
-            ("sans-serif", 12).into_font().color(&RGBColor(0x33, 0x33, 0x33)),
-        )))?;
+        ctx.draw_series(std::iter::once(
+            EmptyElement::at((x_lo, clamp(m.value)))
+                + Text::new(
+                    m.label.to_string(),
+                    (4, -16),
+                    ("sans-serif", 12).into_font().color(&RGBColor(0x33, 0x33, 0x33)),
+                ),
+        ))?;
     }
     for curve in &chart.curves {
         let color = PALETTE[curve.color % PALETTE.len()];
         let line = ShapeStyle { color: color.to_rgba(), filled: false, stroke_width: 2 };
         let points: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.x, clamp(p.y))).collect();
         let shape = curve.color % 4;
+        let legend_marker = curve.markers.then_some(shape);
         ctx.draw_series(LineSeries::new(points.iter().copied(), line))?.label(curve.label).legend(move |(x, y)| {
-            EmptyElement::at((x, y)) + PathElement::new([(-8, 0), (8, 0)], line) + marker(shape, color)
+            EmptyElement::at((x, y)) + PathElement::new([(-8, 0), (8, 0)], line) + marker(legend_marker, color)
         });
         for p in curve.points.iter().filter_map(|p| p.interval.map(|(lo, hi)| (p.x, lo, hi))) {
             let (x, lo, hi) = p;
             ctx.draw_series(std::iter::once(PathElement::new([(x, clamp(lo)), (x, clamp(hi))], line)))?;
         }
         if curve.markers {
-            ctx.draw_series(points.iter().map(|&(x, y)| EmptyElement::at((x, y)) + marker(shape, color)))?;
+            ctx.draw_series(points.iter().map(|&(x, y)| EmptyElement::at((x, y)) + marker(Some(shape), color)))?;
         }
     }
     if !chart.curves.is_empty() {
         ctx.configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
+            .position(match chart.legend {
+                LegendAt::UpperLeft => SeriesLabelPosition::UpperLeft,
+                LegendAt::UpperRight => SeriesLabelPosition::UpperRight,
+                LegendAt::LowerLeft => SeriesLabelPosition::LowerLeft,
+                LegendAt::LowerRight => SeriesLabelPosition::LowerRight,
+            })
             .background_style(WHITE.mix(0.85))
             .border_style(RGBColor(0xBB, 0xBB, 0xBB))
             .label_font(("sans-serif", 13))
@@ -169,14 +196,37 @@ where
     Ok(())
 }
 
-/// A marker of one of four shapes, so curves differ by more than colour.
-fn marker<DB: DrawingBackend>(shape: usize, color: RGBColor) -> DynElement<'static, DB, (i32, i32)> {
+/// A marker of one of four shapes, so curves differ by more than colour; `None` draws
+/// nothing (curves without markers).
+fn marker<DB: DrawingBackend>(shape: Option<usize>, color: RGBColor) -> DynElement<'static, DB, (i32, i32)> {
     let style = ShapeStyle { color: color.to_rgba(), filled: true, stroke_width: 1 };
+    let Some(shape) = shape else {
+        return Circle::new((0, 0), 0, ShapeStyle { color: TRANSPARENT, filled: false, stroke_width: 0 }).into_dyn();
+    };
     match shape {
         0 => Circle::new((0, 0), 4, style).into_dyn(),
         1 => TriangleMarker::new((0, 0), 5, style).into_dyn(),
         2 => Rectangle::new([(-3, -3), (3, 3)], style).into_dyn(),
         _ => Cross::new((0, 0), 4, ShapeStyle { filled: false, stroke_width: 2, ..style }).into_dyn(),
+    }
+}
+
+/// Tick labels without trailing zeros: `20000`, `0.95`, `1.5M`.
+pub fn tick(v: f64) -> String {
+    let a = v.abs();
+    let trim = |s: String| if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
+    if a >= 1e9 {
+        trim(format!("{:.2}", v / 1e9)) + "G"
+    } else if a >= 1e6 {
+        trim(format!("{:.2}", v / 1e6)) + "M"
+    } else if a >= 1e5 {
+        trim(format!("{:.1}", v / 1e3)) + "k"
+    } else if a >= 100.0 || v == v.trunc() {
+        format!("{v:.0}")
+    } else if a >= 1.0 {
+        trim(format!("{v:.2}"))
+    } else {
+        trim(format!("{v:.4}"))
     }
 }
 
@@ -266,6 +316,18 @@ mod tests {
             curves: vec![Curve { label: "flat", color: 2, points: &flat, markers: false }],
             ..Chart::default()
         });
+    }
+
+    #[test]
+    fn ticks_read_well() {
+        assert_eq!(tick(20000.0), "20000");
+        assert_eq!(tick(200000.0), "200k");
+        assert_eq!(tick(2_000_000.0), "2M");
+        assert_eq!(tick(1_500_000.0), "1.5M");
+        assert_eq!(tick(0.95), "0.95");
+        assert_eq!(tick(2.5), "2.5");
+        assert_eq!(tick(0.0), "0");
+        assert_eq!(tick(0.001), "0.001");
     }
 
     #[test]

@@ -147,17 +147,18 @@ impl PolicySpec {
         Self { kind, vq: VqOptions { j: Some(j), ..VqOptions::default() } }
     }
 
-    /// Parameters each policy accepts, with their ranges, for help texts.
-    pub fn parameters(kind: PolicyKind) -> &'static [(&'static str, &'static str)] {
-        const VQS: [(&str, &str); 5] = [
-            ("j", "partition depth J, an integer in 2..=20 (default: the scenario's j)"),
-            ("ties", "first|random: max-weight ties (RES-8, default first)"),
+    /// Parameters each policy accepts: `(name, allowed values, meaning)`.
+    pub fn parameters(kind: PolicyKind) -> &'static [(&'static str, &'static str, &'static str)] {
+        const VQS: [(&str, &str, &str); 5] = [
+            ("j", "an integer in 2..=20", "partition depth J (default: the scenario's j)"),
+            ("ties", "first or random", "how max-weight ties are broken (RES-8, default first)"),
             (
                 "weights",
-                "current|snapshot: queue counts used when several servers renew in a slot (RES-9, default current)",
+                "current or snapshot",
+                "queue counts used when several servers renew in one slot (RES-9, default current)",
             ),
-            ("small", "round|real: space taken by jobs of size <= 2^-J (RES-6, default round)"),
-            ("fill", "skip|strict: FIFO walk of the configuration's queue (RES-10, default skip)"),
+            ("small", "round or real", "space taken by jobs of size <= 2^-J (RES-6, default round)"),
+            ("fill", "skip or strict", "FIFO walk of the configuration's queue (RES-10, default skip)"),
         ];
         match kind {
             PolicyKind::Vqs => &VQS,
@@ -180,8 +181,8 @@ impl PolicySpec {
             let (key, value) =
                 part.split_once('=').ok_or_else(|| err(format!("{name}: parameter '{part}' is not KEY=VALUE")))?;
             let (key, value) = (key.trim(), value.trim());
-            let Some((_, range)) = allowed.iter().find(|(k, _)| *k == key) else {
-                let names: Vec<_> = allowed.iter().map(|(k, _)| *k).collect();
+            let Some((_, range, _)) = allowed.iter().find(|(k, _, _)| *k == key) else {
+                let names: Vec<_> = allowed.iter().map(|(k, _, _)| *k).collect();
                 return Err(err(if names.is_empty() {
                     format!("{name} takes no parameters (got '{key}')")
                 } else {

@@ -82,6 +82,24 @@ impl Scenario {
         }
     }
 
+    /// Sets the horizon and scales the warm-up and the series grid by the same factor, so the
+    /// discarded fraction and the number of series points stay as they were. This is what a
+    /// user who only changes the run length expects (`--horizon`, the page's horizon field).
+    pub fn set_horizon_scaled(&mut self, horizon: u64) -> Result<(), ConfigError> {
+        match self {
+            Self::Pgrr(s) => {
+                let value = horizon.to_string();
+                let mut scaled = s.clone();
+                scaled.set("horizon", &value)?;
+                let factor = |v: u64| (v as u128 * horizon as u128 / s.horizon as u128) as u64;
+                scaled.warmup = factor(s.warmup);
+                scaled.sample_every = factor(s.sample_every).max(1);
+                *s = scaled;
+                Ok(())
+            }
+        }
+    }
+
     /// Keys whose values differ from `base`, with their values, in key order.
     pub fn overrides_from(&self, base: &Scenario) -> Vec<(&'static str, String)> {
         self.keys()

@@ -35,6 +35,11 @@ use crate::policy::{Decision, Rule, SlottedPolicy};
 use crate::rng::{StreamRng, Streams};
 use crate::workload::{SizeDist, SlotService, sample};
 
+/// Most jobs a run may hold waiting (about a gigabyte of state). An overloaded system grows
+/// its queue without bound; the run stops with [`EngineError::QueueLimit`] instead of
+/// exhausting memory.
+pub const MAX_WAITING: usize = 5_000_000;
+
 /// Everything the slotted engine needs to know about the system, in resolved numbers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SlottedConfig {
@@ -314,6 +319,9 @@ impl SlottedSim {
         self.policy.schedule(&mut ctx)?;
         self.measure(t);
         self.slot += 1;
+        if self.state.queue.len() > MAX_WAITING {
+            return Err(EngineError::QueueLimit { slot: t, limit: MAX_WAITING });
+        }
         Ok(())
     }
 

@@ -1,0 +1,124 @@
+//! `packlab presets` and `packlab policies`: what can be run and how to configure it.
+
+use std::io::Write;
+
+use anyhow::{Result, anyhow};
+use packlab_core::policy::{PolicyKind, PolicySpec};
+use packlab_core::scenario::{Preset, preset, presets};
+
+use crate::setup::scenario_j;
+
+/// Width the explanation paragraph is wrapped to.
+const WRAP: usize = 96;
+
+pub fn list_presets(out: &mut dyn Write) -> Result<()> {
+    let all = presets();
+    // The summary is prose, so every column is left-aligned (unlike numeric tables).
+    let id_w = all.iter().map(|p| p.id.len()).max().unwrap_or(0);
+    let fig_w = all.iter().map(|p| p.figure.len()).max().unwrap_or(0);
+    writeln!(out, "{:<id_w$}  {:<fig_w$}  summary", "id", "figure")?;
+    for p in &all {
+        writeln!(out, "{:<id_w$}  {:<fig_w$}  {}", p.id, p.figure, p.summary)?;
+    }
+    writeln!(out, "\nDetails and settable keys: packlab presets --describe ID")?;
+    Ok(())
+}
+
+pub fn describe_preset(id: &str, out: &mut dyn Write) -> Result<()> {
+    let p = preset(id).map_err(|e| anyhow!("--describe: {}", e.message))?;
+    write_description(&p, out)
+}
+
+fn write_description(p: &Preset, out: &mut dyn Write) -> Result<()> {
+    let j = scenario_j(&p.scenario);
+    writeln!(out, "{}: {}", p.id, p.title)?;
+    writeln!(out, "figure:  {}", p.figure)?;
+    writeln!(out, "summary: {}", p.summary)?;
+    writeln!(out)?;
+    for line in wrap(p.explanation, WRAP) {
+        writeln!(out, "{line}")?;
+    }
+    writeln!(out)?;
+    let defaults: Vec<String> = p.policies.iter().map(|s| format!("{s} ({})", s.label(j))).collect();
+    writeln!(out, "default policies: {}", defaults.join(", "))?;
+    let grid: Vec<String> = p.load_grid.iter().map(|l| l.to_string()).collect();
+    writeln!(out, "sweep load grid:  {}", grid.join(", "))?;
+
+    writeln!(out, "\nkeys (--set KEY=VALUE; --seed N and --horizon T are shorthands):")?;
+    let keys = p.scenario.keys();
+    let width = keys.iter().map(|k| k.key.len()).max().unwrap_or(0);
+    for k in keys {
+        let value = p.scenario.get(k.key).unwrap_or_default();
+        writeln!(out, "  {:<width$} = {value}", k.key)?;
+        writeln!(out, "  {:<width$}   {}", "", k.help)?;
+        writeln!(out, "  {:<width$}   range: {}", "", k.range)?;
+    }
+    writeln!(out, "\npolicies (--policy NAME[:PARAM=VALUE]...; * = default of this preset):")?;
+    write_policies(out, |kind| p.policies.iter().any(|s| s.kind == kind))
+}
+
+pub fn list_policies(out: &mut dyn Write) -> Result<()> {
+    writeln!(out, "policies (--policy NAME[:PARAM=VALUE]..., e.g. vqs:j=7:ties=random):")?;
+    write_policies(out, |_| false)
+}
+
+fn write_policies(out: &mut dyn Write, is_default: impl Fn(PolicyKind) -> bool) -> Result<()> {
+    let name_w = PolicyKind::ALL.iter().map(|k| k.name().len()).max().unwrap_or(0);
+    let label_w = PolicyKind::ALL.iter().map(|k| k.label().len()).max().unwrap_or(0);
+    for kind in PolicyKind::ALL {
+        let star = if is_default(kind) { '*' } else { ' ' };
+        writeln!(out, "{star} {:<name_w$}  {:<label_w$}  {}", kind.name(), kind.label(), kind.summary())?;
+        let params = PolicySpec::parameters(kind);
+        let param_w = params.iter().map(|(p, _, _)| p.len() + 2).max().unwrap_or(0);
+        for (param, range, help) in params {
+            writeln!(out, "  {:<name_w$}  {:<param_w$}  {range}: {help}", "", format!(":{param}="))?;
+        }
+    }
+    Ok(())
+}
+
+/// Greedy word wrap.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_keeps_words_and_width() {
+        let text = "one two  three\n four five six seven";
+        let lines = wrap(text, 9);
+        assert_eq!(lines, ["one two", "three", "four five", "six seven"]);
+        assert!(wrap("", 10).is_empty());
+    }
+
+    #[test]
+    fn description_lists_every_key_and_parameter() {
+        let p = preset("pgrr-a3").unwrap();
+        let mut out = Vec::new();
+        write_description(&p, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        for k in p.scenario.keys() {
+            assert!(text.contains(k.key) && text.contains(k.range), "{}", k.key);
+        }
+        for (param, _, _) in PolicySpec::parameters(PolicyKind::Vqs) {
+            assert!(text.contains(&format!(":{param}=")), "{param}");
+        }
+    }
+}

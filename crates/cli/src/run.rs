@@ -1,0 +1,224 @@
+//! `packlab run`: one preset, several policies, optional replications, in parallel.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use packlab_core::policy::PolicySpec;
+use packlab_core::report::{RepsReport, RunOutcome, RunReport, run, summarise_reps};
+use packlab_plot::{Chart, Curve, Mark, Point};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::args::RunArgs;
+use crate::output::{Table, create_dir, interval, labels, num, progress, sig, write_svg};
+use crate::setup::{Setup, replication_seeds, resolve, scenario_j, with};
+
+pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
+    let setup = resolve(&args.scenario)?;
+    let seeds = replication_seeds(setup.scenario.seed(), args.reps.unwrap_or(1))?;
+    if let Some(dir) = &args.out {
+        create_dir(dir)?;
+    }
+
+    let per_policy = run_all(&setup, &seeds)?;
+    let reps: Option<Vec<RepsReport>> =
+        args.reps.map(|_| per_policy.iter().map(|runs| reps_report(runs.as_slice())).collect());
+
+    if args.json {
+        for (i, runs) in per_policy.iter().enumerate() {
+            match &reps {
+                Some(reps) => json_line(out, &reps[i])?,
+                None => json_line(out, &runs[0].report)?,
+            }
+        }
+    } else {
+        print_human(&setup, &per_policy, reps.as_deref(), out)?;
+    }
+
+    if let Some(dir) = &args.out {
+        let first: Vec<&RunOutcome> = per_policy.iter().map(|runs| &runs[0]).collect();
+        let written = write_trajectory(dir, &setup, &first)?;
+        // With --json, stdout carries only the JSON lines.
+        let mut stderr = std::io::stderr();
+        let sink: &mut dyn Write = if args.json { &mut stderr } else { out };
+        for path in written {
+            writeln!(sink, "wrote {}", path.display())?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs every (policy, replication) pair in parallel; returns the runs grouped by policy, in
+/// policy order, replications in seed order.
+fn run_all(setup: &Setup, seeds: &[u64]) -> Result<Vec<Vec<RunOutcome>>> {
+    let tasks: Vec<(&PolicySpec, u64)> =
+        setup.policies.iter().flat_map(|p| seeds.iter().map(move |&s| (p, s))).collect();
+    let bar = progress(tasks.len() as u64, setup.preset.id);
+    let outcomes = tasks
+        .par_iter()
+        .map(|&(policy, seed)| {
+            let scenario = with(&setup.scenario, "seed", seed)?;
+            let outcome = run(setup.preset.id, &scenario, policy).with_context(|| format!("policy {policy}"))?;
+            bar.inc(1);
+            Ok(outcome)
+        })
+        .collect::<Result<Vec<_>>>();
+    bar.finish_and_clear();
+    let mut outcomes = outcomes?.into_iter();
+    Ok(setup.policies.iter().map(|_| outcomes.by_ref().take(seeds.len()).collect()).collect())
+}
+
+/// The replication summary. With a single replication there is no spread to build a
+/// Student-t interval from, so the run's own batch-means interval stands in for it.
+fn reps_report(runs: &[RunOutcome]) -> RepsReport {
+    let reports: Vec<RunReport> = runs.iter().map(|o| o.report.clone()).collect();
+    let mut summary = summarise_reps(&reports);
+    if reports.len() == 1 {
+        summary.mean_queue_ci95 = reports[0].mean_queue_ci95;
+    }
+    summary
+}
+
+fn json_line(out: &mut dyn Write, value: &impl Serialize) -> Result<()> {
+    writeln!(out, "{}", serde_json::to_string(value)?)?;
+    Ok(())
+}
+
+fn print_human(
+    setup: &Setup,
+    per_policy: &[Vec<RunOutcome>],
+    reps: Option<&[RepsReport]>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let p = &setup.preset;
+    let first = &per_policy[0][0].report;
+    writeln!(out, "{}: {} ({})", p.id, p.title, p.figure)?;
+    let seeds = match reps {
+        Some(r) if r[0].reps > 1 => {
+            format!("seeds {}..={} ({} replications)", first.seed, r[0].seeds[r[0].reps - 1], r[0].reps)
+        }
+        _ => format!("seed {}", first.seed),
+    };
+    let servers = if first.servers == 1 { "1 server".to_string() } else { format!("{} servers", first.servers) };
+    writeln!(
+        out,
+        "{seeds} · horizon {} slots · warm-up {} slots · load α = {} · λ = {} arrivals/slot · {servers}",
+        first.horizon,
+        first.warmup,
+        sig(first.load),
+        sig(first.arrival_rate)
+    )?;
+    if let Some(note) = &setup.warmup_note {
+        writeln!(out, "({note})")?;
+    }
+    writeln!(out)?;
+
+    let names = labels(&setup.policies, scenario_j(&setup.scenario));
+    let mut table =
+        Table::new(&["policy", "mean queue", "95% interval", "final queue", "mean wait", "occupancy", "verdict"])
+            .left(6);
+    for (i, runs) in per_policy.iter().enumerate() {
+        let row = match reps {
+            Some(reps) => {
+                let r = &reps[i];
+                let verdict = if r.unstable { "UNSTABLE" } else { "stable" };
+                vec![
+                    names[i].clone(),
+                    num(r.mean_queue),
+                    interval(r.mean_queue_ci95),
+                    num(r.final_queue),
+                    num(r.mean_wait),
+                    format!("{:.1}%", 100.0 * r.mean_occupancy),
+                    format!("{verdict} ({}/{} unstable)", r.unstable_reps, r.reps),
+                ]
+            }
+            None => {
+                let r = &runs[0].report;
+                vec![
+                    names[i].clone(),
+                    num(r.mean_queue),
+                    interval(r.mean_queue_ci95),
+                    r.final_queue.to_string(),
+                    num(r.mean_wait),
+                    format!("{:.1}%", 100.0 * r.mean_occupancy),
+                    if r.unstable { "UNSTABLE" } else { "stable" }.to_string(),
+                ]
+            }
+        };
+        table.row(row);
+    }
+    table.print(out)?;
+    writeln!(out)?;
+    let many = reps.is_some_and(|r| r[0].reps > 1);
+    let notes: [&str; 3] = if many {
+        [
+            "mean queue: time average of the waiting jobs after the warm-up, averaged over the replications",
+            "95% interval: Student t over the replications; final queue: mean over the replications",
+            "mean wait: slots from arrival to start; verdict: UNSTABLE when Q(t) grows over the second half",
+        ]
+    } else {
+        [
+            "mean queue: time average of the waiting jobs after the warm-up",
+            "95% interval: batch means over 20 batches of the measured window",
+            "mean wait: slots from arrival to start; verdict: UNSTABLE when Q(t) grows over the second half",
+        ]
+    };
+    for note in notes {
+        writeln!(out, "{note}")?;
+    }
+    Ok(())
+}
+
+/// Writes `<preset>-trajectory.csv` and `.svg` for the given runs (one per policy).
+fn write_trajectory(dir: &Path, setup: &Setup, runs: &[&RunOutcome]) -> Result<Vec<std::path::PathBuf>> {
+    let id = setup.preset.id;
+    let csv_path = dir.join(format!("{id}-trajectory.csv"));
+    let svg_path = dir.join(format!("{id}-trajectory.svg"));
+    let queue = &runs[0].queue;
+    // Every policy runs the same horizon on the same grid, so the series line up point by
+    // point; check rather than trust it, since a mismatch would shift columns silently.
+    for r in runs {
+        if r.queue.len() != queue.len() || r.queue.iter().zip(queue).any(|(a, b)| a.start != b.start) {
+            bail!("internal: the policies' Q(t) series are on different grids; cannot tabulate them");
+        }
+    }
+
+    let mut w = csv::Writer::from_path(&csv_path).with_context(|| format!("writing {}", csv_path.display()))?;
+    let mut header = vec!["start".to_string(), "end".to_string()];
+    header.extend(setup.policies.iter().map(|p| p.to_string()));
+    w.write_record(&header)?;
+    for (k, point) in queue.iter().enumerate() {
+        let mut record = vec![point.start.to_string(), point.end.to_string()];
+        record.extend(runs.iter().map(|r| r.queue[k].mean.to_string()));
+        w.write_record(&record)?;
+    }
+    w.flush().with_context(|| format!("writing {}", csv_path.display()))?;
+
+    let names = labels(&setup.policies, scenario_j(&setup.scenario));
+    // Each interval mean is drawn at the interval's midpoint.
+    let points: Vec<Vec<Point>> =
+        runs.iter().map(|r| r.queue.iter().map(|p| Point::new((p.start + p.end) / 2.0, p.mean)).collect()).collect();
+    let title = format!("{}: {}", setup.preset.figure, setup.preset.title);
+    let warmup = runs[0].report.warmup;
+    // The legend sits top left, right where a label at the end of the warm-up would go, so
+    // the line stays unlabelled and the axis caption explains it.
+    let x_label =
+        if warmup > 0 { format!("slot   (dashed: end of the warm-up, slot {warmup})") } else { "slot".into() };
+    let chart = Chart {
+        title: &title,
+        x_label: &x_label,
+        y_label: "waiting jobs",
+        curves: names
+            .iter()
+            .zip(&points)
+            .enumerate()
+            .map(|(i, (label, points))| Curve { label, color: i, points, markers: false })
+            .collect(),
+        x_marks: if warmup > 0 { vec![Mark { value: warmup as f64, label: "" }] } else { vec![] },
+        x_range: Some((0.0, runs[0].report.horizon as f64)),
+        ..Chart::default()
+    };
+    write_svg(&svg_path, &chart)?;
+    Ok(vec![csv_path, svg_path])
+}

@@ -1,0 +1,191 @@
+//! Turns `--preset`/`--link` and the override flags into one validated scenario.
+
+use anyhow::{Context, Result, anyhow, bail};
+use packlab_core::policy::PolicySpec;
+use packlab_core::scenario::{PAGE_KEYS, Preset, Scenario, decode_link, preset};
+
+use crate::args::ScenarioArgs;
+
+/// What a `run` or `sweep` works on.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    pub preset: Preset,
+    pub scenario: Scenario,
+    pub policies: Vec<PolicySpec>,
+    /// Keys the user set on the command line (`--set`, `--seed`, `--horizon`).
+    pub explicit: Vec<String>,
+    /// Set when the warm-up was rescaled because only the horizon changed; says how.
+    pub warmup_note: Option<String>,
+}
+
+pub fn resolve(args: &ScenarioArgs) -> Result<Setup> {
+    let (preset, base, link_policies) = match (&args.preset, &args.link) {
+        (_, Some(link)) => {
+            let (link, errors) = decode_link(link, PAGE_KEYS);
+            if !errors.is_empty() {
+                let lines: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
+                bail!("--link: {} bad key(s):\n{}", errors.len(), lines.join("\n"));
+            }
+            (link.preset, link.scenario, link.policies)
+        }
+        (Some(id), None) => {
+            let p = preset(id).map_err(|e| anyhow!("--preset: {}", e.message))?;
+            let (scenario, policies) = (p.scenario.clone(), p.policies.clone());
+            (p, scenario, policies)
+        }
+        // clap requires one of the two; keep a message rather than a panic all the same.
+        (None, None) => bail!("give --preset ID or --link URL"),
+    };
+    let policies = if args.policies.is_empty() { link_policies } else { parse_policies(&args.policies)? };
+
+    let mut overrides: Vec<(String, String, String)> = Vec::new();
+    if let Some(seed) = &args.seed {
+        overrides.push(("seed".into(), seed.clone(), "--seed".into()));
+    }
+    if let Some(horizon) = &args.horizon {
+        overrides.push(("horizon".into(), horizon.clone(), "--horizon".into()));
+    }
+    for pair in &args.sets {
+        let Some((key, value)) = pair.split_once('=') else {
+            let keys: Vec<_> = base.keys().iter().map(|k| k.key).collect();
+            bail!("--set '{pair}': expected KEY=VALUE, e.g. load=0.9; keys: {}", keys.join(", "));
+        };
+        overrides.push((key.trim().to_string(), value.trim().to_string(), format!("--set {pair}")));
+    }
+
+    let mut scenario = base.clone();
+    let mut explicit = Vec::new();
+    for (key, value, flag) in &overrides {
+        scenario.set(key, value).with_context(|| flag.clone())?;
+        explicit.push(key.clone());
+    }
+
+    let mut warmup_note = None;
+    if scenario.horizon() != base.horizon() {
+        // Only the run length changed: keep the discarded fraction and the grid's point count
+        // (the core's rule), for whichever of the two the user did not set.
+        let mut scaled = base.clone();
+        scaled.set_horizon_scaled(scenario.horizon()).context("--horizon")?;
+        for key in ["warmup", "sample_every"] {
+            if !explicit.iter().any(|k| k == key) {
+                let value = scaled.get(key).context("scenario key")?;
+                scenario.set(key, &value).with_context(|| format!("scaled {key}"))?;
+            }
+        }
+        if !explicit.iter().any(|k| k == "warmup") {
+            warmup_note = Some(format!(
+                "warm-up {} = {} × {} / {} slots: the same fraction of the new horizon as before",
+                scenario.get("warmup").unwrap_or_default(),
+                base.get("warmup").unwrap_or_default(),
+                scenario.horizon(),
+                base.horizon()
+            ));
+        }
+    }
+    scenario.validate().map_err(|e| anyhow!("invalid scenario: {e}"))?;
+    Ok(Setup { preset, scenario, policies, explicit, warmup_note })
+}
+
+/// Parses `--policy` values: each may be a comma-separated list; duplicates keep the first
+/// occurrence, as links do.
+pub fn parse_policies(values: &[String]) -> Result<Vec<PolicySpec>> {
+    let mut out = Vec::new();
+    for value in values {
+        for entry in value.split(',') {
+            if entry.trim().is_empty() {
+                bail!("--policy: empty entry in '{value}'; give names separated by commas (see `packlab policies`)");
+            }
+            let spec = PolicySpec::parse(entry).map_err(|e| anyhow!("--policy: {}", e.message))?;
+            if !out.contains(&spec) {
+                out.push(spec);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Seeds of `reps` replications starting at `seed`.
+pub fn replication_seeds(seed: u64, reps: u64) -> Result<Vec<u64>> {
+    (0..reps)
+        .map(|r| {
+            seed.checked_add(r).ok_or_else(|| anyhow!("--reps: seed {seed} + {reps} replications overflows a u64 seed"))
+        })
+        .collect()
+}
+
+/// The partition depth J that labels of virtual-queue policies show.
+pub fn scenario_j(scenario: &Scenario) -> u8 {
+    let Scenario::Pgrr(s) = scenario;
+    s.j
+}
+
+/// `scenario` with another value for `key`, for replications and sweep points.
+pub fn with(scenario: &Scenario, key: &str, value: impl ToString) -> Result<Scenario> {
+    let mut s = scenario.clone();
+    s.set(key, &value.to_string())?;
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(preset: &str, extra: &[(&str, &str)]) -> ScenarioArgs {
+        let mut a = ScenarioArgs {
+            preset: Some(preset.into()),
+            link: None,
+            policies: vec![],
+            seed: None,
+            horizon: None,
+            sets: vec![],
+        };
+        for (k, v) in extra {
+            match *k {
+                "seed" => a.seed = Some(v.to_string()),
+                "horizon" => a.horizon = Some(v.to_string()),
+                "policy" => a.policies.push(v.to_string()),
+                _ => a.sets.push(format!("{k}={v}")),
+            }
+        }
+        a
+    }
+
+    #[test]
+    fn horizon_alone_scales_the_warmup() {
+        let s = resolve(&args("pgrr-a1", &[("horizon", "100000")])).unwrap();
+        assert_eq!(s.scenario.get("warmup").unwrap(), "10000");
+        assert!(s.warmup_note.unwrap().contains("10000"));
+        let s = resolve(&args("pgrr-a1", &[("horizon", "100000"), ("warmup", "5")])).unwrap();
+        assert_eq!(s.scenario.get("warmup").unwrap(), "5");
+        assert!(s.warmup_note.is_none());
+        // Rounded down: 200000 × 99999 / 2000000 = 9999.9.
+        let s = resolve(&args("pgrr-a1", &[("horizon", "99999")])).unwrap();
+        assert_eq!(s.scenario.get("warmup").unwrap(), "9999");
+    }
+
+    #[test]
+    fn errors_name_the_flag_and_key() {
+        let err = |a: ScenarioArgs| format!("{:#}", resolve(&a).unwrap_err());
+        assert!(err(args("pgrr-a1", &[("load", "-1")])).contains("load: must be a number in (0, 10]"));
+        assert!(err(args("nope", &[])).contains("--preset"));
+        assert!(err(args("pgrr-a1", &[("policy", "vqs,,bf-js")])).contains("empty entry"));
+        let mut a = args("pgrr-a1", &[]);
+        a.sets.push("load0.9".into());
+        assert!(err(a).contains("expected KEY=VALUE"));
+        assert!(err(args("pgrr-a1", &[("warmup", "3000000")])).contains("warmup"));
+    }
+
+    #[test]
+    fn policies_split_and_dedupe() {
+        let p = parse_policies(&["vqs,bf-js".into(), "vqs".into(), "vqs:j=7".into()]).unwrap();
+        let names: Vec<_> = p.iter().map(|p| p.to_string()).collect();
+        assert_eq!(names, ["vqs", "bf-js", "vqs:j=7"]);
+    }
+
+    #[test]
+    fn seeds_never_overflow() {
+        assert_eq!(replication_seeds(7, 3).unwrap(), [7, 8, 9]);
+        assert!(replication_seeds(u64::MAX, 2).is_err());
+        assert_eq!(replication_seeds(u64::MAX, 1).unwrap(), [u64::MAX]);
+    }
+}

@@ -1,0 +1,300 @@
+//! `packlab sweep`: mean queue against load, the x axis of PG-RR Fig. 4.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+use packlab_core::policy::PolicySpec;
+use packlab_core::report::{RunReport, run, summarise_reps};
+use packlab_core::theory::pgrr_marks;
+use packlab_plot::{Chart, Curve, Mark, Point};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::args::SweepArgs;
+use crate::output::{Table, create_dir, labels, num, progress, write_svg};
+use crate::setup::{Setup, replication_seeds, resolve, scenario_j, with};
+
+/// One row of `<preset>-runs.csv`.
+#[derive(Debug, Serialize)]
+struct RunRow<'a> {
+    preset: &'a str,
+    policy: String,
+    load: f64,
+    rep: u64,
+    seed: u64,
+    horizon: u64,
+    mean_queue: f64,
+    ci_lo: f64,
+    ci_hi: f64,
+    final_queue: u64,
+    mean_wait: f64,
+    mean_occupancy: f64,
+    arrivals: u64,
+    started: u64,
+    unstable: bool,
+}
+
+/// One row of `<preset>-summary.csv`: the replications of one (policy, load) cell.
+#[derive(Debug, Clone, Serialize)]
+struct SummaryRow {
+    policy: String,
+    load: f64,
+    reps: usize,
+    mean_queue: f64,
+    ci_lo: f64,
+    ci_hi: f64,
+    unstable_reps: usize,
+}
+
+pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
+    let setup = resolve(&args.scenario)?;
+    if setup.explicit.iter().any(|k| k == "load") {
+        bail!("--set load: a sweep sets the load itself; give the grid with --load A,B,...");
+    }
+    let loads = parse_loads(args.load.as_deref(), &setup)?;
+    let seeds = replication_seeds(setup.scenario.seed(), args.reps)?;
+    create_dir(&args.out)?;
+
+    let tasks: Vec<(&PolicySpec, f64, u64)> = setup
+        .policies
+        .iter()
+        .flat_map(|p| loads.iter().flat_map(move |&l| (0..args.reps).map(move |r| (p, l, r))))
+        .collect();
+    let bar = progress(tasks.len() as u64, setup.preset.id);
+    let reports = tasks
+        .par_iter()
+        .map(|&(policy, load, rep)| {
+            let scenario = with(&with(&setup.scenario, "load", load)?, "seed", seeds[rep as usize])?;
+            let outcome = run(setup.preset.id, &scenario, policy)
+                .with_context(|| format!("policy {policy} at load {load}, seed {}", seeds[rep as usize]))?;
+            bar.inc(1);
+            Ok(outcome.report)
+        })
+        .collect::<Result<Vec<RunReport>>>();
+    bar.finish_and_clear();
+    let reports = reports?;
+
+    let id = setup.preset.id;
+    let [runs_path, summary_path, svg_path] = files(&args.out, id);
+
+    let rows = tasks.iter().zip(&reports).map(|(&(_, _, rep), r)| RunRow {
+        preset: id,
+        policy: r.policy.clone(),
+        load: r.load,
+        rep,
+        seed: r.seed,
+        horizon: r.horizon,
+        mean_queue: r.mean_queue,
+        ci_lo: r.mean_queue_ci95[0],
+        ci_hi: r.mean_queue_ci95[1],
+        final_queue: r.final_queue,
+        mean_wait: r.mean_wait,
+        mean_occupancy: r.mean_occupancy,
+        arrivals: r.arrivals,
+        started: r.started,
+        unstable: r.unstable,
+    });
+    write_csv(&runs_path, rows)?;
+
+    // Tasks are policy-major, then load, then replication, so each cell is one chunk.
+    let summary: Vec<SummaryRow> = reports.chunks(args.reps as usize).map(summarise).collect();
+    write_csv(&summary_path, summary.iter().cloned())?;
+    write_chart(&svg_path, &setup, &loads, &summary)?;
+
+    print_summary(&setup, &loads, args.reps, &summary, out)?;
+    writeln!(out)?;
+    writeln!(out, "wrote {} ({} runs)", runs_path.display(), reports.len())?;
+    writeln!(out, "wrote {}", summary_path.display())?;
+    writeln!(out, "wrote {}", svg_path.display())?;
+    Ok(())
+}
+
+/// The loads of the grid, each checked by the scenario's own `load` key and relations, then
+/// sorted (the chart's x axis) with duplicates removed.
+fn parse_loads(text: Option<&str>, setup: &Setup) -> Result<Vec<f64>> {
+    let range = setup.scenario.keys().iter().find(|k| k.key == "load").map_or("a positive number", |k| k.range);
+    let entries: Vec<String> = match text {
+        Some(text) => text.split(',').map(|s| s.trim().to_string()).collect(),
+        None => setup.preset.load_grid.iter().map(|l| l.to_string()).collect(),
+    };
+    let mut loads = Vec::with_capacity(entries.len());
+    for entry in &entries {
+        if entry.is_empty() {
+            bail!("--load: empty entry in '{}'; give loads separated by commas, each {range}", text.unwrap_or(""));
+        }
+        let scenario = with(&setup.scenario, "load", entry).map_err(|e| anyhow!("--load: {e}"))?;
+        scenario.validate().map_err(|e| anyhow!("--load {entry}: {e}"))?;
+        loads.push(scenario.load());
+    }
+    loads.sort_by(f64::total_cmp);
+    loads.dedup();
+    Ok(loads)
+}
+
+/// The replications of one cell. A single replication has no spread for a Student-t
+/// interval, so its batch-means interval stands in.
+fn summarise(cell: &[RunReport]) -> SummaryRow {
+    let reps = summarise_reps(cell);
+    let [ci_lo, ci_hi] = if cell.len() == 1 { cell[0].mean_queue_ci95 } else { reps.mean_queue_ci95 };
+    SummaryRow {
+        policy: reps.policy,
+        load: reps.load,
+        reps: reps.reps,
+        mean_queue: reps.mean_queue,
+        ci_lo,
+        ci_hi,
+        unstable_reps: reps.unstable_reps,
+    }
+}
+
+fn write_csv<R: Serialize>(path: &Path, rows: impl Iterator<Item = R>) -> Result<()> {
+    let context = || format!("writing {}", path.display());
+    let mut w = csv::Writer::from_path(path).with_context(context)?;
+    for row in rows {
+        w.serialize(row).with_context(context)?;
+    }
+    w.flush().with_context(context)
+}
+
+/// Theory marks inside the swept range: (load, short label for the chart, meaning for the
+/// axis caption). α = 1 is drawn whenever the grid comes within 10% of it: the queues of
+/// Fig. 4 blow up towards that bound, and the line says why.
+fn marks(loads: &[f64]) -> Vec<(f64, &'static str, String)> {
+    let (lo, hi) = (loads[0], loads[loads.len() - 1]);
+    // The chart writes a mark's label to the right of its line, where a long one runs off the
+    // plot at the right edge; so the line gets a short symbol and the caption the meaning.
+    let short = |load: f64| match load {
+        1.0 => "α = 1",
+        0.5 => "ρ*/2",
+        _ => "(2/3)ρ*",
+    };
+    let mut marks: Vec<_> = pgrr_marks(1.0)
+        .into_iter()
+        .filter(|m| (m.load >= lo - 1e-9 && m.load <= hi + 1e-9) || (m.load == 1.0 && hi >= 0.9))
+        .map(|m| (m.load, short(m.load), m.label))
+        .collect();
+    // Left to right, so the caption reads in the order the lines appear.
+    marks.sort_by(|a, b| a.0.total_cmp(&b.0));
+    marks
+}
+
+fn write_chart(path: &Path, setup: &Setup, loads: &[f64], summary: &[SummaryRow]) -> Result<()> {
+    let names = labels(&setup.policies, scenario_j(&setup.scenario));
+    let points: Vec<Vec<Point>> = summary
+        .chunks(loads.len())
+        .map(|cells| {
+            cells
+                .iter()
+                .map(|c| Point {
+                    x: c.load,
+                    y: c.mean_queue,
+                    // An unbounded interval (one value) has nothing to draw.
+                    interval: (c.ci_lo.is_finite() && c.ci_hi.is_finite()).then_some((c.ci_lo, c.ci_hi)),
+                })
+                .collect()
+        })
+        .collect();
+    let marks = marks(loads);
+    let mut x_label = "load α".to_string();
+    if !marks.is_empty() {
+        let meanings: Vec<&str> = marks.iter().map(|(_, _, meaning)| meaning.as_str()).collect();
+        x_label.push_str(&format!("   (dashed: {})", meanings.join("; ")));
+    }
+    // Pad both ends: by default the range starts at the first load, which puts the first
+    // markers and error bars on the y axis; the right end leaves room for a mark's label.
+    let lo = loads[0];
+    let hi = marks.iter().map(|m| m.0).fold(loads[loads.len() - 1], f64::max);
+    let span = (hi - lo).max(0.05);
+    let title = format!("{}: {}", setup.preset.figure, setup.preset.title);
+    let chart = Chart {
+        title: &title,
+        x_label: &x_label,
+        y_label: "mean waiting jobs (log scale)",
+        curves: names
+            .iter()
+            .zip(&points)
+            .enumerate()
+            .map(|(i, (label, points))| Curve { label, color: i, points, markers: true })
+            .collect(),
+        x_marks: marks.iter().map(|&(value, label, _)| Mark { value, label }).collect(),
+        log_y: true,
+        x_range: Some((lo - 0.03 * span, hi + 0.08 * span)),
+        ..Chart::default()
+    };
+    write_svg(path, &chart)
+}
+
+fn print_summary(setup: &Setup, loads: &[f64], reps: u64, summary: &[SummaryRow], out: &mut dyn Write) -> Result<()> {
+    let p = &setup.preset;
+    writeln!(out, "{}: {} ({})", p.id, p.title, p.figure)?;
+    writeln!(
+        out,
+        "{} × {} × {} (seeds from {}) · horizon {} slots · warm-up {} slots",
+        plural(loads.len() as u64, "load"),
+        plural(setup.policies.len() as u64, "policy"),
+        plural(reps, "replication"),
+        setup.scenario.seed(),
+        setup.scenario.horizon(),
+        setup.scenario.get("warmup").unwrap_or_default()
+    )?;
+    if let Some(note) = &setup.warmup_note {
+        writeln!(out, "({note})")?;
+    }
+    let interval = if reps > 1 { "Student t over the replications" } else { "batch means of the run" };
+    writeln!(out, "\nmean queue ± half-width of its 95% interval ({interval}); * = unstable in most replications")?;
+    let names = labels(&setup.policies, scenario_j(&setup.scenario));
+    let mut header = vec!["load".to_string()];
+    header.extend(names);
+    let mut table = Table::new(&header.iter().map(String::as_str).collect::<Vec<_>>());
+    for (k, load) in loads.iter().enumerate() {
+        let mut row = vec![load.to_string()];
+        for cells in summary.chunks(loads.len()) {
+            let c = &cells[k];
+            let star = if 2 * c.unstable_reps > c.reps { "*" } else { "" };
+            row.push(format!("{} ±{}{star}", num(c.mean_queue), num((c.ci_hi - c.ci_lo) / 2.0)));
+        }
+        table.row(row);
+    }
+    table.print(out)?;
+    Ok(())
+}
+
+/// "1 load", "2 loads", "3 policies".
+fn plural(n: u64, noun: &str) -> String {
+    match (n, noun.strip_suffix('y')) {
+        (1, _) => format!("1 {noun}"),
+        (_, Some(stem)) => format!("{n} {stem}ies"),
+        (_, None) => format!("{n} {noun}s"),
+    }
+}
+
+/// The output files of a sweep: runs, summary, chart.
+fn files(dir: &Path, preset: &str) -> [PathBuf; 3] {
+    [
+        dir.join(format!("{preset}-runs.csv")),
+        dir.join(format!("{preset}-summary.csv")),
+        dir.join(format!("{preset}.svg")),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1, "policy"), "1 policy");
+        assert_eq!(plural(3, "policy"), "3 policies");
+        assert_eq!(plural(2, "load"), "2 loads");
+    }
+
+    #[test]
+    fn marks_inside_the_range_and_the_bound_near_it() {
+        let loads = |v: &[f64]| marks(v).into_iter().map(|(l, _, _)| l).collect::<Vec<_>>();
+        assert_eq!(loads(&[0.85, 0.99]), [1.0]);
+        assert_eq!(loads(&[0.5, 0.7]), [0.5, 2.0 / 3.0]);
+        assert_eq!(loads(&[0.6, 0.95]), [2.0 / 3.0, 1.0]);
+        assert!(loads(&[0.7, 0.8]).is_empty());
+    }
+}

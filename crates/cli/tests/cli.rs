@@ -1,0 +1,401 @@
+//! The `packlab` binary as users and scripts call it. Short horizons keep the whole file to a
+//! few seconds; the statistics themselves are tested in the core.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use packlab_core::policy::PolicyKind;
+use packlab_core::scenario::{preset, presets};
+use serde_json::Value;
+
+/// Long enough for a stable verdict on the one-server presets, short enough to be instant.
+const H: &str = "200000";
+
+fn packlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_packlab")).args(args).output().expect("the binary runs")
+}
+
+/// Runs a command that must succeed; returns its stdout.
+fn ok(args: &[&str]) -> String {
+    let out = packlab(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "packlab {args:?} failed: {stderr}");
+    String::from_utf8(out.stdout).expect("utf-8 stdout")
+}
+
+/// Runs a command that must fail cleanly; returns its stderr.
+fn fails(args: &[&str], needles: &[&str]) -> String {
+    let out = packlab(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "packlab {args:?} should fail");
+    assert!(!stderr.contains("panicked"), "packlab {args:?} panicked: {stderr}");
+    for needle in needles {
+        assert!(stderr.contains(needle), "packlab {args:?}: stderr lacks '{needle}': {stderr}");
+    }
+    stderr
+}
+
+fn json_lines(stdout: &str) -> Vec<Value> {
+    stdout.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}"))).collect()
+}
+
+fn f(v: &Value, key: &str) -> f64 {
+    v[key].as_f64().unwrap_or_else(|| panic!("{key} is not a number in {v}"))
+}
+
+#[test]
+fn presets_lists_every_id_with_figure() {
+    let out = ok(&["presets"]);
+    for id in ["pgrr-a1", "pgrr-a2", "pgrr-a3", "pgrr-a4", "pgrr-a6"] {
+        let line = out.lines().find(|l| l.starts_with(id)).unwrap_or_else(|| panic!("{id} missing: {out}"));
+        assert!(line.contains("PG-RR"), "{line}");
+    }
+}
+
+#[test]
+fn describe_lists_every_key_with_value_and_range() {
+    for p in presets() {
+        let out = ok(&["presets", "--describe", p.id]);
+        assert!(out.contains(p.title) && out.contains(p.figure), "{out}");
+        assert!(out.contains(&p.explanation[..40]), "explanation missing");
+        for k in p.scenario.keys() {
+            let value = p.scenario.get(k.key).unwrap();
+            assert!(
+                out.lines().any(|l| l.trim_start().starts_with(k.key) && l.trim_end().ends_with(&format!("= {value}"))),
+                "{}: key {} = {value} missing:\n{out}",
+                p.id,
+                k.key
+            );
+            assert!(out.contains(&format!("range: {}", k.range)), "{}: range of {}", p.id, k.key);
+            assert!(out.contains(k.help), "{}: help of {}", p.id, k.key);
+        }
+        for load in &p.load_grid {
+            assert!(out.contains(&load.to_string()));
+        }
+        for kind in PolicyKind::ALL {
+            assert!(out.contains(kind.name()), "policy {}", kind.name());
+        }
+    }
+    fails(&["presets", "--describe", "pgrr-a9"], &["--describe", "pgrr-a1"]);
+}
+
+#[test]
+fn policies_lists_names_labels_and_parameters() {
+    let out = ok(&["policies"]);
+    for kind in PolicyKind::ALL {
+        assert!(out.contains(kind.name()) && out.contains(kind.label()) && out.contains(kind.summary()));
+    }
+    for param in [":j=", ":ties=", ":weights=", ":small=", ":fill="] {
+        assert!(out.contains(param), "{param}");
+    }
+}
+
+#[test]
+fn run_json_is_one_line_per_policy_in_order_with_every_field() {
+    let out =
+        ok(&["run", "--preset", "pgrr-a1", "--horizon", H, "--policy", "bf-js", "--policy", "vqs,vqs-bf", "--json"]);
+    let lines = json_lines(&out);
+    let policies: Vec<&str> = lines.iter().map(|v| v["policy"].as_str().unwrap()).collect();
+    assert_eq!(policies, ["bf-js", "vqs", "vqs-bf"]);
+    for v in &lines {
+        for key in [
+            "preset",
+            "policy",
+            "seed",
+            "horizon",
+            "warmup",
+            "load",
+            "arrival_rate",
+            "servers",
+            "mean_queue",
+            "mean_queue_ci95",
+            "final_queue",
+            "arrivals",
+            "started",
+            "mean_wait",
+            "mean_occupancy",
+            "unstable",
+        ] {
+            assert!(v.get(key).is_some(), "{key} missing in {v}");
+        }
+        assert_eq!(v["preset"], "pgrr-a1");
+        assert_eq!(v["horizon"], 200_000);
+        assert_eq!(v["warmup"], 20_000, "the warm-up keeps its 10% of the horizon");
+        assert!(f(v, "arrivals") > 0.0 && f(v, "started") <= f(v, "arrivals"));
+        let ci = v["mean_queue_ci95"].as_array().unwrap();
+        assert!(ci[0].as_f64().unwrap() <= f(v, "mean_queue") && f(v, "mean_queue") <= ci[1].as_f64().unwrap());
+    }
+    // PG-RR Fig. 3a: VQS grows, the best-fit policies do not.
+    assert_eq!(lines[0]["unstable"], false);
+    assert_eq!(lines[1]["unstable"], true);
+    // Common random numbers: every policy sees the same arrivals.
+    assert_eq!(lines[0]["arrivals"], lines[1]["arrivals"]);
+}
+
+#[test]
+fn same_seed_same_bytes_other_seed_other_numbers() {
+    let run = |seed: &str| ok(&["run", "--preset", "pgrr-a3", "--horizon", "50000", "--seed", seed, "--json"]);
+    let a = run("7");
+    assert_eq!(a, run("7"));
+    let b = run("8");
+    let (a, b) = (json_lines(&a), json_lines(&b));
+    for (x, y) in a.iter().zip(&b) {
+        assert_ne!(x["mean_queue"], y["mean_queue"]);
+        assert_ne!(x["arrivals"], y["arrivals"]);
+    }
+}
+
+#[test]
+fn replications_report_an_interval_around_their_mean() {
+    let out = ok(&["run", "--preset", "pgrr-a6", "--horizon", H, "--reps", "3", "--seed", "5", "--json"]);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 2);
+    for v in &lines {
+        assert_eq!(v["reps"], 3);
+        assert_eq!(v["seeds"], serde_json::json!([5, 6, 7]));
+        let ci = v["mean_queue_ci95"].as_array().unwrap();
+        let (lo, hi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+        let mean = f(v, "mean_queue");
+        assert!(lo <= mean && mean <= hi && lo < hi, "{lo} {mean} {hi}");
+    }
+    // The human table says the same and shows the verdict counts.
+    let out = ok(&["run", "--preset", "pgrr-a6", "--horizon", H, "--reps", "3", "--seed", "5"]);
+    assert!(out.contains("seeds 5..=7") && out.contains("/3 unstable)"), "{out}");
+}
+
+#[test]
+fn human_output_has_header_table_and_scaled_warmup() {
+    let out = ok(&["run", "--preset", "pgrr-a1", "--horizon", "100000"]);
+    assert!(out.contains("pgrr-a1") && out.contains("PG-RR Fig. 3a"), "{out}");
+    assert!(out.contains("warm-up 10000 slots"), "{out}");
+    assert!(out.contains("λ = 0.014 ") && out.contains("load α = 0.7"), "{out}");
+    for column in ["policy", "mean queue", "95% interval", "final queue", "mean wait", "occupancy", "verdict"] {
+        assert!(out.contains(column), "{column}");
+    }
+    assert!(out.contains("VQS (J=2)") && out.contains("BF-J/S") && out.contains("VQS-BF (J=2)"));
+    assert!(out.contains("UNSTABLE") && out.contains("stable"));
+    // An explicit warm-up is kept.
+    let out = ok(&["run", "--preset", "pgrr-a1", "--horizon", "100000", "--set", "warmup=5", "--policy", "bf-js"]);
+    assert!(out.contains("warm-up 5 slots"), "{out}");
+}
+
+#[test]
+fn link_equals_the_flags_it_stands_for() {
+    let by_flags = ok(&[
+        "run",
+        "--preset",
+        "pgrr-a1",
+        "--policy",
+        "vqs,bf-js",
+        "--seed",
+        "3",
+        "--set",
+        "load=0.75",
+        "--horizon",
+        H,
+        "--json",
+    ]);
+    for link in [
+        "?preset=pgrr-a1&policy=vqs,bf-js&seed=3&load=0.75&speed=max",
+        "http://127.0.0.1:8080/packlab/?preset=pgrr-a1&policy=vqs,bf-js&seed=3&load=0.75&speed=max#top",
+    ] {
+        assert_eq!(ok(&["run", "--link", link, "--horizon", H, "--json"]), by_flags, "{link}");
+    }
+    // --policy replaces the link's policies; --seed applies on top of it.
+    let out = ok(&[
+        "run",
+        "--link",
+        "?preset=pgrr-a1&policy=vqs",
+        "--policy",
+        "bf-js",
+        "--seed",
+        "4",
+        "--horizon",
+        H,
+        "--json",
+    ]);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["policy"], "bf-js");
+    assert_eq!(lines[0]["seed"], 4);
+}
+
+#[test]
+fn bad_links_name_every_bad_key() {
+    fails(&["run", "--link", "?preset=pgrr-a1&servers=-3&seed=abc&policy=vqs,nope"], &["servers", "seed", "policy"]);
+    fails(&["run", "--link", "?preset=pgrr-a9"], &["preset"]);
+    fails(&["run", "--link", "?preset=pgrr-a1&warmup=5000000"], &["warmup"]);
+    fails(&["run", "--link", "?preset=pgrr-a1", "--preset", "pgrr-a1"], &["--preset", "--link"]);
+}
+
+#[test]
+fn bad_input_names_the_flag_or_key_and_never_panics() {
+    let h = ["--horizon", H];
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["run", "--preset", "pgrr-a9"], &["--preset", "pgrr-a9", "pgrr-a1"]),
+        (&["run", "--preset", "pgrr-a1", "--policy", "lifo"], &["--policy", "lifo", "bf-js"]),
+        (&["run", "--preset", "pgrr-a1", "--policy", "vqs,,bf-js"], &["--policy", "empty"]),
+        (&["run", "--preset", "pgrr-a1", "--policy", "vqs:k=3"], &["--policy", "'k'", "ties"]),
+        (&["run", "--preset", "pgrr-a1", "--policy", "vqs:j=1"], &["--policy", "j must be", "2..=20"]),
+        (&["run", "--preset", "pgrr-a1", "--policy", "bf-js:j=3"], &["--policy", "no parameters"]),
+        (&["run", "--preset", "pgrr-a1", "--set", "nonsense=1"], &["nonsense", "unknown key", "load"]),
+        (&["run", "--preset", "pgrr-a1", "--set", "load=-1"], &["load", "(0, 10]"]),
+        (&["run", "--preset", "pgrr-a1", "--set", "load=NaN"], &["load", "(0, 10]"]),
+        (&["run", "--preset", "pgrr-a1", "--set", "load=11"], &["load", "(0, 10]"]),
+        (&["run", "--preset", "pgrr-a1", "--set", "servers=0"], &["servers", "1..=100000"]),
+        (&["run", "--preset", "pgrr-a1", "--set", "servers=-3"], &["servers", "1..=100000"]),
+        (&["run", "--preset", "pgrr-a1", "--set", "size=uniform:0.5,1.5"], &["size", "(0, 1]"]),
+        (&["run", "--preset", "pgrr-a1", "--set", "size=discrete:1.2@1"], &["size", "(0, 1]"]),
+        (&["run", "--preset", "pgrr-a1", "--set", "service=geometric:-5"], &["service"]),
+        (&["run", "--preset", "pgrr-a1", "--set", "j=1"], &["j", "2..=20"]),
+        (&["run", "--preset", "pgrr-a1", "--set", "load0.9"], &["--set", "KEY=VALUE", "load0.9"]),
+        (&["run", "--preset", "pgrr-a1", "--seed", "-1"], &["seed", "0..="]),
+        (&["run", "--preset", "pgrr-a1", "--seed", "abc"], &["seed", "0..="]),
+        (&["run", "--preset", "pgrr-a1", "--horizon", "0"], &["horizon", "1..="]),
+        (&["run", "--preset", "pgrr-a1", "--horizon", "-5"], &["horizon", "1..="]),
+        (&["run", "--preset", "pgrr-a1", "--horizon", H, "--set", "warmup=200000"], &["warmup", "below the horizon"]),
+        (&["run", "--preset", "pgrr-a1", "--set", "warmup=3000000"], &["warmup", "below the horizon"]),
+        (&["run", "--preset", "pgrr-a1", "--horizon", "500", "--set", "sample_every=1000"], &["sample_every", "at most the horizon"]),
+        (&["run", "--preset", "pgrr-a1", "--reps", "0"], &["--reps", ">= 1"]),
+        (&["run", "--preset", "pgrr-a1", "--reps", "-2"], &["--reps", ">= 1"]),
+        (&["run", "--preset", "pgrr-a1", "--reps", "2", "--seed", "18446744073709551615"], &["--reps", "overflows"]),
+        (&["run"], &["--preset", "--link"]),
+        (&["sweep", "--preset", "pgrr-a1", "--load", "0.5,,0.6"], &["--load", "empty", "(0, 10]"]),
+        (&["sweep", "--preset", "pgrr-a1", "--load", ""], &["--load", "empty"]),
+        (&["sweep", "--preset", "pgrr-a1", "--load", "0.5,-1"], &["--load", "load", "(0, 10]"]),
+        (&["sweep", "--preset", "pgrr-a1", "--load", "0"], &["--load", "load", "(0, 10]"]),
+        (&["sweep", "--preset", "pgrr-a1", "--load", "0.5,x"], &["--load", "load", "(0, 10]"]),
+        (&["sweep", "--preset", "pgrr-a1", "--set", "load=0.6"], &["--set load", "--load"]),
+        (&["sweep", "--preset", "pgrr-a1", "--reps", "0"], &["--reps", ">= 1"]),
+        (&["bench", "--servers", "0"], &["--servers", "1..=100000"]),
+        (&["bench", "--servers", "10,,100"], &["--servers", "empty"]),
+        (&["bench", "--policy", "nope"], &["--policy", "nope"]),
+        (&["bench", "--jobs", "0"], &["--jobs", ">= 1"]),
+    ];
+    for (args, needles) in cases {
+        let mut full: Vec<&str> = args.to_vec();
+        if args[0] == "run" && !args.contains(&"--horizon") && args.len() > 1 {
+            full.extend(h);
+        }
+        fails(&full, needles);
+    }
+}
+
+#[test]
+fn bad_sweeps_fail_before_creating_anything() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("never");
+    fails(&["sweep", "--preset", "pgrr-a1", "--load", "0.5,-1", "--out", out.to_str().unwrap()], &["--load"]);
+    assert!(!out.exists());
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn sweep_writes_runs_summary_and_chart() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    let stdout = ok(&[
+        "sweep",
+        "--preset",
+        "pgrr-a1",
+        "--load",
+        "0.8,0.6",
+        "--policy",
+        "vqs,bf-js",
+        "--reps",
+        "2",
+        "--horizon",
+        "50000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    for name in ["pgrr-a1-runs.csv", "pgrr-a1-summary.csv", "pgrr-a1.svg"] {
+        assert!(stdout.contains(&out.join(name).display().to_string()), "where {name} went: {stdout}");
+    }
+
+    let runs = read(&out.join("pgrr-a1-runs.csv"));
+    let mut lines = runs.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "preset,policy,load,rep,seed,horizon,mean_queue,ci_lo,ci_hi,final_queue,mean_wait,mean_occupancy,\
+             arrivals,started,unstable"
+        )
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2 * 2 * 2, "loads × policies × replications");
+    assert!(rows.iter().all(|r| r.len() == 15 && r[0] == "pgrr-a1" && r[5] == "50000"));
+    // Loads sorted, replications seeded seed, seed+1.
+    let cells: Vec<(&str, &str, &str, &str)> = rows.iter().map(|r| (r[1], r[2], r[3], r[4])).collect();
+    assert_eq!(
+        cells[..4],
+        [("vqs", "0.6", "0", "1"), ("vqs", "0.6", "1", "2"), ("vqs", "0.8", "0", "1"), ("vqs", "0.8", "1", "2")]
+    );
+
+    let summary = read(&out.join("pgrr-a1-summary.csv"));
+    let mut lines = summary.lines();
+    assert_eq!(lines.next(), Some("policy,load,reps,mean_queue,ci_lo,ci_hi,unstable_reps"));
+    assert_eq!(lines.count(), 2 * 2);
+
+    let svg = read(&out.join("pgrr-a1.svg"));
+    assert!(svg.starts_with("<svg") && svg.contains("VQS (J=2)") && svg.contains("BF-J/S"));
+    assert!(svg.contains("PG-RR Fig. 3a"), "title");
+}
+
+#[test]
+fn run_out_writes_the_trajectory() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("traj");
+    let stdout = ok(&[
+        "run",
+        "--preset",
+        "pgrr-a1",
+        "--horizon",
+        H,
+        "--policy",
+        "vqs,bf-js",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(json_lines(&stdout).len(), 2, "with --json, stdout holds only the JSON lines");
+
+    let csv = read(&out.join("pgrr-a1-trajectory.csv"));
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("start,end,vqs,bf-js"), "policies as given; J comes from the scenario");
+    let rows: Vec<&str> = lines.collect();
+    // --horizon alone keeps the preset's 2000 grid points (sample_every 1000 → 100).
+    assert_eq!(rows.len(), 2000, "horizon / sample_every interval means");
+    assert!(rows[0].starts_with("0,100,"));
+    assert!(rows[1999].starts_with("199900,200000,"));
+
+    let svg = read(&out.join("pgrr-a1-trajectory.svg"));
+    assert!(svg.contains("VQS (J=2)") && svg.contains("BF-J/S") && svg.contains("waiting jobs"));
+}
+
+#[test]
+fn bench_runs_with_tiny_numbers() {
+    let out = ok(&["bench", "--servers", "10", "--jobs", "2000"]);
+    for column in ["L", "policy", "jobs", "slots", "events", "events/s", "jobs/s", "ns/job"] {
+        assert!(out.contains(column), "{column}: {out}");
+    }
+    assert!(out.contains("bf-js") && out.contains("vqs-bf"));
+    let out = ok(&["bench", "--servers", "10", "--jobs", "2000", "--policy", "bf-js", "--json"]);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 1);
+    assert!(f(&lines[0], "jobs") >= 2000.0 && f(&lines[0], "ns_per_job") > 0.0);
+    assert!(f(&lines[0], "events") >= f(&lines[0], "jobs"));
+}
+
+#[test]
+fn presets_match_the_core_catalogue() {
+    // The CLI adds no ids of its own: what `presets` prints is what `preset()` accepts.
+    let out = ok(&["presets"]);
+    for line in out.lines().skip(1).take_while(|l| !l.is_empty()) {
+        let id = line.split_whitespace().next().unwrap();
+        assert!(preset(id).is_ok(), "{id}");
+    }
+}
