@@ -255,7 +255,10 @@ fn bad_input_names_the_flag_or_key_and_never_panics() {
         (&["run", "--preset", "pgrr-a1", "--horizon", "-5"], &["horizon", "1..="]),
         (&["run", "--preset", "pgrr-a1", "--horizon", H, "--set", "warmup=200000"], &["warmup", "below the horizon"]),
         (&["run", "--preset", "pgrr-a1", "--set", "warmup=3000000"], &["warmup", "below the horizon"]),
-        (&["run", "--preset", "pgrr-a1", "--horizon", "500", "--set", "sample_every=1000"], &["sample_every", "at most the horizon"]),
+        (
+            &["run", "--preset", "pgrr-a1", "--horizon", "500", "--set", "sample_every=1000"],
+            &["sample_every", "at most the horizon"],
+        ),
         (&["run", "--preset", "pgrr-a1", "--reps", "0"], &["--reps", ">= 1"]),
         (&["run", "--preset", "pgrr-a1", "--reps", "-2"], &["--reps", ">= 1"]),
         (&["run", "--preset", "pgrr-a1", "--reps", "2", "--seed", "18446744073709551615"], &["--reps", "overflows"]),

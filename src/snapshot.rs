@@ -1,0 +1,67 @@
+//! The small immutable picture of a race that the components render. The runner publishes a
+//! new one each animation frame; components never touch the simulations themselves.
+
+use std::rc::Rc;
+
+use packlab_plot::Point;
+
+/// Where the race is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Phase {
+    /// Built, not started.
+    Ready,
+    Running,
+    Paused,
+    /// Reached the horizon.
+    Finished,
+    /// Stopped by an error, with the message to show.
+    Failed(String),
+}
+
+/// One policy's numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LaneStats {
+    /// The policy as the CLI and links write it (`vqs`, `bf-js`).
+    pub policy: String,
+    /// The policy as the papers and the chart name it (`VQS (J=2)`).
+    pub label: String,
+    /// Palette index, shared by the chart and the legend.
+    pub color: usize,
+    /// Slots simulated.
+    pub slot: u64,
+    /// Jobs waiting now.
+    pub queue: u64,
+    /// Time-average number of waiting jobs after the warm-up (the CLI's `mean_queue`).
+    pub mean_queue: f64,
+    /// Slots measured so far (after the warm-up); 0 while warming up.
+    pub measured: u64,
+    pub arrivals: u64,
+    /// Q(t) as interval means, at interval midpoints.
+    pub series: Rc<[Point]>,
+}
+
+/// Everything the page shows of a race at one moment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    /// Slots every lane has run.
+    pub slot: u64,
+    pub horizon: u64,
+    pub warmup: u64,
+    pub phase: Phase,
+    pub lanes: Vec<LaneStats>,
+}
+
+impl Snapshot {
+    /// The message to show, if the race failed.
+    pub fn error(&self) -> Option<&str> {
+        match &self.phase {
+            Phase::Failed(message) => Some(message),
+            _ => None,
+        }
+    }
+
+    /// Fraction of the horizon done, in [0, 1].
+    pub fn progress(&self) -> f64 {
+        if self.horizon == 0 { 1.0 } else { (self.slot as f64 / self.horizon as f64).min(1.0) }
+    }
+}

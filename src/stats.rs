@@ -1,0 +1,127 @@
+//! The stats panel: one row per policy, numbers both visible and as `data-*` attributes for
+//! tests and scripts.
+
+use yew::prelude::*;
+
+use crate::chart::QUEUE_MARKERS;
+use crate::snapshot::LaneStats;
+
+/// `1234567` → `1 234 567` (narrow no-break spaces, as SI writes large numbers).
+pub fn group_digits(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 2);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('\u{202f}');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A mean queue length for people: two decimals, or "–" before anything was measured.
+pub fn format_mean(mean: f64, measured: u64) -> String {
+    if measured == 0 { "–".to_string() } else { format!("{mean:.2}") }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct StatsProps {
+    pub lanes: Vec<LaneStats>,
+    /// Slots discarded before measuring, for the footnote.
+    pub warmup: u64,
+}
+
+/// The stats table inside `<div id="stats">`.
+#[component]
+pub fn Stats(props: &StatsProps) -> Html {
+    html! {
+        <div id="stats">
+            <table>
+                <thead>
+                    <tr>
+                        <th scope="col">{ "Policy" }</th>
+                        <th scope="col" class="num">{ "Slots" }</th>
+                        <th scope="col" class="num">{ "Waiting now" }</th>
+                        <th scope="col" class="num">{ "Mean waiting*" }</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    { for props.lanes.iter().map(row) }
+                </tbody>
+            </table>
+            <p class="note">
+                { format!(
+                    "* time average after the warm-up: the first {} slots, left of the dashed line, are not measured",
+                    group_digits(props.warmup),
+                ) }
+            </p>
+        </div>
+    }
+}
+
+fn row(lane: &LaneStats) -> Html {
+    html! {
+        <tr key={lane.policy.clone()}
+            data-policy={lane.policy.clone()}
+            data-time={lane.slot.to_string()}
+            data-queue={lane.queue.to_string()}
+            data-mean-queue={lane.mean_queue.to_string()}>
+            <th scope="row"><Swatch color={lane.color} markers={QUEUE_MARKERS} />{ &lane.label }</th>
+            <td class="num">{ group_digits(lane.slot) }</td>
+            <td class="num">{ group_digits(lane.queue) }</td>
+            <td class="num">{ format_mean(lane.mean_queue, lane.measured) }</td>
+        </tr>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SwatchProps {
+    /// Palette index.
+    pub color: usize,
+    /// Whether the chart marks the curve's points (then the legend shows the marker too).
+    #[prop_or_default]
+    pub markers: bool,
+}
+
+/// A legend entry drawn like packlab-plot's: the line, with the series' marker if its points
+/// are marked. SVG presentation attributes, not inline styles, so the page's CSP needs no
+/// `'unsafe-inline'`.
+#[component]
+pub fn Swatch(props: &SwatchProps) -> Html {
+    let color = packlab_plot::css_color(props.color);
+    // packlab-plot's marker order: circle, triangle, square, cross.
+    let marker = match (props.markers, props.color % 4) {
+        (false, _) => html! {},
+        (true, 0) => html! { <circle cx="9" cy="6" r="3.5" fill={color.clone()} /> },
+        (true, 1) => html! { <polygon points="9,1.5 13.5,9.5 4.5,9.5" fill={color.clone()} /> },
+        (true, 2) => html! { <rect x="6" y="3" width="6" height="6" fill={color.clone()} /> },
+        (true, _) => {
+            html! { <path d="M5.5,2.5 L12.5,9.5 M12.5,2.5 L5.5,9.5" stroke={color.clone()} stroke-width="2" /> }
+        }
+    };
+    html! {
+        <svg class="swatch" width="18" height="12" viewBox="0 0 18 12" aria-hidden="true">
+            <line x1="0" y1="6" x2="18" y2="6" stroke={color} stroke-width="2.5" />
+            { marker }
+        </svg>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_are_grouped_by_three() {
+        assert_eq!(group_digits(0), "0");
+        assert_eq!(group_digits(999), "999");
+        assert_eq!(group_digits(1_000), "1\u{202f}000");
+        assert_eq!(group_digits(2_000_000), "2\u{202f}000\u{202f}000");
+    }
+
+    #[test]
+    fn means_wait_for_the_warm_up() {
+        assert_eq!(format_mean(0.0, 0), "–");
+        assert_eq!(format_mean(1.236, 10), "1.24");
+    }
+}

@@ -1,0 +1,100 @@
+//! The web crate in a real browser (wasm-bindgen-test under chromedriver): the race steps the
+//! core in WebAssembly, the runner's animation loop runs and stops when dropped, and the stats
+//! panel renders the attributes the page tests read.
+//!
+//! `CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+//! cargo test -p packlab-web --target wasm32-unknown-unknown --test web_smoke` (see scripts/test).
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use packlab_web::app::{POLICIES, PRESET};
+use packlab_web::race::{Race, Setup};
+use packlab_web::runner::Runner;
+use packlab_web::snapshot::Phase;
+use packlab_web::stats::{Stats, StatsProps, group_digits};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn setup() -> Rc<Setup> {
+    Rc::new(Setup::load(PRESET, &POLICIES).expect("the page's preset and policies load"))
+}
+
+/// Resolves at the next animation frame.
+async fn next_frame() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window().unwrap().request_animation_frame(&resolve).unwrap();
+    });
+    JsFuture::from(promise).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+fn race_steps_both_policies_in_lockstep() {
+    let mut race = Race::new(&setup(), 256);
+    assert_eq!(race.advance(20_000, || false).unwrap(), 20_000);
+    let snap = race.snapshot(Phase::Paused);
+    let names: Vec<_> = snap.lanes.iter().map(|l| l.policy.as_str()).collect();
+    assert_eq!(names, ["vqs", "bf-js"]);
+    assert!(snap.lanes.iter().all(|l| l.slot == 20_000 && !l.series.is_empty()));
+    assert_eq!(snap.lanes[0].arrivals, snap.lanes[1].arrivals, "common random numbers");
+    assert!(snap.lanes[0].arrivals > 0);
+}
+
+#[wasm_bindgen_test]
+async fn runner_plays_and_stops_when_dropped() {
+    let published = Rc::new(Cell::new(0u32));
+    let runner = {
+        let published = published.clone();
+        Runner::new(setup(), move || published.set(published.get() + 1))
+    };
+    runner.play();
+    for _ in 0..5 {
+        next_frame().await;
+    }
+    let snap = runner.snapshot();
+    assert_eq!(snap.phase, Phase::Running);
+    assert!(snap.slot > 0, "no slot ran in five frames");
+    runner.pause();
+    assert_eq!(runner.snapshot().phase, Phase::Paused);
+    runner.play();
+    next_frame().await;
+    drop(runner);
+    let count = published.get();
+    for _ in 0..3 {
+        next_frame().await;
+    }
+    assert_eq!(published.get(), count, "the loop ran on after its runner was dropped");
+}
+
+#[wasm_bindgen_test]
+async fn stats_rows_carry_the_numbers() {
+    let mut race = Race::new(&setup(), 256);
+    race.advance(1_234, || false).unwrap();
+    let snap = race.snapshot(Phase::Paused);
+    let document = web_sys::window().unwrap().document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    let props = StatsProps { lanes: snap.lanes.clone(), warmup: snap.warmup };
+    let app = yew::Renderer::<Stats>::with_root_and_props(root.clone(), props).render();
+    yew::scheduler::flush().await;
+
+    let row = root.query_selector("[data-policy=\"vqs\"]").unwrap().expect("a vqs row");
+    assert_eq!(row.get_attribute("data-time").as_deref(), Some("1234"));
+    let queue: u64 = row.get_attribute("data-queue").unwrap().parse().unwrap();
+    assert_eq!(queue, snap.lanes[0].queue);
+    let mean: f64 = row.get_attribute("data-mean-queue").unwrap().parse().unwrap();
+    assert_eq!(mean, snap.lanes[0].mean_queue);
+    let text = row.text_content().unwrap();
+    assert!(text.contains("VQS (J=2)") && text.contains(&group_digits(1_234)), "{text}");
+    // The legend swatch uses the chart's colour.
+    let line = row.query_selector("svg line").unwrap().unwrap();
+    assert_eq!(line.get_attribute("stroke").unwrap(), packlab_plot::css_color(0));
+    assert!(root.query_selector("[data-policy=\"bf-js\"]").unwrap().is_some());
+
+    app.destroy();
+    root.unchecked_into::<web_sys::HtmlElement>().remove();
+}
