@@ -60,28 +60,17 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Setup> {
         explicit.push(key.clone());
     }
 
-    let mut warmup_note = None;
-    if scenario.horizon() != base.horizon() {
-        // Only the run length changed: keep the discarded fraction and the grid's point count
-        // (the core's rule), for whichever of the two the user did not set.
-        let mut scaled = base.clone();
-        scaled.set_horizon_scaled(scenario.horizon()).context("--horizon")?;
-        for key in ["warmup", "sample_every"] {
-            if !explicit.iter().any(|k| k == key) {
-                let value = scaled.get(key).context("scenario key")?;
-                scenario.set(key, &value).with_context(|| format!("scaled {key}"))?;
-            }
-        }
-        if !explicit.iter().any(|k| k == "warmup") {
-            warmup_note = Some(format!(
-                "warm-up {} = {} × {} / {} slots: the same fraction of the new horizon as before",
-                scenario.get("warmup").unwrap_or_default(),
-                base.get("warmup").unwrap_or_default(),
-                scenario.horizon(),
-                base.horizon()
-            ));
-        }
-    }
+    let explicit_keys: Vec<&str> = explicit.iter().map(String::as_str).collect();
+    let rescaled = scenario.follow_horizon(&base, &explicit_keys).context("--horizon")?;
+    let warmup_note = rescaled.then(|| {
+        format!(
+            "warm-up {} = {} × {} / {} slots: the same fraction of the new horizon as before",
+            scenario.get("warmup").unwrap_or_default(),
+            base.get("warmup").unwrap_or_default(),
+            scenario.horizon(),
+            base.horizon()
+        )
+    });
     scenario.validate().map_err(|e| anyhow!("invalid scenario: {e}"))?;
     Ok(Setup { preset, scenario, policies, explicit, warmup_note })
 }

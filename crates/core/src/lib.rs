@@ -31,6 +31,7 @@
 //! * [`metrics`]: time averages, bounded series, confidence intervals, the instability verdict.
 //! * [`scenario`]: the serde scenario type shared by presets, CLI flags and URL links.
 //! * [`theory`]: the papers' bounds, drawn next to the simulations.
+//! * [`view`]: what the page shows of a live run, the same for every model.
 
 pub mod engine;
 pub mod error;
@@ -42,6 +43,7 @@ pub mod report;
 pub mod rng;
 pub mod scenario;
 pub mod theory;
+pub mod view;
 pub mod workload;
 
 pub use error::{ConfigError, EngineError};

@@ -8,6 +8,7 @@ use crate::engine::slotted::SlottedSim;
 use crate::metrics::{SeriesPoint, TrendVerdict, batch_means_ci, mean_ci, trend_verdict};
 use crate::policy::PolicySpec;
 use crate::scenario::{PgrrScenario, Scenario};
+use crate::view::LiveRun;
 use crate::{ConfigError, EngineError};
 
 /// Points kept per series in batch runs (the default grid gives 2000 for 2·10^6 slots).
@@ -23,6 +24,13 @@ pub enum RunError {
 }
 
 /// Builds (without running) the slotted simulation of a PG-RR scenario under `policy`.
+/// A run of `policy` on `scenario` that the page can step and draw, whatever the model.
+pub fn live_run(scenario: &Scenario, policy: &PolicySpec, max_points: usize) -> Box<dyn LiveRun> {
+    match scenario {
+        Scenario::Pgrr(s) => Box::new(slotted_sim(s, policy, max_points)),
+    }
+}
+
 pub fn slotted_sim(scenario: &PgrrScenario, policy: &PolicySpec, max_points: usize) -> SlottedSim {
     let j = policy.j(scenario.j);
     let config = scenario.slotted_config(j, max_points);

@@ -65,4 +65,10 @@ pub trait SlottedPolicy {
 
     /// A job left `server` at the end of its service.
     fn on_departure(&mut self, _job: &RunningJob, _server: ServerId) {}
+
+    /// Whether the policy keeps virtual queues by size class (VQS, VQS-BF); the page then
+    /// draws the waiting jobs as those queues rather than as a size histogram.
+    fn keeps_virtual_queues(&self) -> bool {
+        false
+    }
 }

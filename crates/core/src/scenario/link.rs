@@ -82,6 +82,10 @@ pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>)
             },
         }
     }
+    // A link that only shortens the run keeps the preset's warm-up fraction, as `--horizon`.
+    if let Err(e) = scenario.follow_horizon(&chosen.scenario, &applied) {
+        errors.push(e);
+    }
     // Relations between keys: revert the key the error names if the link set it, otherwise
     // the related key the link set last, until the scenario is valid.
     while let Err(e) = scenario.validate() {
@@ -100,6 +104,11 @@ pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>)
         let original = chosen.scenario.get(&culprit).expect("a known key");
         scenario.set(&culprit, &original).expect("preset values are valid");
         applied.retain(|k| *k != culprit);
+        // A reverted warm-up or grid follows the link's horizon again.
+        if scenario.follow_horizon(&chosen.scenario, &applied).is_err() {
+            scenario = chosen.scenario.clone();
+            break;
+        }
     }
     (Link { preset: chosen, policies, scenario, extras }, errors)
 }
@@ -165,15 +174,31 @@ mod tests {
         assert_eq!(link.policies, vec![PolicySpec::parse("vqs").unwrap()]);
     }
 
+    /// `horizon` alone keeps the warm-up's and the grid's fractions, as `--horizon` does; an
+    /// explicit `warmup` wins.
+    #[test]
+    fn a_shorter_horizon_scales_the_warm_up() {
+        let (link, errors) = decode_link("preset=pgrr-a1&horizon=200000", &[]);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            (link.scenario.get("warmup").unwrap(), link.scenario.get("sample_every").unwrap()),
+            ("20000".into(), "100".into())
+        );
+        let (link, errors) = decode_link("preset=pgrr-a1&horizon=200000&warmup=5", &[]);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(link.scenario.get("warmup").unwrap(), "5");
+    }
+
     #[test]
     fn relational_errors_revert_the_offending_key() {
         let (link, errors) = decode_link("preset=pgrr-a1&warmup=5000000", &[]);
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].key, "warmup");
         assert_eq!(link.scenario, preset("pgrr-a1").unwrap().scenario);
-        let (link, errors) = decode_link("preset=pgrr-a1&horizon=100", &[]);
+        let (link, errors) = decode_link("preset=pgrr-a1&horizon=100&warmup=150000", &[]);
         assert_eq!(errors[0].key, "warmup");
-        assert_eq!(link.scenario.horizon(), 2_000_000);
+        assert_eq!(link.scenario.horizon(), 100);
+        assert_eq!(link.scenario.get("warmup").unwrap(), "10");
         let (_, errors) = decode_link("preset=nope", &[]);
         assert_eq!(errors[0].key, "preset");
         let (link, errors) = decode_link("", &[]);

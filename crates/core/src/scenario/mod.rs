@@ -15,6 +15,7 @@ pub use pgrr::PgrrScenario;
 pub use presets::{Preset, preset, presets};
 
 use crate::ConfigError;
+use crate::policy::PolicySpec;
 
 /// A settable key of a scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,6 +70,13 @@ impl Scenario {
         }
     }
 
+    /// The name papers and charts give `policy` in this scenario, e.g. "VQS (J=2)".
+    pub fn policy_label(&self, policy: &PolicySpec) -> String {
+        match self {
+            Self::Pgrr(s) => policy.label(s.j),
+        }
+    }
+
     /// The preset's load knob (α for PG-RR).
     pub fn load(&self) -> f64 {
         match self {
@@ -98,6 +106,27 @@ impl Scenario {
                 Ok(())
             }
         }
+    }
+
+    /// After keys were set on top of `base`: if the horizon changed, scales the warm-up and
+    /// the series grid as [`Scenario::set_horizon_scaled`] would, except the ones the user set
+    /// (`explicit`). Returns whether the warm-up was rescaled. The CLI and links share this
+    /// rule, so `?horizon=T` means on the page what `--horizon T` means on the command line.
+    pub fn follow_horizon(&mut self, base: &Scenario, explicit: &[&str]) -> Result<bool, ConfigError> {
+        if self.horizon() == base.horizon() {
+            return Ok(false);
+        }
+        let mut scaled = base.clone();
+        scaled.set_horizon_scaled(self.horizon())?;
+        let mut warmup = false;
+        for key in ["warmup", "sample_every"] {
+            if !explicit.contains(&key) {
+                let value = scaled.get(key).expect("a key of every scenario");
+                self.set(key, &value)?;
+                warmup |= key == "warmup";
+            }
+        }
+        Ok(warmup)
     }
 
     /// Keys whose values differ from `base`, with their values, in key order.

@@ -21,3 +21,10 @@ pub fn pgrr_marks(capacity_alpha: f64) -> Vec<LoadMark> {
         LoadMark { load: 2.0 * capacity_alpha / 3.0, label: "VQS guarantee (2/3)ρ*".into() },
     ]
 }
+
+/// The load marks of `scenario`'s model, in units of its load knob.
+pub fn load_marks(scenario: &crate::scenario::Scenario) -> Vec<LoadMark> {
+    match scenario {
+        crate::scenario::Scenario::Pgrr(_) => pgrr_marks(1.0),
+    }
+}

@@ -19,6 +19,7 @@
 
 mod calendar;
 mod cluster;
+mod live;
 mod queue;
 
 use calendar::DepartureCalendar;

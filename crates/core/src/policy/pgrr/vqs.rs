@@ -192,6 +192,10 @@ impl SlottedPolicy for Vqs {
         self.queues.push(job);
     }
 
+    fn keeps_virtual_queues(&self) -> bool {
+        true
+    }
+
     fn on_departure(&mut self, job: &RunningJob, server: ServerId) {
         self.configs.record(server, job.size.primary(), job.occupies.primary(), false);
         self.refresh(server);

@@ -103,6 +103,10 @@ impl SlottedPolicy for VqsBf {
         self.queues.push(job);
     }
 
+    fn keeps_virtual_queues(&self) -> bool {
+        true
+    }
+
     fn on_departure(&mut self, job: &RunningJob, server: ServerId) {
         self.configs.record(server, job.size.primary(), job.occupies.primary(), false);
     }

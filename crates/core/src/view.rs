@@ -1,0 +1,88 @@
+//! What a live display shows of a running simulation, in terms every model shares: servers
+//! filled by blocks of jobs, the waiting queue as bins, the last placement and why it
+//! happened, and the metric series.
+//!
+//! The browser draws from these and nothing else, so a new model plugs into the page by
+//! implementing [`LiveRun`]; the page never looks inside an engine.
+
+use crate::EngineError;
+use crate::metrics::SeriesPoint;
+
+/// A running simulation as the page steps and reads it.
+pub trait LiveRun {
+    /// Runs `units` more time units (slots in slotted time).
+    fn run(&mut self, units: u64) -> Result<(), EngineError>;
+    /// Time units simulated so far.
+    fn time(&self) -> u64;
+    /// Jobs waiting now.
+    fn queue_len(&self) -> u64;
+    /// Time-average of the queue length after the warm-up.
+    fn mean_queue(&self) -> f64;
+    /// Time-average of the occupied fraction of the total capacity after the warm-up.
+    fn mean_occupancy(&self) -> f64;
+    /// Time units measured so far (after the warm-up).
+    fn measured(&self) -> u64;
+    /// Jobs generated so far (the same for every policy on the same scenario and seed).
+    fn arrivals(&self) -> u64;
+    /// Q(t) as interval means.
+    fn queue_series(&self) -> &[SeriesPoint];
+    /// Occupied fraction of the total capacity as interval means.
+    fn occupancy_series(&self) -> &[SeriesPoint];
+    /// Names of the queue bins, in bin order (virtual queues, or size classes).
+    fn bin_labels(&self) -> Vec<String>;
+    /// Waiting jobs of bin `bin` as interval means.
+    fn bin_series(&self, bin: usize) -> &[SeriesPoint];
+    /// The picture of this moment. Without `detail`, servers carry their fill but no blocks
+    /// (what a compact view of many servers needs, at a fraction of the cost).
+    fn view(&self, detail: bool) -> ClusterView;
+}
+
+/// One moment of a cluster.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ClusterView {
+    pub servers: Vec<ServerView>,
+    /// What the bins are: `Queues` for policies that keep virtual queues, `Sizes` when the
+    /// bins are only a histogram of the waiting jobs by size class.
+    pub bins_kind: BinsKind,
+    /// Waiting jobs per bin, in the order of [`LiveRun::bin_labels`].
+    pub bins: Vec<u64>,
+    /// The most recent placement, with the reason for it.
+    pub last: Option<Why>,
+}
+
+/// What the queue bins stand for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BinsKind {
+    /// The policy's virtual queues (VQS, VQS-BF).
+    Queues,
+    /// A histogram of the single queue by size class.
+    #[default]
+    Sizes,
+}
+
+/// One server: how full it is, and (in detail) the jobs filling it, in placement order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ServerView {
+    /// Occupied fraction of the capacity, in [0, 1].
+    pub fill: f32,
+    pub blocks: Vec<Block>,
+    /// What the server runs, if the policy says (VQS: the configuration, e.g. "e1+2e5").
+    pub label: Option<String>,
+}
+
+/// A running job as drawn: its share of the server and its bin (the colour).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Block {
+    pub share: f32,
+    pub bin: u16,
+    /// Whether this job is the last one placed.
+    pub last: bool,
+}
+
+/// The most recent placement and a sentence on why the policy chose it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Why {
+    pub time: u64,
+    pub server: u32,
+    pub text: String,
+}
