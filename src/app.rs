@@ -1,112 +1,292 @@
-//! The page: a preset, its explanation, and its policies racing live.
+//! The page: controls on one side; the race (playback, stats, each policy's cluster, the
+//! charts) on the other; the link and exports below. State lives in one reducer
+//! ([`Lab`]); the URL follows it, so the address bar is always a link to what is on screen.
 
 use std::rc::Rc;
 
+use gloo_events::EventListener;
+use packlab_core::theory::{LoadMark, load_marks};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::JsValue;
+use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-use crate::chart::QueueChart;
-use crate::race::Setup;
+use crate::chart::{ChartKind, LiveChart};
+use crate::cluster::ClusterCanvas;
+use crate::controls::{Playback, ScenarioControls};
+use crate::export;
+use crate::lab::{Action, Lab};
 use crate::runner::use_race;
-use crate::snapshot::{Phase, Snapshot};
-use crate::stats::{Stats, group_digits};
+use crate::snapshot::Snapshot;
+use crate::stats::{Stats, Swatch};
 
-/// The preset the page opens with.
-pub const PRESET: &str = "pgrr-a1";
-/// The policies it races, as the CLI names them.
-pub const POLICIES: [&str; 2] = ["vqs", "bf-js"];
-
-/// The root component.
+/// The root component: the lab as the address bar describes it.
 #[component]
 pub fn App() -> Html {
-    let setup = use_memo((), |()| Setup::load(PRESET, &POLICIES).map(Rc::new).map_err(|e| e.to_string()));
+    let lab = use_reducer(|| Lab::from_link(&location_search()));
+    let dispatch = {
+        let lab = lab.clone();
+        Callback::from(move |action| lab.dispatch(action))
+    };
+    // The address bar follows the state (replaceState: no history entry per keystroke).
+    use_effect_with(lab.query(), |query| {
+        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}")));
+        }
+    });
     html! {
         <>
             <header class="masthead">
                 <span class="brand">{ "packlab" }</span>
                 <span class="tagline">{ "cluster job scheduling, simulated in your browser" }</span>
             </header>
-            <main>
-                { match &*setup {
-                    Ok(setup) => html! { <Lab setup={setup.clone()} /> },
-                    Err(message) => html! { <ErrorNote message={message.clone()} /> },
-                } }
-            </main>
+            <Notices lab={(*lab).clone()} dispatch={dispatch.clone()} />
+            <Workbench lab={Rc::new((*lab).clone())} {dispatch} />
         </>
     }
 }
 
 #[derive(Properties, PartialEq)]
-pub struct LabProps {
-    pub setup: Rc<Setup>,
+pub struct NoticesProps {
+    pub lab: Lab,
+    pub dispatch: Callback<Action>,
 }
 
-/// A preset with its explanation, controls, chart and stats.
+/// Every rejected key, named with its allowed range, above everything else.
 #[component]
-pub fn Lab(props: &LabProps) -> Html {
-    let race = use_race(props.setup.clone());
-    let preset = &props.setup.preset;
-    let snapshot = &race.snapshot;
-    html! {
-        <>
-            <section class="preset" aria-labelledby="preset-title">
-                <p class="figure">{ preset.figure }</p>
-                <h1 id="preset-title">{ preset.title }</h1>
-                <p class="explanation">{ preset.explanation }</p>
-            </section>
-            <section class="panel" aria-label="Live simulation">
-                <Controls snapshot={snapshot.clone()} on_toggle={race.toggle} on_restart={race.restart} />
-                if let Some(message) = snapshot.error() {
-                    <ErrorNote message={message.to_string()} />
-                }
-                <QueueChart snapshot={snapshot.clone()} />
-                <Stats lanes={snapshot.lanes.clone()} warmup={snapshot.warmup} />
-            </section>
-        </>
+fn Notices(props: &NoticesProps) -> Html {
+    if props.lab.notices.is_empty() {
+        return html! {};
     }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct ControlsProps {
-    pub snapshot: Rc<Snapshot>,
-    pub on_toggle: Callback<()>,
-    pub on_restart: Callback<()>,
-}
-
-/// Play/pause, restart and progress.
-#[component]
-pub fn Controls(props: &ControlsProps) -> Html {
-    let s = &props.snapshot;
-    let (label, pressed) = match s.phase {
-        Phase::Running => ("Pause", true),
-        Phase::Finished => ("Run again", false),
-        Phase::Ready if s.slot == 0 => ("Play", false),
-        _ => ("Resume", false),
-    };
-    let failed = matches!(s.phase, Phase::Failed(_));
-    let toggle = props.on_toggle.reform(|_: MouseEvent| ());
-    let restart = props.on_restart.reform(|_: MouseEvent| ());
+    let dismiss = props.dispatch.reform(|_: MouseEvent| Action::Dismiss);
     html! {
-        <div class="controls">
-            <button id="play" class="primary" onclick={toggle} disabled={failed}
-                aria-pressed={pressed.to_string()}>{ label }</button>
-            <button id="restart" onclick={restart} disabled={s.slot == 0}>{ "Restart" }</button>
-            <div class="progress">
-                <progress max="1" value={s.progress().to_string()} aria-label="Progress to the horizon" />
-                <span class="slots">
-                    { format!("slot {} of {}", group_digits(s.slot), group_digits(s.horizon)) }
-                </span>
-            </div>
+        <div id="notices" class="notices" role="alert">
+            <p>{ "Some values were not accepted; the rest loaded:" }</p>
+            <ul>
+                { for props.lab.notices.iter().map(|n| html! { <li>{ n.to_string() }</li> }) }
+            </ul>
+            <button type="button" onclick={dismiss}>{ "Dismiss" }</button>
         </div>
     }
 }
 
 #[derive(Properties, PartialEq)]
-pub struct ErrorNoteProps {
-    pub message: AttrValue,
+pub struct LabProps {
+    pub lab: Rc<Lab>,
+    pub dispatch: Callback<Action>,
 }
 
-/// A visible error.
+/// The lab itself: explanation, controls and the race.
 #[component]
-pub fn ErrorNote(props: &ErrorNoteProps) -> Html {
-    html! { <p class="error" role="alert">{ props.message.clone() }</p> }
+fn Workbench(props: &LabProps) -> Html {
+    let lab = &props.lab;
+    let setup = lab.setup.clone();
+    let race = use_race(setup.clone(), lab.speed);
+    let marks = use_memo(setup.clone(), |s| Rc::<[LoadMark]>::from(load_marks(&s.scenario)));
+    let marks: Rc<[LoadMark]> = (*marks).clone();
+    let reduced_motion = use_memo((), |()| prefers_reduced_motion());
+    use_keyboard(race.toggle.clone(), race.step.clone());
+    let snapshot = &race.snapshot;
+    let preset = &setup.preset;
+    let load = setup.scenario.load();
+    let name = format!("packlab-{}", preset.id);
+    html! {
+        <main class="lab">
+            <section class="intro" aria-labelledby="preset-title">
+                <p class="figure">{ preset.figure }</p>
+                <h1 id="preset-title">{ preset.title }</h1>
+                <details class="explain" open=true>
+                    <summary>{ "What am I looking at?" }</summary>
+                    <p>{ preset.explanation }</p>
+                    <p>{ "Each policy runs on the same arrivals (same jobs, sizes and service times). \
+                          Its servers are bars filled by their jobs, coloured by size class; the job \
+                          placed last is outlined and explained under the bars. Below the bars, the \
+                          waiting jobs per virtual queue (VQS, VQS-BF) or per size class. On the charts, \
+                          the dashed vertical line ends the warm-up; on the occupancy chart, dashed \
+                          lines mark the offered load and the papers' guarantees." }</p>
+                </details>
+            </section>
+            <aside class="controls" aria-label="Scenario">
+                <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()} />
+            </aside>
+            <section class="run" aria-label="Live simulation">
+                <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
+                    on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_restart={race.restart.clone()} />
+                if let Some(message) = snapshot.error() {
+                    <p class="error" role="alert">{ message.to_string() }</p>
+                }
+                <Stats lanes={snapshot.lanes.clone()} warmup={snapshot.warmup} />
+                <div class="lanes">
+                    { for snapshot.lanes.iter().map(|lane| html! {
+                        <article class="lane" key={lane.policy.clone()} data-lane={lane.policy.clone()}>
+                            <h2><Swatch color={lane.color} />{ &lane.label }</h2>
+                            <ClusterCanvas view={lane.view.clone()} bin_labels={snapshot.bin_labels.clone()}
+                                detail={snapshot.detail} min_interval_ms={if *reduced_motion { 500.0 } else { 0.0 }} />
+                            <p class="why">{ lane.view.last.as_ref().map_or_else(
+                                || "No job placed yet.".to_string(),
+                                |w| format!("slot {}: {}", w.time, w.text)) }</p>
+                        </article>
+                    }) }
+                </div>
+                <div class="charts">
+                    { for ChartKind::ALL.iter().map(|&kind| html! {
+                        <div class="chart-box">
+                            if kind == ChartKind::Bins {
+                                <FocusPicker snapshot={snapshot.clone()} on_focus={race.focus.clone()} />
+                            }
+                            <LiveChart {kind} snapshot={snapshot.clone()} marks={marks.clone()} {load} />
+                        </div>
+                    }) }
+                </div>
+                <ShareAndExport snapshot={snapshot.clone()} query={lab.query()} {name} />
+            </section>
+        </main>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct FocusPickerProps {
+    pub snapshot: Rc<Snapshot>,
+    pub on_focus: Callback<usize>,
+}
+
+/// Which policy's bins the per-bin chart shows.
+#[component]
+fn FocusPicker(props: &FocusPickerProps) -> Html {
+    let on_focus = props.on_focus.reform(|e: Event| {
+        e.target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
+            .and_then(|s| s.value().parse().ok())
+            .unwrap_or(0)
+    });
+    html! {
+        <label class="focus">
+            { "Bins of " }
+            <select id="focus" onchange={on_focus}>
+                { for props.snapshot.lanes.iter().enumerate().map(|(i, l)| html! {
+                    <option value={i.to_string()} selected={i == props.snapshot.focus}>{ &l.label }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ShareProps {
+    pub snapshot: Rc<Snapshot>,
+    pub query: String,
+    /// Base name of exported files.
+    pub name: String,
+}
+
+/// The link to this run, a Copy button, and the exports.
+#[component]
+fn ShareAndExport(props: &ShareProps) -> Html {
+    let status = use_state(String::new);
+    let link = current_link(&props.query);
+    let copy = {
+        let (link, status) = (link.clone(), status.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(clipboard) = web_sys::window().map(|w| w.navigator().clipboard()) else { return };
+            let promise = clipboard.write_text(&link);
+            let status = status.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                match wasm_bindgen_futures::JsFuture::from(promise).await {
+                    Ok(_) => status.set("Link copied.".into()),
+                    Err(_) => status.set("The browser refused the clipboard: select the link and copy it.".into()),
+                }
+            });
+        })
+    };
+    let report = |status: &UseStateHandle<String>, result: Result<(), String>| {
+        status.set(result.err().unwrap_or_default());
+    };
+    let csv = {
+        let (snapshot, name, status) = (props.snapshot.clone(), props.name.clone(), status.clone());
+        Callback::from(move |_: MouseEvent| report(&status, export::save_csv(&snapshot, &name)))
+    };
+    html! {
+        <section class="share" aria-label="Share and export">
+            <label class="link">
+                <span>{ "Link to this run" }</span>
+                <input id="link" readonly=true value={link} onfocus={Callback::from(|e: FocusEvent| {
+                    if let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                        input.select();
+                    }
+                })} />
+            </label>
+            <div class="buttons">
+                <button type="button" id="copy-link" class="primary" onclick={copy}>{ "Copy link" }</button>
+                <button type="button" id="export-csv" onclick={csv}>{ "Series (CSV)" }</button>
+                { for ChartKind::ALL.iter().map(|kind| {
+                    let (id, name, status) = (kind.id(), props.name.clone(), status.clone());
+                    let save = Callback::from(move |_: MouseEvent| report(&status, export::save_png(id, &name)));
+                    html! { <button type="button" id={format!("export-{id}")} onclick={save}>
+                        { format!("{} (PNG)", chart_name(*kind)) }</button> }
+                }) }
+            </div>
+            <p class="status" role="status">{ (*status).clone() }</p>
+        </section>
+    }
+}
+
+fn chart_name(kind: ChartKind) -> &'static str {
+    match kind {
+        ChartKind::Queue => "Queue chart",
+        ChartKind::Occupancy => "Occupancy chart",
+        ChartKind::Bins => "Bins chart",
+    }
+}
+
+/// Space plays and pauses, the right arrow steps, unless a form field has the focus.
+#[hook]
+fn use_keyboard(toggle: Callback<()>, step: Callback<()>) {
+    use_effect_with((), move |()| {
+        let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
+            EventListener::new(&document, "keydown", move |event| {
+                let Some(event) = event.dyn_ref::<KeyboardEvent>() else { return };
+                if event.ctrl_key() || event.meta_key() || event.alt_key() {
+                    return;
+                }
+                let focus = focused_tag(event);
+                let typing = matches!(focus.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
+                // A focused button or summary already acts on space itself.
+                let clicking = matches!(focus.as_str(), "BUTTON" | "SUMMARY");
+                match event.key().as_str() {
+                    " " if !typing && !clicking => {
+                        event.prevent_default();
+                        toggle.emit(());
+                    }
+                    "ArrowRight" if !typing => {
+                        event.prevent_default();
+                        step.emit(());
+                    }
+                    _ => {}
+                }
+            })
+        });
+        move || drop(listener)
+    });
+}
+
+/// The tag of the element the key went to.
+fn focused_tag(event: &KeyboardEvent) -> String {
+    event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|e| e.tag_name()).unwrap_or_default()
+}
+
+fn location_search() -> String {
+    web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
+}
+
+/// The page's address with `query`.
+fn current_link(query: &str) -> String {
+    let location = web_sys::window().map(|w| w.location());
+    let base = location.and_then(|l| Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))).unwrap_or_default();
+    format!("{base}?{query}")
+}
+
+fn prefers_reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
+        .is_some_and(|m| m.matches())
 }

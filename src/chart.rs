@@ -1,7 +1,11 @@
-//! The live Q(t) chart: packlab-plot drawing on a `<canvas>` through plotters-canvas.
+//! The live charts: packlab-plot drawing on `<canvas>` elements through plotters-canvas, the
+//! same chart code the CLI uses for its SVG figures.
+
+use std::rc::Rc;
 
 use gloo_events::EventListener;
-use packlab_plot::{Chart, Curve, Mark};
+use packlab_core::theory::LoadMark;
+use packlab_plot::{Chart, Curve, LegendAt, Mark};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
@@ -9,37 +13,103 @@ use yew::prelude::*;
 
 use crate::snapshot::Snapshot;
 
-/// Whether the Q(t) curves mark their points (no: a trajectory of ~1000 points is a line).
+/// Whether trajectories mark their points (no: ~1000 points make a line).
 pub const QUEUE_MARKERS: bool = false;
 
-/// The chart of a snapshot: Q(t) of every lane, x from 0 to the current slot, and a dashed
-/// line at the end of the warm-up once it is passed.
-pub fn queue_chart(snapshot: &Snapshot) -> Chart<'_> {
-    let curves = snapshot
-        .lanes
-        .iter()
-        .map(|lane| Curve { label: &lane.label, color: lane.color, points: &lane.series, markers: QUEUE_MARKERS })
-        .collect();
-    // Unlabelled (the stats footnote explains it): a label at the top would run into the
-    // legend once the warm-up is a small part of the x range.
+/// The charts of the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChartKind {
+    /// Q(t) of every policy.
+    Queue,
+    /// Occupied fraction of the capacity of every policy, with the papers' guarantees.
+    Occupancy,
+    /// Waiting jobs per bin (virtual queue or size class) of the focused policy.
+    Bins,
+}
+
+impl ChartKind {
+    pub const ALL: [ChartKind; 3] = [ChartKind::Queue, ChartKind::Occupancy, ChartKind::Bins];
+
+    /// The canvas id, also the name of its PNG.
+    pub fn id(self) -> &'static str {
+        match self {
+            ChartKind::Queue => "chart-queue",
+            ChartKind::Occupancy => "chart-occupancy",
+            ChartKind::Bins => "chart-bins",
+        }
+    }
+
+    fn description(self) -> &'static str {
+        match self {
+            ChartKind::Queue => "Line chart of the number of waiting jobs against the slot, one line per policy",
+            ChartKind::Occupancy => {
+                "Line chart of the occupied fraction of the servers against the slot, one line per policy, \
+                 with the offered load and the papers' guarantees as dashed lines"
+            }
+            ChartKind::Bins => "Line chart of the waiting jobs of each queue bin against the slot, for one policy",
+        }
+    }
+}
+
+/// The chart `kind` of a snapshot. `marks` are the theory's load marks (α units); the
+/// occupancy chart draws them with the offered load `load`.
+pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark], load: f64) -> Chart<'a> {
+    let x_range = Some((0.0, snapshot.slot.max(1) as f64));
+    // The end of the warm-up, unlabelled (the stats footnote explains it): a label at the top
+    // would run into the legend once the warm-up is a small part of the x range.
     let x_marks = if snapshot.slot > snapshot.warmup && snapshot.warmup > 0 {
         vec![Mark { value: snapshot.warmup as f64, label: "" }]
     } else {
         Vec::new()
     };
-    Chart {
-        title: "Waiting jobs Q(t)",
-        x_label: "slot",
-        y_label: "waiting jobs",
-        curves,
-        x_marks,
-        x_range: Some((0.0, snapshot.slot.max(1) as f64)),
-        ..Chart::default()
+    let base = Chart { x_label: "slot", x_marks, x_range, ..Chart::default() };
+    match kind {
+        ChartKind::Queue => Chart {
+            title: "Waiting jobs Q(t)",
+            y_label: "waiting jobs",
+            curves: snapshot
+                .lanes
+                .iter()
+                .map(|l| Curve { label: &l.label, color: l.color, points: &l.queue_series, markers: QUEUE_MARKERS })
+                .collect(),
+            ..base
+        },
+        ChartKind::Occupancy => Chart {
+            title: "Occupancy, running average",
+            y_label: "occupied fraction",
+            curves: snapshot
+                .lanes
+                .iter()
+                .map(|l| Curve { label: &l.label, color: l.color, points: &l.occupancy_series, markers: false })
+                .collect(),
+            // Offered load α (what a stable policy carries) and the fractions of capacity the
+            // papers guarantee; the work-conservation bound is the top of the axis.
+            y_marks: std::iter::once(Mark { value: load, label: "offered load α" })
+                .chain(marks.iter().filter(|m| m.load < 1.0).map(|m| Mark { value: m.load, label: &m.label }))
+                .collect(),
+            y_range: Some((0.0, 1.0)),
+            legend: LegendAt::LowerRight,
+            ..base
+        },
+        ChartKind::Bins => Chart {
+            title: "Waiting jobs per bin",
+            y_label: "waiting jobs",
+            curves: snapshot
+                .bin_labels
+                .iter()
+                .zip(&snapshot.bin_series)
+                .enumerate()
+                // Bins that never held a job would only crowd the legend.
+                .filter(|(_, (_, points))| points.iter().any(|p| p.y > 0.0))
+                .map(|(bin, (label, points))| Curve { label, color: bin, points, markers: false })
+                .collect(),
+            ..base
+        },
     }
 }
 
-/// Draws `snapshot` on `canvas`, first matching the canvas's pixel size to its CSS size.
-pub fn draw(canvas: &HtmlCanvasElement, snapshot: &Snapshot) -> Result<(), String> {
+/// Draws `chart` on `canvas`, first matching the canvas's pixel size to its CSS size.
+pub fn draw(canvas: &HtmlCanvasElement, chart: &Chart<'_>) -> Result<(), String> {
     let (width, height) = (canvas.client_width().max(1) as u32, canvas.client_height().max(1) as u32);
     if canvas.width() != width || canvas.height() != height {
         canvas.set_width(width);
@@ -47,27 +117,32 @@ pub fn draw(canvas: &HtmlCanvasElement, snapshot: &Snapshot) -> Result<(), Strin
     }
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("the canvas has no 2D context")?;
     let area = backend.into_drawing_area();
-    packlab_plot::draw(&area, &queue_chart(snapshot)).map_err(|e| format!("cannot draw the chart: {e}"))?;
+    packlab_plot::draw(&area, chart).map_err(|e| format!("cannot draw the chart: {e}"))?;
     area.present().map_err(|e| format!("cannot draw the chart: {e}"))
 }
 
 #[derive(Properties, PartialEq)]
-pub struct QueueChartProps {
-    pub snapshot: std::rc::Rc<Snapshot>,
+pub struct LiveChartProps {
+    pub kind: ChartKind,
+    pub snapshot: Rc<Snapshot>,
+    pub marks: Rc<[LoadMark]>,
+    pub load: f64,
 }
 
-/// The canvas, redrawn whenever a new snapshot arrives.
+/// A chart canvas, redrawn whenever a new snapshot arrives and when the window resizes.
 #[component]
-pub fn QueueChart(props: &QueueChartProps) -> Html {
+pub fn LiveChart(props: &LiveChartProps) -> Html {
     let canvas = use_node_ref();
     let error = use_state_eq(|| None::<String>);
-    let latest = use_mut_ref(|| props.snapshot.clone());
-    *latest.borrow_mut() = props.snapshot.clone();
+    let latest = use_mut_ref(|| (props.snapshot.clone(), props.marks.clone(), props.load));
+    *latest.borrow_mut() = (props.snapshot.clone(), props.marks.clone(), props.load);
+    let kind = props.kind;
     {
-        let (canvas, error) = (canvas.clone(), error.clone());
-        use_effect_with(props.snapshot.clone(), move |snapshot| {
+        let (canvas, error, latest) = (canvas.clone(), error.clone(), latest.clone());
+        use_effect_with((props.snapshot.clone(), props.load), move |_| {
             if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
-                error.set(draw(&canvas, snapshot).err());
+                let (snapshot, marks, load) = &*latest.borrow();
+                error.set(draw(&canvas, &chart(kind, snapshot, marks, *load)).err());
             }
         });
     }
@@ -77,7 +152,8 @@ pub fn QueueChart(props: &QueueChartProps) -> Html {
         let listener = web_sys::window().map(|window| {
             EventListener::new(&window, "resize", move |_| {
                 if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
-                    let _ = draw(&canvas, &latest.borrow());
+                    let (snapshot, marks, load) = &*latest.borrow();
+                    let _ = draw(&canvas, &chart(kind, snapshot, marks, *load));
                 }
             })
         });
@@ -85,8 +161,7 @@ pub fn QueueChart(props: &QueueChartProps) -> Html {
     });
     html! {
         <figure class="chart">
-            <canvas ref={canvas} id="chart" role="img"
-                aria-label="Line chart of the number of waiting jobs against the slot, one line per policy" />
+            <canvas ref={canvas} id={kind.id()} role="img" aria-label={kind.description()} />
             if let Some(message) = &*error {
                 <p class="error" role="alert">{ message }</p>
             }
@@ -97,24 +172,33 @@ pub fn QueueChart(props: &QueueChartProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::race::{Race, Setup};
+    use crate::lab::Setup;
+    use crate::race::Race;
     use crate::snapshot::Phase;
 
     #[test]
-    fn the_chart_follows_the_race() {
-        let mut setup = Setup::load("pgrr-a1", &["vqs", "bf-js"]).unwrap();
-        setup.scenario.horizon = 5_000;
-        setup.scenario.warmup = 1_000;
+    fn the_charts_follow_the_race() {
+        let mut setup = Setup::from_preset("pgrr-a1").unwrap();
+        setup.policies.truncate(2);
+        setup.scenario.set("horizon", "5000").unwrap();
+        setup.scenario.set("warmup", "1000").unwrap();
+        setup.scenario.set("sample_every", "64").unwrap();
         let mut race = Race::new(&setup, 64);
-        race.advance(512, || false).unwrap();
-        let snapshot = race.snapshot(Phase::Running);
-        let chart = queue_chart(&snapshot);
-        assert_eq!(chart.x_range, Some((0.0, 512.0)));
-        assert!(chart.x_marks.is_empty(), "no warm-up line before the warm-up ends");
-        let labels: Vec<_> = chart.curves.iter().map(|c| (c.label, c.color)).collect();
+        race.advance(512, f64::INFINITY, || 0.0).unwrap();
+        let marks = packlab_core::theory::load_marks(&setup.scenario);
+        let snapshot = race.snapshot(Phase::Running, 0);
+        let queue = chart(ChartKind::Queue, &snapshot, &marks, 0.7);
+        assert_eq!(queue.x_range, Some((0.0, 512.0)));
+        assert!(queue.x_marks.is_empty(), "no warm-up line before the warm-up ends");
+        let labels: Vec<_> = queue.curves.iter().map(|c| (c.label, c.color)).collect();
         assert_eq!(labels, [("VQS (J=2)", 0), ("BF-J/S", 1)]);
-        race.advance(1_024, || false).unwrap();
-        let snapshot = race.snapshot(Phase::Running);
-        assert_eq!(queue_chart(&snapshot).x_marks.iter().map(|m| m.value).collect::<Vec<_>>(), [1_000.0]);
+        let occupancy = chart(ChartKind::Occupancy, &snapshot, &marks, 0.7);
+        let y: Vec<_> = occupancy.y_marks.iter().map(|m| m.value).collect();
+        assert_eq!(y, [0.7, 0.5, 2.0 / 3.0]);
+        race.advance(1_024, f64::INFINITY, || 0.0).unwrap();
+        let snapshot = race.snapshot(Phase::Running, 0);
+        assert_eq!(chart(ChartKind::Queue, &snapshot, &marks, 0.7).x_marks[0].value, 1_000.0);
+        let bins = chart(ChartKind::Bins, &snapshot, &marks, 0.7);
+        assert!(bins.curves.iter().all(|c| c.label.starts_with("VQ")));
     }
 }

@@ -1,14 +1,20 @@
 //! packlab in the browser: the simulation core stepping live in WebAssembly.
 //!
+//! * [`lab`]: the state of the controls, its reducer and the link codec (no browser API);
 //! * [`race`]: the policies' simulations, stepped in lockstep (no browser API);
 //! * [`snapshot`]: the immutable picture of a race that components render;
 //! * [`runner`]: drives a race from requestAnimationFrame and publishes snapshots;
 //! * [`frame_loop`]: the requestAnimationFrame loop, cancelled on drop;
-//! * [`app`], [`chart`], [`stats`]: thin Yew components.
+//! * [`app`], [`controls`], [`cluster`], [`chart`], [`stats`], [`export`]: components that
+//!   draw and dispatch; none of them simulates.
 
 pub mod app;
 pub mod chart;
+pub mod cluster;
+pub mod controls;
+pub mod export;
 pub mod frame_loop;
+pub mod lab;
 pub mod race;
 pub mod runner;
 pub mod snapshot;

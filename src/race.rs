@@ -1,45 +1,32 @@
 //! Policies racing on the same scenario and seed: the simulation side of the page, free of any
-//! browser API so it can be tested anywhere.
+//! browser API so it can be tested anywhere. Each lane is a [`LiveRun`], so any model the core
+//! offers races here unchanged.
 
 use std::rc::Rc;
 
 use packlab_core::EngineError;
-use packlab_core::engine::slotted::SlottedSim;
-use packlab_core::policy::PolicySpec;
-use packlab_core::report::{RunError, slotted_sim};
-use packlab_core::scenario::{PgrrScenario, Preset, Scenario, preset};
+use packlab_core::report::live_run;
+use packlab_core::view::LiveRun;
 use packlab_plot::Point;
 
+use crate::lab::Setup;
 use crate::snapshot::{LaneStats, Phase, Snapshot};
 
-/// Slots each lane runs between two looks at the clock: small enough to keep a frame within
-/// its budget, large enough that reading the clock costs nothing.
-pub const CHUNK: u64 = 256;
+/// Most slots each lane runs between two looks at the clock.
+pub const MAX_CHUNK: u64 = 4096;
+/// Wall time one chunk should take, in ms: short enough that a frame ends close to its
+/// budget whatever a slot costs (from 0.1 µs with one server to 0.1 ms with a thousand),
+/// long enough that reading the clock costs nothing.
+const CHUNK_TARGET_MS: f64 = 0.5;
 
-/// What to run: a preset and the policies that race on it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Setup {
-    pub preset: Preset,
-    pub scenario: PgrrScenario,
-    pub policies: Vec<PolicySpec>,
-}
-
-impl Setup {
-    /// Looks up preset `id` and parses the policy names (`vqs`, `bf-js:…`).
-    pub fn load(id: &str, policies: &[&str]) -> Result<Self, RunError> {
-        let preset = preset(id)?;
-        preset.scenario.validate()?;
-        let Scenario::Pgrr(scenario) = preset.scenario.clone();
-        let policies = policies.iter().map(|p| PolicySpec::parse(p)).collect::<Result<Vec<_>, _>>()?;
-        Ok(Self { preset, scenario, policies })
-    }
-}
+/// Below this many servers a lane draws every job; from here on, a heat strip of fills.
+pub const DETAIL_LIMIT: usize = 100;
 
 /// One policy's simulation.
 struct Lane {
-    spec: PolicySpec,
+    policy: String,
     label: String,
-    sim: SlottedSim,
+    run: Box<dyn LiveRun>,
 }
 
 /// The simulations of every policy of a [`Setup`], stepped in lockstep: after any call, all
@@ -48,24 +35,36 @@ pub struct Race {
     horizon: u64,
     warmup: u64,
     lanes: Vec<Lane>,
+    bin_labels: Rc<[String]>,
+    /// Whether the lanes draw every job (few servers) or a heat strip.
+    detail: bool,
+    /// Slots per chunk, adapted to what a slot costs (see [`CHUNK_TARGET_MS`]).
+    chunk: u64,
 }
 
 impl Race {
-    /// Builds one simulation per policy. `max_points` bounds each Q(t) series, so the history
-    /// kept for the chart stays the same size however long the race runs.
+    /// Builds one simulation per policy. `max_points` bounds each series, so the history kept
+    /// for the charts stays the same size however long the race runs.
     pub fn new(setup: &Setup, max_points: usize) -> Self {
         let s = &setup.scenario;
-        let lanes = setup
+        let lanes: Vec<Lane> = setup
             .policies
             .iter()
-            .map(|spec| Lane { spec: *spec, label: spec.label(s.j), sim: slotted_sim(s, spec, max_points) })
+            .map(|spec| Lane {
+                policy: spec.to_string(),
+                label: s.policy_label(spec),
+                run: live_run(s, spec, max_points),
+            })
             .collect();
-        Self { horizon: s.horizon, warmup: s.warmup, lanes }
+        let bin_labels = lanes.first().map_or_else(Vec::new, |l| l.run.bin_labels()).into();
+        let warmup = s.get("warmup").and_then(|w| w.parse().ok()).unwrap_or(0);
+        let detail = lanes.first().is_some_and(|l| l.run.view(false).servers.len() < DETAIL_LIMIT);
+        Self { horizon: s.horizon(), warmup, lanes, bin_labels, detail, chunk: 1 }
     }
 
     /// Slots every lane has run.
     pub fn slot(&self) -> u64 {
-        self.lanes.iter().map(|l| l.sim.slot()).min().unwrap_or(0)
+        self.lanes.iter().map(|l| l.run.time()).min().unwrap_or(0)
     }
 
     pub fn horizon(&self) -> u64 {
@@ -77,79 +76,133 @@ impl Race {
         self.slot() >= self.horizon
     }
 
-    /// Runs up to `slots` more slots in every lane, in chunks of [`CHUNK`], stopping early at
-    /// the horizon or as soon as `out_of_time()` says the frame's budget is spent. Returns the
-    /// slots run.
-    pub fn advance(&mut self, slots: u64, mut out_of_time: impl FnMut() -> bool) -> Result<u64, EngineError> {
+    /// Runs up to `slots` more slots in every lane, stopping early at the horizon or once
+    /// `budget_ms` of wall time (read from `clock`, in ms) is spent. Returns the slots run.
+    pub fn advance(&mut self, slots: u64, budget_ms: f64, clock: impl Fn() -> f64) -> Result<u64, EngineError> {
+        let start = clock();
         let mut done = 0;
         loop {
-            let n = CHUNK.min(slots - done).min(self.horizon.saturating_sub(self.slot()));
+            let n = self.chunk.min(slots - done).min(self.horizon.saturating_sub(self.slot()));
             if n == 0 {
                 return Ok(done);
             }
+            let chunk_start = clock();
             for lane in &mut self.lanes {
-                lane.sim.run(n)?;
+                lane.run.run(n)?;
             }
             done += n;
-            if out_of_time() {
+            let now = clock();
+            let took = now - chunk_start;
+            if n == self.chunk && took < CHUNK_TARGET_MS / 2.0 {
+                self.chunk = (self.chunk * 2).min(MAX_CHUNK);
+            } else if took > CHUNK_TARGET_MS * 2.0 {
+                self.chunk = (self.chunk / 2).max(1);
+            }
+            if now - start >= budget_ms {
                 return Ok(done);
             }
         }
     }
 
-    /// The race as the page shows it.
-    pub fn snapshot(&self, phase: Phase) -> Snapshot {
+    /// The race as the page shows it. `focus` is the lane whose per-bin series are included
+    /// (one lane's, to keep a snapshot small).
+    pub fn snapshot(&self, phase: Phase, focus: usize) -> Snapshot {
+        let detail = self.detail;
         let lanes = self
             .lanes
             .iter()
             .enumerate()
             .map(|(color, lane)| {
-                let sim = &lane.sim;
-                let series: Vec<Point> =
-                    sim.queue_series().iter().map(|p| Point::new(0.5 * (p.start + p.end), p.mean)).collect();
+                let run = &lane.run;
                 LaneStats {
-                    policy: lane.spec.to_string(),
+                    policy: lane.policy.clone(),
                     label: lane.label.clone(),
                     color,
-                    slot: sim.slot(),
-                    queue: sim.queue().len() as u64,
-                    mean_queue: sim.mean_queue(),
-                    measured: sim.window_slots(),
-                    arrivals: sim.counters().arrivals,
-                    series: Rc::from(series),
+                    slot: run.time(),
+                    queue: run.queue_len(),
+                    mean_queue: run.mean_queue(),
+                    mean_occupancy: run.mean_occupancy(),
+                    measured: run.measured(),
+                    arrivals: run.arrivals(),
+                    queue_series: points(run.queue_series()),
+                    occupancy_series: running_mean(run.occupancy_series()),
+                    view: Rc::new(run.view(detail)),
                 }
             })
             .collect();
-        Snapshot { slot: self.slot(), horizon: self.horizon, warmup: self.warmup, phase, lanes }
+        let focus = focus.min(self.lanes.len().saturating_sub(1));
+        let bin_series = self
+            .lanes
+            .get(focus)
+            .map(|lane| (0..self.bin_labels.len()).map(|b| points(lane.run.bin_series(b))).collect())
+            .unwrap_or_default();
+        Snapshot {
+            slot: self.slot(),
+            horizon: self.horizon,
+            warmup: self.warmup,
+            phase,
+            lanes,
+            bin_labels: self.bin_labels.clone(),
+            focus,
+            bin_series,
+            detail,
+            rate: None,
+        }
     }
+}
+
+/// The running average of a series of interval means, at each interval's end: what a long
+/// run's time average converges to, and where the papers' bounds apply. (The intervals of a
+/// series all have the same length, so the running average is the mean of the points.)
+fn running_mean(series: &[packlab_core::metrics::SeriesPoint]) -> Rc<[Point]> {
+    let mut sum = 0.0;
+    series
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            sum += p.mean;
+            Point::new(p.end, sum / (i + 1) as f64)
+        })
+        .collect()
+}
+
+/// Interval means at their midpoints, for drawing.
+fn points(series: &[packlab_core::metrics::SeriesPoint]) -> Rc<[Point]> {
+    series.iter().map(|p| Point::new(0.5 * (p.start + p.end), p.mean)).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn setup(policies: &[&str]) -> Setup {
+        let mut setup = Setup::from_preset("pgrr-a1").unwrap();
+        setup.policies = policies.iter().map(|p| packlab_core::policy::PolicySpec::parse(p).unwrap()).collect();
+        setup.scenario.set("horizon", "1000").unwrap();
+        setup.scenario.set("warmup", "100").unwrap();
+        setup
+    }
+
+    /// A clock that advances `step` ms at each reading.
+    fn ticking(step: f64) -> impl Fn() -> f64 {
+        let now = std::cell::Cell::new(0.0);
+        move || {
+            now.set(now.get() + step);
+            now.get()
+        }
+    }
+
     #[test]
     fn lanes_stay_in_lockstep_and_stop_at_the_horizon() {
-        let mut setup = Setup::load("pgrr-a1", &["vqs", "bf-js"]).unwrap();
-        setup.scenario.horizon = 1_000;
-        setup.scenario.warmup = 100;
-        let mut race = Race::new(&setup, 64);
-        assert_eq!(race.advance(300, || false).unwrap(), 300);
-        let mut calls = 0;
-        // A spent budget stops after one chunk.
-        assert_eq!(
-            race.advance(10_000, || {
-                calls += 1;
-                true
-            })
-            .unwrap(),
-            CHUNK
-        );
-        assert_eq!(calls, 1);
-        assert_eq!(race.advance(10_000, || false).unwrap(), 1_000 - 300 - CHUNK);
+        let mut race = Race::new(&setup(&["vqs", "bf-js"]), 64);
+        assert_eq!(race.advance(300, f64::INFINITY, || 0.0).unwrap(), 300);
+        // A budget spent by the first chunk stops there.
+        let chunk = race.chunk;
+        assert_eq!(race.advance(10_000, 1.0, ticking(1.0)).unwrap(), chunk);
+        assert_eq!(race.advance(10_000, f64::INFINITY, || 0.0).unwrap(), 1_000 - 300 - chunk);
         assert!(race.finished());
-        assert_eq!(race.advance(10, || false).unwrap(), 0);
-        let snap = race.snapshot(Phase::Finished);
+        assert_eq!(race.advance(10, f64::INFINITY, || 0.0).unwrap(), 0);
+        let snap = race.snapshot(Phase::Finished, 0);
         assert_eq!(snap.slot, 1_000);
         let names: Vec<_> = snap.lanes.iter().map(|l| l.policy.as_str()).collect();
         assert_eq!(names, ["vqs", "bf-js"]);
@@ -157,11 +210,37 @@ mod tests {
         // Common random numbers: both policies saw the same arrivals.
         assert_eq!(snap.lanes[0].arrivals, snap.lanes[1].arrivals);
         assert_eq!(snap.lanes[0].label, "VQS (J=2)");
+        // One server: drawn in detail, with the focused lane's bins.
+        assert!(snap.detail);
+        assert_eq!(snap.bin_labels.len(), 4);
+        assert_eq!(snap.bin_series.len(), 4);
     }
 
     #[test]
-    fn bad_names_are_errors_not_panics() {
-        assert!(Setup::load("pgrr-a9", &["vqs"]).unwrap_err().to_string().contains("unknown preset"));
-        assert!(Setup::load("pgrr-a1", &["nope"]).unwrap_err().to_string().contains("unknown policy"));
+    fn chunks_follow_the_cost_of_a_slot() {
+        let mut long = setup(&["bf-js"]);
+        long.scenario.set("horizon", "100000").unwrap();
+        let mut race = Race::new(&long, 64);
+        // Cheap slots: chunks double up to the cap.
+        race.advance(20_000, f64::INFINITY, || 0.0).unwrap();
+        assert_eq!(race.chunk, MAX_CHUNK);
+        // Slow ones (every chunk takes 3 ms by this clock): they halve down to one slot.
+        let mut race = Race::new(&setup(&["bf-js"]), 64);
+        race.chunk = 64;
+        race.advance(500, f64::INFINITY, ticking(1.5)).unwrap();
+        assert_eq!(race.chunk, 1);
+    }
+
+    #[test]
+    fn many_servers_are_drawn_compactly() {
+        let mut setup = setup(&["bf-js"]);
+        setup.scenario.set("servers", "1000").unwrap();
+        let mut race = Race::new(&setup, 64);
+        race.advance(50, f64::INFINITY, || 0.0).unwrap();
+        let snap = race.snapshot(Phase::Paused, 7);
+        assert!(!snap.detail);
+        assert_eq!(snap.focus, 0);
+        assert_eq!(snap.lanes[0].view.servers.len(), 1000);
+        assert!(snap.lanes[0].view.servers.iter().all(|s| s.blocks.is_empty()));
     }
 }

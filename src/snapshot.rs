@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use packlab_core::view::ClusterView;
 use packlab_plot::Point;
 
 /// Where the race is.
@@ -18,14 +19,14 @@ pub enum Phase {
     Failed(String),
 }
 
-/// One policy's numbers.
+/// One policy's numbers and picture.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LaneStats {
     /// The policy as the CLI and links write it (`vqs`, `bf-js`).
     pub policy: String,
     /// The policy as the papers and the chart name it (`VQS (J=2)`).
     pub label: String,
-    /// Palette index, shared by the chart and the legend.
+    /// Palette index, shared by the charts, the legend and the server view.
     pub color: usize,
     /// Slots simulated.
     pub slot: u64,
@@ -33,11 +34,26 @@ pub struct LaneStats {
     pub queue: u64,
     /// Time-average number of waiting jobs after the warm-up (the CLI's `mean_queue`).
     pub mean_queue: f64,
+    /// Time-average occupied fraction of the capacity after the warm-up.
+    pub mean_occupancy: f64,
     /// Slots measured so far (after the warm-up); 0 while warming up.
     pub measured: u64,
     pub arrivals: u64,
     /// Q(t) as interval means, at interval midpoints.
-    pub series: Rc<[Point]>,
+    pub queue_series: Rc<[Point]>,
+    /// Running average of the occupied fraction of the capacity since slot 0.
+    pub occupancy_series: Rc<[Point]>,
+    /// Servers, queue bins and the last placement.
+    pub view: Rc<ClusterView>,
+}
+
+/// Measured pace of the page while playing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rate {
+    /// Animation frames per second.
+    pub fps: f64,
+    /// Simulated slots per second (each lane).
+    pub slots_per_second: f64,
 }
 
 /// Everything the page shows of a race at one moment.
@@ -49,6 +65,15 @@ pub struct Snapshot {
     pub warmup: u64,
     pub phase: Phase,
     pub lanes: Vec<LaneStats>,
+    /// Names of the queue bins (virtual queues or size classes).
+    pub bin_labels: Rc<[String]>,
+    /// The lane whose per-bin series are in `bin_series`.
+    pub focus: usize,
+    pub bin_series: Vec<Rc<[Point]>>,
+    /// Whether servers are drawn job by job (else as a heat strip of fills).
+    pub detail: bool,
+    /// Frames and slots per second over the last second of play.
+    pub rate: Option<Rate>,
 }
 
 impl Snapshot {

@@ -43,6 +43,7 @@ pub fn Stats(props: &StatsProps) -> Html {
                         <th scope="col" class="num">{ "Slots" }</th>
                         <th scope="col" class="num">{ "Waiting now" }</th>
                         <th scope="col" class="num">{ "Mean waiting*" }</th>
+                        <th scope="col" class="num">{ "Occupancy*" }</th>
                     </tr>
                 </thead>
                 <tbody>
@@ -65,11 +66,13 @@ fn row(lane: &LaneStats) -> Html {
             data-policy={lane.policy.clone()}
             data-time={lane.slot.to_string()}
             data-queue={lane.queue.to_string()}
-            data-mean-queue={lane.mean_queue.to_string()}>
+            data-mean-queue={lane.mean_queue.to_string()}
+            data-mean-occupancy={lane.mean_occupancy.to_string()}>
             <th scope="row"><Swatch color={lane.color} markers={QUEUE_MARKERS} />{ &lane.label }</th>
             <td class="num">{ group_digits(lane.slot) }</td>
             <td class="num">{ group_digits(lane.queue) }</td>
             <td class="num">{ format_mean(lane.mean_queue, lane.measured) }</td>
+            <td class="num">{ if lane.measured == 0 { "–".to_string() } else { format!("{:.1}%", 100.0 * lane.mean_occupancy) } }</td>
         </tr>
     }
 }

@@ -9,8 +9,8 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use packlab_web::app::{POLICIES, PRESET};
-use packlab_web::race::{Race, Setup};
+use packlab_web::lab::{Lab, Setup, Speed};
+use packlab_web::race::Race;
 use packlab_web::runner::Runner;
 use packlab_web::snapshot::Phase;
 use packlab_web::stats::{Stats, StatsProps, group_digits};
@@ -20,8 +20,9 @@ use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// What the acceptance link asks for.
 fn setup() -> Rc<Setup> {
-    Rc::new(Setup::load(PRESET, &POLICIES).expect("the page's preset and policies load"))
+    Lab::from_link("?preset=pgrr-a1&policy=vqs,bf-js&seed=1").setup
 }
 
 /// Resolves at the next animation frame.
@@ -35,11 +36,11 @@ async fn next_frame() {
 #[wasm_bindgen_test]
 fn race_steps_both_policies_in_lockstep() {
     let mut race = Race::new(&setup(), 256);
-    assert_eq!(race.advance(20_000, || false).unwrap(), 20_000);
-    let snap = race.snapshot(Phase::Paused);
+    assert_eq!(race.advance(20_000, f64::INFINITY, || 0.0).unwrap(), 20_000);
+    let snap = race.snapshot(Phase::Paused, 0);
     let names: Vec<_> = snap.lanes.iter().map(|l| l.policy.as_str()).collect();
     assert_eq!(names, ["vqs", "bf-js"]);
-    assert!(snap.lanes.iter().all(|l| l.slot == 20_000 && !l.series.is_empty()));
+    assert!(snap.lanes.iter().all(|l| l.slot == 20_000 && !l.queue_series.is_empty()));
     assert_eq!(snap.lanes[0].arrivals, snap.lanes[1].arrivals, "common random numbers");
     assert!(snap.lanes[0].arrivals > 0);
 }
@@ -49,7 +50,7 @@ async fn runner_plays_and_stops_when_dropped() {
     let published = Rc::new(Cell::new(0u32));
     let runner = {
         let published = published.clone();
-        Runner::new(setup(), move || published.set(published.get() + 1))
+        Runner::new(setup(), Speed::Max, move || published.set(published.get() + 1))
     };
     runner.play();
     for _ in 0..5 {
@@ -73,8 +74,8 @@ async fn runner_plays_and_stops_when_dropped() {
 #[wasm_bindgen_test]
 async fn stats_rows_carry_the_numbers() {
     let mut race = Race::new(&setup(), 256);
-    race.advance(1_234, || false).unwrap();
-    let snap = race.snapshot(Phase::Paused);
+    race.advance(1_234, f64::INFINITY, || 0.0).unwrap();
+    let snap = race.snapshot(Phase::Paused, 0);
     let document = web_sys::window().unwrap().document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();

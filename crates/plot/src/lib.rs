@@ -119,6 +119,9 @@ where
     Y::CoordDescType: ValueFormatter<f64>,
 {
     let (x_lo, x_hi) = (x.start, x.end);
+    // As many labels as fit: about one per 90 px across, one per 32 px up.
+    let (width, height) = area.dim_in_pixel();
+    let (x_labels, y_labels) = ((width as usize / 90).clamp(2, 10), (height as usize / 32).clamp(2, 10));
     let mut ctx = ChartBuilder::on(area)
         .caption(chart.title, ("sans-serif", 18))
         .margin(12)
@@ -131,6 +134,8 @@ where
         .y_desc(chart.y_label)
         .light_line_style(RGBColor(0xEE, 0xEE, 0xEE))
         .label_style(("sans-serif", 13))
+        .x_labels(x_labels)
+        .y_labels(y_labels)
         .x_label_formatter(&|v| tick(*v))
         .y_label_formatter(&|v| tick(*v))
         .draw()?;
@@ -211,7 +216,8 @@ fn marker<DB: DrawingBackend>(shape: Option<usize>, color: RGBColor) -> DynEleme
     }
 }
 
-/// Tick labels without trailing zeros: `20000`, `0.95`, `1.5M`.
+/// Tick labels without trailing zeros, short enough that ten fit under a narrow chart:
+/// `5000`, `20k`, `0.95`, `1.5M`.
 pub fn tick(v: f64) -> String {
     let a = v.abs();
     let trim = |s: String| if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
@@ -219,7 +225,7 @@ pub fn tick(v: f64) -> String {
         trim(format!("{:.2}", v / 1e9)) + "G"
     } else if a >= 1e6 {
         trim(format!("{:.2}", v / 1e6)) + "M"
-    } else if a >= 1e5 {
+    } else if a >= 1e4 {
         trim(format!("{:.1}", v / 1e3)) + "k"
     } else if a >= 100.0 || v == v.trunc() {
         format!("{v:.0}")
@@ -320,7 +326,9 @@ mod tests {
 
     #[test]
     fn ticks_read_well() {
-        assert_eq!(tick(20000.0), "20000");
+        assert_eq!(tick(20000.0), "20k");
+        assert_eq!(tick(12500.0), "12.5k");
+        assert_eq!(tick(5000.0), "5000");
         assert_eq!(tick(200000.0), "200k");
         assert_eq!(tick(2_000_000.0), "2M");
         assert_eq!(tick(1_500_000.0), "1.5M");

@@ -1,0 +1,385 @@
+//! The controls: preset, policies, scenario keys (with a size-distribution editor), and the
+//! playback bar. They only dispatch [`Action`]s; the reducer in [`crate::lab`] decides.
+
+use std::rc::Rc;
+
+use packlab_core::policy::PolicyKind;
+use packlab_core::scenario::presets;
+use packlab_core::theory::LoadMark;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::lab::{Action, Lab, MAX_POLICIES, SPEED_KEY, Speed};
+use crate::snapshot::{Phase, Snapshot};
+use crate::stats::group_digits;
+
+/// The value of the input or select that fired `e`.
+fn value_of(e: &Event) -> String {
+    let target = e.target();
+    if let Some(input) = target.clone().and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlInputElement>(t).ok()) {
+        return input.value();
+    }
+    target
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlSelectElement>(t).ok())
+        .map(|s| s.value())
+        .unwrap_or_default()
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LabControlsProps {
+    pub lab: Rc<Lab>,
+    pub dispatch: Callback<Action>,
+    pub marks: Rc<[LoadMark]>,
+}
+
+/// Preset, policies and every scenario key.
+#[component]
+pub fn ScenarioControls(props: &LabControlsProps) -> Html {
+    let lab = &props.lab;
+    let setup = &lab.setup;
+    let on_preset = props.dispatch.reform(|e: Event| Action::ChoosePreset(value_of(&e)));
+    let reset = props.dispatch.reform(|_: MouseEvent| Action::ResetScenario);
+    let field = |key: &'static str, label: &'static str, kind: &'static str| {
+        html! { <KeyField name={key} {label} {kind} lab={lab.clone()} dispatch={props.dispatch.clone()} /> }
+    };
+    html! {
+        <form class="scenario" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+            <label class="field wide">
+                <span>{ "Preset" }</span>
+                <select id="preset" onchange={on_preset}>
+                    { for presets().iter().map(|p| html! {
+                        <option value={p.id} selected={p.id == setup.preset.id}>
+                            { format!("{} · {}", p.figure, p.title) }
+                        </option>
+                    }) }
+                </select>
+            </label>
+            <PolicyPicker lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
+            <div class="fields">
+                { field("servers", "Servers L", "number") }
+                <LoadField lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
+                { field("j", "Partition depth J", "number") }
+                { field("seed", "Seed", "number") }
+                { field("horizon", "Horizon (slots)", "number") }
+                { field("service", "Service time", "text") }
+            </div>
+            <SizeEditor lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
+            <p class="actions">
+                <button type="button" id="reset-scenario" onclick={reset}>{ "Preset values" }</button>
+            </p>
+        </form>
+    }
+}
+
+/// One checkbox per policy; at most [`MAX_POLICIES`] at once.
+#[component]
+fn PolicyPicker(props: &LabControlsProps) -> Html {
+    let chosen = &props.lab.setup.policies;
+    let full = chosen.len() >= MAX_POLICIES;
+    html! {
+        <fieldset class="policies" id="policies">
+            <legend>{ format!("Policies (1 to {MAX_POLICIES}, side by side)") }</legend>
+            { for PolicyKind::ALL.iter().map(|&kind| {
+                let checked = chosen.iter().any(|p| p.kind == kind);
+                let toggle = props.dispatch.reform(move |_: Event| Action::TogglePolicy(kind));
+                html! {
+                    <label class="check" title={kind.summary()}>
+                        <input type="checkbox" name="policy" value={kind.name()} {checked}
+                            disabled={full && !checked} onchange={toggle} />
+                        { kind.label() }
+                    </label>
+                }
+            }) }
+            <Notice lab={props.lab.clone()} field="policy" />
+        </fieldset>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct KeyFieldProps {
+    /// The scenario key (`servers`, `load`, …).
+    pub name: &'static str,
+    pub label: &'static str,
+    /// The input type.
+    pub kind: &'static str,
+    pub lab: Rc<Lab>,
+    pub dispatch: Callback<Action>,
+}
+
+/// An input for one scenario key. A rejected value stays in the box, with the message under
+/// it, until it is fixed; the scenario keeps its last valid value meanwhile.
+#[component]
+pub fn KeyField(props: &KeyFieldProps) -> Html {
+    let draft = use_state(|| None::<String>);
+    let key = props.name;
+    let current = props.lab.setup.scenario.get(key).unwrap_or_default();
+    let rejected = props.lab.notice_for(key).is_some();
+    let value = if rejected { (*draft).clone().unwrap_or(current) } else { current };
+    let help = props.lab.setup.scenario.keys().iter().find(|k| k.key == key).map(|k| k.help).unwrap_or_default();
+    let onchange = {
+        let (dispatch, draft) = (props.dispatch.clone(), draft.clone());
+        Callback::from(move |e: Event| {
+            let value = value_of(&e);
+            draft.set(Some(value.clone()));
+            dispatch.emit(Action::Set { key: key.to_string(), value });
+        })
+    };
+    html! {
+        <label class="field">
+            <span title={help}>{ props.label }</span>
+            <input id={format!("field-{key}")} name={key} type={props.kind} {value} {onchange}
+                aria-invalid={rejected.to_string()} inputmode={(props.kind == "number").then_some("numeric")} />
+            <Notice lab={props.lab.clone()} field={key} />
+        </label>
+    }
+}
+
+/// The load α: a slider with the theory's marks, and the exact value.
+#[component]
+fn LoadField(props: &LabControlsProps) -> Html {
+    let load = props.lab.setup.scenario.load();
+    let slide = props.dispatch.reform(|e: Event| Action::Set { key: "load".into(), value: value_of(&e) });
+    let marks: Vec<String> = props
+        .marks
+        .iter()
+        .map(|m| {
+            if m.label.contains("α =") {
+                m.label.clone()
+            } else {
+                format!("{} = {}", m.label, packlab_plot::tick(m.load))
+            }
+        })
+        .collect();
+    html! {
+        <div class="field load">
+            <label for="field-load"><span title="traffic intensity α = λ·R̄/(μ·L)">{ "Load α" }</span></label>
+            <div class="load-row">
+                <input type="range" id="load-slider" min="0.05" max="1.2" step="0.01" value={load.to_string()}
+                    list="load-marks" onchange={slide} aria-label="Load α slider" />
+                <KeyField name="load" label="" kind="text" lab={props.lab.clone()} dispatch={props.dispatch.clone()} />
+            </div>
+            <datalist id="load-marks">
+                { for props.marks.iter().map(|m| html! { <option value={m.load.to_string()} label={m.label.clone()} /> }) }
+            </datalist>
+            <p class="hint">{ marks.join(" · ") }</p>
+        </div>
+    }
+}
+
+/// What the size editor is editing.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SizeDraft {
+    Uniform { lo: String, hi: String },
+    Discrete(Vec<(String, String)>),
+}
+
+impl SizeDraft {
+    /// From the `size` key's text (`uniform:LO,HI` or `discrete:S@P,...`).
+    pub fn from_text(text: &str) -> Self {
+        match text.split_once(':') {
+            Some(("uniform", rest)) => {
+                let (lo, hi) = rest.split_once(',').unwrap_or((rest, ""));
+                SizeDraft::Uniform { lo: lo.into(), hi: hi.into() }
+            }
+            Some((_, rest)) => SizeDraft::Discrete(
+                rest.split(',')
+                    .map(|pair| {
+                        let (s, p) = pair.split_once('@').unwrap_or((pair, ""));
+                        (s.to_string(), p.to_string())
+                    })
+                    .collect(),
+            ),
+            None => SizeDraft::Uniform { lo: String::new(), hi: String::new() },
+        }
+    }
+
+    /// The `size` key's text.
+    pub fn to_text(&self) -> String {
+        match self {
+            SizeDraft::Uniform { lo, hi } => format!("uniform:{},{}", lo.trim(), hi.trim()),
+            SizeDraft::Discrete(rows) => {
+                let pairs: Vec<String> = rows.iter().map(|(s, p)| format!("{}@{}", s.trim(), p.trim())).collect();
+                format!("discrete:{}", pairs.join(","))
+            }
+        }
+    }
+}
+
+/// A change to the size draft from an input's new value.
+type DraftEdit = dyn Fn(&mut SizeDraft, String);
+
+/// The job-size distribution: uniform on [a, b], or a table of sizes and probabilities.
+#[component]
+fn SizeEditor(props: &LabControlsProps) -> Html {
+    let current = props.lab.setup.scenario.get("size").unwrap_or_default();
+    let draft = use_state(|| SizeDraft::from_text(&current));
+    {
+        // A new preset, a reset or a link replaces the draft.
+        let draft = draft.clone();
+        use_effect_with(current.clone(), move |text| draft.set(SizeDraft::from_text(text)));
+    }
+    let edit = |f: Rc<DraftEdit>| {
+        let draft = draft.clone();
+        Callback::from(move |e: Event| {
+            let mut next = (*draft).clone();
+            f(&mut next, value_of(&e));
+            draft.set(next);
+        })
+    };
+    let kind = edit(Rc::new(|d, v| {
+        *d = if v == "uniform" {
+            SizeDraft::Uniform { lo: "0.1".into(), hi: "0.9".into() }
+        } else {
+            SizeDraft::Discrete(vec![("0.4".into(), "1/2".into()), ("0.6".into(), "1/2".into())])
+        }
+    }));
+    let apply = {
+        let (draft, dispatch) = (draft.clone(), props.dispatch.clone());
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Set { key: "size".into(), value: draft.to_text() }))
+    };
+    let body = match &*draft {
+        SizeDraft::Uniform { lo, hi } => html! {
+            <div class="size-row">
+                <label>{ "from " }<input id="size-lo" size="6" value={lo.clone()}
+                    onchange={edit(Rc::new(|d, v| if let SizeDraft::Uniform { lo, .. } = d { *lo = v }))} /></label>
+                <label>{ " to " }<input id="size-hi" size="6" value={hi.clone()}
+                    onchange={edit(Rc::new(|d, v| if let SizeDraft::Uniform { hi, .. } = d { *hi = v }))} /></label>
+            </div>
+        },
+        SizeDraft::Discrete(rows) => html! {
+            <table class="size-table">
+                <thead><tr><th>{ "size" }</th><th>{ "probability" }</th><th /></tr></thead>
+                <tbody>
+                    { for rows.iter().enumerate().map(|(i, (s, p))| html! {
+                        <tr key={i}>
+                            <td><input size="6" aria-label={format!("size {}", i + 1)} value={s.clone()}
+                                onchange={edit(Rc::new(move |d, v| if let SizeDraft::Discrete(r) = d { r[i].0 = v }))} /></td>
+                            <td><input size="6" aria-label={format!("probability {}", i + 1)} value={p.clone()}
+                                onchange={edit(Rc::new(move |d, v| if let SizeDraft::Discrete(r) = d { r[i].1 = v }))} /></td>
+                            <td><button type="button" aria-label={format!("remove row {}", i + 1)} disabled={rows.len() == 1}
+                                onclick={let draft = draft.clone(); Callback::from(move |_: MouseEvent| {
+                                    let mut next = (*draft).clone();
+                                    if let SizeDraft::Discrete(r) = &mut next { r.remove(i); }
+                                    draft.set(next);
+                                })}>{ "×" }</button></td>
+                        </tr>
+                    }) }
+                </tbody>
+                <tfoot><tr><td colspan="3">
+                    <button type="button" onclick={let draft = draft.clone(); Callback::from(move |_: MouseEvent| {
+                        let mut next = (*draft).clone();
+                        if let SizeDraft::Discrete(r) = &mut next { r.push((String::new(), String::new())); }
+                        draft.set(next);
+                    })}>{ "+ size" }</button>
+                </td></tr></tfoot>
+            </table>
+        },
+    };
+    let is_uniform = matches!(*draft, SizeDraft::Uniform { .. });
+    html! {
+        <fieldset class="size" id="size-editor">
+            <legend>{ "Job sizes (fractions of a server)" }</legend>
+            <select id="size-kind" aria-label="Size distribution" onchange={kind}>
+                <option value="uniform" selected={is_uniform}>{ "uniform on [a, b]" }</option>
+                <option value="discrete" selected={!is_uniform}>{ "discrete values" }</option>
+            </select>
+            { body }
+            <button type="button" id="size-apply" onclick={apply}>{ "Apply sizes" }</button>
+            <code class="hint">{ format!("size={current}") }</code>
+            <Notice lab={props.lab.clone()} field="size" />
+        </fieldset>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct NoticeProps {
+    pub lab: Rc<Lab>,
+    pub field: &'static str,
+}
+
+/// The rejection message of one field, if any.
+#[component]
+pub fn Notice(props: &NoticeProps) -> Html {
+    match props.lab.notice_for(props.field) {
+        Some(e) => html! { <span class="field-error" role="alert">{ e.to_string() }</span> },
+        None => html! {},
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PlaybackProps {
+    pub snapshot: Rc<Snapshot>,
+    pub speed: Speed,
+    pub dispatch: Callback<Action>,
+    pub on_toggle: Callback<()>,
+    pub on_step: Callback<()>,
+    pub on_restart: Callback<()>,
+}
+
+/// Play/pause, step, reset, speed, progress and the measured pace.
+#[component]
+pub fn Playback(props: &PlaybackProps) -> Html {
+    let s = &props.snapshot;
+    let (label, pressed) = match s.phase {
+        Phase::Running => ("Pause", true),
+        Phase::Finished => ("Run again", false),
+        Phase::Ready => ("Play", false),
+        _ => ("Resume", false),
+    };
+    let failed = matches!(s.phase, Phase::Failed(_));
+    let toggle = props.on_toggle.reform(|_: MouseEvent| ());
+    let step = props.on_step.reform(|_: MouseEvent| ());
+    let restart = props.on_restart.reform(|_: MouseEvent| ());
+    let speed = props.dispatch.reform(|e: Event| Action::SetSpeed(value_of(&e)));
+    let mut choices = Speed::CHOICES.to_vec();
+    if !choices.contains(&props.speed) {
+        choices.push(props.speed);
+    }
+    let rate = match (&s.rate, &s.phase) {
+        (Some(r), Phase::Running) => {
+            format!("{:.0} frames/s · {} slots/s", r.fps, group_digits(r.slots_per_second.round() as u64))
+        }
+        _ => String::new(),
+    };
+    html! {
+        <div class="playback">
+            <button id="play" class="primary" onclick={toggle} disabled={failed}
+                aria-pressed={pressed.to_string()} title="Space">{ label }</button>
+            <button id="step" onclick={step} disabled={failed || s.phase == Phase::Finished}
+                title="Right arrow">{ "Step" }</button>
+            <button id="restart" onclick={restart} disabled={s.slot == 0}>{ "Reset" }</button>
+            <label class="speed">
+                <span>{ "Speed" }</span>
+                <select id="speed" name={SPEED_KEY} onchange={speed}>
+                    { for choices.iter().map(|c| html! {
+                        <option value={c.to_string()} selected={*c == props.speed}>{ c.label() }</option>
+                    }) }
+                </select>
+            </label>
+            <div class="progress">
+                <progress max="1" value={s.progress().to_string()} aria-label="Progress to the horizon" />
+                <span class="slots">
+                    { format!("slot {} of {}", group_digits(s.slot), group_digits(s.horizon)) }
+                </span>
+                <span id="rate" class="rate">{ rate }</span>
+            </div>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_drafts_round_trip() {
+        for text in ["uniform:0.1,0.9", "discrete:0.4@1/2,0.6@1/2", "discrete:0.2@0.25"] {
+            assert_eq!(SizeDraft::from_text(text).to_text(), text);
+        }
+        let mut d = SizeDraft::from_text("discrete:0.4@1/2,0.6@1/2");
+        if let SizeDraft::Discrete(rows) = &mut d {
+            rows.push(("0.1".into(), " 0 ".into()));
+        }
+        assert_eq!(d.to_text(), "discrete:0.4@1/2,0.6@1/2,0.1@0");
+    }
+}

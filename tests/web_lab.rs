@@ -1,0 +1,124 @@
+//! The lab's state as the page keeps it: links decode to the controls and encode back
+//! unchanged, bad keys are named and the rest loads, and every reducer action does what its
+//! control promises. Plain logic: these run in Chromium under wasm-bindgen-test (scripts/test)
+//! and natively under `cargo test`.
+
+use packlab_core::policy::PolicyKind;
+use packlab_web::lab::{Action, Lab, MAX_POLICIES, Speed};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test;
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+fn policies(lab: &Lab) -> Vec<String> {
+    lab.setup.policies.iter().map(|p| p.to_string()).collect()
+}
+
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn links_round_trip() {
+    let link = "http://127.0.0.1:8080/packlab/?preset=pgrr-a3&policy=vqs:j=5,bf-js,fifo-ff&seed=42&load=0.97\
+                &servers=12&size=discrete:0.2@2/3,0.5@1/3&service=deterministic:7&speed=max";
+    let lab = Lab::from_link(link);
+    assert!(lab.notices.is_empty(), "{:?}", lab.notices);
+    assert_eq!(lab.setup.preset.id, "pgrr-a3");
+    assert_eq!(policies(&lab), ["vqs:j=5", "bf-js", "fifo-ff"]);
+    assert_eq!(lab.speed, Speed::Max);
+    let s = &lab.setup.scenario;
+    assert_eq!((s.seed(), s.load(), s.get("servers").unwrap()), (42, 0.97, "12".to_string()));
+    // Encoding gives a query that decodes to the same state, and encodes the same again.
+    let again = Lab::from_link(&lab.query());
+    assert_eq!(again, lab);
+    assert_eq!(again.query(), lab.query());
+    // Keys at the preset's value are left out; the minimum keys are always there.
+    let plain = Lab::from_link("?preset=pgrr-a1");
+    assert_eq!(plain.query(), "preset=pgrr-a1&policy=vqs:j=2,bf-js,vqs-bf:j=2&seed=1");
+}
+
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn bad_keys_are_named_with_their_range_and_the_rest_loads() {
+    let lab = Lab::from_link("?preset=pgrr-a1&servers=-3&seed=abc&load=0.8&speed=warp&policy=vqs,bf-js");
+    let keys: Vec<&str> = lab.notices.iter().map(|n| n.key.as_str()).collect();
+    assert_eq!(keys, ["servers", "seed", "speed"]);
+    let text: Vec<String> = lab.notices.iter().map(|n| n.to_string()).collect();
+    assert!(text[0].contains("servers") && text[0].contains("1..=100000"), "{text:?}");
+    assert!(text[1].contains("seed") && text[1].contains("0..="), "{text:?}");
+    assert_eq!(lab.setup.scenario.load(), 0.8);
+    assert_eq!(lab.setup.scenario.get("servers").unwrap(), "1");
+    assert_eq!(lab.speed, Speed::DEFAULT);
+    assert_eq!(policies(&lab), ["vqs", "bf-js"]);
+}
+
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn setting_a_key_changes_the_scenario_or_names_the_problem() {
+    let mut lab = Lab::from_link("?preset=pgrr-a1&policy=vqs,bf-js");
+    lab.apply(Action::Set { key: "servers".into(), value: "40".into() });
+    assert_eq!(lab.setup.scenario.get("servers").unwrap(), "40");
+    assert!(lab.query().contains("servers=40"));
+    lab.apply(Action::Set { key: "servers".into(), value: "0".into() });
+    assert_eq!(lab.setup.scenario.get("servers").unwrap(), "40", "a rejected value changes nothing");
+    assert!(lab.notice_for("servers").unwrap().to_string().contains("1..=100000"));
+    lab.apply(Action::Set { key: "servers".into(), value: "7".into() });
+    assert!(lab.notice_for("servers").is_none(), "a good value clears the notice");
+    // The horizon keeps the warm-up's fraction, as the CLI's --horizon does.
+    lab.apply(Action::Set { key: "horizon".into(), value: "100000".into() });
+    assert_eq!(lab.setup.scenario.get("warmup").unwrap(), "10000");
+    // A relation that fails is reported on the field that was edited.
+    lab.apply(Action::Set { key: "warmup".into(), value: "100000".into() });
+    assert!(lab.notice_for("warmup").unwrap().to_string().contains("below the horizon"));
+    lab.apply(Action::Set { key: "size".into(), value: "uniform:0.5,0.2".into() });
+    assert!(lab.notice_for("size").is_some());
+    lab.apply(Action::Dismiss);
+    assert!(lab.notices.is_empty());
+    // Back to the preset's values, keeping the seed.
+    lab.apply(Action::Set { key: "seed".into(), value: "9".into() });
+    lab.apply(Action::ResetScenario);
+    assert_eq!(lab.setup.scenario.get("servers").unwrap(), "1");
+    assert_eq!(lab.setup.scenario.seed(), 9);
+}
+
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn policies_toggle_between_one_and_four() {
+    let mut lab = Lab::from_link("?preset=pgrr-a1&policy=vqs");
+    lab.apply(Action::TogglePolicy(PolicyKind::Vqs));
+    assert_eq!(policies(&lab), ["vqs"], "the last policy stays");
+    assert_eq!(lab.notice_for("policy").unwrap().message, "at least one policy must run");
+    for kind in [PolicyKind::BfJs, PolicyKind::VqsBf, PolicyKind::FifoFf] {
+        lab.apply(Action::TogglePolicy(kind));
+    }
+    assert_eq!(policies(&lab), ["vqs", "bf-js", "vqs-bf", "fifo-ff"]);
+    assert!(lab.notice_for("policy").is_none());
+    lab.apply(Action::TogglePolicy(PolicyKind::BfJ));
+    assert_eq!(lab.setup.policies.len(), MAX_POLICIES);
+    assert!(lab.notice_for("policy").unwrap().message.contains("at most 4"));
+    lab.apply(Action::TogglePolicy(PolicyKind::VqsBf));
+    assert_eq!(policies(&lab), ["vqs", "bf-js", "fifo-ff"]);
+    // A link with too many is cut to four, with a notice.
+    let crowded = Lab::from_link("?policy=bf-j,bf-s,bf-js,vqs,vqs-bf");
+    assert_eq!(crowded.setup.policies.len(), MAX_POLICIES);
+    assert!(crowded.notice_for("policy").is_some());
+}
+
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn presets_and_speed() {
+    let mut lab = Lab::from_link("?preset=pgrr-a1&servers=3&speed=1000");
+    assert_eq!(lab.speed, Speed::PerSecond(1000));
+    lab.apply(Action::ChoosePreset("pgrr-a4".into()));
+    assert_eq!(lab.setup.preset.id, "pgrr-a4");
+    assert_eq!(lab.setup.scenario.get("servers").unwrap(), "5", "a preset brings its own values");
+    assert_eq!(lab.speed, Speed::PerSecond(1000), "the speed stays");
+    lab.apply(Action::ChoosePreset("pgrr-z9".into()));
+    assert_eq!(lab.setup.preset.id, "pgrr-a4");
+    assert!(lab.notice_for("preset").unwrap().message.contains("unknown preset"));
+    lab.apply(Action::SetSpeed("max".into()));
+    assert_eq!(lab.speed, Speed::Max);
+    assert!(lab.query().ends_with("&speed=max"));
+    lab.apply(Action::SetSpeed("0".into()));
+    assert_eq!(lab.speed, Speed::Max);
+    assert!(lab.notice_for("speed").is_some());
+}
