@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use gloo_events::EventListener;
+use gloo_events::{EventListener, EventListenerOptions};
 use packlab_core::theory::{LoadMark, load_marks};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
@@ -243,7 +243,9 @@ fn chart_name(kind: ChartKind) -> &'static str {
 fn use_keyboard(toggle: Callback<()>, step: Callback<()>) {
     use_effect_with((), move |()| {
         let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
-            EventListener::new(&document, "keydown", move |event| {
+            // Not passive: space must not also scroll the page.
+            let options = EventListenerOptions::enable_prevent_default();
+            EventListener::new_with_options(&document, "keydown", options, move |event| {
                 let Some(event) = event.dyn_ref::<KeyboardEvent>() else { return };
                 if event.ctrl_key() || event.meta_key() || event.alt_key() {
                     return;

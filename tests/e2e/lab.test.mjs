@@ -1,0 +1,489 @@
+// What a person does with the lab: open a link, press play, watch the charts and the clusters
+// move, share the link, get the same numbers as the command line.
+//
+// Serves dist/ (built by `trunk build --release`) from a sub-path on 127.0.0.1, drives Debian's
+// Chromium with playwright-core, and fails on any console error, page error or failed request
+// (CSP violations show up as console errors). Run with `npm run test:e2e`.
+//
+// The CLI comparison runs `packlab run --link ... --json`: $PACKLAB_CLI if set, else
+// target/release/packlab or target/debug/packlab when newer than the core's and the CLI's
+// sources, else `cargo run --release -p packlab-cli` (slow the first time).
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { mkdtemp, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const DIST = join(ROOT, 'dist');
+const RESULTS = join(ROOT, 'test-results');
+// Served below a sub-path, as on a project page, to check that asset URLs are relative.
+const BASE = '/packlab/';
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+/** How long a run to the horizon at speed=max may take. */
+const RUN_TIMEOUT_MS = 120_000;
+/** The race of tests (a): VQS is unstable on one server, BF-J/S is not. */
+const RACE = 'preset=pgrr-a1&policy=vqs,bf-js&seed=1';
+
+/** A static server for dist/ under BASE, on 127.0.0.1 and a free port. */
+async function serveDist() {
+  const server = createServer(async (req, res) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      if (!path.startsWith(BASE)) throw new Error('outside the base');
+      let file = normalize(join(DIST, path.slice(BASE.length)));
+      if (file !== DIST && !file.startsWith(DIST + sep)) throw new Error('outside dist');
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return server;
+}
+
+let server;
+let context;
+let profile;
+let origin;
+
+before(async () => {
+  await stat(join(DIST, 'index.html')).catch(() => {
+    throw new Error('dist/index.html is missing: run `trunk build --release` first');
+  });
+  await mkdir(RESULTS, { recursive: true });
+  server = await serveDist();
+  origin = `http://127.0.0.1:${server.address().port}`;
+  profile = await mkdtemp(join(tmpdir(), 'packlab-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport: { width: 1280, height: 720 },
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+});
+
+after(async () => {
+  await context?.close();
+  await new Promise((ok) => (server ? server.close(ok) : ok()));
+  if (profile) await rm(profile, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+/**
+ * Opens the lab in a new tab at `target` (a query such as `preset=pgrr-a1&seed=1`, or a full
+ * URL) and waits for the stats table. The tab and its `problems` (console errors, page errors,
+ * failed requests, HTTP errors) go into `opened` first, so they are reported even if loading fails.
+ */
+async function openLab(opened, target, { viewport } = {}) {
+  const page = await context.newPage();
+  const problems = [];
+  opened.push({ page, problems });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+    else if (msg.type() === 'warning') console.log(`console warning: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  if (viewport) await page.setViewportSize(viewport);
+  const url = /^https?:/.test(target) ? target : `${origin}${BASE}${target ? `?${target.replace(/^\?/, '')}` : ''}`;
+  await page.goto(url);
+  await page.waitForSelector('#stats tr[data-policy]');
+  return page;
+}
+
+/**
+ * A test that opens pages with `open(target, options)`. Afterwards it fails if any page logged
+ * a console error, threw, had a request fail, or shows an `.error`; then it closes the pages.
+ */
+function labTest(name, body) {
+  test(name, async () => {
+    const opened = [];
+    const open = (target, options) => openLab(opened, target, options);
+    let failure;
+    try {
+      await body(open);
+    } catch (err) {
+      failure = err;
+    }
+    const problems = opened.flatMap((lab) => lab.problems);
+    const errors = [];
+    for (const { page } of opened) {
+      if (page.isClosed()) continue;
+      for (const text of await page.locator('.error').allTextContents()) errors.push(`shown: ${text}`);
+    }
+    await Promise.all(opened.map(({ page }) => page.close()));
+    if (failure) {
+      if (problems.length || errors.length) failure.message += `\nand in the browser:\n  ${[...problems, ...errors].join('\n  ')}`;
+      throw failure;
+    }
+    assert.deepEqual(problems, [], 'console errors, page errors or failed requests');
+    assert.deepEqual(errors, [], 'the page shows an error');
+  });
+}
+
+/** Every stats row by policy (as the link names it: `vqs`, `bf-js`). */
+async function rows(page) {
+  return page.$$eval('#stats tr[data-policy]', (trs) =>
+    Object.fromEntries(
+      trs.map((tr) => [
+        tr.dataset.policy,
+        {
+          time: Number(tr.dataset.time),
+          queue: Number(tr.dataset.queue),
+          meanQueue: Number(tr.dataset.meanQueue),
+          meanOccupancy: Number(tr.dataset.meanOccupancy),
+        },
+      ]),
+    ),
+  );
+}
+
+/** The slot every row shows (they run in lockstep). */
+async function slot(page) {
+  const times = Object.values(await rows(page)).map((r) => r.time);
+  assert.ok(times.length > 0, 'no stats rows');
+  assert.ok(
+    times.every((t) => t === times[0]),
+    `the policies are not in lockstep: ${times}`,
+  );
+  return times[0];
+}
+
+/** Waits until every row has simulated exactly `target` slots. */
+async function waitForSlot(page, target, timeout = RUN_TIMEOUT_MS) {
+  await page.waitForFunction(
+    (t) => {
+      const trs = [...document.querySelectorAll('#stats tr[data-policy]')];
+      return trs.length > 0 && trs.every((tr) => Number(tr.dataset.time) === t);
+    },
+    target,
+    { timeout },
+  );
+}
+
+/** Waits until every row is past slot `previous`. */
+async function waitPastSlot(page, previous, timeout = 30_000) {
+  await page.waitForFunction(
+    (t) => {
+      const trs = [...document.querySelectorAll('#stats tr[data-policy]')];
+      return trs.length > 0 && trs.every((tr) => Number(tr.dataset.time) > t);
+    },
+    previous,
+    { timeout },
+  );
+}
+
+/** Clicks #play and waits for the run to reach `horizon`, where #play offers "Run again". */
+async function runToEnd(page, horizon) {
+  await page.bringToFront();
+  await page.click('#play');
+  await waitForSlot(page, horizon);
+  await page.waitForFunction(() => document.querySelector('#play')?.textContent.trim() === 'Run again', null, {
+    timeout: 5_000,
+  });
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
+}
+
+/** Pauses if playing (clicking #play after the horizon would start again). */
+async function pause(page) {
+  if ((await page.getAttribute('#play', 'aria-pressed')) === 'true') await page.click('#play');
+  await page.waitForSelector('#play[aria-pressed="false"]', { timeout: 5_000 });
+}
+
+/** Types `value` into the `#field-KEY` input and commits it, as a person would. */
+async function setField(page, key, value) {
+  const input = page.locator(`#field-${key}`);
+  await input.fill(value);
+  await input.press('Enter');
+  await input.blur();
+  // The link follows the state.
+  await page.waitForFunction(
+    ([k, v]) => new URL(document.querySelector('#link').value).searchParams.get(k) === v,
+    [key, value],
+    { timeout: 5_000 },
+  );
+}
+
+/** Clicks #copy-link and returns what landed on the clipboard (or, if the clipboard cannot be read, input#link). */
+async function copyLink(page) {
+  await page.bringToFront();
+  await page.click('#copy-link');
+  let lastError;
+  for (let i = 0; i < 50; i++) {
+    try {
+      const text = await page.evaluate(() => navigator.clipboard.readText());
+      if (text) return text;
+    } catch (err) {
+      lastError = err;
+    }
+    await page.waitForTimeout(100);
+  }
+  console.log(`clipboard unreadable (${lastError?.message.split('\n')[0] ?? 'empty'}); using input#link`);
+  return page.inputValue('#link');
+}
+
+/** Both canvases' pixels and the slot, in one go. */
+async function grabCanvases(page) {
+  return page.evaluate(() => ({
+    slot: Number(document.querySelector('#stats tr[data-policy]').dataset.time),
+    queue: document.querySelector('canvas#chart-queue').toDataURL(),
+    cluster: document.querySelector('article.lane canvas.cluster').toDataURL(),
+  }));
+}
+
+/** Newest modification time of the files under `path` (a file or a directory). */
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+/** The command that runs the CLI: a built binary newer than its sources, else `cargo run`. */
+function cliCommand() {
+  if (process.env.PACKLAB_CLI) return [process.env.PACKLAB_CLI, []];
+  const sources = Math.max(
+    ...['crates/core', 'crates/cli/src', 'crates/cli/Cargo.toml', 'Cargo.toml', 'Cargo.lock'].map((p) =>
+      newest(join(ROOT, p)),
+    ),
+  );
+  for (const profile of ['release', 'debug']) {
+    const binary = join(ROOT, 'target', profile, 'packlab');
+    if (existsSync(binary) && statSync(binary).mtimeMs >= sources) return [binary, []];
+  }
+  return ['cargo', ['run', '--release', '-q', '-p', 'packlab-cli', '--']];
+}
+
+/** `packlab run --link QUERY --json`: the report of each policy, by policy name. */
+function cliReports(query) {
+  const [command, prefix] = cliCommand();
+  const args = [...prefix, 'run', '--link', query, '--json'];
+  let stdout;
+  try {
+    stdout = execFileSync(command, args, {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 30 * 60_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } catch (err) {
+    throw new Error(`${command} ${args.join(' ')} failed: ${err.message}\n${err.stderr ?? ''}`);
+  }
+  const reports = stdout
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line));
+  return Object.fromEntries(reports.map((r) => [r.policy, r]));
+}
+
+/** `actual` and `expected` agree to `rel` relative to the larger. */
+function assertClose(actual, expected, what, rel = 1e-9) {
+  const scale = Math.max(Math.abs(actual), Math.abs(expected));
+  assert.ok(
+    Number.isFinite(actual) && Math.abs(actual - expected) <= rel * scale,
+    `${what}: page ${actual}, CLI ${expected}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+
+labTest('a run to the horizon gives the CLI numbers for the same link', async (open) => {
+  const horizon = 200_000;
+  const query = `${RACE}&horizon=${horizon}&speed=max`;
+  const cli = cliReports(query);
+
+  const page = await open(query);
+  await runToEnd(page, horizon);
+  const pageRows = await rows(page);
+  assert.deepEqual(Object.keys(pageRows).sort(), Object.keys(cli).sort(), 'the page and the CLI name the policies alike');
+  assert.deepEqual(Object.keys(pageRows), ['vqs', 'bf-js']);
+  for (const [policy, row] of Object.entries(pageRows)) {
+    assert.equal(row.time, horizon, `${policy} data-time`);
+    assertClose(row.meanQueue, cli[policy].mean_queue, `${policy} mean queue`);
+  }
+  // VQS is unstable here: its queue grows while BF-J/S keeps up.
+  assert.ok(
+    pageRows.vqs.meanQueue > pageRows['bf-js'].meanQueue,
+    `VQS ${pageRows.vqs.meanQueue} should wait longer than BF-J/S ${pageRows['bf-js'].meanQueue}`,
+  );
+});
+
+labTest('the charts and the clusters are redrawn while playing', async (open) => {
+  const page = await open(`${RACE}&speed=100000`);
+  const idle = await grabCanvases(page);
+  await page.click('#play');
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
+  assert.equal((await page.textContent('#play')).trim(), 'Pause');
+  await waitPastSlot(page, 0);
+  const first = await grabCanvases(page);
+  await page.waitForTimeout(500);
+  const second = await grabCanvases(page);
+
+  assert.ok(second.slot > first.slot, `slot ${first.slot} -> ${second.slot}`);
+  for (const grab of [idle, first, second]) {
+    assert.notEqual(grab.queue, 'data:,', 'the queue chart has no size');
+    assert.notEqual(grab.cluster, 'data:,', 'the cluster canvas has no size');
+  }
+  assert.notEqual(second.queue, first.queue, 'canvas#chart-queue did not change in 500 ms of play');
+  assert.notEqual(second.cluster, first.cluster, 'canvas.cluster did not change in 500 ms of play');
+});
+
+labTest('a copied link replays the same run in a new page', async (open) => {
+  const horizon = 50_000;
+  const first = await open(`${RACE}&horizon=${horizon}&speed=max`);
+  await setField(first, 'servers', '2');
+  await setField(first, 'seed', '7');
+  // The address bar follows too (history.replaceState).
+  const address = new URL(first.url()).searchParams;
+  assert.equal(address.get('servers'), '2');
+  assert.equal(address.get('seed'), '7');
+  assert.equal(address.get('horizon'), String(horizon));
+  assert.equal(address.get('speed'), 'max');
+
+  const link = await copyLink(first);
+  assert.equal(link, await first.inputValue('#link'), 'the clipboard holds the link shown');
+  assert.ok(link.startsWith(`${origin}${BASE}?`), link);
+
+  const second = await open(link);
+  assert.equal(await second.inputValue('#field-servers'), '2');
+  assert.equal(await second.inputValue('#field-seed'), '7');
+  assert.equal(await second.inputValue('#link'), link, 'the link survives a round trip');
+
+  await runToEnd(first, horizon);
+  await runToEnd(second, horizon);
+  const [a, b] = [await rows(first), await rows(second)];
+  assert.deepEqual(Object.keys(b), Object.keys(a));
+  for (const policy of Object.keys(a)) {
+    assert.equal(b[policy].time, horizon, `${policy} data-time`);
+    assert.equal(b[policy].meanQueue, a[policy].meanQueue, `${policy} mean queue`);
+  }
+});
+
+labTest('rejected link keys are named with their ranges and the rest loads', async (open) => {
+  const page = await open('servers=-3&seed=abc');
+  const notices = page.locator('#notices');
+  await notices.waitFor({ state: 'visible' });
+  assert.equal(await notices.getAttribute('role'), 'alert');
+  const text = await notices.textContent();
+  for (const part of ['servers', '1..=100000', 'seed', '0..=18446744073709551615']) {
+    assert.ok(text.includes(part), `#notices should mention ${part}: ${text}`);
+  }
+  // Each field says what is wrong with it too.
+  assert.ok((await page.locator('.field-error', { hasText: '1..=100000' }).count()) >= 1, 'no .field-error for servers');
+  assert.ok(
+    (await page.locator('.field-error', { hasText: '0..=18446744073709551615' }).count()) >= 1,
+    'no .field-error for seed',
+  );
+
+  // The rest of the page is there and works.
+  const names = Object.keys(await rows(page));
+  assert.ok(names.length >= 1);
+  for (const id of ['chart-queue', 'chart-occupancy', 'chart-bins']) {
+    assert.equal(await page.locator(`canvas#${id}`).count(), 1, `canvas#${id}`);
+  }
+  for (const name of names) {
+    assert.equal(await page.locator(`article.lane[data-lane="${name}"] canvas.cluster`).count(), 1, `lane ${name}`);
+  }
+  assert.ok(await page.isEnabled('#play'), '#play is disabled');
+  await page.click('#play');
+  await waitPastSlot(page, 0);
+});
+
+labTest('space plays and pauses, the right arrow steps one slot, reset goes back to 0', async (open) => {
+  const page = await open(`${RACE}&speed=1000`);
+  // The keys go to the page, not to a control.
+  await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+
+  await page.keyboard.press('Space');
+  await page.waitForSelector('#play[aria-pressed="true"]', { timeout: 5_000 });
+  assert.equal((await page.textContent('#play')).trim(), 'Pause');
+  await waitPastSlot(page, 0);
+
+  await page.keyboard.press('Space');
+  await page.waitForSelector('#play[aria-pressed="false"]', { timeout: 5_000 });
+  assert.equal((await page.textContent('#play')).trim(), 'Resume');
+  const paused = await slot(page);
+  await page.waitForTimeout(300);
+  assert.equal(await slot(page), paused, 'the run went on after pause');
+
+  await page.keyboard.press('ArrowRight');
+  await waitPastSlot(page, paused, 5_000);
+  await page.waitForTimeout(300);
+  assert.equal(await slot(page), paused + 1, 'ArrowRight should step exactly one slot');
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
+
+  await page.click('#restart');
+  await waitForSlot(page, 0, 5_000);
+  assert.equal((await page.textContent('#play')).trim(), 'Play');
+});
+
+labTest('screenshots of the lab, wide and narrow', async (open) => {
+  for (const viewport of [
+    { width: 1280, height: 720 },
+    { width: 390, height: 844 },
+  ]) {
+    const page = await open(RACE, { viewport });
+    await page.click('#play');
+    await waitPastSlot(page, 50_000);
+    await pause(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const size = `${viewport.width}x${viewport.height}`;
+    await page.screenshot({ path: join(RESULTS, `lab-${size}.png`), fullPage: false });
+    // On a phone the race is below the controls: show it as well.
+    if (viewport.width < 600) {
+      await page.locator('#play').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(RESULTS, `lab-${size}-race.png`), fullPage: false });
+    }
+  }
+});
+
+labTest('screenshot of a 1000-server heat strip', async (open) => {
+  const page = await open('preset=pgrr-a3&servers=1000&speed=max');
+  await page.click('#play');
+  await page.waitForTimeout(1_000);
+  await pause(page);
+  assert.ok((await slot(page)) > 0, 'nothing ran in 1 s');
+  const lane = page.locator('article.lane').first();
+  await lane.scrollIntoViewIfNeeded();
+  await lane.screenshot({ path: join(RESULTS, 'lab-heat-1000.png') });
+  await page.screenshot({ path: join(RESULTS, 'lab-heat-1000-view.png'), fullPage: false });
+});
