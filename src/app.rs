@@ -95,7 +95,8 @@ fn Workbench(props: &LabProps) -> Html {
             <section class="intro" aria-labelledby="preset-title">
                 <p class="figure">{ preset.figure }</p>
                 <h1 id="preset-title">{ preset.title }</h1>
-                <details class="explain" open=true>
+                <p class="summary">{ preset.summary }</p>
+                <details class="explain">
                     <summary>{ "What am I looking at?" }</summary>
                     <p>{ preset.explanation }</p>
                     <p>{ "Each policy runs on the same arrivals (same jobs, sizes and service times). \
