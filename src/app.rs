@@ -13,7 +13,7 @@ use yew::prelude::*;
 
 use crate::chart::{ChartKind, LiveChart};
 use crate::cluster::ClusterCanvas;
-use crate::controls::{Playback, ScenarioControls};
+use crate::controls::{Playback, ScenarioControls, value_of};
 use crate::export;
 use crate::lab::{Action, Lab};
 use crate::runner::use_race;
@@ -34,21 +34,23 @@ pub fn App() -> Html {
             let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}")));
         }
     });
+    // One copy of the state per render, shared by the components below.
+    let state = Rc::new((*lab).clone());
     html! {
         <>
             <header class="masthead">
                 <span class="brand">{ "packlab" }</span>
                 <span class="tagline">{ "cluster job scheduling, simulated in your browser" }</span>
             </header>
-            <Notices lab={(*lab).clone()} dispatch={dispatch.clone()} />
-            <Workbench lab={Rc::new((*lab).clone())} {dispatch} />
+            <Notices lab={state.clone()} dispatch={dispatch.clone()} />
+            <Workbench lab={state} {dispatch} />
         </>
     }
 }
 
 #[derive(Properties, PartialEq)]
 pub struct NoticesProps {
-    pub lab: Lab,
+    pub lab: Rc<Lab>,
     pub dispatch: Callback<Action>,
 }
 
@@ -154,12 +156,7 @@ pub struct FocusPickerProps {
 /// Which policy's bins the per-bin chart shows.
 #[component]
 fn FocusPicker(props: &FocusPickerProps) -> Html {
-    let on_focus = props.on_focus.reform(|e: Event| {
-        e.target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
-            .and_then(|s| s.value().parse().ok())
-            .unwrap_or(0)
-    });
+    let on_focus = props.on_focus.reform(|e: Event| value_of(&e).parse().unwrap_or(0));
     html! {
         <label class="focus">
             { "Bins of " }

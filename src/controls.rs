@@ -14,7 +14,7 @@ use crate::snapshot::{Phase, Snapshot};
 use crate::stats::group_digits;
 
 /// The value of the input or select that fired `e`.
-fn value_of(e: &Event) -> String {
+pub fn value_of(e: &Event) -> String {
     let target = e.target();
     if let Some(input) = target.clone().and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlInputElement>(t).ok()) {
         return input.value();

@@ -173,16 +173,11 @@ impl Lab {
             },
             Action::Set { key, value } => {
                 let mut scenario = self.setup.scenario.clone();
-                let result = if key == "horizon" {
-                    // Only the run length changes: warm-up and grid keep their fractions.
-                    value
-                        .trim()
-                        .parse::<u64>()
-                        .map_err(|_| ConfigError::new("horizon", format!("must be an integer (got '{value}')")))
-                        .and_then(|h| scenario.set_horizon_scaled(h))
-                } else {
-                    scenario.set(&key, &value)
-                };
+                // A new horizon alone keeps the warm-up's and the grid's fractions (the
+                // core's rule, as for `--horizon` and links); other keys leave it alone.
+                let result = scenario
+                    .set(&key, &value)
+                    .and_then(|()| scenario.follow_horizon(&self.setup.scenario, &[key.as_str()]).map(|_| ()));
                 match result.and_then(|()| scenario.validate()) {
                     Ok(()) => {
                         self.clear(&key);

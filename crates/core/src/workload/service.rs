@@ -25,8 +25,10 @@ impl SlotService {
 
     pub fn parse(text: &str) -> Result<Self, ConfigError> {
         let err = |m: String| ConfigError::new(Self::KEY, m);
-        let (kind, value) =
-            text.trim().split_once(':').ok_or_else(|| err(format!("'{text}' is not a service distribution")))?;
+        let (kind, value) = text
+            .trim()
+            .split_once(':')
+            .ok_or_else(|| err(format!("'{text}' is not a service distribution; use {}", Self::RANGE)))?;
         match kind.trim() {
             "geometric" => {
                 let mean: f64 = value.trim().parse().map_err(|_| err(format!("mean '{value}' is not a number")))?;
@@ -43,7 +45,7 @@ impl SlotService {
                 }
                 Ok(Self::Deterministic { slots })
             }
-            other => Err(err(format!("unknown service distribution '{other}'"))),
+            other => Err(err(format!("unknown service distribution '{other}'; use {}", Self::RANGE))),
         }
     }
 
