@@ -118,7 +118,8 @@ fn Workbench(props: &LabProps) -> Html {
                 if let Some(message) = snapshot.error() {
                     <p class="error" role="alert">{ message.to_string() }</p>
                 }
-                <Stats lanes={snapshot.lanes.clone()} warmup={snapshot.warmup} />
+                <Stats lanes={snapshot.lanes.clone()} warmup={snapshot.warmup}
+                    unit={lab.setup.scenario.time_unit()} />
                 <div class="lanes">
                     { for snapshot.lanes.iter().map(|lane| html! {
                         <article class="lane" key={lane.policy.clone()} data-lane={lane.policy.clone()}>

@@ -3,9 +3,10 @@
 
 use std::rc::Rc;
 
-use packlab_core::policy::PolicyKind;
+use packlab_core::policy::{Model, PolicyKind};
 use packlab_core::scenario::presets;
 use packlab_core::theory::LoadMark;
+use packlab_core::workload::JobClasses;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -55,15 +56,33 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
                 </select>
             </label>
             <PolicyPicker lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
-            <div class="fields">
-                { field("servers", "Servers L", "number") }
-                <LoadField lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
-                { field("j", "Partition depth J", "number") }
-                { field("seed", "Seed", "number") }
-                { field("horizon", "Horizon (slots)", "number") }
-                { field("service", "Service time", "text") }
-            </div>
-            <SizeEditor lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
+            { match setup.scenario.model() {
+                Model::Pgrr => html! {
+                    <>
+                        <div class="fields">
+                            { field("servers", "Servers L", "number") }
+                            <LoadField lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
+                            { field("j", "Partition depth J", "number") }
+                            { field("seed", "Seed", "number") }
+                            { field("horizon", "Horizon (slots)", "number") }
+                            { field("service", "Service time", "text") }
+                        </div>
+                        <SizeEditor lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
+                    </>
+                },
+                Model::Msj => html! {
+                    <>
+                        <div class="fields">
+                            { field("cores", "Cores k", "number") }
+                            <LoadField lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
+                            { field("seed", "Seed", "number") }
+                            { field("horizon", "Horizon (time units)", "number") }
+                            { field("service", "Service law", "text") }
+                        </div>
+                        <ClassEditor lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
+                    </>
+                },
+            } }
             <p class="actions">
                 <button type="button" id="reset-scenario" onclick={reset}>{ "Preset values" }</button>
             </p>
@@ -79,7 +98,7 @@ fn PolicyPicker(props: &LabControlsProps) -> Html {
     html! {
         <fieldset class="policies" id="policies">
             <legend>{ format!("Policies (1 to {MAX_POLICIES}, side by side)") }</legend>
-            { for PolicyKind::ALL.iter().map(|&kind| {
+            { for PolicyKind::of_model(props.lab.setup.scenario.model()).map(|kind| {
                 let checked = chosen.iter().any(|p| p.kind == kind);
                 let toggle = props.dispatch.reform(move |_: Event| Action::TogglePolicy(kind));
                 html! {
@@ -139,11 +158,20 @@ pub fn KeyField(props: &KeyFieldProps) -> Html {
 fn LoadField(props: &LabControlsProps) -> Html {
     let load = props.lab.setup.scenario.load();
     let slide = props.dispatch.reform(|e: Event| Action::Set { key: "load".into(), value: value_of(&e) });
+    // α is a fraction of the capacity; λ of the multiserver model runs up to a little past
+    // its capacity bound (the first mark), so the slider can show the unstable side too.
+    let (name, title, max, step) = match props.lab.setup.scenario.model() {
+        Model::Pgrr => ("Load α", "traffic intensity α = λ·R̄/(μ·L)", 1.2, 0.01),
+        Model::Msj => {
+            let bound = props.marks.first().map_or(2.0 * load, |m| m.load);
+            ("Arrival rate λ", "total arrival rate λ, jobs per time unit", (1.1 * bound * 100.0).ceil() / 100.0, 0.01)
+        }
+    };
     let marks: Vec<String> = props
         .marks
         .iter()
         .map(|m| {
-            if m.label.contains("α =") {
+            if m.label.contains("α =") || m.label.contains("λ =") {
                 m.label.clone()
             } else {
                 format!("{} = {}", m.label, packlab_plot::tick(m.load))
@@ -152,16 +180,56 @@ fn LoadField(props: &LabControlsProps) -> Html {
         .collect();
     html! {
         <div class="field load">
-            <label for="field-load"><span title="traffic intensity α = λ·R̄/(μ·L)">{ "Load α" }</span></label>
+            <label for="field-load"><span {title}>{ name }</span></label>
             <div class="load-row">
-                <input type="range" id="load-slider" min="0.05" max="1.2" step="0.01" value={load.to_string()}
-                    list="load-marks" onchange={slide} aria-label="Load α slider" />
+                <input type="range" id="load-slider" min="0.05" max={max.to_string()} step={step.to_string()}
+                    value={load.to_string()} list="load-marks" onchange={slide} aria-label={format!("{name} slider")} />
                 <KeyField name="load" label="" kind="text" lab={props.lab.clone()} dispatch={props.dispatch.clone()} />
             </div>
             <datalist id="load-marks">
                 { for props.marks.iter().map(|m| html! { <option value={m.load.to_string()} label={m.label.clone()} /> }) }
             </datalist>
             <p class="hint">{ marks.join(" · ") }</p>
+        </div>
+    }
+}
+
+/// The job classes of the multiserver-job model: the `classes` key as text, and a CSV upload
+/// (need, probability, mean_size per line) for tables such as Borg's (msfq-d6).
+#[component]
+fn ClassEditor(props: &LabControlsProps) -> Html {
+    let upload = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlInputElement>(t).ok())
+            else {
+                return;
+            };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            let dispatch = dispatch.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+                let text = text.ok().and_then(|t| t.as_string()).unwrap_or_default();
+                // The CSV becomes the `classes` key's text form; a bad table shows its
+                // message (naming the line) under the field.
+                match JobClasses::from_csv(&text) {
+                    Ok(classes) => dispatch.emit(Action::Set { key: "classes".into(), value: classes.to_string() }),
+                    Err(mut e) => {
+                        e.message = format!("uploaded CSV: {}", e.message);
+                        dispatch.emit(Action::Reject(e));
+                    }
+                }
+            });
+        })
+    };
+    html! {
+        <div class="classes">
+            <KeyField name="classes" label="Job classes (need@probability@mean size, …)" kind="text"
+                lab={props.lab.clone()} dispatch={props.dispatch.clone()} />
+            <label class="field">
+                <span>{ "…or upload a CSV (need, probability, mean_size)" }</span>
+                <input type="file" id="classes-file" accept=".csv,text/csv" onchange={upload} />
+            </label>
         </div>
     }
 }

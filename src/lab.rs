@@ -88,9 +88,17 @@ pub struct Setup {
 
 impl Setup {
     /// The preset `id` as it comes, with its own policies.
+    /// A preset that compares more than [`MAX_POLICIES`] policies (msfq-d4's eight
+    /// thresholds) races the first, the last and two evenly spaced between.
     pub fn from_preset(id: &str) -> Result<Self, ConfigError> {
         let preset = preset(id)?;
-        Ok(Self { scenario: preset.scenario.clone(), policies: preset.policies.clone(), preset })
+        let all = &preset.policies;
+        let policies = if all.len() <= MAX_POLICIES {
+            all.clone()
+        } else {
+            (0..MAX_POLICIES).map(|i| all[i * (all.len() - 1) / (MAX_POLICIES - 1)]).collect()
+        };
+        Ok(Self { scenario: preset.scenario.clone(), policies, preset })
     }
 }
 
@@ -120,6 +128,8 @@ pub enum Action {
     ResetScenario,
     /// Forget the notices.
     Dismiss,
+    /// Input the page itself found bad before it became a key (an uploaded file).
+    Reject(ConfigError),
 }
 
 impl Lab {
@@ -178,7 +188,11 @@ impl Lab {
                 let result = scenario
                     .set(&key, &value)
                     .and_then(|()| scenario.follow_horizon(&self.setup.scenario, &[key.as_str()]).map(|_| ()));
-                match result.and_then(|()| scenario.validate()) {
+                let policies = &self.setup.policies;
+                let result = result
+                    .and_then(|()| scenario.validate())
+                    .and_then(|()| policies.iter().try_for_each(|p| scenario.check_policy(p)));
+                match result {
                     Ok(()) => {
                         self.clear(&key);
                         Rc::make_mut(&mut self.setup).scenario = scenario;
@@ -204,6 +218,8 @@ impl Lab {
                     }
                 } else if policies.len() >= MAX_POLICIES {
                     self.notice(too_many_policies());
+                } else if let Err(e) = self.setup.scenario.check_policy(&PolicySpec::new(kind)) {
+                    self.notice(e);
                 } else {
                     self.clear("policy");
                     Rc::make_mut(&mut self.setup).policies.push(PolicySpec::new(kind));
@@ -224,6 +240,7 @@ impl Lab {
                 self.notices.retain(|n| n.key == "policy" || n.key == SPEED_KEY);
             }
             Action::Dismiss => self.notices.clear(),
+            Action::Reject(error) => self.notice(error),
         }
     }
 

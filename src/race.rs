@@ -50,10 +50,11 @@ impl Race {
         let lanes: Vec<Lane> = setup
             .policies
             .iter()
-            .map(|spec| Lane {
-                policy: spec.to_string(),
-                label: s.policy_label(spec),
-                run: live_run(s, spec, max_points),
+            // The lab's reducer and the link decoder admit only policies of the scenario's
+            // model that fit it, so building cannot fail here; a lane that did is left out.
+            .filter_map(|spec| {
+                let run = live_run(s, spec, max_points).ok()?;
+                Some(Lane { policy: spec.to_string(), label: s.policy_label(spec), run })
             })
             .collect();
         let bin_labels = lanes.first().map_or_else(Vec::new, |l| l.run.bin_labels()).into();
@@ -122,6 +123,7 @@ impl Race {
                     queue: run.queue_len(),
                     mean_queue: run.mean_queue(),
                     mean_occupancy: run.mean_occupancy(),
+                    mean_response: run.mean_response(),
                     measured: run.measured(),
                     arrivals: run.arrivals(),
                     queue_series: points(run.queue_series()),

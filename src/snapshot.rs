@@ -36,6 +36,8 @@ pub struct LaneStats {
     pub mean_queue: f64,
     /// Time-average occupied fraction of the capacity after the warm-up.
     pub mean_occupancy: f64,
+    /// Mean response time of the measured jobs, in models that have one (multiserver jobs).
+    pub mean_response: Option<f64>,
     /// Slots measured so far (after the warm-up); 0 while warming up.
     pub measured: u64,
     pub arrivals: u64,

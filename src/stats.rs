@@ -27,52 +27,65 @@ pub fn format_mean(mean: f64, measured: u64) -> String {
 #[derive(Properties, PartialEq)]
 pub struct StatsProps {
     pub lanes: Vec<LaneStats>,
-    /// Slots discarded before measuring, for the footnote.
+    /// Time discarded before measuring, for the footnote.
     pub warmup: u64,
+    /// "slots" or "time units".
+    pub unit: &'static str,
 }
 
 /// The stats table inside `<div id="stats">`.
 #[component]
 pub fn Stats(props: &StatsProps) -> Html {
+    let responses = props.lanes.iter().any(|l| l.mean_response.is_some());
+    let unit = props.unit;
+    let time_header = if unit == "slots" { "Slots".to_string() } else { "Time".to_string() };
     html! {
         <div id="stats">
             <table>
                 <thead>
                     <tr>
                         <th scope="col">{ "Policy" }</th>
-                        <th scope="col" class="num">{ "Slots" }</th>
+                        <th scope="col" class="num">{ time_header }</th>
                         <th scope="col" class="num">{ "Waiting now" }</th>
                         <th scope="col" class="num">{ "Mean waiting*" }</th>
                         <th scope="col" class="num">{ "Occupancy*" }</th>
+                        if responses {
+                            <th scope="col" class="num">{ "Mean response*" }</th>
+                        }
                     </tr>
                 </thead>
                 <tbody>
-                    { for props.lanes.iter().map(row) }
+                    { for props.lanes.iter().map(|lane| row(lane, responses)) }
                 </tbody>
             </table>
             <p class="note">
                 { format!(
-                    "* time average after the warm-up: the first {} slots, left of the dashed line, are not measured",
+                    "* after the warm-up: the first {} {unit}, left of the dashed line, are not measured{}",
                     group_digits(props.warmup),
+                    if responses { "; response time: completion − arrival, weighted by the class mix" } else { "" },
                 ) }
             </p>
         </div>
     }
 }
 
-fn row(lane: &LaneStats) -> Html {
+fn row(lane: &LaneStats, responses: bool) -> Html {
     html! {
         <tr key={lane.policy.clone()}
             data-policy={lane.policy.clone()}
             data-time={lane.slot.to_string()}
             data-queue={lane.queue.to_string()}
             data-mean-queue={lane.mean_queue.to_string()}
-            data-mean-occupancy={lane.mean_occupancy.to_string()}>
+            data-mean-occupancy={lane.mean_occupancy.to_string()}
+            data-mean-response={lane.mean_response.map(|m| m.to_string())}>
             <th scope="row"><Swatch color={lane.color} markers={QUEUE_MARKERS} />{ &lane.label }</th>
             <td class="num">{ group_digits(lane.slot) }</td>
             <td class="num">{ group_digits(lane.queue) }</td>
             <td class="num">{ format_mean(lane.mean_queue, lane.measured) }</td>
             <td class="num">{ if lane.measured == 0 { "–".to_string() } else { format!("{:.1}%", 100.0 * lane.mean_occupancy) } }</td>
+            if responses {
+                <td class="num">{ lane.mean_response.map_or_else(|| "–".to_string(), |m| format!("{m:.2}")) }</td>
+            }
         </tr>
     }
 }

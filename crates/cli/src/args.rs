@@ -66,6 +66,11 @@ pub struct ScenarioArgs {
     /// Sets a scenario key, repeatable (keys: `packlab presets --describe ID`).
     #[arg(long = "set", value_name = "KEY=VALUE", allow_hyphen_values = true)]
     pub sets: Vec<String>,
+
+    /// Multiserver-job presets: read the job classes from a CSV file with the columns
+    /// need, probability, mean_size (e.g. the Borg table of msfq-d6).
+    #[arg(long, value_name = "FILE")]
+    pub classes_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -101,7 +101,7 @@ fn line(cells: [&str; 9]) -> String {
 }
 
 fn time_one(scenario: &Scenario, policy: &PolicySpec, jobs: u64) -> Result<BenchRow> {
-    let Scenario::Pgrr(s) = scenario;
+    let Scenario::Pgrr(s) = scenario else { bail!("the slotted benchmark runs PG-RR scenarios only") };
     let mut sim = slotted_sim(s, policy, MAX_POINTS);
     sim.run(WARMUP_SLOTS).with_context(|| format!("policy {policy}, L = {}", s.servers))?;
     let before = sim.counters();

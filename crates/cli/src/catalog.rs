@@ -3,10 +3,8 @@
 use std::io::Write;
 
 use anyhow::{Result, anyhow};
-use packlab_core::policy::{PolicyKind, PolicySpec};
+use packlab_core::policy::{Model, PolicyKind, PolicySpec};
 use packlab_core::scenario::{Preset, preset, presets};
-
-use crate::setup::scenario_j;
 
 /// Width the explanation paragraph is wrapped to.
 const WRAP: usize = 96;
@@ -30,7 +28,6 @@ pub fn describe_preset(id: &str, out: &mut dyn Write) -> Result<()> {
 }
 
 fn write_description(p: &Preset, out: &mut dyn Write) -> Result<()> {
-    let j = scenario_j(&p.scenario);
     writeln!(out, "{}: {}", p.id, p.title)?;
     writeln!(out, "figure:  {}", p.figure)?;
     writeln!(out, "summary: {}", p.summary)?;
@@ -39,7 +36,7 @@ fn write_description(p: &Preset, out: &mut dyn Write) -> Result<()> {
         writeln!(out, "{line}")?;
     }
     writeln!(out)?;
-    let defaults: Vec<String> = p.policies.iter().map(|s| format!("{s} ({})", s.label(j))).collect();
+    let defaults: Vec<String> = p.policies.iter().map(|s| format!("{s} ({})", p.scenario.policy_label(s))).collect();
     writeln!(out, "default policies: {}", defaults.join(", "))?;
     let grid: Vec<String> = p.load_grid.iter().map(|l| l.to_string()).collect();
     writeln!(out, "sweep load grid:  {}", grid.join(", "))?;
@@ -54,18 +51,22 @@ fn write_description(p: &Preset, out: &mut dyn Write) -> Result<()> {
         writeln!(out, "  {:<width$}   range: {}", "", k.range)?;
     }
     writeln!(out, "\npolicies (--policy NAME[:PARAM=VALUE]...; * = default of this preset):")?;
-    write_policies(out, |kind| p.policies.iter().any(|s| s.kind == kind))
+    write_policies(out, p.scenario.model(), |kind| p.policies.iter().any(|s| s.kind == kind))
 }
 
 pub fn list_policies(out: &mut dyn Write) -> Result<()> {
-    writeln!(out, "policies (--policy NAME[:PARAM=VALUE]..., e.g. vqs:j=7:ties=random):")?;
-    write_policies(out, |_| false)
+    writeln!(out, "policies (--policy NAME[:PARAM=VALUE]..., e.g. vqs:j=7:ties=random or msfq:l=31):")?;
+    for model in [Model::Pgrr, Model::Msj] {
+        writeln!(out, "\n{}:", model.label())?;
+        write_policies(out, model, |_| false)?;
+    }
+    Ok(())
 }
 
-fn write_policies(out: &mut dyn Write, is_default: impl Fn(PolicyKind) -> bool) -> Result<()> {
+fn write_policies(out: &mut dyn Write, model: Model, is_default: impl Fn(PolicyKind) -> bool) -> Result<()> {
     let name_w = PolicyKind::ALL.iter().map(|k| k.name().len()).max().unwrap_or(0);
-    let label_w = PolicyKind::ALL.iter().map(|k| k.label().len()).max().unwrap_or(0);
-    for kind in PolicyKind::ALL {
+    let label_w = PolicyKind::ALL.iter().map(|k| k.label().chars().count()).max().unwrap_or(0);
+    for kind in PolicyKind::of_model(model) {
         let star = if is_default(kind) { '*' } else { ' ' };
         writeln!(out, "{star} {:<name_w$}  {:<label_w$}  {}", kind.name(), kind.label(), kind.summary())?;
         let params = PolicySpec::parameters(kind);

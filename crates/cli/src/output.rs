@@ -8,6 +8,7 @@ use std::path::Path;
 use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use packlab_core::policy::PolicySpec;
+use packlab_core::scenario::Scenario;
 use packlab_plot::Chart;
 use plotters::prelude::{IntoDrawingArea, SVGBackend};
 
@@ -16,8 +17,8 @@ pub const SVG_SIZE: (u32, u32) = (960, 600);
 
 /// Chart and table labels ("VQS (J=7)"). Two specs can share a label (`vqs` and
 /// `vqs:ties=random`); those get their spec appended so a legend never shows two equal names.
-pub fn labels(policies: &[PolicySpec], scenario_j: u8) -> Vec<String> {
-    let plain: Vec<String> = policies.iter().map(|p| p.label(scenario_j)).collect();
+pub fn labels(policies: &[PolicySpec], scenario: &Scenario) -> Vec<String> {
+    let plain: Vec<String> = policies.iter().map(|p| scenario.policy_label(p)).collect();
     plain
         .iter()
         .zip(policies)

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::args::RunArgs;
 use crate::output::{Table, create_dir, interval, labels, num, progress, sig, write_svg};
-use crate::setup::{Setup, replication_seeds, resolve, scenario_j, with};
+use crate::setup::{Setup, replication_seeds, resolve, with};
 
 pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
     let setup = resolve(&args.scenario)?;
@@ -100,21 +100,38 @@ fn print_human(
         }
         _ => format!("seed {}", first.seed),
     };
-    let servers = if first.servers == 1 { "1 server".to_string() } else { format!("{} servers", first.servers) };
-    writeln!(
-        out,
-        "{seeds} · horizon {} slots · warm-up {} slots · load α = {} · λ = {} arrivals/slot · {servers}",
-        first.horizon,
-        first.warmup,
-        sig(first.load),
-        sig(first.arrival_rate)
-    )?;
+    let unit = setup.scenario.time_unit();
+    match &first.msj {
+        None => {
+            let servers =
+                if first.servers == 1 { "1 server".to_string() } else { format!("{} servers", first.servers) };
+            writeln!(
+                out,
+                "{seeds} · horizon {} {unit} · warm-up {} {unit} · load α = {} · λ = {} arrivals/slot · {servers}",
+                first.horizon,
+                first.warmup,
+                sig(first.load),
+                sig(first.arrival_rate)
+            )?;
+        }
+        Some(_) => writeln!(
+            out,
+            "{seeds} · horizon {} {unit} · warm-up {} {unit} · λ = {} jobs per time unit · k = {} cores",
+            first.horizon,
+            first.warmup,
+            sig(first.load),
+            first.servers
+        )?,
+    }
     if let Some(note) = &setup.warmup_note {
         writeln!(out, "({note})")?;
     }
     writeln!(out)?;
 
-    let names = labels(&setup.policies, scenario_j(&setup.scenario));
+    let names = labels(&setup.policies, &setup.scenario);
+    if first.msj.is_some() {
+        return print_msj(&names, per_policy, reps, out);
+    }
     let mut table =
         Table::new(&["policy", "mean queue", "95% interval", "final queue", "mean wait", "occupancy", "verdict"])
             .left(6);
@@ -170,6 +187,67 @@ fn print_human(
     Ok(())
 }
 
+/// The multiserver-job table: response times (SPEC 5.4). With replications, each figure is
+/// the mean over them and the interval is Student t over the replications' E[T].
+fn print_msj(
+    names: &[String],
+    per_policy: &[Vec<RunOutcome>],
+    reps: Option<&[RepsReport]>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let classes: Vec<String> =
+        per_policy[0][0].report.msj.as_ref().expect("an MSJ run").mean_response_by_class.keys().cloned().collect();
+    let mut header = vec!["policy".to_string(), "E[T]".into(), "95% interval".into(), "E[T^w]".into()];
+    header.extend(classes.iter().map(|c| format!("E[T] need {c}")));
+    header.extend(["p95".into(), "in system".into(), "utilisation".into(), "verdict".into()]);
+    let header_refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut table = Table::new(&header_refs).left(header.len() - 1);
+    for (i, runs) in per_policy.iter().enumerate() {
+        let ms: Vec<&packlab_core::report::MsjMetrics> =
+            runs.iter().map(|o| o.report.msj.as_ref().expect("an MSJ run")).collect();
+        let mean = |f: &dyn Fn(&packlab_core::report::MsjMetrics) -> f64| {
+            ms.iter().map(|m| f(m)).sum::<f64>() / ms.len() as f64
+        };
+        let ci = match reps {
+            Some(r) if r[i].reps > 1 => {
+                let c = packlab_core::metrics::mean_ci(&ms.iter().map(|m| m.mean_response).collect::<Vec<_>>());
+                [c.lo, c.hi]
+            }
+            _ => ms[0].mean_response_ci95,
+        };
+        let unstable = runs.iter().filter(|o| o.report.unstable).count();
+        let verdict = match (runs.len(), unstable) {
+            (1, 0) => "stable".to_string(),
+            (1, _) => "UNSTABLE".to_string(),
+            (n, u) => format!("{} ({u}/{n} unstable)", if 2 * u > n { "UNSTABLE" } else { "stable" }),
+        };
+        let mut row = vec![
+            names[i].clone(),
+            num(mean(&|m| m.mean_response)),
+            interval(ci),
+            num(mean(&|m| m.weighted_mean_response)),
+        ];
+        row.extend(classes.iter().map(|c| num(mean(&|m| m.mean_response_by_class[c]))));
+        row.extend([
+            num(mean(&|m| m.p95_response)),
+            num(mean(&|m| m.mean_in_system)),
+            format!("{:.1}%", 100.0 * mean(&|m| m.utilization)),
+            verdict,
+        ]);
+        table.row(row);
+    }
+    table.print(out)?;
+    writeln!(out)?;
+    for note in [
+        "E[T]: mean response time (completion − arrival) weighted by the nominal class mix; E[T^w]: weighted by load share",
+        "95% interval: batch means over 20 arrival-time batches (Student t over replications with --reps)",
+        "in system: time-average n(t); verdict: UNSTABLE when n(t) grows over the second half",
+    ] {
+        writeln!(out, "{note}")?;
+    }
+    Ok(())
+}
+
 /// Writes `<preset>-trajectory.csv` and `.svg` for the given runs (one per policy).
 fn write_trajectory(dir: &Path, setup: &Setup, runs: &[&RunOutcome]) -> Result<Vec<std::path::PathBuf>> {
     let id = setup.preset.id;
@@ -195,7 +273,7 @@ fn write_trajectory(dir: &Path, setup: &Setup, runs: &[&RunOutcome]) -> Result<V
     }
     w.flush().with_context(|| format!("writing {}", csv_path.display()))?;
 
-    let names = labels(&setup.policies, scenario_j(&setup.scenario));
+    let names = labels(&setup.policies, &setup.scenario);
     // Each interval mean is drawn at the interval's midpoint.
     let points: Vec<Vec<Point>> =
         runs.iter().map(|r| r.queue.iter().map(|p| Point::new((p.start + p.end) / 2.0, p.mean)).collect()).collect();

@@ -3,6 +3,7 @@
 use anyhow::{Context, Result, anyhow, bail};
 use packlab_core::policy::PolicySpec;
 use packlab_core::scenario::{PAGE_KEYS, Preset, Scenario, decode_link, preset};
+use packlab_core::workload::JobClasses;
 
 use crate::args::ScenarioArgs;
 
@@ -45,6 +46,12 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Setup> {
     if let Some(horizon) = &args.horizon {
         overrides.push(("horizon".into(), horizon.clone(), "--horizon".into()));
     }
+    if let Some(path) = &args.classes_file {
+        let flag = format!("--classes-file {}", path.display());
+        let text = std::fs::read_to_string(path).with_context(|| format!("{flag}: cannot read the file"))?;
+        let classes = JobClasses::from_csv(&text).map_err(|e| anyhow!("{flag}: {e}"))?;
+        overrides.push(("classes".into(), classes.to_string(), flag));
+    }
     for pair in &args.sets {
         let Some((key, value)) = pair.split_once('=') else {
             let keys: Vec<_> = base.keys().iter().map(|k| k.key).collect();
@@ -64,14 +71,18 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Setup> {
     let rescaled = scenario.follow_horizon(&base, &explicit_keys).context("--horizon")?;
     let warmup_note = rescaled.then(|| {
         format!(
-            "warm-up {} = {} × {} / {} slots: the same fraction of the new horizon as before",
+            "warm-up {} = {} × {} / {} {}: the same fraction of the new horizon as before",
             scenario.get("warmup").unwrap_or_default(),
             base.get("warmup").unwrap_or_default(),
             scenario.horizon(),
-            base.horizon()
+            base.horizon(),
+            scenario.time_unit()
         )
     });
     scenario.validate().map_err(|e| anyhow!("invalid scenario: {e}"))?;
+    for policy in &policies {
+        scenario.check_policy(policy).map_err(|e| anyhow!("--policy: {}", e.message))?;
+    }
     Ok(Setup { preset, scenario, policies, explicit, warmup_note })
 }
 
@@ -102,12 +113,6 @@ pub fn replication_seeds(seed: u64, reps: u64) -> Result<Vec<u64>> {
         .collect()
 }
 
-/// The partition depth J that labels of virtual-queue policies show.
-pub fn scenario_j(scenario: &Scenario) -> u8 {
-    let Scenario::Pgrr(s) = scenario;
-    s.j
-}
-
 /// `scenario` with another value for `key`, for replications and sweep points.
 pub fn with(scenario: &Scenario, key: &str, value: impl ToString) -> Result<Scenario> {
     let mut s = scenario.clone();
@@ -127,6 +132,7 @@ mod tests {
             seed: None,
             horizon: None,
             sets: vec![],
+            classes_file: None,
         };
         for (k, v) in extra {
             match *k {

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::args::SweepArgs;
 use crate::output::{Table, create_dir, labels, num, progress, write_svg};
-use crate::setup::{Setup, replication_seeds, resolve, scenario_j, with};
+use crate::setup::{Setup, replication_seeds, resolve, with};
 
 /// One row of `<preset>-runs.csv`.
 #[derive(Debug, Serialize)]
@@ -180,7 +180,7 @@ fn marks(loads: &[f64]) -> Vec<(f64, &'static str, String)> {
 }
 
 fn write_chart(path: &Path, setup: &Setup, loads: &[f64], summary: &[SummaryRow]) -> Result<()> {
-    let names = labels(&setup.policies, scenario_j(&setup.scenario));
+    let names = labels(&setup.policies, &setup.scenario);
     let points: Vec<Vec<Point>> = summary
         .chunks(loads.len())
         .map(|cells| {
@@ -243,7 +243,7 @@ fn print_summary(setup: &Setup, loads: &[f64], reps: u64, summary: &[SummaryRow]
     }
     let interval = if reps > 1 { "Student t over the replications" } else { "batch means of the run" };
     writeln!(out, "\nmean queue ± half-width of its 95% interval ({interval}); * = unstable in most replications")?;
-    let names = labels(&setup.policies, scenario_j(&setup.scenario));
+    let names = labels(&setup.policies, &setup.scenario);
     let mut header = vec!["load".to_string()];
     header.extend(names);
     let mut table = Table::new(&header.iter().map(String::as_str).collect::<Vec<_>>());

@@ -31,6 +31,8 @@ pub enum EngineError {
     QueueLimit { slot: u64, limit: usize },
     #[error("policy bug: job {job} is not waiting")]
     NotWaiting { job: u64 },
+    #[error("policy bug: no job of class {class} is waiting")]
+    NoneWaiting { class: u32 },
     #[error("policy bug: server {server} does not exist")]
     NoSuchServer { server: u32 },
     #[error("policy bug: job {job} of size {size} does not fit server {server} (residual {residual})")]

@@ -1,13 +1,17 @@
 //! Running a scenario to its horizon and summarising it: what the CLI prints and the tests
 //! check.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::engine::msj::BATCHES;
+use crate::engine::msj::MsjSim;
 use crate::engine::slotted::SlottedSim;
 use crate::metrics::{SeriesPoint, TrendVerdict, batch_means_ci, mean_ci, trend_verdict};
 use crate::policy::PolicySpec;
-use crate::scenario::{PgrrScenario, Scenario};
+use crate::scenario::{MsjScenario, PgrrScenario, Scenario};
 use crate::view::LiveRun;
 use crate::{ConfigError, EngineError};
 
@@ -23,14 +27,22 @@ pub enum RunError {
     Engine(#[from] EngineError),
 }
 
-/// Builds (without running) the slotted simulation of a PG-RR scenario under `policy`.
 /// A run of `policy` on `scenario` that the page can step and draw, whatever the model.
-pub fn live_run(scenario: &Scenario, policy: &PolicySpec, max_points: usize) -> Box<dyn LiveRun> {
-    match scenario {
+pub fn live_run(scenario: &Scenario, policy: &PolicySpec, max_points: usize) -> Result<Box<dyn LiveRun>, ConfigError> {
+    scenario.check_policy(policy)?;
+    Ok(match scenario {
         Scenario::Pgrr(s) => Box::new(slotted_sim(s, policy, max_points)),
-    }
+        Scenario::Msj(s) => Box::new(msj_sim(s, policy, max_points)?),
+    })
 }
 
+/// Builds (without running) the multiserver-job simulation of `scenario` under `policy`.
+pub fn msj_sim(scenario: &MsjScenario, policy: &PolicySpec, max_points: usize) -> Result<MsjSim, ConfigError> {
+    let built = policy.build_msj(scenario.cores, &scenario.classes)?;
+    Ok(MsjSim::new(scenario.config(max_points), built, scenario.seed))
+}
+
+/// Builds (without running) the slotted simulation of a PG-RR scenario under `policy`.
 pub fn slotted_sim(scenario: &PgrrScenario, policy: &PolicySpec, max_points: usize) -> SlottedSim {
     let j = policy.j(scenario.j);
     let config = scenario.slotted_config(j, max_points);
@@ -68,6 +80,42 @@ pub struct RunReport {
     /// The instability verdict (see [`crate::metrics::trend_verdict`]).
     pub unstable: bool,
     pub trend: TrendVerdict,
+    /// Response-time metrics of the multiserver-job model.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub msj: Option<MsjMetrics>,
+}
+
+/// What a multiserver-job run adds to [`RunReport`] (SPEC 5.4). Means are over the jobs
+/// that arrived after the warm-up and completed by the horizon (`censored` counts the rest).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MsjMetrics {
+    /// E[T] = Σ_j p_j E[T^(j)] with the nominal class probabilities (RES-45).
+    pub mean_response: f64,
+    /// Batch-means 95% interval of E[T] (20 batches by arrival time).
+    pub mean_response_ci95: [f64; 2],
+    /// E[T^w] = Σ_j (ρ_j/ρ) E[T^(j)], ρ_j = j·λ_j/μ_j.
+    pub weighted_mean_response: f64,
+    /// The plain mean over all completed jobs (the empirical class mix).
+    pub mean_response_all_jobs: f64,
+    /// E[T^(j)] keyed by server need.
+    pub mean_response_by_class: BTreeMap<String, f64>,
+    pub p50_response: f64,
+    pub p95_response: f64,
+    pub p99_response: f64,
+    /// Time-average number of jobs in the system, overall and per class (Little's law:
+    /// λ_j·E[T^(j)]).
+    pub mean_in_system: f64,
+    pub mean_in_system_by_class: BTreeMap<String, f64>,
+    /// E[H_1..H_4] for MSF and MSFQ on one-or-all classes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase_means: Option<[f64; 4]>,
+    /// m_1..m_4, the fractions of non-idle time in each phase.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase_fractions: Option<[f64; 4]>,
+    /// Fraction of the core-time in use after the warm-up.
+    pub utilization: f64,
+    /// Jobs completed (warm-up included).
+    pub completed: u64,
 }
 
 /// A finished run with its series.
@@ -76,15 +124,106 @@ pub struct RunOutcome {
     pub report: RunReport,
     pub queue: Vec<SeriesPoint>,
     pub occupancy: Vec<SeriesPoint>,
+    /// n(t), jobs in the system (multiserver-job runs; empty otherwise).
+    pub in_system: Vec<SeriesPoint>,
 }
 
 /// Runs `scenario` under `policy` to its horizon.
 pub fn run(preset: &str, scenario: &Scenario, policy: &PolicySpec) -> Result<RunOutcome, RunError> {
     scenario.validate()?;
-    let Scenario::Pgrr(s) = scenario;
-    let mut sim = slotted_sim(s, policy, BATCH_MAX_POINTS);
-    sim.run_until(s.horizon)?;
-    Ok(outcome(preset, s, policy, &sim))
+    scenario.check_policy(policy)?;
+    match scenario {
+        Scenario::Pgrr(s) => {
+            let mut sim = slotted_sim(s, policy, BATCH_MAX_POINTS);
+            sim.run_until(s.horizon)?;
+            Ok(outcome(preset, s, policy, &sim))
+        }
+        Scenario::Msj(s) => {
+            let mut sim = msj_sim(s, policy, BATCH_MAX_POINTS)?;
+            sim.run_until(s.horizon as f64)?;
+            Ok(msj_outcome(preset, s, policy, &sim))
+        }
+    }
+}
+
+/// Summarises a multiserver-job simulation at its current time.
+pub fn msj_outcome(preset: &str, s: &MsjScenario, policy: &PolicySpec, sim: &MsjSim) -> RunOutcome {
+    let stats = sim.stats();
+    let now = sim.now();
+    let warmup = s.warmup as f64;
+    let classes = s.classes.as_slice();
+    let key = |need: u32| need.to_string();
+    let by_class: Vec<f64> = stats.classes.iter().map(|c| c.mean_response()).collect();
+    let weight_sum: f64 = classes.iter().map(|c| c.probability * c.need as f64 * c.mean_size).sum();
+    let weighted =
+        classes.iter().zip(&by_class).map(|(c, t)| c.probability * c.need as f64 * c.mean_size / weight_sum * t).sum();
+    let nominal = |t: &[f64]| classes.iter().zip(t).map(|(c, t)| c.probability * t).sum::<f64>();
+    // E[T] per batch of arrival times, for the batch-means interval.
+    let batches: Vec<f64> = (0..BATCHES)
+        .filter_map(|b| {
+            let t: Vec<f64> = stats
+                .classes
+                .iter()
+                .map(|c| if c.batch_count[b] == 0 { f64::NAN } else { c.batch_sum[b] / c.batch_count[b] as f64 })
+                .collect();
+            let m = nominal(&t);
+            m.is_finite().then_some(m)
+        })
+        .collect();
+    let ci = mean_ci(&batches);
+    let completed: u64 = stats.classes.iter().map(|c| c.completed).sum();
+    let window_arrivals: u64 = stats.classes.iter().map(|c| c.arrivals).sum();
+    let window_started: u64 = stats.classes.iter().map(|c| c.started).sum();
+    let response_sum: f64 = stats.classes.iter().map(|c| c.response_sum).sum();
+    let one_or_all_phases = stats.phases.tracked();
+    let metrics = MsjMetrics {
+        mean_response: nominal(&by_class),
+        mean_response_ci95: [ci.lo, ci.hi],
+        weighted_mean_response: weighted,
+        mean_response_all_jobs: response_sum / completed.max(1) as f64,
+        mean_response_by_class: classes.iter().zip(&by_class).map(|(c, t)| (key(c.need), *t)).collect(),
+        p50_response: stats.response_quantile(0.50),
+        p95_response: stats.response_quantile(0.95),
+        p99_response: stats.response_quantile(0.99),
+        mean_in_system: stats.in_system.mean(now, warmup),
+        mean_in_system_by_class: classes
+            .iter()
+            .zip(&stats.class_in_system)
+            .map(|(c, l)| (key(c.need), l.mean(now, warmup)))
+            .collect(),
+        phase_means: one_or_all_phases.then(|| stats.phases.means()),
+        phase_fractions: one_or_all_phases.then(|| stats.phases.fractions()),
+        utilization: stats.busy.mean(now, warmup),
+        completed: stats.completed,
+    };
+    let in_system = sim.in_system_series().to_vec();
+    let trend = trend_verdict(&in_system, now);
+    let window_waits: f64 = stats.classes.iter().map(|c| c.wait_sum).sum();
+    let queue = stats.waiting.points().to_vec();
+    let window: Vec<SeriesPoint> = queue.iter().copied().filter(|p| p.start >= warmup).collect();
+    let queue_ci = batch_means_ci(&window, 20);
+    let report = RunReport {
+        preset: preset.to_string(),
+        policy: policy.to_string(),
+        seed: s.seed,
+        horizon: now as u64,
+        warmup: s.warmup,
+        load: s.load,
+        arrival_rate: s.load,
+        servers: s.cores,
+        mean_queue: sim.mean_queue(),
+        mean_queue_ci95: [queue_ci.lo, queue_ci.hi],
+        final_queue: sim.state().waiting_total() as u64,
+        arrivals: stats.arrivals,
+        started: stats.started,
+        mean_wait: window_waits / window_started.max(1) as f64,
+        censored: window_arrivals - completed,
+        mean_occupancy: metrics.utilization,
+        unstable: trend.unstable,
+        trend,
+        msj: Some(metrics),
+    };
+    RunOutcome { report, queue, occupancy: stats.busy.points().to_vec(), in_system }
 }
 
 /// Summarises a slotted simulation at its current slot.
@@ -113,8 +252,9 @@ pub fn outcome(preset: &str, s: &PgrrScenario, policy: &PolicySpec, sim: &Slotte
         mean_occupancy: sim.mean_occupancy(),
         unstable: trend.unstable,
         trend,
+        msj: None,
     };
-    RunOutcome { report, queue, occupancy: sim.occupancy_series().to_vec() }
+    RunOutcome { report, queue, occupancy: sim.occupancy_series().to_vec(), in_system: Vec::new() }
 }
 
 /// Replications of one policy, summarised (`packlab run --reps`).

@@ -35,6 +35,11 @@ pub trait LiveRun {
     /// The picture of this moment. Without `detail`, servers carry their fill but no blocks
     /// (what a compact view of many servers needs, at a fraction of the cost).
     fn view(&self, detail: bool) -> ClusterView;
+    /// Mean response time (completion − arrival) of the measured jobs, where the model has
+    /// one (the multiserver-job model), weighted by the nominal class mix (SPEC RES-45).
+    fn mean_response(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// One moment of a cluster.

@@ -2,9 +2,12 @@
 //!
 //! * [`slotted`]: slotted time (PG-RR), phases per slot as in SPEC 1.1.
 //!
-//! The continuous-time discrete-event engine of the other three models arrives with them; it
-//! will order events by `(time, sequence)` and share the model, workload and metrics modules.
+//! * [`des`]: the continuous-time event queue, ordered by `(time, sequence)`, with versioned
+//!   clocks for lazy invalidation (SPEC 1.1).
+//! * [`msj`]: the multiserver-job model of the MSFQ paper on that event queue.
 //! Engines own the state; policies only read it and hand back decisions, which the engine
 //! validates (capacity, non-preemption) before applying.
 
+pub mod des;
+pub mod msj;
 pub mod slotted;

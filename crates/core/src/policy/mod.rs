@@ -6,12 +6,13 @@
 //! the trait lets a policy remove a running job, so non-preemption holds by construction.
 //! Metrics and drawing never go through the policy.
 
+pub mod msj;
 pub mod pgrr;
 mod spec;
 
 use serde::{Deserialize, Serialize};
 
-pub use spec::{PolicyKind, PolicySpec, VqOptions};
+pub use spec::{CycleOrder, Model, MsjOptions, PolicyKind, PolicySpec, VqOptions};
 
 use crate::EngineError;
 use crate::engine::slotted::SlotContext;

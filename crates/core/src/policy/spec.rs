@@ -4,9 +4,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::SlottedPolicy;
+use super::msj::{AdaptiveQs, Fcfs, FirstFit, Msf, Msfq, StaticQs};
 use super::pgrr::{BfJ, BfJs, BfS, FifoFf, Vqs, VqsBf};
 use crate::ConfigError;
+use crate::engine::msj::MsjPolicy;
 use crate::model::partition::{MAX_J, MIN_J, Partition};
+use crate::workload::JobClasses;
 
 /// Every policy packlab knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -18,11 +21,62 @@ pub enum PolicyKind {
     VqsBf,
     FifoFf,
     FifoFfSkip,
+    Fcfs,
+    FirstFit,
+    Msf,
+    Msfq,
+    StaticQs,
+    AdaptiveQs,
+}
+
+/// The models of the papers; each policy belongs to one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Model {
+    /// PG-RR: jobs of random size on unit servers, slotted time.
+    Pgrr,
+    /// MSFQ: multiserver jobs on one machine of k cores, continuous time.
+    Msj,
+}
+
+impl Model {
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Pgrr => "PG-RR (random-size jobs, slotted)",
+            Self::Msj => "MSJ (multiserver jobs, continuous time)",
+        }
+    }
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 7] =
-        [Self::BfJ, Self::BfS, Self::BfJs, Self::Vqs, Self::VqsBf, Self::FifoFf, Self::FifoFfSkip];
+    pub const ALL: [PolicyKind; 13] = [
+        Self::BfJ,
+        Self::BfS,
+        Self::BfJs,
+        Self::Vqs,
+        Self::VqsBf,
+        Self::FifoFf,
+        Self::FifoFfSkip,
+        Self::Fcfs,
+        Self::FirstFit,
+        Self::Msf,
+        Self::Msfq,
+        Self::StaticQs,
+        Self::AdaptiveQs,
+    ];
+
+    pub fn model(self) -> Model {
+        match self {
+            Self::BfJ | Self::BfS | Self::BfJs | Self::Vqs | Self::VqsBf | Self::FifoFf | Self::FifoFfSkip => {
+                Model::Pgrr
+            }
+            Self::Fcfs | Self::FirstFit | Self::Msf | Self::Msfq | Self::StaticQs | Self::AdaptiveQs => Model::Msj,
+        }
+    }
+
+    /// The policies of `model`, in catalogue order.
+    pub fn of_model(model: Model) -> impl Iterator<Item = PolicyKind> {
+        Self::ALL.into_iter().filter(move |k| k.model() == model)
+    }
 
     /// The name used by the CLI and in links.
     pub fn name(self) -> &'static str {
@@ -34,6 +88,12 @@ impl PolicyKind {
             Self::VqsBf => "vqs-bf",
             Self::FifoFf => "fifo-ff",
             Self::FifoFfSkip => "fifo-ff-skip",
+            Self::Fcfs => "fcfs",
+            Self::FirstFit => "first-fit",
+            Self::Msf => "msf",
+            Self::Msfq => "msfq",
+            Self::StaticQs => "static-qs",
+            Self::AdaptiveQs => "adaptive-qs",
         }
     }
 
@@ -47,6 +107,12 @@ impl PolicyKind {
             Self::VqsBf => "VQS-BF",
             Self::FifoFf => "FIFO-FF",
             Self::FifoFfSkip => "FIFO-FF-skip",
+            Self::Fcfs => "FCFS",
+            Self::FirstFit => "First-Fit",
+            Self::Msf => "MSF",
+            Self::Msfq => "MSFQ",
+            Self::StaticQs => "Static QS",
+            Self::AdaptiveQs => "Adaptive QS",
         }
     }
 
@@ -64,6 +130,16 @@ impl PolicyKind {
                 "oldest job first into the lowest-index server it fits; blocks when it fits nowhere (§2.2.8)"
             }
             Self::FifoFfSkip => "first fit in arrival order, skipping jobs that fit nowhere (§2.2.8 variant)",
+            Self::Fcfs => "the oldest job starts when it fits; everything behind it waits (MSFQ §2)",
+            Self::FirstFit => "backfilling: every waiting job that fits starts, oldest first (MSFQ §2)",
+            Self::Msf => "most servers first: the largest waiting job that fits starts (MSFQ §2)",
+            Self::Msfq => {
+                "MSF with Quickswap: large jobs, then small ones down to the threshold l, then swap (MSFQ §3, one-or-all)"
+            }
+            Self::StaticQs => "serve one class at a time in a fixed cycle, swap when busy cores drop below l (MSFQ §5)",
+            Self::AdaptiveQs => {
+                "MSF fill; when a class starves while served classes are empty, drain for the largest job (MSFQ §5)"
+            }
         }
     }
 
@@ -128,23 +204,51 @@ pub struct VqOptions {
     pub small: SmallJobs,
 }
 
+/// RES-41: the order in which Static Quickswap cycles through the classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum CycleOrder {
+    /// Descending server need, MSF's priority (default).
+    #[default]
+    Descending,
+    Ascending,
+}
+
+/// Parameters of the multiserver-job policies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct MsjOptions {
+    /// MSFQ: ℓ in 0..=k−1 (default k − 1); Static QS: ℓ in servers, 1..=k (default k).
+    pub l: Option<u32>,
+    /// MSFQ-C (RES-39 option): phase 4 admits small jobs while no large job waits.
+    pub open_phase4: bool,
+    /// Static QS cycle (RES-41).
+    pub order: CycleOrder,
+    /// Adaptive QS: freeze the draining target when the trigger fires (RES-43 option).
+    pub frozen: bool,
+}
+
 /// A policy with its parameters, written `name[:key=value]...`, e.g. `vqs:j=7:ties=random`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct PolicySpec {
     pub kind: PolicyKind,
     pub vq: VqOptions,
+    pub msj: MsjOptions,
 }
 
 impl PolicySpec {
     pub const KEY: &'static str = "policy";
 
     pub fn new(kind: PolicyKind) -> Self {
-        Self { kind, vq: VqOptions::default() }
+        Self { kind, vq: VqOptions::default(), msj: MsjOptions::default() }
     }
 
     pub fn with_j(kind: PolicyKind, j: u8) -> Self {
-        Self { kind, vq: VqOptions { j: Some(j), ..VqOptions::default() } }
+        Self { vq: VqOptions { j: Some(j), ..VqOptions::default() }, ..Self::new(kind) }
+    }
+
+    /// A multiserver-job policy with threshold `l`.
+    pub fn with_l(kind: PolicyKind, l: u32) -> Self {
+        Self { msj: MsjOptions { l: Some(l), ..MsjOptions::default() }, ..Self::new(kind) }
     }
 
     /// Parameters each policy accepts: `(name, allowed values, meaning)`.
@@ -163,6 +267,27 @@ impl PolicySpec {
         match kind {
             PolicyKind::Vqs => &VQS,
             PolicyKind::VqsBf => &VQS[..4],
+            PolicyKind::Msfq => &[
+                ("l", "an integer in 0..=k-1", "threshold ℓ on small jobs; 0 is MSF (default k-1)"),
+                (
+                    "phase4",
+                    "strict or open",
+                    "open: MSFQ-C, small jobs start in phase 4 while no large job waits (RES-39)",
+                ),
+            ],
+            PolicyKind::StaticQs => &[
+                ("l", "an integer in 1..=k", "swap when fewer than min(l, i·⌊k/i⌋) cores are busy (RES-42, default k)"),
+                (
+                    "order",
+                    "desc or asc",
+                    "cycle through the classes by descending or ascending need (RES-41, default desc)",
+                ),
+            ],
+            PolicyKind::AdaptiveQs => &[(
+                "target",
+                "recompute or frozen",
+                "draining target recomputed at each event, or frozen when the trigger fires (RES-43)",
+            )],
             _ => &[],
         }
     }
@@ -208,6 +333,14 @@ impl PolicySpec {
                     o.small = pick(value, [("round", SmallJobs::Round), ("real", SmallJobs::Real)]).ok_or_else(bad)?
                 }
                 "fill" => o.fill = pick(value, [("skip", Fill::Skip), ("strict", Fill::Strict)]).ok_or_else(bad)?,
+                // The upper bound depends on the scenario's k; `build_msj` checks it.
+                "l" => spec.msj.l = Some(value.parse().map_err(|_| bad())?),
+                "phase4" => spec.msj.open_phase4 = pick(value, [("strict", false), ("open", true)]).ok_or_else(bad)?,
+                "order" => {
+                    spec.msj.order = pick(value, [("desc", CycleOrder::Descending), ("asc", CycleOrder::Ascending)])
+                        .ok_or_else(bad)?
+                }
+                "target" => spec.msj.frozen = pick(value, [("recompute", false), ("frozen", true)]).ok_or_else(bad)?,
                 _ => unreachable!("checked against the parameter list"),
             }
         }
@@ -219,9 +352,11 @@ impl PolicySpec {
         self.vq.j.unwrap_or(scenario_j)
     }
 
-    /// A chart label such as "VQS (J=7)".
+    /// A chart label such as "VQS (J=7)" or "MSFQ (ℓ=31)".
     pub fn label(&self, scenario_j: u8) -> String {
-        if self.kind.uses_virtual_queues() {
+        if let Some(l) = self.msj.l {
+            format!("{} (ℓ={l})", self.kind.label())
+        } else if self.kind.uses_virtual_queues() {
             format!("{} (J={})", self.kind.label(), self.j(scenario_j))
         } else {
             self.kind.label().to_string()
@@ -239,7 +374,52 @@ impl PolicySpec {
             PolicyKind::VqsBf => Box::new(VqsBf::new(partition(), servers, self.vq)),
             PolicyKind::FifoFf => Box::new(FifoFf { blocking: true }),
             PolicyKind::FifoFfSkip => Box::new(FifoFf { blocking: false }),
+            // Every entry point checks the policy against the scenario's model first
+            // (`Scenario::check_policy`), so a PG-RR engine never receives one of these.
+            other => unreachable!("{} is not a PG-RR policy", other.name()),
         }
+    }
+}
+
+impl PolicySpec {
+    /// Builds a multiserver-job policy for `cores` cores and `classes`, checking the
+    /// parameters whose range depends on them.
+    pub fn build_msj(&self, cores: u32, classes: &JobClasses) -> Result<Box<dyn MsjPolicy>, ConfigError> {
+        let err = |m: String| ConfigError::new(Self::KEY, format!("{}: {m}", self.kind.name()));
+        let one_or_all = classes.is_one_or_all(cores);
+        let needs: Vec<u32> = classes.as_slice().iter().map(|c| c.need).collect();
+        let o = self.msj;
+        Ok(match self.kind {
+            PolicyKind::Fcfs => Box::new(Fcfs),
+            PolicyKind::FirstFit => Box::new(FirstFit),
+            PolicyKind::Msf => Box::new(Msf::new(one_or_all && cores > 1)),
+            PolicyKind::Msfq => {
+                if !one_or_all || cores < 2 {
+                    return Err(err(format!(
+                        "MSFQ is defined for the one-or-all case only (needs 1 and k = {cores}, k >= 2; classes are \
+                         {classes}); use static-qs or adaptive-qs for general classes"
+                    )));
+                }
+                let l = o.l.unwrap_or(cores - 1);
+                if l >= cores {
+                    return Err(err(format!("l must be an integer in 0..={} (k - 1) (got {l})", cores - 1)));
+                }
+                Box::new(Msfq::new(l, o.open_phase4))
+            }
+            PolicyKind::StaticQs => {
+                let l = o.l.unwrap_or(cores);
+                if !(1..=cores).contains(&l) {
+                    return Err(err(format!("l must be an integer in 1..={cores} (k) (got {l})")));
+                }
+                let mut cycle: Vec<usize> = (0..needs.len()).collect();
+                if o.order == CycleOrder::Descending {
+                    cycle.reverse();
+                }
+                Box::new(StaticQs::new(cycle, l, needs))
+            }
+            PolicyKind::AdaptiveQs => Box::new(AdaptiveQs::new(o.frozen, needs)),
+            other => return Err(err(format!("{} is a {} policy", other.name(), other.model().label()))),
+        })
     }
 }
 
@@ -268,6 +448,19 @@ impl std::fmt::Display for PolicySpec {
                 write!(f, ":fill=strict")?;
             }
         }
+        let o = &self.msj;
+        if let Some(l) = o.l {
+            write!(f, ":l={l}")?;
+        }
+        if o.open_phase4 {
+            write!(f, ":phase4=open")?;
+        }
+        if o.order == CycleOrder::Ascending {
+            write!(f, ":order=asc")?;
+        }
+        if o.frozen {
+            write!(f, ":target=frozen")?;
+        }
         Ok(())
     }
 }
@@ -295,6 +488,10 @@ mod tests {
             let spec = PolicySpec::new(kind);
             assert_eq!(PolicySpec::parse(&spec.to_string()).unwrap(), spec);
         }
+        for text in ["msfq:l=31:phase4=open", "static-qs:l=15:order=asc", "adaptive-qs:target=frozen"] {
+            assert_eq!(PolicySpec::parse(text).unwrap().to_string(), text);
+        }
+        assert_eq!(PolicySpec::parse("msfq:l=31").unwrap().label(2), "MSFQ (ℓ=31)");
         let spec = PolicySpec::parse("vqs:j=7:ties=random:weights=snapshot:small=real:fill=strict").unwrap();
         assert_eq!(spec.to_string(), "vqs:j=7:ties=random:weights=snapshot:small=real:fill=strict");
         assert_eq!(spec.label(2), "VQS (J=7)");
@@ -310,6 +507,9 @@ mod tests {
             ("bf-js:j=3", "takes no parameters"),
             ("vqs-bf:fill=strict", "no parameter 'fill'"),
             ("vqs:j", "not KEY=VALUE"),
+            ("msfq:l=-1", "l must be"),
+            ("msf:l=3", "takes no parameters"),
+            ("static-qs:order=up", "order must be"),
         ] {
             let e = PolicySpec::parse(text).unwrap_err();
             assert_eq!(e.key, "policy");

@@ -110,6 +110,17 @@ pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>)
             break;
         }
     }
+    // Policies must belong to the scenario's model and fit it (MSFQ's ℓ < k, ...).
+    policies.retain(|p| match scenario.check_policy(p) {
+        Ok(()) => true,
+        Err(e) => {
+            errors.push(e);
+            false
+        }
+    });
+    if policies.is_empty() {
+        policies = chosen.policies.clone();
+    }
     (Link { preset: chosen, policies, scenario, extras }, errors)
 }
 
@@ -199,6 +210,9 @@ mod tests {
         assert_eq!(errors[0].key, "warmup");
         assert_eq!(link.scenario.horizon(), 100);
         assert_eq!(link.scenario.get("warmup").unwrap(), "10");
+        let (link, errors) = decode_link("preset=msfq-d1&policy=msf,vqs,msfq:l=40", &[]);
+        assert_eq!(errors.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["policy", "policy"]);
+        assert_eq!(link.policies, vec![PolicySpec::parse("msf").unwrap()]);
         let (_, errors) = decode_link("preset=nope", &[]);
         assert_eq!(errors[0].key, "preset");
         let (link, errors) = decode_link("", &[]);

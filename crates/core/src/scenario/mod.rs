@@ -5,17 +5,19 @@
 //! names it in its error.
 
 mod link;
+mod msj;
 mod pgrr;
 mod presets;
 
 use serde::{Deserialize, Serialize};
 
 pub use link::{Link, PAGE_KEYS, decode_link, encode_link};
+pub use msj::MsjScenario;
 pub use pgrr::PgrrScenario;
 pub use presets::{Preset, preset, presets};
 
 use crate::ConfigError;
-use crate::policy::PolicySpec;
+use crate::policy::{Model, PolicyKind, PolicySpec};
 
 /// A settable key of a scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,6 +35,8 @@ pub struct KeySpec {
 pub enum Scenario {
     /// PG-RR: jobs of random size on L unit servers, slotted time.
     Pgrr(PgrrScenario),
+    /// MSFQ: multiserver jobs on one machine of k cores, continuous time.
+    Msj(MsjScenario),
 }
 
 impl Scenario {
@@ -40,6 +44,7 @@ impl Scenario {
     pub fn keys(&self) -> &'static [KeySpec] {
         match self {
             Self::Pgrr(_) => PgrrScenario::KEYS,
+            Self::Msj(_) => MsjScenario::KEYS,
         }
     }
 
@@ -47,6 +52,7 @@ impl Scenario {
     pub fn get(&self, key: &str) -> Option<String> {
         match self {
             Self::Pgrr(s) => s.get(key),
+            Self::Msj(s) => s.get(key),
         }
     }
 
@@ -54,6 +60,7 @@ impl Scenario {
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         match self {
             Self::Pgrr(s) => s.set(key, value),
+            Self::Msj(s) => s.set(key, value),
         }
     }
 
@@ -61,12 +68,14 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), ConfigError> {
         match self {
             Self::Pgrr(s) => s.validate(),
+            Self::Msj(s) => s.validate(),
         }
     }
 
     pub fn seed(&self) -> u64 {
         match self {
             Self::Pgrr(s) => s.seed,
+            Self::Msj(s) => s.seed,
         }
     }
 
@@ -74,6 +83,7 @@ impl Scenario {
     pub fn policy_label(&self, policy: &PolicySpec) -> String {
         match self {
             Self::Pgrr(s) => policy.label(s.j),
+            Self::Msj(_) => policy.label(0),
         }
     }
 
@@ -81,12 +91,14 @@ impl Scenario {
     pub fn load(&self) -> f64 {
         match self {
             Self::Pgrr(s) => s.load,
+            Self::Msj(s) => s.load,
         }
     }
 
     pub fn horizon(&self) -> u64 {
         match self {
             Self::Pgrr(s) => s.horizon,
+            Self::Msj(s) => s.horizon,
         }
     }
 
@@ -94,17 +106,55 @@ impl Scenario {
     /// discarded fraction and the number of series points stay as they were. This is what a
     /// user who only changes the run length expects (`--horizon`, the page's horizon field).
     pub fn set_horizon_scaled(&mut self, horizon: u64) -> Result<(), ConfigError> {
+        let old = self.horizon();
+        let factor = |v: u64| (v as u128 * horizon as u128 / old as u128) as u64;
+        let mut scaled = self.clone();
+        scaled.set("horizon", &horizon.to_string())?;
+        let (warmup, sample_every) = match &mut scaled {
+            Self::Pgrr(s) => (&mut s.warmup, &mut s.sample_every),
+            Self::Msj(s) => (&mut s.warmup, &mut s.sample_every),
+        };
+        *warmup = factor(*warmup);
+        *sample_every = factor(*sample_every).max(1);
+        *self = scaled;
+        Ok(())
+    }
+
+    /// The model this scenario belongs to.
+    pub fn model(&self) -> Model {
         match self {
-            Self::Pgrr(s) => {
-                let value = horizon.to_string();
-                let mut scaled = s.clone();
-                scaled.set("horizon", &value)?;
-                let factor = |v: u64| (v as u128 * horizon as u128 / s.horizon as u128) as u64;
-                scaled.warmup = factor(s.warmup);
-                scaled.sample_every = factor(s.sample_every).max(1);
-                *s = scaled;
-                Ok(())
-            }
+            Self::Pgrr(_) => Model::Pgrr,
+            Self::Msj(_) => Model::Msj,
+        }
+    }
+
+    /// What the time unit is called ("slots" or "time units").
+    pub fn time_unit(&self) -> &'static str {
+        match self {
+            Self::Pgrr(_) => "slots",
+            Self::Msj(_) => "time units",
+        }
+    }
+
+    /// Checks that `policy` belongs to this scenario's model and that its parameters fit
+    /// the scenario (e.g. MSFQ's ℓ < k).
+    pub fn check_policy(&self, policy: &PolicySpec) -> Result<(), ConfigError> {
+        if policy.kind.model() != self.model() {
+            let names: Vec<_> = PolicyKind::of_model(self.model()).map(|k| k.name()).collect();
+            return Err(ConfigError::new(
+                PolicySpec::KEY,
+                format!(
+                    "{} is a policy of {}; this scenario is {} and takes {}",
+                    policy.kind.name(),
+                    policy.kind.model().label(),
+                    self.model().label(),
+                    names.join(", ")
+                ),
+            ));
+        }
+        match self {
+            Self::Pgrr(_) => Ok(()),
+            Self::Msj(s) => policy.build_msj(s.cores, &s.classes).map(|_| ()),
         }
     }
 

@@ -153,11 +153,17 @@ mod tests {
     #[test]
     fn paper_rates_from_load() {
         let approx = |a: f64, b: f64| (a - b).abs() < 1e-12;
-        let crate::scenario::Scenario::Pgrr(a1) = preset("pgrr-a1").unwrap().scenario;
+        let crate::scenario::Scenario::Pgrr(a1) = preset("pgrr-a1").unwrap().scenario else {
+            unreachable!("a PG-RR preset")
+        };
         assert!(approx(a1.arrival_rate(), 0.014));
-        let crate::scenario::Scenario::Pgrr(a2) = preset("pgrr-a2").unwrap().scenario;
+        let crate::scenario::Scenario::Pgrr(a2) = preset("pgrr-a2").unwrap().scenario else {
+            unreachable!("a PG-RR preset")
+        };
         assert!((a2.arrival_rate() - 0.0306).abs() < 1e-9);
-        let crate::scenario::Scenario::Pgrr(mut a3) = preset("pgrr-a3").unwrap().scenario;
+        let crate::scenario::Scenario::Pgrr(mut a3) = preset("pgrr-a3").unwrap().scenario else {
+            unreachable!("a PG-RR preset")
+        };
         a3.load = 0.9;
         assert!(approx(a3.arrival_rate(), 0.45));
         assert!(approx(a3.load_for_rate(0.45), 0.9));
@@ -165,7 +171,9 @@ mod tests {
 
     #[test]
     fn keys_round_trip_and_reject() {
-        let crate::scenario::Scenario::Pgrr(mut s) = preset("pgrr-a3").unwrap().scenario;
+        let crate::scenario::Scenario::Pgrr(mut s) = preset("pgrr-a3").unwrap().scenario else {
+            unreachable!("a PG-RR preset")
+        };
         for k in PgrrScenario::KEYS {
             let v = s.get(k.key).unwrap();
             s.set(k.key, &v).unwrap();

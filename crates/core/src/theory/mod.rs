@@ -3,6 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::scenario::Scenario;
+use crate::workload::JobClasses;
+
 /// A load value the theory marks, with its meaning.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoadMark {
@@ -22,9 +25,53 @@ pub fn pgrr_marks(capacity_alpha: f64) -> Vec<LoadMark> {
     ]
 }
 
+/// Multiserver-job load marks in units of λ (SPEC 5.3): the capacity bound
+/// Σ_j j·λ_j/(k·μ_j) < 1, beyond which no policy is stable (for one-or-all classes MSF and
+/// MSFQ reach it: Theorems 1 and 3), and, where it is lower, Static Quickswap's sufficient
+/// condition Σ_j λ_j/(⌊k/j⌋·μ_j) < 1 (Remark 1).
+pub fn msj_marks(cores: u32, classes: &JobClasses) -> Vec<LoadMark> {
+    let capacity = msj_capacity(cores, classes);
+    let mut marks = vec![LoadMark { load: capacity, label: format!("capacity bound λ = {capacity:.4}") }];
+    let quickswap =
+        1.0 / classes.as_slice().iter().map(|c| c.probability * c.mean_size / (cores / c.need) as f64).sum::<f64>();
+    if quickswap < capacity * (1.0 - 1e-9) {
+        marks.push(LoadMark { load: quickswap, label: format!("Static QS stable below λ = {quickswap:.4}") });
+    }
+    marks
+}
+
+/// The largest total arrival rate any policy can sustain: k / Σ_j p_j·j·E[S_j].
+pub fn msj_capacity(cores: u32, classes: &JobClasses) -> f64 {
+    cores as f64 / classes.work_per_arrival()
+}
+
 /// The load marks of `scenario`'s model, in units of its load knob.
-pub fn load_marks(scenario: &crate::scenario::Scenario) -> Vec<LoadMark> {
+pub fn load_marks(scenario: &Scenario) -> Vec<LoadMark> {
     match scenario {
-        crate::scenario::Scenario::Pgrr(_) => pgrr_marks(1.0),
+        Scenario::Pgrr(_) => pgrr_marks(1.0),
+        Scenario::Msj(s) => msj_marks(s.cores, &s.classes),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn msj_bounds_of_the_presets() {
+        let one_or_all = JobClasses::parse("1@0.9,32@0.1").unwrap();
+        let marks = msj_marks(32, &one_or_all);
+        assert_eq!(marks.len(), 1);
+        assert!((marks[0].load - 7.80488).abs() < 1e-5, "{}", marks[0].load);
+        let four = JobClasses::parse("1@0.5,3@0.25,5@0.2,15@0.05").unwrap();
+        let marks = msj_marks(15, &four);
+        assert_eq!(marks.len(), 1, "every need divides 15");
+        assert!((marks[0].load - 5.0).abs() < 1e-9);
+        // k = 3, needs 1 and 2: capacity 3 / (0.5 + 1) = 2; Static QS runs one 2-core job at a
+        // time, 1 / (0.5/3 + 0.5/1) = 1.5.
+        let odd = JobClasses::parse("1@0.5,2@0.5").unwrap();
+        let marks = msj_marks(3, &odd);
+        assert_eq!(marks.len(), 2);
+        assert!((marks[0].load - 2.0).abs() < 1e-9 && (marks[1].load - 1.5).abs() < 1e-9);
     }
 }

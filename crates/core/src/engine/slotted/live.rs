@@ -138,7 +138,7 @@ mod tests {
     use crate::view::{BinsKind, LiveRun};
 
     fn sim(policy: &str, servers: u32) -> super::SlottedSim {
-        let Scenario::Pgrr(mut s) = preset("pgrr-a1").unwrap().scenario;
+        let Scenario::Pgrr(mut s) = preset("pgrr-a1").unwrap().scenario else { unreachable!("a PG-RR preset") };
         s.servers = servers;
         slotted_sim(&s, &PolicySpec::parse(policy).unwrap(), 64)
     }

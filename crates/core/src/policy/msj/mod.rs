@@ -1,0 +1,44 @@
+//! Policies of the multiserver-job model (MSFQ paper, SPEC 5.2), one file each.
+//!
+//! Every policy runs its admission routine after each arrival and each completion (RES-55)
+//! and starts jobs through [`MsjContext::start`](crate::engine::msj::MsjContext::start),
+//! which always takes the oldest waiting job of the chosen class (RES-37) and refuses a job
+//! that does not fit. Decisions cost O(number of classes): policies look at the class queue
+//! heads, never at every waiting job.
+
+mod adaptive_qs;
+mod fcfs;
+mod first_fit;
+mod msf;
+mod msfq;
+mod phases;
+mod static_qs;
+
+pub use adaptive_qs::AdaptiveQs;
+pub use fcfs::Fcfs;
+pub use first_fit::FirstFit;
+pub use msf::Msf;
+pub use msfq::Msfq;
+pub use phases::{Admission, PhaseMachine};
+pub use static_qs::StaticQs;
+
+use crate::EngineError;
+use crate::engine::msj::MsjContext;
+
+/// Most Servers First fill: classes by descending need, each admitting its oldest jobs while
+/// they fit. One pass suffices: free cores only shrink, so a class passed over never fits
+/// later in the same routine.
+pub(crate) fn fill_most_servers_first(ctx: &mut MsjContext<'_>, why: &'static str) -> Result<(), EngineError> {
+    for class in (0..ctx.state().classes()).rev() {
+        if ctx.state().free() == 0 {
+            break;
+        }
+        while ctx.state().waiting(class) > 0 && ctx.state().need(class) <= ctx.state().free() {
+            ctx.start(class, why)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
