@@ -91,6 +91,8 @@ fn Workbench(props: &LabProps) -> Html {
     let snapshot = &race.snapshot;
     let preset = &setup.preset;
     let load = setup.scenario.load();
+    // What the time of the last placement is called: a slot, or t in continuous time.
+    let time_word = if setup.scenario.time_unit() == "slots" { "slot" } else { "t =" };
     let name = format!("packlab-{}", preset.id);
     html! {
         <main class="lab">
@@ -128,7 +130,7 @@ fn Workbench(props: &LabProps) -> Html {
                                 detail={snapshot.detail} min_interval_ms={if *reduced_motion { 500.0 } else { 0.0 }} />
                             <p class="why">{ lane.view.last.as_ref().map_or_else(
                                 || "No job placed yet.".to_string(),
-                                |w| format!("slot {}: {}", w.time, w.text)) }</p>
+                                |w| format!("{} {}: {}", time_word, w.time, w.text)) }</p>
                         </article>
                     }) }
                 </div>

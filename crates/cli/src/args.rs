@@ -28,6 +28,9 @@ pub enum Command {
     Sweep(SweepArgs),
     /// Time the slotted engine on large clusters (pgrr-a3 at load 0.95).
     Bench(BenchArgs),
+    /// Time the multiserver-job engine: MSF, First-Fit and MSFQ on msfq-d1 at λ = 7 (k = 32),
+    /// Adaptive Quickswap on msfq-d6 (k = 2048, 26 classes).
+    BenchMsj(BenchMsjArgs),
 }
 
 #[derive(Debug, Args)]
@@ -122,6 +125,17 @@ pub struct BenchArgs {
 
     /// Arriving jobs per timed run (rounded up to whole slots).
     #[arg(long, value_name = "N", value_parser = at_least_one, allow_hyphen_values = true, default_value_t = 1_000_000)]
+    pub jobs: u64,
+
+    /// Print one JSON object per timed run per line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchMsjArgs {
+    /// Jobs per timed run (arrivals; the run stops at the first event after that many).
+    #[arg(long, value_name = "N", value_parser = at_least_one, allow_hyphen_values = true, default_value_t = 10_000_000)]
     pub jobs: u64,
 
     /// Print one JSON object per timed run per line.

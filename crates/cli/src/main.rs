@@ -3,6 +3,7 @@
 
 mod args;
 mod bench;
+mod bench_msj;
 mod catalog;
 mod output;
 mod run;
@@ -41,6 +42,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Run(a) => run::command(a, out),
         Command::Sweep(a) => sweep::command(a, out),
         Command::Bench(a) => bench::command(a, out),
+        Command::BenchMsj(a) => bench_msj::command(a, out),
     }
 }
 

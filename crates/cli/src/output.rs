@@ -137,7 +137,10 @@ mod tests {
     #[test]
     fn equal_labels_get_their_spec() {
         let p: Vec<_> = ["vqs", "vqs:ties=random", "bf-js"].iter().map(|s| PolicySpec::parse(s).unwrap()).collect();
-        assert_eq!(labels(&p, 2), ["VQS (J=2) [vqs]", "VQS (J=2) [vqs:ties=random]", "BF-J/S"]);
+        assert_eq!(
+            labels(&p, &packlab_core::scenario::preset("pgrr-a1").unwrap().scenario),
+            ["VQS (J=2) [vqs]", "VQS (J=2) [vqs:ties=random]", "BF-J/S"]
+        );
     }
 
     #[test]

@@ -4,9 +4,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
+use packlab_core::metrics::mean_ci;
+use packlab_core::policy::Model;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::{RunReport, run, summarise_reps};
-use packlab_core::theory::pgrr_marks;
+use packlab_core::theory::{load_marks, pgrr_marks};
 use packlab_plot::{Chart, Curve, Mark, Point};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -33,6 +35,52 @@ struct RunRow<'a> {
     arrivals: u64,
     started: u64,
     unstable: bool,
+    /// Multiserver-job runs: response times (empty for PG-RR).
+    mean_response: Option<f64>,
+    weighted_mean_response: Option<f64>,
+    p95_response: Option<f64>,
+    h1: Option<f64>,
+    h2: Option<f64>,
+    h3: Option<f64>,
+    h4: Option<f64>,
+}
+
+/// What a sweep draws against the load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Metric {
+    MeanQueue,
+    MeanResponse,
+    WeightedMeanResponse,
+}
+
+impl Metric {
+    /// PG-RR Fig. 4 plots the mean queue; MSFQ Fig. 2 the mean response time; Figs. 5 and 6
+    /// the weighted one.
+    fn default_for(setup: &Setup) -> Self {
+        match setup.scenario.model() {
+            Model::Pgrr => Self::MeanQueue,
+            Model::Msj if matches!(setup.preset.id, "msfq-d5" | "msfq-d6") => Self::WeightedMeanResponse,
+            Model::Msj => Self::MeanResponse,
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Self::MeanQueue => "mean waiting jobs",
+            Self::MeanResponse => "mean response time E[T]",
+            Self::WeightedMeanResponse => "weighted mean response time E[T^w]",
+        }
+    }
+
+    /// The run's value and, where the run has one, its own 95% interval.
+    fn of(self, r: &RunReport) -> (f64, [f64; 2]) {
+        let unbounded = [f64::NEG_INFINITY, f64::INFINITY];
+        match (self, &r.msj) {
+            (Self::MeanResponse, Some(m)) => (m.mean_response, m.mean_response_ci95),
+            (Self::WeightedMeanResponse, Some(m)) => (m.weighted_mean_response, unbounded),
+            _ => (r.mean_queue, r.mean_queue_ci95),
+        }
+    }
 }
 
 /// One row of `<preset>-summary.csv`: the replications of one (policy, load) cell.
@@ -41,7 +89,9 @@ struct SummaryRow {
     policy: String,
     load: f64,
     reps: usize,
-    mean_queue: f64,
+    /// Which quantity `value` is.
+    metric: &'static str,
+    value: f64,
     ci_lo: f64,
     ci_hi: f64,
     unstable_reps: usize,
@@ -94,15 +144,23 @@ pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
         arrivals: r.arrivals,
         started: r.started,
         unstable: r.unstable,
+        mean_response: r.msj.as_ref().map(|m| m.mean_response),
+        weighted_mean_response: r.msj.as_ref().map(|m| m.weighted_mean_response),
+        p95_response: r.msj.as_ref().map(|m| m.p95_response),
+        h1: r.msj.as_ref().and_then(|m| m.phase_means).map(|h| h[0]),
+        h2: r.msj.as_ref().and_then(|m| m.phase_means).map(|h| h[1]),
+        h3: r.msj.as_ref().and_then(|m| m.phase_means).map(|h| h[2]),
+        h4: r.msj.as_ref().and_then(|m| m.phase_means).map(|h| h[3]),
     });
     write_csv(&runs_path, rows)?;
 
     // Tasks are policy-major, then load, then replication, so each cell is one chunk.
-    let summary: Vec<SummaryRow> = reports.chunks(args.reps as usize).map(summarise).collect();
+    let metric = Metric::default_for(&setup);
+    let summary: Vec<SummaryRow> = reports.chunks(args.reps as usize).map(|cell| summarise(cell, metric)).collect();
     write_csv(&summary_path, summary.iter().cloned())?;
-    write_chart(&svg_path, &setup, &loads, &summary)?;
+    write_chart(&svg_path, &setup, &loads, &summary, metric)?;
 
-    print_summary(&setup, &loads, args.reps, &summary, out)?;
+    print_summary(&setup, &loads, args.reps, &summary, metric, out)?;
     writeln!(out)?;
     writeln!(out, "wrote {} ({} runs)", runs_path.display(), reports.len())?;
     writeln!(out, "wrote {}", summary_path.display())?;
@@ -134,14 +192,17 @@ fn parse_loads(text: Option<&str>, setup: &Setup) -> Result<Vec<f64>> {
 
 /// The replications of one cell. A single replication has no spread for a Student-t
 /// interval, so its batch-means interval stands in.
-fn summarise(cell: &[RunReport]) -> SummaryRow {
+fn summarise(cell: &[RunReport], metric: Metric) -> SummaryRow {
     let reps = summarise_reps(cell);
-    let [ci_lo, ci_hi] = if cell.len() == 1 { cell[0].mean_queue_ci95 } else { reps.mean_queue_ci95 };
+    let values: Vec<f64> = cell.iter().map(|r| metric.of(r).0).collect();
+    let ci = mean_ci(&values);
+    let [ci_lo, ci_hi] = if cell.len() == 1 { metric.of(&cell[0]).1 } else { [ci.lo, ci.hi] };
     SummaryRow {
         policy: reps.policy,
         load: reps.load,
         reps: reps.reps,
-        mean_queue: reps.mean_queue,
+        metric: metric.label(),
+        value: ci.mean,
         ci_lo,
         ci_hi,
         unstable_reps: reps.unstable_reps,
@@ -179,7 +240,7 @@ fn marks(loads: &[f64]) -> Vec<(f64, &'static str, String)> {
     marks
 }
 
-fn write_chart(path: &Path, setup: &Setup, loads: &[f64], summary: &[SummaryRow]) -> Result<()> {
+fn write_chart(path: &Path, setup: &Setup, loads: &[f64], summary: &[SummaryRow], metric: Metric) -> Result<()> {
     let names = labels(&setup.policies, &setup.scenario);
     let points: Vec<Vec<Point>> = summary
         .chunks(loads.len())
@@ -188,15 +249,24 @@ fn write_chart(path: &Path, setup: &Setup, loads: &[f64], summary: &[SummaryRow]
                 .iter()
                 .map(|c| Point {
                     x: c.load,
-                    y: c.mean_queue,
+                    y: c.value,
                     // An unbounded interval (one value) has nothing to draw.
                     interval: (c.ci_lo.is_finite() && c.ci_hi.is_finite()).then_some((c.ci_lo, c.ci_hi)),
                 })
                 .collect()
         })
         .collect();
-    let marks = marks(loads);
-    let mut x_label = "load α".to_string();
+    let marks = match setup.scenario.model() {
+        Model::Pgrr => marks(loads),
+        // The capacity bound (and Static QS's bound where lower), drawn when the grid nears it.
+        Model::Msj => load_marks(&setup.scenario)
+            .into_iter()
+            .filter(|m| m.load <= 1.1 * loads[loads.len() - 1])
+            .map(|m| (m.load, "λ max", m.label))
+            .collect(),
+    };
+    let mut x_label =
+        if setup.scenario.model() == Model::Pgrr { "load α".to_string() } else { "arrival rate λ".to_string() };
     if !marks.is_empty() {
         let meanings: Vec<&str> = marks.iter().map(|(_, _, meaning)| meaning.as_str()).collect();
         x_label.push_str(&format!("   (dashed: {})", meanings.join("; ")));
@@ -210,7 +280,7 @@ fn write_chart(path: &Path, setup: &Setup, loads: &[f64], summary: &[SummaryRow]
     let chart = Chart {
         title: &title,
         x_label: &x_label,
-        y_label: "mean waiting jobs (log scale)",
+        y_label: &format!("{} (log scale)", metric.label()),
         curves: names
             .iter()
             .zip(&points)
@@ -225,12 +295,20 @@ fn write_chart(path: &Path, setup: &Setup, loads: &[f64], summary: &[SummaryRow]
     write_svg(path, &chart)
 }
 
-fn print_summary(setup: &Setup, loads: &[f64], reps: u64, summary: &[SummaryRow], out: &mut dyn Write) -> Result<()> {
+fn print_summary(
+    setup: &Setup,
+    loads: &[f64],
+    reps: u64,
+    summary: &[SummaryRow],
+    metric: Metric,
+    out: &mut dyn Write,
+) -> Result<()> {
     let p = &setup.preset;
+    let unit = setup.scenario.time_unit();
     writeln!(out, "{}: {} ({})", p.id, p.title, p.figure)?;
     writeln!(
         out,
-        "{} × {} × {} (seeds from {}) · horizon {} slots · warm-up {} slots",
+        "{} × {} × {} (seeds from {}) · horizon {} {unit} · warm-up {} {unit}",
         plural(loads.len() as u64, "load"),
         plural(setup.policies.len() as u64, "policy"),
         plural(reps, "replication"),
@@ -242,7 +320,11 @@ fn print_summary(setup: &Setup, loads: &[f64], reps: u64, summary: &[SummaryRow]
         writeln!(out, "({note})")?;
     }
     let interval = if reps > 1 { "Student t over the replications" } else { "batch means of the run" };
-    writeln!(out, "\nmean queue ± half-width of its 95% interval ({interval}); * = unstable in most replications")?;
+    writeln!(
+        out,
+        "\n{} ± half-width of its 95% interval ({interval}); * = unstable in most replications",
+        metric.label()
+    )?;
     let names = labels(&setup.policies, &setup.scenario);
     let mut header = vec!["load".to_string()];
     header.extend(names);
@@ -252,7 +334,7 @@ fn print_summary(setup: &Setup, loads: &[f64], reps: u64, summary: &[SummaryRow]
         for cells in summary.chunks(loads.len()) {
             let c = &cells[k];
             let star = if 2 * c.unstable_reps > c.reps { "*" } else { "" };
-            row.push(format!("{} ±{}{star}", num(c.mean_queue), num((c.ci_hi - c.ci_lo) / 2.0)));
+            row.push(format!("{} ±{}{star}", num(c.value), num((c.ci_hi - c.ci_lo) / 2.0)));
         }
         table.row(row);
     }

@@ -72,7 +72,7 @@ fn describe_lists_every_key_with_value_and_range() {
         for load in &p.load_grid {
             assert!(out.contains(&load.to_string()));
         }
-        for kind in PolicyKind::ALL {
+        for kind in PolicyKind::of_model(p.scenario.model()) {
             assert!(out.contains(kind.name()), "policy {}", kind.name());
         }
     }
@@ -85,7 +85,7 @@ fn policies_lists_names_labels_and_parameters() {
     for kind in PolicyKind::ALL {
         assert!(out.contains(kind.name()) && out.contains(kind.label()) && out.contains(kind.summary()));
     }
-    for param in [":j=", ":ties=", ":weights=", ":small=", ":fill="] {
+    for param in [":j=", ":ties=", ":weights=", ":small=", ":fill=", ":l=", ":order=", ":target=", ":phase4="] {
         assert!(out.contains(param), "{param}");
     }
 }
@@ -401,4 +401,47 @@ fn presets_match_the_core_catalogue() {
         let id = line.split_whitespace().next().unwrap();
         assert!(preset(id).is_ok(), "{id}");
     }
+}
+
+/// The multiserver-job contract: `run --json` carries the response-time fields, per class
+/// keyed by server need, and phases for MSF/MSFQ.
+#[test]
+fn msj_run_json_has_the_response_fields() {
+    let out = ok(&["run", "--preset", "msfq-d1", "--horizon", "20000", "--json"]);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    for (line, policy) in lines.iter().zip(["msf", "msfq:l=31"]) {
+        assert_eq!(line["policy"], policy);
+        for field in [
+            "mean_response",
+            "weighted_mean_response",
+            "p95_response",
+            "utilization",
+            "completed",
+            "mean_response_ci95",
+        ] {
+            assert!(line[field].is_number() || line[field].is_array(), "{field} in {line}");
+        }
+        assert!(line["mean_response_by_class"]["1"].is_number() && line["mean_response_by_class"]["32"].is_number());
+        assert_eq!(line["phase_means"].as_array().unwrap().len(), 4);
+    }
+    let (msf, msfq) = (lines[0]["mean_response"].as_f64().unwrap(), lines[1]["mean_response"].as_f64().unwrap());
+    assert!(msfq < msf, "MSFQ {msfq} vs MSF {msf}");
+}
+
+#[test]
+fn msj_bad_input_names_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("classes.csv");
+    std::fs::write(&csv, "need,probability,mean_size\n1,0.5,1\n64,0.5,oops\n").unwrap();
+    let csv = csv.to_str().unwrap();
+    fails(&["run", "--preset", "msfq-d6", "--classes-file", csv], &["--classes-file", "line 3", "mean size 'oops'"]);
+    std::fs::write(dir.path().join("big.csv"), "1,0.5,1\n4096,0.5,1\n").unwrap();
+    let big = dir.path().join("big.csv");
+    fails(&["run", "--preset", "msfq-d6", "--classes-file", big.to_str().unwrap()], &["classes", "needs 4096 cores"]);
+    fails(&["run", "--preset", "msfq-d1", "--policy", "msfq:l=32"], &["--policy", "l must be an integer in 0..=31"]);
+    fails(&["run", "--preset", "msfq-d1", "--policy", "vqs"], &["--policy", "vqs is a policy of PG-RR"]);
+    fails(&["run", "--preset", "msfq-d5", "--policy", "msfq"], &["one-or-all"]);
+    fails(&["run", "--preset", "msfq-d1", "--set", "load=-2"], &["load", "(0, 1000000]"]);
+    fails(&["run", "--preset", "msfq-d1", "--set", "classes=1@0.5"], &["classes", "sum to 0.5"]);
 }

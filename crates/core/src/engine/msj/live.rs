@@ -60,7 +60,12 @@ impl LiveRun for MsjSim {
     }
 
     fn bin_labels(&self) -> Vec<String> {
-        self.config.classes.as_slice().iter().map(|c| format!("need {}", c.need)).collect()
+        self.config
+            .classes
+            .as_slice()
+            .iter()
+            .map(|c| if c.need == 1 { "1 core".to_string() } else { format!("{} cores", c.need) })
+            .collect()
     }
 
     fn bin_series(&self, bin: usize) -> &[SeriesPoint] {
@@ -86,13 +91,7 @@ impl LiveRun for MsjSim {
         let last = self.last.as_ref().map(|l| Why {
             time: l.time as u64,
             server: 0,
-            text: format!(
-                "a job needing {} of {} free cores started at t = {:.2}: {}",
-                st.need(l.class),
-                l.free_before,
-                l.time,
-                l.why
-            ),
+            text: format!("a job needing {} of {} free cores started: {}", st.need(l.class), l.free_before, l.why),
         });
         ClusterView {
             servers: vec![server],
