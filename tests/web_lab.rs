@@ -122,3 +122,37 @@ fn presets_and_speed() {
     assert_eq!(lab.speed, Speed::Max);
     assert!(lab.notice_for("speed").is_some());
 }
+
+/// The multiserver-job presets: only their own policies can be added, a key that would break
+/// a chosen policy is refused naming both, an upload's error is shown, and a preset with
+/// eight policies races four of them.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn multiserver_job_presets() {
+    let mut lab = Lab::from_link("?preset=msfq-d1&seed=3");
+    assert_eq!(policies(&lab), ["msf", "msfq:l=31"]);
+    lab.apply(Action::TogglePolicy(PolicyKind::Vqs));
+    let notice = lab.notice_for("policy").expect("a PG-RR policy is refused");
+    assert!(notice.message.contains("vqs is a policy of PG-RR"), "{notice}");
+    lab.apply(Action::TogglePolicy(PolicyKind::FirstFit));
+    assert_eq!(policies(&lab), ["msf", "msfq:l=31", "first-fit"]);
+    // The 32-core class does not fit 16 cores; with 48 cores, MSFQ no longer has one-or-all
+    // classes.
+    lab.apply(Action::Set { key: "cores".into(), value: "16".into() });
+    let notice = lab.notice_for("cores").expect("a 32-core class on 16 cores");
+    assert!(notice.message.contains("needs 32 cores"), "{notice}");
+    lab.apply(Action::Set { key: "cores".into(), value: "48".into() });
+    let notice = lab.notice_for("cores").expect("MSFQ on 48 cores with needs 1 and 32");
+    assert!(notice.message.contains("one-or-all"), "{notice}");
+    assert_eq!(lab.setup.scenario.get("cores").unwrap(), "32");
+    lab.apply(Action::Set { key: "cores".into(), value: "32".into() });
+    lab.apply(Action::Set { key: "classes".into(), value: "1@0.8,32@0.2".into() });
+    assert!(lab.notices.is_empty(), "{:?}", lab.notices);
+    let again = Lab::from_link(&lab.query());
+    assert_eq!(again.setup, lab.setup);
+    lab.apply(Action::Reject(packlab_core::ConfigError::new("classes", "uploaded CSV: line 2: need 'x'")));
+    assert!(lab.notice_for("classes").is_some());
+    lab.apply(Action::ChoosePreset("msfq-d4".into()));
+    assert_eq!(policies(&lab), ["msfq:l=0", "msfq:l=2", "msfq:l=8", "msfq:l=31"]);
+    assert!(lab.notices.is_empty());
+}
