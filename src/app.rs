@@ -90,7 +90,8 @@ fn Workbench(props: &LabProps) -> Html {
     use_keyboard(race.toggle.clone(), race.step.clone());
     let snapshot = &race.snapshot;
     let preset = &setup.preset;
-    let load = setup.scenario.load();
+    // The offered fraction of the capacity, drawn on the occupancy chart.
+    let load = setup.scenario.offered_utilization();
     // What the time of the last placement is called: a slot, or t in continuous time.
     let time_word = if setup.scenario.time_unit() == "slots" { "slot" } else { "t =" };
     let name = format!("packlab-{}", preset.id);
@@ -135,7 +136,7 @@ fn Workbench(props: &LabProps) -> Html {
                     }) }
                 </div>
                 <div class="charts">
-                    { for ChartKind::ALL.iter().map(|&kind| html! {
+                    { for ChartKind::ALL.iter().filter(|k| k.applies(&snapshot)).map(|&kind| html! {
                         <div class="chart-box">
                             if kind == ChartKind::Bins {
                                 <FocusPicker snapshot={snapshot.clone()} on_focus={race.focus.clone()} />
@@ -219,7 +220,7 @@ fn ShareAndExport(props: &ShareProps) -> Html {
             <div class="buttons">
                 <button type="button" id="copy-link" class="primary" onclick={copy}>{ "Copy link" }</button>
                 <button type="button" id="export-csv" onclick={csv}>{ "Series (CSV)" }</button>
-                { for ChartKind::ALL.iter().map(|kind| {
+                { for ChartKind::ALL.iter().filter(|k| k.applies(&props.snapshot)).map(|kind| {
                     let (id, name, status) = (kind.id(), props.name.clone(), status.clone());
                     let save = Callback::from(move |_: MouseEvent| report(&status, export::save_png(id, &name)));
                     html! { <button type="button" id={format!("export-{id}")} onclick={save}>
@@ -236,6 +237,7 @@ fn chart_name(kind: ChartKind) -> &'static str {
         ChartKind::Queue => "Queue chart",
         ChartKind::Occupancy => "Occupancy chart",
         ChartKind::Bins => "Bins chart",
+        ChartKind::Response => "Response chart",
     }
 }
 

@@ -25,10 +25,18 @@ pub enum ChartKind {
     Occupancy,
     /// Waiting jobs per bin (virtual queue or size class) of the focused policy.
     Bins,
+    /// Running mean response time of every policy (models with response times).
+    Response,
 }
 
 impl ChartKind {
-    pub const ALL: [ChartKind; 3] = [ChartKind::Queue, ChartKind::Occupancy, ChartKind::Bins];
+    pub const ALL: [ChartKind; 4] = [ChartKind::Queue, ChartKind::Occupancy, ChartKind::Response, ChartKind::Bins];
+
+    /// Whether the snapshot has anything for this chart (response times only in some models).
+    pub fn applies(self, snapshot: &Snapshot) -> bool {
+        self != ChartKind::Response
+            || snapshot.lanes.iter().any(|l| l.mean_response.is_some() || !l.response_series.is_empty())
+    }
 
     /// The canvas id, also the name of its PNG.
     pub fn id(self) -> &'static str {
@@ -36,6 +44,7 @@ impl ChartKind {
             ChartKind::Queue => "chart-queue",
             ChartKind::Occupancy => "chart-occupancy",
             ChartKind::Bins => "chart-bins",
+            ChartKind::Response => "chart-response",
         }
     }
 
@@ -47,12 +56,17 @@ impl ChartKind {
                  with the offered load and the papers' guarantees as dashed lines"
             }
             ChartKind::Bins => "Line chart of the waiting jobs of each queue bin against the slot, for one policy",
+            ChartKind::Response => {
+                "Line chart of the running mean response time against time, one line per policy, with the \
+                 analysis where it exists as dashed lines"
+            }
         }
     }
 }
 
-/// The chart `kind` of a snapshot. `marks` are the theory's load marks (α units); the
-/// occupancy chart draws them with the offered load `load`.
+/// The chart `kind` of a snapshot. `marks` are the theory's load marks (in units of the load
+/// knob; those below 1 are fractions of the capacity and drawn on the occupancy chart), `load`
+/// the offered fraction of the capacity.
 pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark], load: f64) -> Chart<'a> {
     let x_range = Some((0.0, snapshot.slot.max(1) as f64));
     // The end of the warm-up, unlabelled (the stats footnote explains it): a label at the top
@@ -62,7 +76,8 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
     } else {
         Vec::new()
     };
-    let base = Chart { x_label: "slot", x_marks, x_range, ..Chart::default() };
+    let x_label = if snapshot.time_unit == "slots" { "slot" } else { "time" };
+    let base = Chart { x_label, x_marks, x_range, ..Chart::default() };
     match kind {
         ChartKind::Queue => Chart {
             title: "Waiting jobs Q(t)",
@@ -84,11 +99,21 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                 .collect(),
             // Offered load α (what a stable policy carries) and the fractions of capacity the
             // papers guarantee; the work-conservation bound is the top of the axis.
-            y_marks: std::iter::once(Mark { value: load, label: "offered load α" })
+            y_marks: std::iter::once(Mark { value: load, label: "offered load" })
                 .chain(marks.iter().filter(|m| m.load < 1.0).map(|m| Mark { value: m.load, label: &m.label }))
                 .collect(),
             y_range: Some((0.0, 1.0)),
             legend: LegendAt::LowerRight,
+            ..base
+        },
+        ChartKind::Response => Chart {
+            title: "Mean response time, running average",
+            y_label: "response time",
+            curves: snapshot
+                .lanes
+                .iter()
+                .map(|l| Curve { label: &l.label, color: l.color, points: &l.response_series, markers: false })
+                .collect(),
             ..base
         },
         ChartKind::Bins => Chart {

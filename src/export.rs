@@ -7,26 +7,37 @@ use web_sys::{HtmlAnchorElement, HtmlCanvasElement};
 use crate::snapshot::Snapshot;
 
 /// The series of every chart, one row per grid interval: the slot at the interval's middle,
-/// then each policy's queue and running-mean occupancy, then the focused policy's bins.
+/// then each policy's queue and running-mean occupancy (and running-mean response time where
+/// the model has one), then the focused policy's bins.
 ///
 /// Every lane runs the same slots on the same grid, so row `i` of each series is the same
 /// interval.
 pub fn series_csv(snapshot: &Snapshot) -> Result<String, csv::Error> {
     let mut out = csv::Writer::from_writer(Vec::new());
     let focus = snapshot.lanes.get(snapshot.focus).map_or("", |l| l.policy.as_str());
-    let mut header = vec!["slot".to_string()];
+    let responses = snapshot.lanes.iter().any(|l| l.mean_response.is_some() || !l.response_series.is_empty());
+    let mut header = vec![if snapshot.time_unit == "slots" { "slot" } else { "time" }.to_string()];
     for lane in &snapshot.lanes {
         header.push(format!("{} queue", lane.policy));
         header.push(format!("{} occupancy running mean", lane.policy));
+        if responses {
+            header.push(format!("{} response running mean", lane.policy));
+        }
     }
     header.extend(snapshot.bin_labels.iter().map(|b| format!("{focus} {b}")));
     out.write_record(&header)?;
     let rows = snapshot.lanes.iter().map(|l| l.queue_series.len()).min().unwrap_or(0);
     for i in 0..rows {
-        let mut record = vec![snapshot.lanes[0].queue_series[i].x.to_string()];
+        let x = snapshot.lanes[0].queue_series[i].x;
+        let mut record = vec![x.to_string()];
         for lane in &snapshot.lanes {
             record.push(lane.queue_series[i].y.to_string());
             record.push(lane.occupancy_series.get(i).map_or(String::new(), |p| p.y.to_string()));
+            if responses {
+                // The response series starts after the warm-up; match its points by time.
+                let at = lane.response_series.iter().find(|p| p.x == x);
+                record.push(at.map_or(String::new(), |p| p.y.to_string()));
+            }
         }
         record.extend(snapshot.bin_series.iter().map(|s| s.get(i).map_or(String::new(), |p| p.y.to_string())));
         out.write_record(&record)?;

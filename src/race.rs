@@ -34,6 +34,8 @@ struct Lane {
 pub struct Race {
     horizon: u64,
     warmup: u64,
+    /// "slots" or "time units".
+    time_unit: &'static str,
     lanes: Vec<Lane>,
     bin_labels: Rc<[String]>,
     /// Whether the lanes draw every job (few servers) or a heat strip.
@@ -60,7 +62,7 @@ impl Race {
         let bin_labels = lanes.first().map_or_else(Vec::new, |l| l.run.bin_labels()).into();
         let warmup = s.get("warmup").and_then(|w| w.parse().ok()).unwrap_or(0);
         let detail = lanes.first().is_some_and(|l| l.run.view(false).servers.len() < DETAIL_LIMIT);
-        Self { horizon: s.horizon(), warmup, lanes, bin_labels, detail, chunk: 1 }
+        Self { horizon: s.horizon(), warmup, time_unit: s.time_unit(), lanes, bin_labels, detail, chunk: 1 }
     }
 
     /// Slots every lane has run.
@@ -124,6 +126,13 @@ impl Race {
                     mean_queue: run.mean_queue(),
                     mean_occupancy: run.mean_occupancy(),
                     mean_response: run.mean_response(),
+                    // Before the warm-up ends no job is measured and the running mean is 0.
+                    response_series: run
+                        .response_series()
+                        .iter()
+                        .filter(|p| p.end > self.warmup as f64)
+                        .map(|p| Point::new(0.5 * (p.start + p.end), p.mean))
+                        .collect(),
                     measured: run.measured(),
                     arrivals: run.arrivals(),
                     queue_series: points(run.queue_series()),
@@ -142,6 +151,7 @@ impl Race {
             slot: self.slot(),
             horizon: self.horizon,
             warmup: self.warmup,
+            time_unit: self.time_unit,
             phase,
             lanes,
             bin_labels: self.bin_labels.clone(),

@@ -38,6 +38,8 @@ pub struct LaneStats {
     pub mean_occupancy: f64,
     /// Mean response time of the measured jobs, in models that have one (multiserver jobs).
     pub mean_response: Option<f64>,
+    /// The running mean response time after the warm-up (empty without one).
+    pub response_series: Rc<[Point]>,
     /// Slots measured so far (after the warm-up); 0 while warming up.
     pub measured: u64,
     pub arrivals: u64,
@@ -65,6 +67,8 @@ pub struct Snapshot {
     pub slot: u64,
     pub horizon: u64,
     pub warmup: u64,
+    /// "slots" or "time units".
+    pub time_unit: &'static str,
     pub phase: Phase,
     pub lanes: Vec<LaneStats>,
     /// Names of the queue bins (virtual queues or size classes).

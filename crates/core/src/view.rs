@@ -40,6 +40,10 @@ pub trait LiveRun {
     fn mean_response(&self) -> Option<f64> {
         None
     }
+    /// The running mean response time over time (empty where the model has none).
+    fn response_series(&self) -> &[SeriesPoint] {
+        &[]
+    }
 }
 
 /// One moment of a cluster.

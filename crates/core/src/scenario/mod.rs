@@ -120,6 +120,15 @@ impl Scenario {
         Ok(())
     }
 
+    /// The offered work as a fraction of the capacity: α for PG-RR, λ·Σ_j p_j·j·E[S_j]/k for
+    /// multiserver jobs. A stable policy's occupancy converges to it.
+    pub fn offered_utilization(&self) -> f64 {
+        match self {
+            Self::Pgrr(s) => s.load,
+            Self::Msj(s) => s.load * s.classes.work_per_arrival() / s.cores as f64,
+        }
+    }
+
     /// The model this scenario belongs to.
     pub fn model(&self) -> Model {
         match self {

@@ -105,4 +105,8 @@ impl LiveRun for MsjSim {
         let m = MsjSim::mean_response(self);
         m.is_finite().then_some(m)
     }
+
+    fn response_series(&self) -> &[SeriesPoint] {
+        self.stats.running_response.points()
+    }
 }

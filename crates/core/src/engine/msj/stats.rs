@@ -169,6 +169,9 @@ pub struct MsjStats {
     pub in_system: Level,
     /// Busy fraction of the cores.
     pub busy: Level,
+    /// The running mean response time E[T] of the measured jobs (nominal class mix), as it
+    /// stood over time: what the page plots next to the analysis.
+    pub running_response: Level,
     /// Waiting jobs per class (the page's queue bins).
     pub class_waiting: Vec<Level>,
     /// Jobs in the system per class (Little's law per class).
@@ -177,6 +180,7 @@ pub struct MsjStats {
     /// Response times of the measured jobs, 3 significant digits.
     pub sketch: Histogram<u64>,
     pub phases: PhaseStats,
+    probabilities: Vec<f64>,
     /// All arrivals and starts, warm-up included.
     pub arrivals: u64,
     pub started: u64,
@@ -195,6 +199,8 @@ impl MsjStats {
             waiting: Level::new(w, series()),
             in_system: Level::new(w, series()),
             busy: Level::new(w, series()),
+            running_response: Level::new(w, series()),
+            probabilities: config.classes.as_slice().iter().map(|c| c.probability).collect(),
             class_waiting: (0..n).map(|_| Level::new(w, series())).collect(),
             class_in_system: (0..n).map(|_| Level::new(w, None)).collect(),
             classes: vec![ClassStats::default(); n],
@@ -245,6 +251,10 @@ impl MsjStats {
             if self.sketch.record(value).is_err() {
                 self.sketch.saturating_record(value);
             }
+            let running: f64 = self.probabilities.iter().zip(&self.classes).map(|(p, c)| p * c.mean_response()).sum();
+            if running.is_finite() {
+                self.running_response.set(now, running);
+            }
         }
         self.in_system.set(now, (st.waiting_total + st.running_total) as f64);
         self.busy.set(now, (st.cores - st.free) as f64 / self.cores);
@@ -261,7 +271,7 @@ impl MsjStats {
 
     /// Brings every level up to `now`.
     pub(super) fn flush(&mut self, now: f64) {
-        for level in [&mut self.waiting, &mut self.in_system, &mut self.busy] {
+        for level in [&mut self.waiting, &mut self.in_system, &mut self.busy, &mut self.running_response] {
             level.flush(now);
         }
         for level in self.class_waiting.iter_mut().chain(&mut self.class_in_system) {
