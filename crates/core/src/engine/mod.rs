@@ -5,6 +5,7 @@
 //! * [`des`]: the continuous-time event queue, ordered by `(time, sequence)`, with versioned
 //!   clocks for lazy invalidation (SPEC 1.1).
 //! * [`msj`]: the multiserver-job model of the MSFQ paper on that event queue.
+//!
 //! Engines own the state; policies only read it and hand back decisions, which the engine
 //! validates (capacity, non-preemption) before applying.
 
