@@ -45,3 +45,38 @@ const FINGERPRINT: u64 = 0xe739_b9ff_ccc0_a143;
 fn native_and_wasm_agree() {
     assert_eq!(run_fingerprint(), FINGERPRINT, "fingerprint {:#x}", run_fingerprint());
 }
+
+/// The same for the continuous-time multiserver-job engine: exponential draws, event order and
+/// every policy's decisions.
+fn msj_fingerprint() -> u64 {
+    let mut values = Vec::new();
+    for (id, policy) in
+        [("msfq-d1", "msf"), ("msfq-d1", "msfq:l=31"), ("msfq-d5", "adaptive-qs"), ("msfq-d5", "static-qs")]
+    {
+        let mut s = preset(id).unwrap().scenario;
+        s.set("horizon", "5000").unwrap();
+        s.set("warmup", "500").unwrap();
+        s.set("sample_every", "50").unwrap();
+        let out = run(id, &s, &PolicySpec::parse(policy).unwrap()).unwrap();
+        let r = out.report;
+        let m = r.msj.unwrap();
+        values.extend([
+            r.mean_queue.to_bits(),
+            r.arrivals,
+            r.started,
+            m.mean_response.to_bits(),
+            m.weighted_mean_response.to_bits(),
+            m.p95_response.to_bits(),
+            m.utilization.to_bits(),
+        ]);
+        values.extend(out.in_system.iter().map(|p| p.mean.to_bits()));
+    }
+    fingerprint(values)
+}
+
+const MSJ_FINGERPRINT: u64 = 0xe561_45db_e7d1_0a29;
+
+#[wasm_bindgen_test(unsupported = test)]
+fn multiserver_jobs_native_and_wasm_agree() {
+    assert_eq!(msj_fingerprint(), MSJ_FINGERPRINT, "fingerprint {:#x}", msj_fingerprint());
+}
