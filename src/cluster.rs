@@ -45,11 +45,13 @@ pub struct Layout {
 
 impl Layout {
     /// Bars side by side in one row when there are few servers; else as square a grid as
-    /// fits in the server area.
+    /// fits in the server area. A lone machine (one server, or the k cores of the
+    /// multiserver model) gets a wide bar, so its label and thin jobs stay readable.
     pub fn new(servers: usize, width: f64, detail: bool) -> Self {
         let servers = servers.max(1);
         if detail {
-            let cell_width = (width / servers as f64).min(72.0);
+            let widest = if servers == 1 { 200.0 } else { 72.0 };
+            let cell_width = (width / servers as f64).min(widest);
             return Layout { columns: servers, rows: 1, cell_width, cell_height: SERVERS_HEIGHT };
         }
         // The largest square cell with which `servers` cells fit in width × SERVERS_HEIGHT.

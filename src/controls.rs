@@ -405,7 +405,7 @@ pub fn Playback(props: &PlaybackProps) -> Html {
     }
     let rate = match (&s.rate, &s.phase) {
         (Some(r), Phase::Running) => {
-            format!("{:.0} frames/s · {} slots/s", r.fps, group_digits(r.slots_per_second.round() as u64))
+            format!("{:.0} frames/s · {} {}/s", r.fps, group_digits(r.slots_per_second.round() as u64), s.time_unit)
         }
         _ => String::new(),
     };
@@ -420,14 +420,19 @@ pub fn Playback(props: &PlaybackProps) -> Html {
                 <span>{ "Speed" }</span>
                 <select id="speed" name={SPEED_KEY} onchange={speed}>
                     { for choices.iter().map(|c| html! {
-                        <option value={c.to_string()} selected={*c == props.speed}>{ c.label() }</option>
+                        <option value={c.to_string()} selected={*c == props.speed}>{ c.label(s.time_unit) }</option>
                     }) }
                 </select>
             </label>
             <div class="progress">
                 <progress max="1" value={s.progress().to_string()} aria-label="Progress to the horizon" />
                 <span class="slots">
-                    { format!("slot {} of {}", group_digits(s.slot), group_digits(s.horizon)) }
+                    { format!(
+                        "{} {} of {}",
+                        if s.time_unit == "slots" { "slot" } else { "t =" },
+                        group_digits(s.slot),
+                        group_digits(s.horizon)
+                    ) }
                 </span>
                 <span id="rate" class="rate">{ rate }</span>
             </div>

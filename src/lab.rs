@@ -59,10 +59,11 @@ impl Speed {
         }
     }
 
-    /// For people: "100 000 slots/s", "as fast as possible".
-    pub fn label(self) -> String {
+    /// For people: "100 000 slots/s", "as fast as possible"; `unit` names the time unit
+    /// ("slots", "time units").
+    pub fn label(self, unit: &str) -> String {
         match self {
-            Speed::PerSecond(rate) => format!("{} slots/s", crate::stats::group_digits(rate)),
+            Speed::PerSecond(rate) => format!("{} {unit}/s", crate::stats::group_digits(rate)),
             Speed::Max => "as fast as possible".into(),
         }
     }
