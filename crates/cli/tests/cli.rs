@@ -325,12 +325,14 @@ fn sweep_writes_runs_summary_and_chart() {
         lines.next(),
         Some(
             "preset,policy,load,rep,seed,horizon,mean_queue,ci_lo,ci_hi,final_queue,mean_wait,mean_occupancy,\
-             arrivals,started,unstable"
+             arrivals,started,unstable,mean_response,weighted_mean_response,p95_response,h1,h2,h3,h4"
         )
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 2 * 2 * 2, "loads × policies × replications");
-    assert!(rows.iter().all(|r| r.len() == 15 && r[0] == "pgrr-a1" && r[5] == "50000"));
+    assert!(rows.iter().all(|r| r.len() == 22 && r[0] == "pgrr-a1" && r[5] == "50000"));
+    // The response-time columns are the multiserver model's; PG-RR leaves them empty.
+    assert!(rows.iter().all(|r| r[15..].iter().all(|c| c.is_empty())));
     // Loads sorted, replications seeded seed, seed+1.
     let cells: Vec<(&str, &str, &str, &str)> = rows.iter().map(|r| (r[1], r[2], r[3], r[4])).collect();
     assert_eq!(
@@ -340,7 +342,7 @@ fn sweep_writes_runs_summary_and_chart() {
 
     let summary = read(&out.join("pgrr-a1-summary.csv"));
     let mut lines = summary.lines();
-    assert_eq!(lines.next(), Some("policy,load,reps,mean_queue,ci_lo,ci_hi,unstable_reps"));
+    assert_eq!(lines.next(), Some("policy,load,reps,metric,value,ci_lo,ci_hi,unstable_reps"));
     assert_eq!(lines.count(), 2 * 2);
 
     let svg = read(&out.join("pgrr-a1.svg"));
@@ -444,4 +446,35 @@ fn msj_bad_input_names_the_field() {
     fails(&["run", "--preset", "msfq-d5", "--policy", "msfq"], &["one-or-all"]);
     fails(&["run", "--preset", "msfq-d1", "--set", "load=-2"], &["load", "(0, 1000000]"]);
     fails(&["run", "--preset", "msfq-d1", "--set", "classes=1@0.5"], &["classes", "sum to 0.5"]);
+}
+
+/// A multiserver-job sweep plots E[T] (Fig. 2) and fills the response and phase columns.
+#[test]
+fn msj_sweep_plots_the_mean_response() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("d2");
+    let stdout = ok(&[
+        "sweep",
+        "--preset",
+        "msfq-d2",
+        "--load",
+        "5,6",
+        "--policy",
+        "msf,msfq",
+        "--reps",
+        "1",
+        "--horizon",
+        "5000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(stdout.contains("mean response time E[T]"), "{stdout}");
+    let summary = read(&out.join("msfq-d2-summary.csv"));
+    let rows: Vec<Vec<&str>> = summary.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|r| r[3] == "mean response time E[T]" && r[4].parse::<f64>().unwrap() > 1.0));
+    let runs = read(&out.join("msfq-d2-runs.csv"));
+    let rows: Vec<Vec<&str>> = runs.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert!(rows.iter().all(|r| r[15..].iter().all(|c| c.parse::<f64>().is_ok())), "{runs}");
+    assert!(read(&out.join("msfq-d2.svg")).contains("arrival rate"));
 }
