@@ -114,6 +114,12 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                 .iter()
                 .map(|l| Curve { label: &l.label, color: l.color, points: &l.response_series, markers: false })
                 .collect(),
+            // The analysis (SPEC 5.6) that the running means should settle near.
+            y_marks: snapshot
+                .lanes
+                .iter()
+                .filter_map(|l| l.analysis.as_ref().map(|(value, label)| Mark { value: *value, label }))
+                .collect(),
             ..base
         },
         ChartKind::Bins => Chart {

@@ -27,6 +27,8 @@ struct Lane {
     policy: String,
     label: String,
     run: Box<dyn LiveRun>,
+    /// The paper's analytic mean response time, where one exists (SPEC 5.6).
+    analysis: Option<f64>,
 }
 
 /// The simulations of every policy of a [`Setup`], stepped in lockstep: after any call, all
@@ -56,7 +58,8 @@ impl Race {
             // model that fit it, so building cannot fail here; a lane that did is left out.
             .filter_map(|spec| {
                 let run = live_run(s, spec, max_points).ok()?;
-                Some(Lane { policy: spec.to_string(), label: s.policy_label(spec), run })
+                let analysis = packlab_core::theory::analytic_mean_response(s, spec).map(|a| a.mean_response);
+                Some(Lane { policy: spec.to_string(), label: s.policy_label(spec), run, analysis })
             })
             .collect();
         let bin_labels = lanes.first().map_or_else(Vec::new, |l| l.run.bin_labels()).into();
@@ -126,6 +129,7 @@ impl Race {
                     mean_queue: run.mean_queue(),
                     mean_occupancy: run.mean_occupancy(),
                     mean_response: run.mean_response(),
+                    analysis: lane.analysis.map(|a| (a, format!("{} analysis", lane.label))),
                     // Before the warm-up ends no job is measured and the running mean is 0.
                     response_series: run
                         .response_series()

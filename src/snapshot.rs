@@ -38,6 +38,8 @@ pub struct LaneStats {
     pub mean_occupancy: f64,
     /// Mean response time of the measured jobs, in models that have one (multiserver jobs).
     pub mean_response: Option<f64>,
+    /// The paper's analytic mean response time and its chart label, where one exists.
+    pub analysis: Option<(f64, String)>,
     /// The running mean response time after the warm-up (empty without one).
     pub response_series: Rc<[Point]>,
     /// Slots measured so far (after the warm-up); 0 while warming up.

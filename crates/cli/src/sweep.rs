@@ -8,6 +8,7 @@ use packlab_core::metrics::mean_ci;
 use packlab_core::policy::Model;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::{RunReport, run, summarise_reps};
+use packlab_core::theory::msfq::MsfqAnalysis;
 use packlab_core::theory::{load_marks, pgrr_marks};
 use packlab_plot::{Chart, Curve, Mark, Point};
 use rayon::prelude::*;
@@ -73,6 +74,15 @@ impl Metric {
     }
 
     /// The run's value and, where the run has one, its own 95% interval.
+    /// The analysis's value of this metric, where there is one.
+    fn of_analysis(self, a: &MsfqAnalysis) -> Option<f64> {
+        match self {
+            Self::MeanQueue => None,
+            Self::MeanResponse => Some(a.mean_response),
+            Self::WeightedMeanResponse => Some(a.weighted_mean_response),
+        }
+    }
+
     fn of(self, r: &RunReport) -> (f64, [f64; 2]) {
         let unbounded = [f64::NEG_INFINITY, f64::INFINITY];
         match (self, &r.msj) {
@@ -95,6 +105,8 @@ struct SummaryRow {
     ci_lo: f64,
     ci_hi: f64,
     unstable_reps: usize,
+    /// The paper's analysis of the metric at this load (SPEC 5.6; MSF and MSFQ only).
+    analysis: Option<f64>,
 }
 
 pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
@@ -206,6 +218,7 @@ fn summarise(cell: &[RunReport], metric: Metric) -> SummaryRow {
         ci_lo,
         ci_hi,
         unstable_reps: reps.unstable_reps,
+        analysis: cell[0].msj.as_ref().and_then(|m| m.analysis.as_ref()).and_then(|a| metric.of_analysis(a)),
     }
 }
 
@@ -256,6 +269,17 @@ fn write_chart(path: &Path, setup: &Setup, loads: &[f64], summary: &[SummaryRow]
                 .collect()
         })
         .collect();
+    // The analysis as an unmarked line in its policy's colour, where it answers (SPEC 5.6 does
+    // not at low load, where its approximations fail).
+    let analysis: Vec<(usize, String, Vec<Point>)> = summary
+        .chunks(loads.len())
+        .enumerate()
+        .filter_map(|(i, cells)| {
+            let points: Vec<Point> =
+                cells.iter().filter_map(|c| c.analysis.map(|y| Point { x: c.load, y, interval: None })).collect();
+            (!points.is_empty()).then(|| (i, format!("{} (analysis)", names[i]), points))
+        })
+        .collect();
     let marks = match setup.scenario.model() {
         Model::Pgrr => marks(loads),
         // The capacity bound (and Static QS's bound where lower), drawn when the grid nears it.
@@ -286,6 +310,7 @@ fn write_chart(path: &Path, setup: &Setup, loads: &[f64], summary: &[SummaryRow]
             .zip(&points)
             .enumerate()
             .map(|(i, (label, points))| Curve { label, color: i, points, markers: true })
+            .chain(analysis.iter().map(|(i, label, points)| Curve { label, color: *i, points, markers: false }))
             .collect(),
         x_marks: marks.iter().map(|&(value, label, _)| Mark { value, label }).collect(),
         log_y: true,
@@ -334,7 +359,8 @@ fn print_summary(
         for cells in summary.chunks(loads.len()) {
             let c = &cells[k];
             let star = if 2 * c.unstable_reps > c.reps { "*" } else { "" };
-            row.push(format!("{} ±{}{star}", num(c.value), num((c.ci_hi - c.ci_lo) / 2.0)));
+            let analysis = c.analysis.map_or(String::new(), |a| format!(" (analysis {})", num(a)));
+            row.push(format!("{} ±{}{star}{analysis}", num(c.value), num((c.ci_hi - c.ci_lo) / 2.0)));
         }
         table.row(row);
     }

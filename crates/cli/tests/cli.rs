@@ -342,7 +342,7 @@ fn sweep_writes_runs_summary_and_chart() {
 
     let summary = read(&out.join("pgrr-a1-summary.csv"));
     let mut lines = summary.lines();
-    assert_eq!(lines.next(), Some("policy,load,reps,metric,value,ci_lo,ci_hi,unstable_reps"));
+    assert_eq!(lines.next(), Some("policy,load,reps,metric,value,ci_lo,ci_hi,unstable_reps,analysis"));
     assert_eq!(lines.count(), 2 * 2);
 
     let svg = read(&out.join("pgrr-a1.svg"));
@@ -473,6 +473,11 @@ fn msj_sweep_plots_the_mean_response() {
     let rows: Vec<Vec<&str>> = summary.lines().skip(1).map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 4);
     assert!(rows.iter().all(|r| r[3] == "mean response time E[T]" && r[4].parse::<f64>().unwrap() > 1.0));
+    // The paper's analysis (SPEC 5.6) next to each MSF and MSFQ cell: MSFQ(31) at λ = 6 is 12.165.
+    assert!(rows.iter().all(|r| r[8].parse::<f64>().is_ok()), "{summary}");
+    let msfq6 = rows.iter().find(|r| r[0] == "msfq" && r[1] == "6.0").unwrap();
+    assert!((msfq6[8].parse::<f64>().unwrap() - 12.165).abs() < 1e-3, "{summary}");
+    assert!(stdout.contains("(analysis 12.16"), "{stdout}");
     let runs = read(&out.join("msfq-d2-runs.csv"));
     let rows: Vec<Vec<&str>> = runs.lines().skip(1).map(|l| l.split(',').collect()).collect();
     assert!(rows.iter().all(|r| r[15..].iter().all(|c| c.parse::<f64>().is_ok())), "{runs}");

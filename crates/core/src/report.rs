@@ -112,6 +112,10 @@ pub struct MsjMetrics {
     /// m_1..m_4, the fractions of non-idle time in each phase.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub phase_fractions: Option<[f64; 4]>,
+    /// The paper's analysis for the same setting (SPEC 5.6: MSF and MSFQ on one-or-all
+    /// classes with exponential service, where its approximation holds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<crate::theory::msfq::MsfqAnalysis>,
     /// Fraction of the core-time in use after the warm-up.
     pub utilization: f64,
     /// Jobs completed (warm-up included).
@@ -193,6 +197,7 @@ pub fn msj_outcome(preset: &str, s: &MsjScenario, policy: &PolicySpec, sim: &Msj
             .collect(),
         phase_means: one_or_all_phases.then(|| stats.phases.means()),
         phase_fractions: one_or_all_phases.then(|| stats.phases.fractions()),
+        analysis: crate::theory::analytic_mean_response(&Scenario::Msj(s.clone()), policy),
         utilization: stats.busy.mean(now, warmup),
         completed: stats.completed,
     };

@@ -93,3 +93,24 @@ fn littles_law_per_class() {
         assert!(r.censored < r.arrivals / 100, "{id} {policy}: {} censored", r.censored);
     }
 }
+
+/// SPEC 6.2-10: the paper's analysis (SPEC 5.6) and the simulation agree on E[T] within 10%
+/// for λ ≤ 7 on the D2 workload, for MSFQ(31) and MSF (= MSFQ(0)).
+#[test]
+fn analysis_matches_simulation_up_to_seven() {
+    for (policy, load) in [("msfq:l=31", "5"), ("msfq:l=31", "6"), ("msfq:l=31", "7"), ("msf", "6"), ("msf", "7")] {
+        let r = report("msfq-d2", policy, &[("load", load), ("horizon", "1000000"), ("warmup", "50000")]);
+        let m = msj(&r);
+        let analysis = m.analysis.expect("the analysis applies to MSF and MSFQ on one-or-all classes");
+        let gap = m.mean_response / analysis.mean_response - 1.0;
+        assert!(
+            gap.abs() < 0.10,
+            "{policy} at λ = {load}: simulation {} vs analysis {}",
+            m.mean_response,
+            analysis.mean_response
+        );
+    }
+    // Where the analysis does not apply, the report has none.
+    let r = report("msfq-d2", "first-fit", &[("horizon", "2000"), ("warmup", "100")]);
+    assert!(msj(&r).analysis.is_none());
+}

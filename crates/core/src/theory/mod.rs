@@ -1,6 +1,8 @@
 //! The papers' bounds, in the units of each preset's load knob, for drawing next to the
 //! simulations.
 
+pub mod msfq;
+
 use serde::{Deserialize, Serialize};
 
 use crate::scenario::Scenario;
@@ -43,6 +45,40 @@ pub fn msj_marks(cores: u32, classes: &JobClasses) -> Vec<LoadMark> {
 /// The largest total arrival rate any policy can sustain: k / Σ_j p_j·j·E[S_j].
 pub fn msj_capacity(cores: u32, classes: &JobClasses) -> f64 {
     cores as f64 / classes.work_per_arrival()
+}
+
+/// The input of the MSFQ analysis (SPEC 5.6) for `policy` on `scenario`, where it applies:
+/// MSF or MSFQ (strict phase 4) on exactly the classes {1, k}, exponential service.
+pub fn msfq_input(scenario: &Scenario, policy: &crate::policy::PolicySpec) -> Option<msfq::MsfqInput> {
+    use crate::policy::PolicyKind;
+    let Scenario::Msj(s) = scenario else { return None };
+    let k = s.cores;
+    let l = match policy.kind {
+        PolicyKind::Msf => 0,
+        PolicyKind::Msfq if !policy.msj.open_phase4 => policy.msj.l.unwrap_or(k.saturating_sub(1)),
+        _ => return None,
+    };
+    let classes = s.classes.as_slice();
+    if s.service != crate::workload::ServiceLaw::Exponential || k < 2 || classes.len() != 2 {
+        return None;
+    }
+    let (small, large) = (classes[0], classes[1]);
+    if small.need != 1 || large.need != k {
+        return None;
+    }
+    Some(msfq::MsfqInput {
+        k,
+        lambda: s.load,
+        p1: small.probability,
+        mu1: 1.0 / small.mean_size,
+        muk: 1.0 / large.mean_size,
+        l,
+    })
+}
+
+/// The analytic E[T] of `policy` on `scenario` where the analysis applies and answers.
+pub fn analytic_mean_response(scenario: &Scenario, policy: &crate::policy::PolicySpec) -> Option<msfq::MsfqAnalysis> {
+    msfq::msfq_analysis(&msfq_input(scenario, policy)?).ok()
 }
 
 /// The load marks of `scenario`'s model, in units of its load knob.
