@@ -137,7 +137,7 @@ fn Workbench(props: &LabProps) -> Html {
                 </div>
                 <div class="charts">
                     { for ChartKind::ALL.iter().filter(|k| k.applies(snapshot)).map(|&kind| html! {
-                        <div class="chart-box">
+                        <div class="chart-box" key={kind.id()}>
                             if kind == ChartKind::Bins {
                                 <FocusPicker snapshot={snapshot.clone()} on_focus={race.focus.clone()} />
                             }

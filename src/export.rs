@@ -15,7 +15,7 @@ use crate::snapshot::Snapshot;
 pub fn series_csv(snapshot: &Snapshot) -> Result<String, csv::Error> {
     let mut out = csv::Writer::from_writer(Vec::new());
     let focus = snapshot.lanes.get(snapshot.focus).map_or("", |l| l.policy.as_str());
-    let responses = snapshot.lanes.iter().any(|l| l.mean_response.is_some() || !l.response_series.is_empty());
+    let responses = snapshot.responses;
     let mut header = vec![if snapshot.time_unit == "slots" { "slot" } else { "time" }.to_string()];
     for lane in &snapshot.lanes {
         header.push(format!("{} queue", lane.policy));

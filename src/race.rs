@@ -38,6 +38,8 @@ pub struct Race {
     warmup: u64,
     /// "slots" or "time units".
     time_unit: &'static str,
+    /// Whether the model measures response times (its page shows a response chart).
+    responses: bool,
     lanes: Vec<Lane>,
     bin_labels: Rc<[String]>,
     /// Whether the lanes draw every job (few servers) or a heat strip.
@@ -65,7 +67,8 @@ impl Race {
         let bin_labels = lanes.first().map_or_else(Vec::new, |l| l.run.bin_labels()).into();
         let warmup = s.get("warmup").and_then(|w| w.parse().ok()).unwrap_or(0);
         let detail = lanes.first().is_some_and(|l| l.run.view(false).servers.len() < DETAIL_LIMIT);
-        Self { horizon: s.horizon(), warmup, time_unit: s.time_unit(), lanes, bin_labels, detail, chunk: 1 }
+        let responses = s.model() == packlab_core::policy::Model::Msj;
+        Self { horizon: s.horizon(), warmup, time_unit: s.time_unit(), responses, lanes, bin_labels, detail, chunk: 1 }
     }
 
     /// Slots every lane has run.
@@ -156,6 +159,7 @@ impl Race {
             horizon: self.horizon,
             warmup: self.warmup,
             time_unit: self.time_unit,
+            responses: self.responses,
             phase,
             lanes,
             bin_labels: self.bin_labels.clone(),

@@ -71,6 +71,9 @@ pub struct Snapshot {
     pub warmup: u64,
     /// "slots" or "time units".
     pub time_unit: &'static str,
+    /// Whether the model measures response times: fixed for a race, so the set of charts
+    /// does not change while it runs.
+    pub responses: bool,
     pub phase: Phase,
     pub lanes: Vec<LaneStats>,
     /// Names of the queue bins (virtual queues or size classes).

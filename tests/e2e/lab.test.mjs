@@ -369,11 +369,14 @@ labTest('multiserver jobs: MSFQ answers faster than MSF on the same arrivals, as
   // The machine's cores are drawn with MSFQ's phase as the label, and the why sentence names the rule.
   const why = (await page.$$eval('.lane .why', (ps) => ps.map((p) => p.textContent))).join(' ');
   assert.match(why, /MSFQ phase|MSF: the largest/);
+  // The response chart is there for this model (and only for it).
+  assert.ok(await page.$('#chart-response'), 'a response-time chart');
   await page.screenshot({ path: join(RESULTS, 'lab-msfq-d1.png'), fullPage: false });
 });
 
 labTest('the charts and the clusters are redrawn while playing', async (open) => {
   const page = await open(`${RACE}&speed=100000`);
+  assert.equal(await page.$('#chart-response'), null, 'PG-RR has no response times');
   const idle = await grabCanvases(page);
   await page.click('#play');
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
