@@ -38,7 +38,7 @@ pub fn live_run(scenario: &Scenario, policy: &PolicySpec, max_points: usize) -> 
 
 /// Builds (without running) the multiserver-job simulation of `scenario` under `policy`.
 pub fn msj_sim(scenario: &MsjScenario, policy: &PolicySpec, max_points: usize) -> Result<MsjSim, ConfigError> {
-    let built = policy.build_msj(scenario.cores, &scenario.classes)?;
+    let built = policy.build_msj(scenario.cores, &scenario.classes, scenario.load)?;
     Ok(MsjSim::new(scenario.config(max_points), built, scenario.seed))
 }
 

@@ -51,13 +51,14 @@ fn msfq_stability_boundary() {
     }
 }
 
-/// D2 at λ = 7: MSFQ(31) has the lowest E[T] and E[T^w]; MSF's E[T] is at least 5× MSFQ's.
+/// D2 at λ = 7: MSFQ(31) has the lowest E[T] and E[T^w] (nMSR, our RES-44 approximation,
+/// included); MSF's E[T] is at least 5× MSFQ's.
 #[test]
 fn d2_ordering_at_seven() {
     let settings = [("horizon", "300000"), ("warmup", "30000")];
     let get = |p: &str| msj(&report("msfq-d2", p, &settings)).clone();
     let msfq = get("msfq:l=31");
-    for policy in ["msf", "first-fit", "fcfs"] {
+    for policy in ["msf", "first-fit", "fcfs", "nmsr"] {
         let other = get(policy);
         assert!(
             msfq.mean_response < other.mean_response,
@@ -75,9 +76,12 @@ fn d2_ordering_at_seven() {
 /// λ_j·E[T^(j)], within 2%.
 #[test]
 fn littles_law_per_class() {
-    for (id, policy, load) in
-        [("msfq-d1", "msfq:l=31", "6"), ("msfq-d5", "adaptive-qs", "4"), ("msfq-d5", "first-fit", "4")]
-    {
+    for (id, policy, load) in [
+        ("msfq-d1", "msfq:l=31", "6"),
+        ("msfq-d1", "nmsr", "5"),
+        ("msfq-d5", "adaptive-qs", "4"),
+        ("msfq-d5", "first-fit", "4"),
+    ] {
         let r = report(id, policy, &[("load", load), ("horizon", "200000"), ("warmup", "20000")]);
         let m = msj(&r);
         let classes = match preset(id).unwrap().scenario {

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::SlottedPolicy;
-use super::msj::{AdaptiveQs, Fcfs, FirstFit, Msf, Msfq, StaticQs};
+use super::msj::{AdaptiveQs, Fcfs, FirstFit, Msf, Msfq, Nmsr, StaticQs};
 use super::pgrr::{BfJ, BfJs, BfS, FifoFf, Vqs, VqsBf};
 use crate::ConfigError;
 use crate::engine::msj::MsjPolicy;
@@ -27,6 +27,7 @@ pub enum PolicyKind {
     Msfq,
     StaticQs,
     AdaptiveQs,
+    Nmsr,
 }
 
 /// The models of the papers; each policy belongs to one.
@@ -48,7 +49,7 @@ impl Model {
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 13] = [
+    pub const ALL: [PolicyKind; 14] = [
         Self::BfJ,
         Self::BfS,
         Self::BfJs,
@@ -62,6 +63,7 @@ impl PolicyKind {
         Self::Msfq,
         Self::StaticQs,
         Self::AdaptiveQs,
+        Self::Nmsr,
     ];
 
     pub fn model(self) -> Model {
@@ -69,7 +71,9 @@ impl PolicyKind {
             Self::BfJ | Self::BfS | Self::BfJs | Self::Vqs | Self::VqsBf | Self::FifoFf | Self::FifoFfSkip => {
                 Model::Pgrr
             }
-            Self::Fcfs | Self::FirstFit | Self::Msf | Self::Msfq | Self::StaticQs | Self::AdaptiveQs => Model::Msj,
+            Self::Fcfs | Self::FirstFit | Self::Msf | Self::Msfq | Self::StaticQs | Self::AdaptiveQs | Self::Nmsr => {
+                Model::Msj
+            }
         }
     }
 
@@ -94,6 +98,7 @@ impl PolicyKind {
             Self::Msfq => "msfq",
             Self::StaticQs => "static-qs",
             Self::AdaptiveQs => "adaptive-qs",
+            Self::Nmsr => "nmsr",
         }
     }
 
@@ -113,6 +118,7 @@ impl PolicyKind {
             Self::Msfq => "MSFQ",
             Self::StaticQs => "Static QS",
             Self::AdaptiveQs => "Adaptive QS",
+            Self::Nmsr => "nMSR (approx.)",
         }
     }
 
@@ -139,6 +145,9 @@ impl PolicyKind {
             Self::StaticQs => "serve one class at a time in a fixed cycle, swap when busy cores drop below l (MSFQ §5)",
             Self::AdaptiveQs => {
                 "MSF fill; when a class starves while served classes are empty, drain for the largest job (MSFQ §5)"
+            }
+            Self::Nmsr => {
+                "APPROXIMATION (RES-44): time-share the maximal schedules by LP fractions, non-preemptively (MSFQ §2)"
             }
         }
     }
@@ -224,6 +233,8 @@ pub struct MsjOptions {
     pub order: CycleOrder,
     /// Adaptive QS: freeze the draining target when the trigger fires (RES-43 option).
     pub frozen: bool,
+    /// nMSR: τ, the mean cycle length in whole time units (default 10·max E[S], RES-44).
+    pub tau: Option<u32>,
 }
 
 /// A policy with its parameters, written `name[:key=value]...`, e.g. `vqs:j=7:ties=random`.
@@ -283,6 +294,11 @@ impl PolicySpec {
                     "cycle through the classes by descending or ascending need (RES-41, default desc)",
                 ),
             ],
+            PolicyKind::Nmsr => &[(
+                "tau",
+                "an integer in 1..=1000000",
+                "mean cycle length τ in time units (default 10·max E[S], RES-44); switches cost draining time",
+            )],
             PolicyKind::AdaptiveQs => &[(
                 "target",
                 "recompute or frozen",
@@ -341,6 +357,13 @@ impl PolicySpec {
                         .ok_or_else(bad)?
                 }
                 "target" => spec.msj.frozen = pick(value, [("recompute", false), ("frozen", true)]).ok_or_else(bad)?,
+                "tau" => {
+                    let tau: u32 = value.parse().map_err(|_| bad())?;
+                    if !(1..=1_000_000).contains(&tau) {
+                        return Err(bad());
+                    }
+                    spec.msj.tau = Some(tau);
+                }
                 _ => unreachable!("checked against the parameter list"),
             }
         }
@@ -384,7 +407,12 @@ impl PolicySpec {
 impl PolicySpec {
     /// Builds a multiserver-job policy for `cores` cores and `classes`, checking the
     /// parameters whose range depends on them.
-    pub fn build_msj(&self, cores: u32, classes: &JobClasses) -> Result<Box<dyn MsjPolicy>, ConfigError> {
+    pub fn build_msj(
+        &self,
+        cores: u32,
+        classes: &JobClasses,
+        arrival_rate: f64,
+    ) -> Result<Box<dyn MsjPolicy>, ConfigError> {
         let err = |m: String| ConfigError::new(Self::KEY, format!("{}: {m}", self.kind.name()));
         let one_or_all = classes.is_one_or_all(cores);
         let needs: Vec<u32> = classes.as_slice().iter().map(|c| c.need).collect();
@@ -418,6 +446,7 @@ impl PolicySpec {
                 Box::new(StaticQs::new(cycle, l, needs))
             }
             PolicyKind::AdaptiveQs => Box::new(AdaptiveQs::new(o.frozen, needs)),
+            PolicyKind::Nmsr => Box::new(Nmsr::new(cores, classes, arrival_rate, o.tau.map(f64::from))?),
             other => return Err(err(format!("{} is a {} policy", other.name(), other.model().label()))),
         })
     }
@@ -460,6 +489,9 @@ impl std::fmt::Display for PolicySpec {
         }
         if o.frozen {
             write!(f, ":target=frozen")?;
+        }
+        if let Some(tau) = o.tau {
+            write!(f, ":tau={tau}")?;
         }
         Ok(())
     }

@@ -163,7 +163,7 @@ impl Scenario {
         }
         match self {
             Self::Pgrr(_) => Ok(()),
-            Self::Msj(s) => policy.build_msj(s.cores, &s.classes).map(|_| ()),
+            Self::Msj(s) => policy.build_msj(s.cores, &s.classes, s.load).map(|_| ()),
         }
     }
 

@@ -23,7 +23,7 @@ use std::collections::VecDeque;
 use crate::EngineError;
 use crate::engine::des::EventQueue;
 use crate::metrics::SeriesPoint;
-use crate::rng::Streams;
+use crate::rng::{StreamRng, Streams};
 use crate::workload::{JobClasses, ServiceLaw, sample};
 
 pub use stats::{BATCHES, ClassStats, Level, MsjStats, PHASES, PhaseStats};
@@ -64,7 +64,15 @@ pub struct MsjJob {
 #[derive(Debug, Clone, Copy)]
 enum Event {
     Arrival,
-    Completion { class: u16, arrival: f64 },
+    Completion {
+        class: u16,
+        arrival: f64,
+    },
+    /// The policy's timer (nMSR's schedule changes). Only the latest one set counts: an
+    /// older version is dropped when it reaches the front (lazy invalidation).
+    Timer {
+        version: u64,
+    },
 }
 
 /// What policies read: cores, classes, queues and jobs in service.
@@ -169,6 +177,13 @@ pub trait MsjPolicy {
     /// The admission routine, run after every arrival and every completion (RES-55).
     fn admit(&mut self, ctx: &mut MsjContext<'_>) -> Result<(), EngineError>;
 
+    /// Called once at time 0, before any event, so a policy can set its first timer.
+    fn on_start(&mut self, _ctx: &mut MsjContext<'_>) {}
+
+    /// The timer set with [`MsjContext::set_timer`] fired; the admission routine runs right
+    /// after.
+    fn on_timer(&mut self, _ctx: &mut MsjContext<'_>) {}
+
     /// What the policy is doing now, for the page (e.g. "phase 2: small jobs").
     fn status(&self) -> Option<String> {
         None
@@ -191,6 +206,8 @@ pub struct MsjContext<'a> {
     events: &'a mut EventQueue<Event>,
     stats: &'a mut MsjStats,
     last: &'a mut Option<LastStart>,
+    policy_rng: &'a mut StreamRng,
+    timer_version: &'a mut u64,
 }
 
 impl MsjContext<'_> {
@@ -240,6 +257,18 @@ impl MsjContext<'_> {
     pub fn park(&mut self) {
         self.stats.phases.park(self.now);
     }
+
+    /// The policy's own random numbers (its stream, so arrivals and service times stay the
+    /// same whatever it draws).
+    pub fn rng(&mut self) -> &mut StreamRng {
+        self.policy_rng
+    }
+
+    /// Sets the policy's timer to fire `delay` from now, replacing any timer set before.
+    pub fn set_timer(&mut self, delay: f64) {
+        *self.timer_version += 1;
+        self.events.push(self.now + delay, Event::Timer { version: *self.timer_version });
+    }
 }
 
 /// A multiserver-job simulation.
@@ -253,6 +282,7 @@ pub struct MsjSim {
     now: f64,
     next_id: u64,
     last: Option<LastStart>,
+    timer_version: u64,
 }
 
 impl MsjSim {
@@ -272,7 +302,19 @@ impl MsjSim {
         let mut events = EventQueue::new();
         events.push(sample::exponential(&mut streams.arrivals, config.arrival_rate), Event::Arrival);
         let stats = MsjStats::new(&config);
-        Self { config, policy, state, events, streams, stats, now: 0.0, next_id: 0, last: None }
+        let mut sim =
+            Self { config, policy, state, events, streams, stats, now: 0.0, next_id: 0, last: None, timer_version: 0 };
+        let Self { policy, state, events, stats, last, streams, timer_version, .. } = &mut sim;
+        policy.on_start(&mut MsjContext {
+            now: 0.0,
+            state,
+            events,
+            stats,
+            last,
+            policy_rng: &mut streams.policy,
+            timer_version,
+        });
+        sim
     }
 
     pub fn config(&self) -> &MsjConfig {
@@ -307,10 +349,14 @@ impl MsjSim {
                 break;
             }
             let (t, event) = self.events.pop().expect("peeked");
+            if matches!(event, Event::Timer { version } if version != self.timer_version) {
+                continue;
+            }
             self.now = t;
             match event {
                 Event::Arrival => self.arrive()?,
                 Event::Completion { class, arrival } => self.complete(class as usize, arrival),
+                Event::Timer { .. } => {}
             }
             let mut ctx = MsjContext {
                 now: self.now,
@@ -318,7 +364,12 @@ impl MsjSim {
                 events: &mut self.events,
                 stats: &mut self.stats,
                 last: &mut self.last,
+                policy_rng: &mut self.streams.policy,
+                timer_version: &mut self.timer_version,
             };
+            if matches!(event, Event::Timer { .. }) {
+                self.policy.on_timer(&mut ctx);
+            }
             self.policy.admit(&mut ctx)?;
         }
         if until > self.now {

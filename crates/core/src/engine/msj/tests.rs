@@ -20,7 +20,8 @@ fn config(cores: u32, classes: &str, load: f64) -> MsjConfig {
 }
 
 fn sim(config: MsjConfig, policy: &str, seed: u64) -> MsjSim {
-    let built = PolicySpec::parse(policy).unwrap().build_msj(config.cores, &config.classes).unwrap();
+    let built =
+        PolicySpec::parse(policy).unwrap().build_msj(config.cores, &config.classes, config.arrival_rate).unwrap();
     MsjSim::new(config, built, seed)
 }
 
@@ -45,10 +46,10 @@ proptest! {
         seed in 0u64..1000,
         cores in 2u32..20,
         load in 0.5f64..12.0,
-        policy in 0usize..6,
+        policy in 0usize..16,
     ) {
         let kinds: Vec<PolicyKind> = PolicyKind::of_model(Model::Msj).collect();
-        let kind = kinds[policy];
+        let kind = kinds[policy % kinds.len()];
         // One-or-all classes so that MSFQ applies too.
         let mut s = sim(config(cores, &format!("1@0.7,{cores}@0.3"), load), kind.name(), seed);
         for step in 1..=40 {
@@ -58,7 +59,7 @@ proptest! {
     }
 
     #[test]
-    fn invariants_hold_with_general_classes(seed in 0u64..1000, load in 0.5f64..6.0, policy in 0usize..6) {
+    fn invariants_hold_with_general_classes(seed in 0u64..1000, load in 0.5f64..6.0, policy in 0usize..16) {
         let kinds: Vec<PolicyKind> = PolicyKind::of_model(Model::Msj).filter(|k| *k != PolicyKind::Msfq).collect();
         let kind = kinds[policy % kinds.len()];
         let mut s = sim(config(15, "1@0.5,3@0.25,5@0.2,15@0.05", load), kind.name(), seed);

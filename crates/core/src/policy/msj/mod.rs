@@ -11,6 +11,7 @@ mod fcfs;
 mod first_fit;
 mod msf;
 mod msfq;
+mod nmsr;
 mod phases;
 mod static_qs;
 
@@ -19,6 +20,7 @@ pub use fcfs::Fcfs;
 pub use first_fit::FirstFit;
 pub use msf::Msf;
 pub use msfq::Msfq;
+pub use nmsr::{MAX_SCHEDULES, Nmsr, Schedule, SchedulePlan};
 pub use phases::{Admission, PhaseMachine};
 pub use static_qs::StaticQs;
 
