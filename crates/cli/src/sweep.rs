@@ -1,13 +1,15 @@
-//! `packlab sweep`: mean queue against load, the x axis of PG-RR Fig. 4.
+//! `packlab sweep`: a paper figure from replicated runs over a grid of loads: the mean queue or
+//! response time against the load (PG-RR Fig. 4, MSFQ Figs. 2, 5, 6), MSF/MSFQ phase durations
+//! against λ (MSFQ Fig. 3) or E[T] against the threshold ℓ, one curve per λ (MSFQ Fig. 4).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use packlab_core::metrics::mean_ci;
-use packlab_core::policy::Model;
-use packlab_core::policy::PolicySpec;
+use packlab_core::policy::{Model, PolicyKind, PolicySpec};
 use packlab_core::report::{RunReport, run, summarise_reps};
+use packlab_core::scenario::Scenario;
 use packlab_core::theory::msfq::MsfqAnalysis;
 use packlab_core::theory::{load_marks, pgrr_marks};
 use packlab_plot::{Chart, Curve, Mark, Point};
@@ -52,6 +54,8 @@ enum Metric {
     MeanQueue,
     MeanResponse,
     WeightedMeanResponse,
+    /// E[H_i] of MSF/MSFQ, i in 0..4 (MSFQ Fig. 3).
+    Phase(usize),
 }
 
 impl Metric {
@@ -70,6 +74,7 @@ impl Metric {
             Self::MeanQueue => "mean waiting jobs",
             Self::MeanResponse => "mean response time E[T]",
             Self::WeightedMeanResponse => "weighted mean response time E[T^w]",
+            Self::Phase(i) => ["E[H1]", "E[H2]", "E[H3]", "E[H4]"][i],
         }
     }
 
@@ -80,6 +85,7 @@ impl Metric {
             Self::MeanQueue => None,
             Self::MeanResponse => Some(a.mean_response),
             Self::WeightedMeanResponse => Some(a.weighted_mean_response),
+            Self::Phase(i) => Some(a.phase_means[i]),
         }
     }
 
@@ -88,6 +94,8 @@ impl Metric {
         match (self, &r.msj) {
             (Self::MeanResponse, Some(m)) => (m.mean_response, m.mean_response_ci95),
             (Self::WeightedMeanResponse, Some(m)) => (m.weighted_mean_response, unbounded),
+            // A policy without phases (only MSF and MSFQ have them) has no value.
+            (Self::Phase(i), m) => (m.as_ref().and_then(|m| m.phase_means).map_or(f64::NAN, |h| h[i]), unbounded),
             _ => (r.mean_queue, r.mean_queue_ci95),
         }
     }
@@ -107,6 +115,113 @@ struct SummaryRow {
     unstable_reps: usize,
     /// The paper's analysis of the metric at this load (SPEC 5.6; MSF and MSFQ only).
     analysis: Option<f64>,
+}
+
+/// The layout of a sweep's chart and table: the paper figure it reproduces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Figure {
+    /// One curve per policy against the load: PG-RR Fig. 4, MSFQ Figs. 2, 5 and 6.
+    AgainstLoad(Metric),
+    /// MSFQ Fig. 3: E[H1..H4] against λ, one curve per policy and phase.
+    Phases,
+    /// MSFQ Fig. 4: E[T] against the threshold ℓ, one curve per λ (every policy is MSFQ(ℓ)).
+    AgainstThreshold,
+}
+
+/// The phases of MSF/MSFQ's cycle (SPEC 5.4 H_1..H_4).
+const PHASES: usize = 4;
+
+/// One curve of a sweep: its cells with their x values.
+struct Line<'a> {
+    label: String,
+    color: usize,
+    markers: bool,
+    cells: Vec<(f64, &'a SummaryRow)>,
+}
+
+impl Figure {
+    fn of(setup: &Setup) -> Self {
+        match setup.preset.id {
+            "msfq-d3" => Self::Phases,
+            "msfq-d4" if setup.policies.iter().all(|p| p.kind == PolicyKind::Msfq) => Self::AgainstThreshold,
+            _ => Self::AgainstLoad(Metric::default_for(setup)),
+        }
+    }
+
+    /// The metrics summarised per cell, in the order of the summary rows.
+    fn metrics(self) -> Vec<Metric> {
+        match self {
+            Self::AgainstLoad(metric) => vec![metric],
+            Self::Phases => (0..PHASES).map(Metric::Phase).collect(),
+            Self::AgainstThreshold => vec![Metric::MeanResponse],
+        }
+    }
+
+    fn x_label(self, setup: &Setup) -> &'static str {
+        match (self, setup.scenario.model()) {
+            (Self::AgainstThreshold, _) => "threshold ℓ (0 = MSF)",
+            (_, Model::Pgrr) => "load α",
+            (_, Model::Msj) => "arrival rate λ",
+        }
+    }
+
+    fn y_label(self) -> &'static str {
+        match self {
+            Self::AgainstLoad(metric) => metric.label(),
+            Self::Phases => "mean phase duration E[H_i]",
+            Self::AgainstThreshold => Metric::MeanResponse.label(),
+        }
+    }
+
+    /// The curves of `summary` (policy-major, then load, then metric).
+    fn lines<'a>(self, setup: &Setup, loads: &[f64], summary: &'a [SummaryRow]) -> Vec<Line<'a>> {
+        let names = labels(&setup.policies, &setup.scenario);
+        let per_metric = self.metrics().len();
+        let cell =
+            |policy: usize, load: usize, metric: usize| &summary[(policy * loads.len() + load) * per_metric + metric];
+        let by_load = |policy: usize, metric: usize| -> Vec<(f64, &'a SummaryRow)> {
+            loads.iter().enumerate().map(|(k, &x)| (x, cell(policy, k, metric))).collect()
+        };
+        match self {
+            Self::AgainstLoad(_) => names
+                .into_iter()
+                .enumerate()
+                .map(|(p, label)| Line { label, color: p, markers: true, cells: by_load(p, 0) })
+                .collect(),
+            // Colour says the phase; markers tell the policies apart (the first without).
+            Self::Phases => names
+                .iter()
+                .enumerate()
+                .flat_map(|(p, name)| {
+                    (0..PHASES).map(move |i| Line {
+                        label: format!("{name} {}", Metric::Phase(i).label()),
+                        color: i,
+                        markers: p > 0,
+                        cells: by_load(p, i),
+                    })
+                })
+                .collect(),
+            Self::AgainstThreshold => {
+                let cores = match &setup.scenario {
+                    Scenario::Msj(s) => s.cores,
+                    Scenario::Pgrr(_) => unreachable!("MSFQ policies run on the multiserver-job model"),
+                };
+                let threshold = |p: &PolicySpec| f64::from(p.msj.l.unwrap_or(cores - 1));
+                let mut order: Vec<usize> = (0..setup.policies.len()).collect();
+                order.sort_by(|&a, &b| threshold(&setup.policies[a]).total_cmp(&threshold(&setup.policies[b])));
+                loads
+                    .iter()
+                    .enumerate()
+                    .map(|(k, load)| Line {
+                        label: format!("λ = {load}"),
+                        color: k,
+                        markers: true,
+                        cells: order.iter().map(|&p| (threshold(&setup.policies[p]), cell(p, k, 0))).collect(),
+                    })
+                    .collect()
+            }
+        }
+    }
 }
 
 pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
@@ -166,13 +281,17 @@ pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     });
     write_csv(&runs_path, rows)?;
 
-    // Tasks are policy-major, then load, then replication, so each cell is one chunk.
-    let metric = Metric::default_for(&setup);
-    let summary: Vec<SummaryRow> = reports.chunks(args.reps as usize).map(|cell| summarise(cell, metric)).collect();
+    // Tasks are policy-major, then load, then replication, so each cell is one chunk; its
+    // summary rows follow in the figure's metric order.
+    let figure = Figure::of(&setup);
+    let metrics = figure.metrics();
+    let summary: Vec<SummaryRow> =
+        reports.chunks(args.reps as usize).flat_map(|cell| metrics.iter().map(move |&m| summarise(cell, m))).collect();
     write_csv(&summary_path, summary.iter().cloned())?;
-    write_chart(&svg_path, &setup, &loads, &summary, metric)?;
+    let lines = figure.lines(&setup, &loads, &summary);
+    write_chart(&svg_path, &setup, figure, &loads, &lines)?;
 
-    print_summary(&setup, &loads, args.reps, &summary, metric, out)?;
+    print_summary(&setup, figure, &loads, args.reps, &lines, out)?;
     writeln!(out)?;
     writeln!(out, "wrote {} ({} runs)", runs_path.display(), reports.len())?;
     writeln!(out, "wrote {}", summary_path.display())?;
@@ -253,15 +372,16 @@ fn marks(loads: &[f64]) -> Vec<(f64, &'static str, String)> {
     marks
 }
 
-fn write_chart(path: &Path, setup: &Setup, loads: &[f64], summary: &[SummaryRow], metric: Metric) -> Result<()> {
-    let names = labels(&setup.policies, &setup.scenario);
-    let points: Vec<Vec<Point>> = summary
-        .chunks(loads.len())
-        .map(|cells| {
-            cells
+fn write_chart(path: &Path, setup: &Setup, figure: Figure, loads: &[f64], lines: &[Line<'_>]) -> Result<()> {
+    let points: Vec<Vec<Point>> = lines
+        .iter()
+        .map(|line| {
+            line.cells
                 .iter()
-                .map(|c| Point {
-                    x: c.load,
+                // The y axis is logarithmic: a phase never visited (MSF's phase 4) has no point.
+                .filter(|(_, c)| c.value.is_finite() && c.value > 0.0)
+                .map(|&(x, c)| Point {
+                    x,
                     y: c.value,
                     // An unbounded interval (one value) has nothing to draw.
                     interval: (c.ci_lo.is_finite() && c.ci_hi.is_finite()).then_some((c.ci_lo, c.ci_hi)),
@@ -269,48 +389,57 @@ fn write_chart(path: &Path, setup: &Setup, loads: &[f64], summary: &[SummaryRow]
                 .collect()
         })
         .collect();
-    // The analysis as an unmarked line in its policy's colour, where it answers (SPEC 5.6 does
-    // not at low load, where its approximations fail).
-    let analysis: Vec<(usize, String, Vec<Point>)> = summary
-        .chunks(loads.len())
-        .enumerate()
-        .filter_map(|(i, cells)| {
-            let points: Vec<Point> =
-                cells.iter().filter_map(|c| c.analysis.map(|y| Point { x: c.load, y, interval: None })).collect();
-            (!points.is_empty()).then(|| (i, format!("{} (analysis)", names[i]), points))
-        })
-        .collect();
-    let marks = match setup.scenario.model() {
-        Model::Pgrr => marks(loads),
+    // The analysis as an unmarked line in its curve's colour, where it answers (SPEC 5.6 does
+    // not at low load, where its approximations fail). Fig. 3 has eight curves already; its
+    // analysis is in the table and the summary CSV.
+    let analysis: Vec<(usize, String, Vec<Point>)> = if figure == Figure::Phases {
+        Vec::new()
+    } else {
+        lines
+            .iter()
+            .filter_map(|line| {
+                let points: Vec<Point> = line
+                    .cells
+                    .iter()
+                    .filter_map(|&(x, c)| c.analysis.map(|y| Point { x, y, interval: None }))
+                    .collect();
+                (!points.is_empty()).then(|| (line.color, format!("{} (analysis)", line.label), points))
+            })
+            .collect()
+    };
+    let marks = match (figure, setup.scenario.model()) {
+        (Figure::AgainstThreshold, _) => Vec::new(),
+        (_, Model::Pgrr) => marks(loads),
         // The capacity bound (and Static QS's bound where lower), drawn when the grid nears it.
-        Model::Msj => load_marks(&setup.scenario)
+        (_, Model::Msj) => load_marks(&setup.scenario)
             .into_iter()
             .filter(|m| m.load <= 1.1 * loads[loads.len() - 1])
             .map(|m| (m.load, "λ max", m.label))
             .collect(),
     };
-    let mut x_label =
-        if setup.scenario.model() == Model::Pgrr { "load α".to_string() } else { "arrival rate λ".to_string() };
+    let mut x_label = figure.x_label(setup).to_string();
     if !marks.is_empty() {
         let meanings: Vec<&str> = marks.iter().map(|(_, _, meaning)| meaning.as_str()).collect();
         x_label.push_str(&format!("   (dashed: {})", meanings.join("; ")));
     }
-    // Pad both ends: by default the range starts at the first load, which puts the first
-    // markers and error bars on the y axis; the right end leaves room for a mark's label.
-    let lo = loads[0];
-    let hi = marks.iter().map(|m| m.0).fold(loads[loads.len() - 1], f64::max);
+    // Pad both ends: by default the range starts at the first x, which puts the first markers
+    // and error bars on the y axis; the right end leaves room for a mark's label.
+    let xs = lines.iter().flat_map(|l| l.cells.iter().map(|(x, _)| *x));
+    let lo = xs.clone().fold(f64::INFINITY, f64::min);
+    let hi = marks.iter().map(|m| m.0).fold(xs.fold(f64::NEG_INFINITY, f64::max), f64::max);
     let span = (hi - lo).max(0.05);
     let title = format!("{}: {}", setup.preset.figure, setup.preset.title);
     let chart = Chart {
         title: &title,
         x_label: &x_label,
-        y_label: &format!("{} (log scale)", metric.label()),
-        curves: names
+        y_label: &format!("{} (log scale)", figure.y_label()),
+        curves: lines
             .iter()
             .zip(&points)
-            .enumerate()
-            .map(|(i, (label, points))| Curve { label, color: i, points, markers: true })
-            .chain(analysis.iter().map(|(i, label, points)| Curve { label, color: *i, points, markers: false }))
+            // A curve with nothing to draw (a phase the policy never visits) stays out of the legend.
+            .filter(|(_, points)| !points.is_empty())
+            .map(|(line, points)| Curve { label: &line.label, color: line.color, points, markers: line.markers })
+            .chain(analysis.iter().map(|(color, label, points)| Curve { label, color: *color, points, markers: false }))
             .collect(),
         x_marks: marks.iter().map(|&(value, label, _)| Mark { value, label }).collect(),
         log_y: true,
@@ -322,10 +451,10 @@ fn write_chart(path: &Path, setup: &Setup, loads: &[f64], summary: &[SummaryRow]
 
 fn print_summary(
     setup: &Setup,
+    figure: Figure,
     loads: &[f64],
     reps: u64,
-    summary: &[SummaryRow],
-    metric: Metric,
+    lines: &[Line<'_>],
     out: &mut dyn Write,
 ) -> Result<()> {
     let p = &setup.preset;
@@ -348,22 +477,48 @@ fn print_summary(
     writeln!(
         out,
         "\n{} ± half-width of its 95% interval ({interval}); * = unstable in most replications",
-        metric.label()
+        figure.y_label()
     )?;
-    let names = labels(&setup.policies, &setup.scenario);
-    let mut header = vec!["load".to_string()];
-    header.extend(names);
-    let mut table = Table::new(&header.iter().map(String::as_str).collect::<Vec<_>>());
-    for (k, load) in loads.iter().enumerate() {
-        let mut row = vec![load.to_string()];
-        for cells in summary.chunks(loads.len()) {
-            let c = &cells[k];
-            let star = if 2 * c.unstable_reps > c.reps { "*" } else { "" };
-            let analysis = c.analysis.map_or(String::new(), |a| format!(" (analysis {})", num(a)));
-            row.push(format!("{} ±{}{star}{analysis}", num(c.value), num((c.ci_hi - c.ci_lo) / 2.0)));
+    let cell_text = |c: &SummaryRow| {
+        if !c.value.is_finite() {
+            return "–".to_string();
         }
-        table.row(row);
-    }
+        let star = if 2 * c.unstable_reps > c.reps { "*" } else { "" };
+        let analysis = c.analysis.map_or(String::new(), |a| format!(" (analysis {})", num(a)));
+        let half = (c.ci_hi - c.ci_lo) / 2.0;
+        let spread = if half.is_finite() { format!(" ±{}", num(half)) } else { String::new() };
+        format!("{}{spread}{star}{analysis}", num(c.value))
+    };
+    let mut xs: Vec<f64> = lines.iter().flat_map(|l| l.cells.iter().map(|(x, _)| *x)).collect();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup();
+    let table = if figure == Figure::Phases {
+        // One row per load and policy, one column per phase: eight curves side by side would
+        // not fit a terminal.
+        let mut header = vec![figure.x_label(setup).to_string(), "policy".to_string()];
+        header.extend((0..PHASES).map(|i| Metric::Phase(i).label().to_string()));
+        let mut table = Table::new(&header.iter().map(String::as_str).collect::<Vec<_>>());
+        for (k, x) in xs.iter().enumerate() {
+            for (policy, phases) in labels(&setup.policies, &setup.scenario).iter().zip(lines.chunks(PHASES)) {
+                let mut row = vec![x.to_string(), policy.clone()];
+                row.extend(phases.iter().map(|line| cell_text(line.cells[k].1)));
+                table.row(row);
+            }
+        }
+        table
+    } else {
+        let mut header = vec![figure.x_label(setup).to_string()];
+        header.extend(lines.iter().map(|l| l.label.clone()));
+        let mut table = Table::new(&header.iter().map(String::as_str).collect::<Vec<_>>());
+        for x in xs {
+            let mut row = vec![x.to_string()];
+            for line in lines {
+                row.push(line.cells.iter().find(|(cx, _)| *cx == x).map_or(String::new(), |(_, c)| cell_text(c)));
+            }
+            table.row(row);
+        }
+        table
+    };
     table.print(out)?;
     Ok(())
 }

@@ -483,3 +483,66 @@ fn msj_sweep_plots_the_mean_response() {
     assert!(rows.iter().all(|r| r[15..].iter().all(|c| c.parse::<f64>().is_ok())), "{runs}");
     assert!(read(&out.join("msfq-d2.svg")).contains("arrival rate"));
 }
+
+/// MSFQ Fig. 4: the D4 sweep puts the threshold ℓ on the x axis, one curve per λ, and MSF
+/// (ℓ = 0) is far worse than any ℓ > 0.
+#[test]
+fn msj_sweep_of_the_threshold_puts_l_on_the_x_axis() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("d4");
+    let stdout = ok(&[
+        "sweep",
+        "--preset",
+        "msfq-d4",
+        "--load",
+        "6.5",
+        "--policy",
+        "msfq:l=0,msfq:l=8,msfq:l=31",
+        "--reps",
+        "1",
+        "--horizon",
+        "40000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(stdout.contains("threshold ℓ (0 = MSF)") && stdout.contains("λ = 6.5"), "{stdout}");
+    let summary = read(&out.join("msfq-d4-summary.csv"));
+    let value = |l: &str| -> f64 {
+        let row = summary.lines().find(|r| r.starts_with(&format!("msfq:l={l},"))).unwrap();
+        row.split(',').nth(4).unwrap().parse().unwrap()
+    };
+    assert!(value("0") > 2.0 * value("8") && value("0") > 2.0 * value("31"), "{summary}");
+    assert!(read(&out.join("msfq-d4.svg")).contains("threshold"));
+}
+
+/// MSFQ Fig. 3: the D3 sweep summarises E[H1..H4] per policy and load, with the analysis.
+#[test]
+fn msj_sweep_of_phases_has_one_row_per_phase() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("d3");
+    let stdout = ok(&[
+        "sweep",
+        "--preset",
+        "msfq-d3",
+        "--load",
+        "7",
+        "--reps",
+        "1",
+        "--horizon",
+        "40000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(stdout.contains("E[H1]") && stdout.contains("E[H4]"), "{stdout}");
+    let summary = read(&out.join("msfq-d3-summary.csv"));
+    let rows: Vec<Vec<&str>> = summary.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    // MSF and MSFQ(31), four phases each.
+    assert_eq!(rows.len(), 8, "{summary}");
+    let h = |policy: &str, phase: &str| -> f64 {
+        rows.iter().find(|r| r[0].split(':').next() == Some(policy) && r[3] == phase).unwrap()[4].parse().unwrap()
+    };
+    // MSFQ's phases 1 and 2 are much shorter than MSF's; MSFQ(31)'s phase 4 is H_31 ≈ 4.
+    assert!(h("msf", "E[H1]") > 5.0 * h("msfq", "E[H1]"), "{summary}");
+    assert!((h("msfq", "E[H4]") - 4.03).abs() < 0.5, "{summary}");
+    assert_eq!(h("msf", "E[H4]"), 0.0);
+}

@@ -255,7 +255,8 @@ fn msfq_d4() -> Preset {
                       idle cores during phase 4 for much shorter cycles.",
         scenario: Scenario::Msj(one_or_all(7.5, 1_000_000)),
         policies: [0, 1, 2, 4, 8, 16, 24, 31].into_iter().map(msfq).collect(),
-        load_grid: vec![7.5],
+        // Its sweep draws E[T] against ℓ, one curve per λ of Fig. 2's upper range.
+        load_grid: vec![6.0, 7.0, 7.5],
     }
 }
 
