@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use packlab_core::policy::PolicySpec;
-use packlab_core::report::{RepsReport, RunOutcome, RunReport, run, summarise_reps};
+use packlab_core::report::{MsjMetrics, RepsReport, RunOutcome, RunReport, run, summarise_reps};
 use packlab_plot::{Chart, Curve, Mark, Point};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -130,7 +130,7 @@ fn print_human(
 
     let names = labels(&setup.policies, &setup.scenario);
     if first.msj.is_some() {
-        return print_msj(&names, per_policy, reps, out);
+        return print_msj(&names, per_policy, out);
     }
     let mut table =
         Table::new(&["policy", "mean queue", "95% interval", "final queue", "mean wait", "occupancy", "verdict"])
@@ -189,12 +189,7 @@ fn print_human(
 
 /// The multiserver-job table: response times (SPEC 5.4). With replications, each figure is
 /// the mean over them and the interval is Student t over the replications' E[T].
-fn print_msj(
-    names: &[String],
-    per_policy: &[Vec<RunOutcome>],
-    reps: Option<&[RepsReport]>,
-    out: &mut dyn Write,
-) -> Result<()> {
+fn print_msj(names: &[String], per_policy: &[Vec<RunOutcome>], out: &mut dyn Write) -> Result<()> {
     let classes: Vec<String> =
         per_policy[0][0].report.msj.as_ref().expect("an MSJ run").mean_response_by_class.keys().cloned().collect();
     let mut header = vec!["policy".to_string(), "E[T]".into(), "95% interval".into(), "E[T^w]".into()];
@@ -203,37 +198,19 @@ fn print_msj(
     let header_refs: Vec<&str> = header.iter().map(String::as_str).collect();
     let mut table = Table::new(&header_refs).left(header.len() - 1);
     for (i, runs) in per_policy.iter().enumerate() {
-        let ms: Vec<&packlab_core::report::MsjMetrics> =
-            runs.iter().map(|o| o.report.msj.as_ref().expect("an MSJ run")).collect();
-        let mean = |f: &dyn Fn(&packlab_core::report::MsjMetrics) -> f64| {
-            ms.iter().map(|m| f(m)).sum::<f64>() / ms.len() as f64
-        };
-        let ci = match reps {
-            Some(r) if r[i].reps > 1 => {
-                let c = packlab_core::metrics::mean_ci(&ms.iter().map(|m| m.mean_response).collect::<Vec<_>>());
-                [c.lo, c.hi]
-            }
-            _ => ms[0].mean_response_ci95,
-        };
+        let ms: Vec<&MsjMetrics> = runs.iter().map(|o| o.report.msj.as_ref().expect("an MSJ run")).collect();
+        // One run's figures, or the replications' means with a Student-t interval.
+        let m = MsjMetrics::over_replications(&ms);
         let unstable = runs.iter().filter(|o| o.report.unstable).count();
         let verdict = match (runs.len(), unstable) {
             (1, 0) => "stable".to_string(),
             (1, _) => "UNSTABLE".to_string(),
             (n, u) => format!("{} ({u}/{n} unstable)", if 2 * u > n { "UNSTABLE" } else { "stable" }),
         };
-        let mut row = vec![
-            names[i].clone(),
-            num(mean(&|m| m.mean_response)),
-            interval(ci),
-            num(mean(&|m| m.weighted_mean_response)),
-        ];
-        row.extend(classes.iter().map(|c| num(mean(&|m| m.mean_response_by_class[c]))));
-        row.extend([
-            num(mean(&|m| m.p95_response)),
-            num(mean(&|m| m.mean_in_system)),
-            format!("{:.1}%", 100.0 * mean(&|m| m.utilization)),
-            verdict,
-        ]);
+        let mut row =
+            vec![names[i].clone(), num(m.mean_response), interval(m.mean_response_ci95), num(m.weighted_mean_response)];
+        row.extend(classes.iter().map(|c| num(m.mean_response_by_class[c])));
+        row.extend([num(m.p95_response), num(m.mean_in_system), format!("{:.1}%", 100.0 * m.utilization), verdict]);
         table.row(row);
     }
     table.print(out)?;

@@ -546,3 +546,49 @@ fn msj_sweep_of_phases_has_one_row_per_phase() {
     assert!((h("msfq", "E[H4]") - 4.03).abs() < 0.5, "{summary}");
     assert_eq!(h("msf", "E[H4]"), 0.0);
 }
+
+/// `run --reps --json` on the multiserver-job model carries the response fields, averaged
+/// over the replications, with a Student-t interval around the mean of the runs' E[T].
+#[test]
+fn msj_replications_report_response_times() {
+    let one = |seed: &str| {
+        f(
+            &json_lines(&ok(&[
+                "run",
+                "--preset",
+                "msfq-d1",
+                "--policy",
+                "msfq",
+                "--horizon",
+                "4000",
+                "--seed",
+                seed,
+                "--json",
+            ]))[0],
+            "mean_response",
+        )
+    };
+    let lines = json_lines(&ok(&[
+        "run",
+        "--preset",
+        "msfq-d1",
+        "--policy",
+        "msfq",
+        "--horizon",
+        "4000",
+        "--reps",
+        "3",
+        "--json",
+    ]));
+    let r = &lines[0];
+    assert_eq!(r["reps"], 3);
+    let mean = (one("1") + one("2") + one("3")) / 3.0;
+    assert!((f(r, "mean_response") - mean).abs() < 1e-9, "{r}");
+    let ci = r["mean_response_ci95"].as_array().unwrap();
+    assert!(ci[0].as_f64().unwrap() < mean && mean < ci[1].as_f64().unwrap(), "{r}");
+    for key in ["weighted_mean_response", "p95_response", "utilization", "completed"] {
+        assert!(f(r, key) > 0.0, "{key}: {r}");
+    }
+    assert_eq!(r["phase_means"].as_array().unwrap().len(), 4);
+    assert!(r["mean_response_by_class"]["32"].as_f64().unwrap() > 0.0);
+}

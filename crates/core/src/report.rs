@@ -290,6 +290,46 @@ pub struct RepsReport {
     /// Majority verdict, and how many replications were judged unstable.
     pub unstable: bool,
     pub unstable_reps: usize,
+    /// Response-time metrics of the multiserver-job model, averaged over the replications
+    /// (see [`MsjMetrics::over_replications`]).
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub msj: Option<MsjMetrics>,
+}
+
+impl MsjMetrics {
+    /// Replications of one setting: every value is the mean over the runs (percentiles the
+    /// mean of each run's percentile, counts the total), and `mean_response_ci95` becomes the
+    /// Student-t interval over the replications, which unlike one run's batch means does not
+    /// lean on the batches being independent. The analysis does not depend on the seed.
+    pub fn over_replications(runs: &[&MsjMetrics]) -> Self {
+        let n = runs.len() as f64;
+        let mean = |f: fn(&MsjMetrics) -> f64| runs.iter().map(|m| f(m)).sum::<f64>() / n;
+        let mean_map = |f: fn(&MsjMetrics) -> &BTreeMap<String, f64>| -> BTreeMap<String, f64> {
+            f(runs[0]).keys().map(|k| (k.clone(), runs.iter().map(|m| f(m)[k]).sum::<f64>() / n)).collect()
+        };
+        let mean_array = |f: fn(&MsjMetrics) -> Option<[f64; 4]>| -> Option<[f64; 4]> {
+            let arrays: Vec<[f64; 4]> = runs.iter().filter_map(|m| f(m)).collect();
+            (arrays.len() == runs.len()).then(|| std::array::from_fn(|i| arrays.iter().map(|a| a[i]).sum::<f64>() / n))
+        };
+        let ci = mean_ci(&runs.iter().map(|m| m.mean_response).collect::<Vec<_>>());
+        Self {
+            mean_response: ci.mean,
+            mean_response_ci95: if runs.len() > 1 { [ci.lo, ci.hi] } else { runs[0].mean_response_ci95 },
+            weighted_mean_response: mean(|m| m.weighted_mean_response),
+            mean_response_all_jobs: mean(|m| m.mean_response_all_jobs),
+            mean_response_by_class: mean_map(|m| &m.mean_response_by_class),
+            p50_response: mean(|m| m.p50_response),
+            p95_response: mean(|m| m.p95_response),
+            p99_response: mean(|m| m.p99_response),
+            mean_in_system: mean(|m| m.mean_in_system),
+            mean_in_system_by_class: mean_map(|m| &m.mean_in_system_by_class),
+            phase_means: mean_array(|m| m.phase_means),
+            phase_fractions: mean_array(|m| m.phase_fractions),
+            analysis: runs[0].analysis.clone(),
+            utilization: mean(|m| m.utilization),
+            completed: runs.iter().map(|m| m.completed).sum(),
+        }
+    }
 }
 
 /// Summarises replications of the same preset and policy.
@@ -319,5 +359,10 @@ pub fn summarise_reps(runs: &[RunReport]) -> RepsReport {
         mean_occupancy: mean(|r| r.mean_occupancy),
         unstable: 2 * unstable_reps > runs.len(),
         unstable_reps,
+        msj: runs
+            .iter()
+            .map(|r| r.msj.as_ref())
+            .collect::<Option<Vec<&MsjMetrics>>>()
+            .map(|m| MsjMetrics::over_replications(&m)),
     }
 }
