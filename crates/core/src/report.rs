@@ -325,7 +325,7 @@ impl MsjMetrics {
             mean_in_system_by_class: mean_map(|m| &m.mean_in_system_by_class),
             phase_means: mean_array(|m| m.phase_means),
             phase_fractions: mean_array(|m| m.phase_fractions),
-            analysis: runs[0].analysis.clone(),
+            analysis: runs[0].analysis,
             utilization: mean(|m| m.utilization),
             completed: runs.iter().map(|m| m.completed).sum(),
         }
