@@ -138,8 +138,8 @@ fn Workbench(props: &LabProps) -> Html {
                 <div class="charts">
                     { for ChartKind::ALL.iter().filter(|k| k.applies(snapshot)).map(|&kind| html! {
                         <div class="chart-box" key={kind.id()}>
-                            if kind == ChartKind::Bins {
-                                <FocusPicker snapshot={snapshot.clone()} on_focus={race.focus.clone()} />
+                            if kind.focused() {
+                                <FocusPicker snapshot={snapshot.clone()} on_focus={race.focus.clone()} {kind} />
                             }
                             <LiveChart {kind} snapshot={snapshot.clone()} marks={marks.clone()} {load} />
                         </div>
@@ -155,16 +155,21 @@ fn Workbench(props: &LabProps) -> Html {
 pub struct FocusPickerProps {
     pub snapshot: Rc<Snapshot>,
     pub on_focus: Callback<usize>,
+    pub kind: ChartKind,
 }
 
-/// Which policy's bins the per-bin chart shows.
+/// Which policy the per-bin charts show (one choice for all of them).
 #[component]
 fn FocusPicker(props: &FocusPickerProps) -> Html {
     let on_focus = props.on_focus.reform(|e: Event| value_of(&e).parse().unwrap_or(0));
+    let (id, text) = match props.kind {
+        ChartKind::ClassResponse => ("focus-response", "Classes of "),
+        _ => ("focus", "Bins of "),
+    };
     html! {
         <label class="focus">
-            { "Bins of " }
-            <select id="focus" onchange={on_focus}>
+            { text }
+            <select {id} onchange={on_focus}>
                 { for props.snapshot.lanes.iter().enumerate().map(|(i, l)| html! {
                     <option value={i.to_string()} selected={i == props.snapshot.focus}>{ &l.label }</option>
                 }) }
@@ -238,6 +243,7 @@ fn chart_name(kind: ChartKind) -> &'static str {
         ChartKind::Occupancy => "Occupancy chart",
         ChartKind::Bins => "Bins chart",
         ChartKind::Response => "Response chart",
+        ChartKind::ClassResponse => "Class response chart",
     }
 }
 

@@ -27,15 +27,24 @@ pub enum ChartKind {
     Bins,
     /// Running mean response time of every policy (models with response times).
     Response,
+    /// Running mean response time per class of the focused policy (models with response
+    /// times).
+    ClassResponse,
 }
 
 impl ChartKind {
-    pub const ALL: [ChartKind; 4] = [ChartKind::Queue, ChartKind::Occupancy, ChartKind::Response, ChartKind::Bins];
+    pub const ALL: [ChartKind; 5] =
+        [ChartKind::Queue, ChartKind::Occupancy, ChartKind::Response, ChartKind::ClassResponse, ChartKind::Bins];
 
-    /// Whether the snapshot has anything for this chart (response times only in some models).
+    /// Whether the page shows this chart for the snapshot's model: response charts only in
+    /// models with response times. Fixed for a race, so charts never swap places mid-run.
     pub fn applies(self, snapshot: &Snapshot) -> bool {
-        self != ChartKind::Response
-            || snapshot.lanes.iter().any(|l| l.mean_response.is_some() || !l.response_series.is_empty())
+        !matches!(self, ChartKind::Response | ChartKind::ClassResponse) || snapshot.responses
+    }
+
+    /// Whether the chart shows one focused policy (and comes with a picker for it).
+    pub fn focused(self) -> bool {
+        matches!(self, ChartKind::Bins | ChartKind::ClassResponse)
     }
 
     /// The canvas id, also the name of its PNG.
@@ -45,12 +54,16 @@ impl ChartKind {
             ChartKind::Occupancy => "chart-occupancy",
             ChartKind::Bins => "chart-bins",
             ChartKind::Response => "chart-response",
+            ChartKind::ClassResponse => "chart-class-response",
         }
     }
 
     fn description(self) -> &'static str {
         match self {
-            ChartKind::Queue => "Line chart of the number of waiting jobs against the slot, one line per policy",
+            ChartKind::Queue => {
+                "Line chart of the number of waiting jobs (jobs in the system, for multiserver jobs) against time, \
+                 one line per policy"
+            }
             ChartKind::Occupancy => {
                 "Line chart of the occupied fraction of the servers against the slot, one line per policy, \
                  with the offered load and the papers' guarantees as dashed lines"
@@ -59,6 +72,10 @@ impl ChartKind {
             ChartKind::Response => {
                 "Line chart of the running mean response time against time, one line per policy, with the \
                  analysis where it exists as dashed lines"
+            }
+            ChartKind::ClassResponse => {
+                "Line chart of the running mean response time of each job class against time, for one policy, \
+                 with the analysis where it exists as dashed lines"
             }
         }
     }
@@ -79,6 +96,18 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
     let x_label = if snapshot.time_unit == "slots" { "slot" } else { "time" };
     let base = Chart { x_label, x_marks, x_range, ..Chart::default() };
     match kind {
+        // The multiserver-job figures (MSFQ Fig. 1) plot n(t), every job in the system; the
+        // other models plot the waiting jobs Q(t).
+        ChartKind::Queue if snapshot.lanes.iter().any(|l| !l.in_system_series.is_empty()) => Chart {
+            title: "Jobs in the system n(t)",
+            y_label: "jobs waiting or running",
+            curves: snapshot
+                .lanes
+                .iter()
+                .map(|l| Curve { label: &l.label, color: l.color, points: &l.in_system_series, markers: QUEUE_MARKERS })
+                .collect(),
+            ..base
+        },
         ChartKind::Queue => Chart {
             title: "Waiting jobs Q(t)",
             y_label: "waiting jobs",
@@ -119,6 +148,24 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                 .lanes
                 .iter()
                 .filter_map(|l| l.analysis.as_ref().map(|(value, label)| Mark { value: *value, label }))
+                .collect(),
+            ..base
+        },
+        ChartKind::ClassResponse => Chart {
+            title: "Mean response time per class, running average",
+            y_label: "response time",
+            curves: snapshot
+                .bin_labels
+                .iter()
+                .zip(&snapshot.bin_response_series)
+                .enumerate()
+                .map(|(bin, (label, points))| Curve { label, color: bin, points, markers: false })
+                .collect(),
+            y_marks: snapshot
+                .bin_labels
+                .iter()
+                .zip(&snapshot.bin_analysis)
+                .map(|(label, &value)| Mark { value, label })
                 .collect(),
             ..base
         },
@@ -231,5 +278,34 @@ mod tests {
         assert_eq!(chart(ChartKind::Queue, &snapshot, &marks, 0.7).x_marks[0].value, 1_000.0);
         let bins = chart(ChartKind::Bins, &snapshot, &marks, 0.7);
         assert!(bins.curves.iter().all(|c| c.label.starts_with("VQ")));
+    }
+
+    #[test]
+    fn multiserver_charts_plot_n_and_per_class_response_with_the_analysis() {
+        let mut setup = Setup::from_preset("msfq-d1").unwrap();
+        setup.scenario.set("horizon", "4000").unwrap();
+        setup.scenario.set("warmup", "500").unwrap();
+        setup.scenario.set("sample_every", "10").unwrap();
+        let mut race = Race::new(&setup, 256);
+        race.advance(4_000, f64::INFINITY, || 0.0).unwrap();
+        let marks = packlab_core::theory::load_marks(&setup.scenario);
+        // Focus on MSFQ(31), the second lane.
+        let snapshot = race.snapshot(Phase::Running, 1);
+        assert!(ChartKind::ALL.iter().all(|k| k.applies(&snapshot)));
+        let queue = chart(ChartKind::Queue, &snapshot, &marks, 0.9);
+        assert_eq!(queue.title, "Jobs in the system n(t)");
+        // n(t) counts running jobs too, so it is never below Q(t).
+        let lane = &snapshot.lanes[1];
+        assert!(lane.in_system_series.iter().zip(lane.queue_series.iter()).all(|(n, q)| n.y >= q.y));
+        let classes = chart(ChartKind::ClassResponse, &snapshot, &marks, 0.9);
+        let labels: Vec<_> = classes.curves.iter().map(|c| c.label).collect();
+        assert_eq!(labels, ["1 core", "32 cores"]);
+        assert!(classes.curves.iter().all(|c| !c.points.is_empty() && c.points.iter().all(|p| p.x > 500.0)));
+        // The analysis of MSFQ(31) at λ = 7.5 per class (SPEC 5.6): E[T^(1)] and E[T^(32)].
+        assert_eq!(classes.y_marks.len(), 2);
+        assert!(classes.y_marks.iter().all(|m| m.value > 1.0 && m.value < 200.0), "{:?}", classes.y_marks);
+        // The PG-RR page has no response charts.
+        let pgrr = Race::new(&Setup::from_preset("pgrr-a1").unwrap(), 64).snapshot(Phase::Ready, 0);
+        assert!(!ChartKind::ClassResponse.applies(&pgrr) && !ChartKind::Response.applies(&pgrr));
     }
 }

@@ -7,8 +7,8 @@ use web_sys::{HtmlAnchorElement, HtmlCanvasElement};
 use crate::snapshot::Snapshot;
 
 /// The series of every chart, one row per grid interval: the slot at the interval's middle,
-/// then each policy's queue and running-mean occupancy (and running-mean response time where
-/// the model has one), then the focused policy's bins.
+/// then each policy's queue and running-mean occupancy (and, where the model has response
+/// times, n(t) and the running-mean response time), then the focused policy's bins.
 ///
 /// Every lane runs the same slots on the same grid, so row `i` of each series is the same
 /// interval.
@@ -19,6 +19,9 @@ pub fn series_csv(snapshot: &Snapshot) -> Result<String, csv::Error> {
     let mut header = vec![if snapshot.time_unit == "slots" { "slot" } else { "time" }.to_string()];
     for lane in &snapshot.lanes {
         header.push(format!("{} queue", lane.policy));
+        if responses {
+            header.push(format!("{} in system", lane.policy));
+        }
         header.push(format!("{} occupancy running mean", lane.policy));
         if responses {
             header.push(format!("{} response running mean", lane.policy));
@@ -32,6 +35,9 @@ pub fn series_csv(snapshot: &Snapshot) -> Result<String, csv::Error> {
         let mut record = vec![x.to_string()];
         for lane in &snapshot.lanes {
             record.push(lane.queue_series[i].y.to_string());
+            if responses {
+                record.push(lane.in_system_series.get(i).map_or(String::new(), |p| p.y.to_string()));
+            }
             record.push(lane.occupancy_series.get(i).map_or(String::new(), |p| p.y.to_string()));
             if responses {
                 // The response series starts after the warm-up; match its points by time.

@@ -27,8 +27,16 @@ struct Lane {
     policy: String,
     label: String,
     run: Box<dyn LiveRun>,
-    /// The paper's analytic mean response time, where one exists (SPEC 5.6).
-    analysis: Option<f64>,
+    /// The paper's analysis, where one exists (SPEC 5.6): E[T] and E[T^(j)] per class.
+    analysis: Option<Analysis>,
+}
+
+/// What the analysis says of one lane.
+#[derive(Debug, Clone, PartialEq)]
+struct Analysis {
+    mean_response: f64,
+    /// E[T^(j)] in class (bin) order.
+    by_class: Vec<f64>,
 }
 
 /// The simulations of every policy of a [`Setup`], stepped in lockstep: after any call, all
@@ -60,7 +68,11 @@ impl Race {
             // model that fit it, so building cannot fail here; a lane that did is left out.
             .filter_map(|spec| {
                 let run = live_run(s, spec, max_points).ok()?;
-                let analysis = packlab_core::theory::analytic_mean_response(s, spec).map(|a| a.mean_response);
+                // The analysis covers one-or-all classes only: small jobs, then large ones.
+                let analysis = packlab_core::theory::analytic_mean_response(s, spec).map(|a| Analysis {
+                    mean_response: a.mean_response,
+                    by_class: vec![a.mean_response_small, a.mean_response_large],
+                });
                 Some(Lane { policy: spec.to_string(), label: s.policy_label(spec), run, analysis })
             })
             .collect();
@@ -132,14 +144,10 @@ impl Race {
                     mean_queue: run.mean_queue(),
                     mean_occupancy: run.mean_occupancy(),
                     mean_response: run.mean_response(),
-                    analysis: lane.analysis.map(|a| (a, format!("{} analysis", lane.label))),
+                    analysis: lane.analysis.as_ref().map(|a| (a.mean_response, format!("{} analysis", lane.label))),
                     // Before the warm-up ends no job is measured and the running mean is 0.
-                    response_series: run
-                        .response_series()
-                        .iter()
-                        .filter(|p| p.end > self.warmup as f64)
-                        .map(|p| Point::new(0.5 * (p.start + p.end), p.mean))
-                        .collect(),
+                    response_series: self.measured_points(run.response_series()),
+                    in_system_series: points(run.in_system_series()),
                     measured: run.measured(),
                     arrivals: run.arrivals(),
                     queue_series: points(run.queue_series()),
@@ -149,11 +157,15 @@ impl Race {
             })
             .collect();
         let focus = focus.min(self.lanes.len().saturating_sub(1));
-        let bin_series = self
-            .lanes
-            .get(focus)
-            .map(|lane| (0..self.bin_labels.len()).map(|b| points(lane.run.bin_series(b))).collect())
+        let bins = 0..self.bin_labels.len();
+        let focused = self.lanes.get(focus);
+        let bin_series =
+            focused.map(|lane| bins.clone().map(|b| points(lane.run.bin_series(b))).collect()).unwrap_or_default();
+        let bin_response_series = focused
+            .map(|lane| bins.map(|b| self.measured_points(lane.run.bin_response_series(b))).collect())
             .unwrap_or_default();
+        let bin_analysis =
+            focused.and_then(|lane| lane.analysis.as_ref()).map(|a| a.by_class.clone()).unwrap_or_default();
         Snapshot {
             slot: self.slot(),
             horizon: self.horizon,
@@ -165,9 +177,23 @@ impl Race {
             bin_labels: self.bin_labels.clone(),
             focus,
             bin_series,
+            bin_response_series,
+            bin_analysis,
             detail,
             rate: None,
         }
+    }
+}
+
+impl Race {
+    /// A running mean of measured jobs at interval midpoints, from the end of the warm-up on
+    /// (before it no job is measured and the running mean is 0).
+    fn measured_points(&self, series: &[packlab_core::metrics::SeriesPoint]) -> Rc<[Point]> {
+        series
+            .iter()
+            .filter(|p| p.end > self.warmup as f64)
+            .map(|p| Point::new(0.5 * (p.start + p.end), p.mean))
+            .collect()
     }
 }
 

@@ -47,6 +47,8 @@ pub struct LaneStats {
     pub arrivals: u64,
     /// Q(t) as interval means, at interval midpoints.
     pub queue_series: Rc<[Point]>,
+    /// n(t), jobs waiting or running, where the model's figures plot it (else empty).
+    pub in_system_series: Rc<[Point]>,
     /// Running average of the occupied fraction of the capacity since slot 0.
     pub occupancy_series: Rc<[Point]>,
     /// Servers, queue bins and the last placement.
@@ -81,6 +83,11 @@ pub struct Snapshot {
     /// The lane whose per-bin series are in `bin_series`.
     pub focus: usize,
     pub bin_series: Vec<Rc<[Point]>>,
+    /// The focused lane's running mean response time per bin (class), where the model has
+    /// response times.
+    pub bin_response_series: Vec<Rc<[Point]>>,
+    /// The analysis's E[T^(j)] per bin for the focused lane (empty where there is none).
+    pub bin_analysis: Vec<f64>,
     /// Whether servers are drawn job by job (else as a heat strip of fills).
     pub detail: bool,
     /// Frames and slots per second over the last second of play.

@@ -369,14 +369,20 @@ labTest('multiserver jobs: MSFQ answers faster than MSF on the same arrivals, as
   // The machine's cores are drawn with MSFQ's phase as the label, and the why sentence names the rule.
   const why = (await page.$$eval('.lane .why', (ps) => ps.map((p) => p.textContent))).join(' ');
   assert.match(why, /MSFQ phase|MSF: the largest/);
-  // The response chart is there for this model (and only for it).
+  // The response charts are there for this model (and only for it): every policy's E[T], and
+  // the focused policy's per class with its own picker.
   assert.ok(await page.$('#chart-response'), 'a response-time chart');
+  assert.ok(await page.$('#chart-class-response'), 'a per-class response-time chart');
+  await page.selectOption('#focus-response', '1');
+  assert.equal(await page.inputValue('#focus'), '1', 'one focus for both per-bin charts');
   await page.screenshot({ path: join(RESULTS, 'lab-msfq-d1.png'), fullPage: false });
+  await page.screenshot({ path: join(RESULTS, 'lab-msfq-d1-full.png'), fullPage: true });
 });
 
 labTest('the charts and the clusters are redrawn while playing', async (open) => {
   const page = await open(`${RACE}&speed=100000`);
   assert.equal(await page.$('#chart-response'), null, 'PG-RR has no response times');
+  assert.equal(await page.$('#chart-class-response'), null, 'nor per-class response times');
   const idle = await grabCanvases(page);
   await page.click('#play');
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');

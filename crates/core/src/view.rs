@@ -44,6 +44,16 @@ pub trait LiveRun {
     fn response_series(&self) -> &[SeriesPoint] {
         &[]
     }
+    /// The running mean response time of the jobs of bin `bin` (a job class), where the
+    /// model has response times.
+    fn bin_response_series(&self, _bin: usize) -> &[SeriesPoint] {
+        &[]
+    }
+    /// n(t), jobs waiting or in service, where the model's figures plot it (the
+    /// multiserver-job model); empty otherwise.
+    fn in_system_series(&self) -> &[SeriesPoint] {
+        &[]
+    }
 }
 
 /// One moment of a cluster.

@@ -109,4 +109,12 @@ impl LiveRun for MsjSim {
     fn response_series(&self) -> &[SeriesPoint] {
         self.stats.running_response.points()
     }
+
+    fn bin_response_series(&self, bin: usize) -> &[SeriesPoint] {
+        self.stats.class_running_response[bin].points()
+    }
+
+    fn in_system_series(&self) -> &[SeriesPoint] {
+        self.stats.in_system.points()
+    }
 }

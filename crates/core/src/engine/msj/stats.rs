@@ -172,6 +172,8 @@ pub struct MsjStats {
     /// The running mean response time E[T] of the measured jobs (nominal class mix), as it
     /// stood over time: what the page plots next to the analysis.
     pub running_response: Level,
+    /// The running E[T^(j)] of each class after the warm-up (the page's per-class curves).
+    pub class_running_response: Vec<Level>,
     /// Waiting jobs per class (the page's queue bins).
     pub class_waiting: Vec<Level>,
     /// Jobs in the system per class (Little's law per class).
@@ -200,6 +202,7 @@ impl MsjStats {
             in_system: Level::new(w, series()),
             busy: Level::new(w, series()),
             running_response: Level::new(w, series()),
+            class_running_response: (0..n).map(|_| Level::new(w, series())).collect(),
             probabilities: config.classes.as_slice().iter().map(|c| c.probability).collect(),
             class_waiting: (0..n).map(|_| Level::new(w, series())).collect(),
             class_in_system: (0..n).map(|_| Level::new(w, None)).collect(),
@@ -245,6 +248,7 @@ impl MsjStats {
             c.response_sum += response;
             c.batch_sum[b] += response;
             c.batch_count[b] += 1;
+            self.class_running_response[class].set(now, c.mean_response());
             // The sketch grows its range as needed (auto-resize); should that ever fail, the
             // value is clamped to the range rather than lost. The means above stay exact.
             let value = ((response * SKETCH_SCALE) as u64).max(1);
@@ -274,7 +278,9 @@ impl MsjStats {
         for level in [&mut self.waiting, &mut self.in_system, &mut self.busy, &mut self.running_response] {
             level.flush(now);
         }
-        for level in self.class_waiting.iter_mut().chain(&mut self.class_in_system) {
+        for level in
+            self.class_waiting.iter_mut().chain(&mut self.class_in_system).chain(&mut self.class_running_response)
+        {
             level.flush(now);
         }
     }
