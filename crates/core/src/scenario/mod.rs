@@ -213,3 +213,18 @@ pub(crate) fn parse_positive(key: &str, value: &str, lo: f64, hi: f64) -> Result
     let v: f64 = value.trim().parse().map_err(|_| bad())?;
     if v.is_finite() && v > lo && v <= hi { Ok(v) } else { Err(bad()) }
 }
+
+/// The relations every model's run window must satisfy: the warm-up ends before the horizon,
+/// and the series grid has at least one interval.
+pub(crate) fn check_run_window(warmup: u64, horizon: u64, sample_every: u64) -> Result<(), ConfigError> {
+    if warmup >= horizon {
+        return Err(ConfigError::new("warmup", format!("must be below the horizon ({warmup} >= {horizon})")));
+    }
+    if sample_every > horizon {
+        return Err(ConfigError::new(
+            "sample_every",
+            format!("must be at most the horizon ({sample_every} > {horizon})"),
+        ));
+    }
+    Ok(())
+}

@@ -82,18 +82,7 @@ impl MsjScenario {
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if self.warmup >= self.horizon {
-            return Err(ConfigError::new(
-                "warmup",
-                format!("must be below the horizon ({} >= {})", self.warmup, self.horizon),
-            ));
-        }
-        if self.sample_every > self.horizon {
-            return Err(ConfigError::new(
-                "sample_every",
-                format!("must be at most the horizon ({} > {})", self.sample_every, self.horizon),
-            ));
-        }
+        super::check_run_window(self.warmup, self.horizon, self.sample_every)?;
         let need = self.classes.max_need();
         if need > self.cores {
             return Err(ConfigError::new(

@@ -4,6 +4,7 @@
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
+use super::parse_probability;
 use super::sample;
 use crate::ConfigError;
 
@@ -186,19 +187,6 @@ impl JobClasses {
 }
 
 /// A probability as a decimal or a fraction `a/b`.
-fn parse_probability(text: &str) -> Result<f64, String> {
-    let t = text.trim();
-    let bad = || format!("probability '{t}' is not a number or a fraction a/b");
-    match t.split_once('/') {
-        Some((a, b)) => {
-            let a: f64 = a.trim().parse().map_err(|_| bad())?;
-            let b: f64 = b.trim().parse().map_err(|_| bad())?;
-            if b == 0.0 { Err(bad()) } else { Ok(a / b) }
-        }
-        None => t.parse().map_err(|_| bad()),
-    }
-}
-
 impl std::fmt::Display for JobClasses {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         for (i, c) in self.classes.iter().enumerate() {

@@ -80,7 +80,7 @@ impl SizeDist {
             if sizes.contains(&size) {
                 return Err(err(format!("size {s} is listed twice")));
             }
-            let prob = parse_probability(p)?;
+            let prob = super::parse_probability(p).map_err(err)?;
             if !(prob.is_finite() && prob > 0.0 && prob <= 1.0) {
                 return Err(err(format!("probability {p} must be in (0, 1]")));
             }
@@ -197,21 +197,6 @@ fn err(message: impl Into<String>) -> ConfigError {
 }
 
 /// Parses a probability written as a decimal (`0.5`) or a fraction (`2/3`).
-fn parse_probability(text: &str) -> Result<f64, ConfigError> {
-    let t = text.trim();
-    let bad = || err(format!("probability '{t}' is not a number or a fraction a/b"));
-    match t.split_once('/') {
-        Some((a, b)) => {
-            let a: u64 = a.trim().parse().map_err(|_| bad())?;
-            let b: u64 = b.trim().parse().map_err(|_| bad())?;
-            if b == 0 {
-                return Err(bad());
-            }
-            Ok(a as f64 / b as f64)
-        }
-        None => t.parse().map_err(|_| bad()),
-    }
-}
 
 /// Parses a decimal fraction of the capacity in (0, 1] exactly into units.
 pub fn parse_fraction(text: &str) -> Result<u64, ConfigError> {
