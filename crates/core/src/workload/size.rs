@@ -196,8 +196,6 @@ fn err(message: impl Into<String>) -> ConfigError {
     ConfigError::new(SizeDist::KEY, message)
 }
 
-/// Parses a probability written as a decimal (`0.5`) or a fraction (`2/3`).
-
 /// Parses a decimal fraction of the capacity in (0, 1] exactly into units.
 pub fn parse_fraction(text: &str) -> Result<u64, ConfigError> {
     let t = text.trim();
