@@ -132,6 +132,12 @@ fn Workbench(props: &LabProps) -> Html {
                             <p class="why">{ lane.view.last.as_ref().map_or_else(
                                 || "No job placed yet.".to_string(),
                                 |w| format!("{} {}: {}", time_word, w.time, w.text)) }</p>
+                            if let Some(readout) = &lane.view.readout {
+                                <p class="readout">{ readout }</p>
+                            }
+                            if !lane.view.resources.is_empty() {
+                                <p class="legend">{ resource_legend(&lane.view.resources) }</p>
+                            }
                         </article>
                     }) }
                 </div>
@@ -300,4 +306,18 @@ fn prefers_reduced_motion() -> bool {
     web_sys::window()
         .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
         .is_some_and(|m| m.matches())
+}
+
+/// What the bars of a multi-resource server and its hatched blocks mean.
+fn resource_legend(resources: &[&str]) -> String {
+    let bars: Vec<String> = resources
+        .iter()
+        .map(|r| format!("{} {r}", r.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default()))
+        .collect();
+    format!(
+        "One bar per resource ({}). Hatched blocks are dummy jobs: they hold a VM's resources for an \
+         exponential time, like a real job of their type, but carry no work and never count as waiting or \
+         delayed.",
+        bars.join(", ")
+    )
 }

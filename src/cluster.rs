@@ -94,49 +94,93 @@ pub fn draw(canvas: &HtmlCanvasElement, view: &ClusterView, bin_labels: &[String
 }
 
 /// Bars, bottom-up in placement order; configuration above, number below when there is room.
+/// With several resources (GH-RA) each server is a group of thin bars, one per resource,
+/// named by their initials, and dummy jobs are hatched.
 fn draw_bars(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layout) {
     let label_room = 16.0;
     let bar_top = label_room;
     let bar_height = SERVERS_HEIGHT - 2.0 * label_room;
     let pad = (layout.cell_width * 0.15).clamp(1.0, 10.0);
-    let bar_width = layout.cell_width - pad;
+    let group_width = layout.cell_width - pad;
+    let bars = view.resources.len().max(1);
+    let bar_gap = if bars > 1 { 2.0 } else { 0.0 };
+    let bar_width = (group_width - bar_gap * (bars - 1) as f64) / bars as f64;
     let labelled = layout.cell_width >= 30.0;
     ctx.set_text_align("center");
     for (i, server) in view.servers.iter().enumerate() {
-        let x = i as f64 * layout.cell_width + pad / 2.0;
-        ctx.set_fill_style_str(EMPTY);
-        ctx.fill_rect(x, bar_top, bar_width, bar_height);
-        let mut y = bar_top + bar_height;
-        let mut last = None;
-        for block in &server.blocks {
-            let h = f64::from(block.share) * bar_height;
-            y -= h;
-            ctx.set_fill_style_str(&bin_color(usize::from(block.bin)));
-            ctx.fill_rect(x, y, bar_width, h);
-            // A white seam between neighbouring jobs.
-            ctx.set_fill_style_str("#ffffff");
-            ctx.fill_rect(x, y, bar_width, h.min(1.0));
-            if block.last {
-                last = Some((y, h));
+        let group_x = i as f64 * layout.cell_width + pad / 2.0;
+        for resource in 0..bars {
+            let x = group_x + resource as f64 * (bar_width + bar_gap);
+            ctx.set_fill_style_str(EMPTY);
+            ctx.fill_rect(x, bar_top, bar_width, bar_height);
+            let mut y = bar_top + bar_height;
+            let mut last = None;
+            for block in &server.blocks {
+                let h = f64::from(block.shares[resource]) * bar_height;
+                y -= h;
+                ctx.set_fill_style_str(&bin_color(usize::from(block.bin)));
+                ctx.fill_rect(x, y, bar_width, h);
+                if block.dummy {
+                    hatch(ctx, x, y, bar_width, h);
+                }
+                // A white seam between neighbouring jobs.
+                ctx.set_fill_style_str("#ffffff");
+                ctx.fill_rect(x, y, bar_width, h.min(1.0));
+                if block.last {
+                    last = Some((y, h));
+                }
+            }
+            if let Some((y, h)) = last {
+                ctx.set_stroke_style_str(INK);
+                ctx.set_line_width(2.5);
+                ctx.stroke_rect(x + 1.25, y + 1.25, bar_width - 2.5, (h - 2.5).max(1.0));
+            }
+            ctx.set_stroke_style_str(MUTED);
+            ctx.set_line_width(1.0);
+            ctx.stroke_rect(x + 0.5, bar_top + 0.5, bar_width - 1.0, bar_height - 1.0);
+            // The resource's initial inside the foot of its bar.
+            if bars > 1 && bar_width >= 8.0 {
+                ctx.set_fill_style_str(MUTED);
+                let initial: String = view.resources[resource].chars().take(1).collect();
+                let _ = ctx.fill_text(&initial.to_uppercase(), x + bar_width / 2.0, bar_top + bar_height - 3.0);
             }
         }
-        if let Some((y, h)) = last {
-            ctx.set_stroke_style_str(INK);
-            ctx.set_line_width(2.5);
-            ctx.stroke_rect(x + 1.25, y + 1.25, bar_width - 2.5, (h - 2.5).max(1.0));
-        }
-        ctx.set_stroke_style_str(MUTED);
-        ctx.set_line_width(1.0);
-        ctx.stroke_rect(x + 0.5, bar_top + 0.5, bar_width - 1.0, bar_height - 1.0);
         if labelled {
             ctx.set_fill_style_str(MUTED);
-            let _ = ctx.fill_text(&format!("{}", i + 1), x + bar_width / 2.0, SERVERS_HEIGHT - 3.0);
+            let number = match server.waiting {
+                Some(w) => format!("{} · {w} waiting", i + 1),
+                None => format!("{}", i + 1),
+            };
+            let _ = ctx.fill_text(&number, group_x + group_width / 2.0, SERVERS_HEIGHT - 3.0);
             if let Some(label) = &server.label {
                 ctx.set_fill_style_str(INK);
-                let _ = ctx.fill_text(label, x + bar_width / 2.0, 12.0);
+                let _ = ctx.fill_text(label, group_x + group_width / 2.0, 12.0);
             }
         }
     }
+}
+
+/// Diagonal white lines over a dummy job's block: it holds the space, but is not a job.
+fn hatch(ctx: &CanvasRenderingContext2d, x: f64, y: f64, w: f64, h: f64) {
+    if h < 1.0 || w < 1.0 {
+        return;
+    }
+    ctx.save();
+    ctx.begin_path();
+    ctx.rect(x, y, w, h);
+    ctx.clip();
+    ctx.set_stroke_style_str("rgba(255,255,255,0.85)");
+    ctx.set_line_width(2.0);
+    ctx.begin_path();
+    let step = 6.0;
+    let mut offset = -h;
+    while offset < w {
+        ctx.move_to(x + offset, y + h);
+        ctx.line_to(x + offset + h, y);
+        offset += step;
+    }
+    ctx.stroke();
+    ctx.restore();
 }
 
 /// One square per server, darker when fuller.

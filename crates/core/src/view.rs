@@ -7,6 +7,7 @@
 
 use crate::EngineError;
 use crate::metrics::SeriesPoint;
+use crate::model::MAX_RESOURCES;
 
 /// A running simulation as the page steps and reads it.
 pub trait LiveRun {
@@ -60,6 +61,12 @@ pub trait LiveRun {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClusterView {
     pub servers: Vec<ServerView>,
+    /// The resources drawn as one bar each per server (GH-RA: memory, CPU, storage); empty
+    /// for one-resource models, which draw a single unnamed bar.
+    pub resources: Vec<&'static str>,
+    /// A line of live readings under the servers, where the policy has some (GH-RA: the
+    /// rates of its Poisson clocks).
+    pub readout: Option<String>,
     /// What the bins are: `Queues` for policies that keep virtual queues, `Sizes` when the
     /// bins are only a histogram of the waiting jobs by size class.
     pub bins_kind: BinsKind,
@@ -82,18 +89,24 @@ pub enum BinsKind {
 /// One server: how full it is, and (in detail) the jobs filling it, in placement order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerView {
-    /// Occupied fraction of the capacity, in [0, 1].
+    /// Occupied fraction of the capacity, in [0, 1] (the fullest resource's, with several).
     pub fill: f32,
     pub blocks: Vec<Block>,
     /// What the server runs, if the policy says (VQS: the configuration, e.g. "e1+2e5").
     pub label: Option<String>,
+    /// Jobs waiting in this server's own queues, where queues are per server (GH-RA's
+    /// distributed architecture).
+    pub waiting: Option<u64>,
 }
 
-/// A running job as drawn: its share of the server and its bin (the colour).
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A running job as drawn: its share of each resource of the server (one for one-resource
+/// models) and its bin (the colour).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Block {
-    pub share: f32,
+    pub shares: [f32; MAX_RESOURCES],
     pub bin: u16,
+    /// A placeholder job that holds capacity but is no real work (GH-RA's dummy jobs).
+    pub dummy: bool,
     /// Whether this job is the last one placed.
     pub last: bool,
 }
@@ -104,4 +117,18 @@ pub struct Why {
     pub time: u64,
     pub server: u32,
     pub text: String,
+}
+
+impl Block {
+    /// A job of a one-resource model taking `share` of its server.
+    pub fn scalar(share: f32, bin: u16, last: bool) -> Self {
+        let mut shares = [0.0; MAX_RESOURCES];
+        shares[0] = share;
+        Self { shares, bin, dummy: false, last }
+    }
+
+    /// Its share of the first (or only) resource.
+    pub fn share(&self) -> f32 {
+        self.shares[0]
+    }
 }

@@ -83,11 +83,11 @@ impl LiveRun for MsjSim {
                 let share = st.need(class) as f32 / k;
                 for i in 0..st.in_service(class) {
                     let last = last_class == Some(class) && i + 1 == st.in_service(class);
-                    blocks.push(Block { share, bin: class as u16, last });
+                    blocks.push(Block::scalar(share, class as u16, last));
                 }
             }
         }
-        let server = ServerView { fill: st.busy() as f32 / k, blocks, label: self.policy.status() };
+        let server = ServerView { fill: st.busy() as f32 / k, blocks, label: self.policy.status(), waiting: None };
         let last = self.last.as_ref().map(|l| Why {
             time: l.time as u64,
             server: 0,
@@ -95,6 +95,8 @@ impl LiveRun for MsjSim {
         });
         ClusterView {
             servers: vec![server],
+            resources: Vec::new(),
+            readout: None,
             bins_kind: BinsKind::Queues,
             bins: (0..st.classes()).map(|c| st.waiting(c) as u64).collect(),
             last,

@@ -72,10 +72,12 @@ impl LiveRun for SlottedSim {
                     server
                         .jobs()
                         .iter()
-                        .map(|job| Block {
-                            share: (job.occupies.primary() as f64 / capacity) as f32,
-                            bin: classes.type_of(job.size.primary()) as u16,
-                            last: last.is_some_and(|p| p.job == job.id),
+                        .map(|job| {
+                            Block::scalar(
+                                (job.occupies.primary() as f64 / capacity) as f32,
+                                classes.type_of(job.size.primary()) as u16,
+                                last.is_some_and(|p| p.job == job.id),
+                            )
                         })
                         .collect()
                 } else {
@@ -85,11 +87,18 @@ impl LiveRun for SlottedSim {
                     (Some(tag), Some(configs)) if detail => Some(configs[*tag as usize].label()),
                     _ => None,
                 };
-                ServerView { fill, blocks, label }
+                ServerView { fill, blocks, label, waiting: None }
             })
             .collect();
         let bins_kind = if self.policy.keeps_virtual_queues() { BinsKind::Queues } else { BinsKind::Sizes };
-        ClusterView { servers, bins_kind, bins: self.state.waiting_by_class.clone(), last: last.map(|p| self.why(p)) }
+        ClusterView {
+            servers,
+            resources: Vec::new(),
+            readout: None,
+            bins_kind,
+            bins: self.state.waiting_by_class.clone(),
+            last: last.map(|p| self.why(p)),
+        }
     }
 }
 
@@ -154,7 +163,7 @@ mod tests {
         assert_eq!(sim.bin_labels()[0], "VQ1 (2/3, 1]");
         for (server, engine) in view.servers.iter().zip(sim.cluster().servers()) {
             assert_eq!(server.blocks.len(), engine.jobs().len());
-            let shares: f32 = server.blocks.iter().map(|b| b.share).sum();
+            let shares: f32 = server.blocks.iter().map(|b| b.share()).sum();
             assert!((shares - server.fill).abs() < 1e-5);
             assert_eq!(server.label.is_some(), !server.blocks.is_empty());
         }
