@@ -4,10 +4,12 @@ pub mod classes;
 pub mod sample;
 pub mod service;
 pub mod size;
+pub mod vms;
 
 pub use classes::{JobClass, JobClasses, ServiceLaw};
 pub use service::SlotService;
 pub use size::{CAPACITY_UNITS, SizeDist};
+pub use vms::{Fleet, ServerKind, VmCatalog};
 
 /// A probability written as a decimal or a fraction `a/b` (`0.25`, `1/3`); the message names
 /// the text. Range checks are the caller's, which knows what the probability is of.
