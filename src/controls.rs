@@ -82,6 +82,20 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
                         <ClassEditor lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
                     </>
                 },
+                Model::Vm => html! {
+                    <>
+                        <div class="fields">
+                            <LoadField lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
+                            { field("seed", "Seed", "number") }
+                            { field("horizon", "Horizon (time units)", "number") }
+                            { field("service", "Service law", "text") }
+                        </div>
+                        <div class="classes">
+                            { field("servers", "Servers (COUNTxKIND, …: small, large or a/b/c)", "text") }
+                            { field("types", "VM types (ec2, or demand vectors a/b/c, …)", "text") }
+                        </div>
+                    </>
+                },
             } }
             <p class="actions">
                 <button type="button" id="reset-scenario" onclick={reset}>{ "Preset values" }</button>
@@ -166,12 +180,15 @@ fn LoadField(props: &LabControlsProps) -> Html {
             let bound = props.marks.first().map_or(2.0 * load, |m| m.load);
             ("Arrival rate λ", "total arrival rate λ, jobs per time unit", (1.1 * bound * 100.0).ceil() / 100.0, 0.01)
         }
+        Model::Vm => {
+            ("Traffic intensity ζ", "arrival rates λ = ζ·V, V on the boundary of the capacity region", 1.2, 0.01)
+        }
     };
     let marks: Vec<String> = props
         .marks
         .iter()
         .map(|m| {
-            if m.label.contains("α =") || m.label.contains("λ =") {
+            if m.label.contains("α =") || m.label.contains("λ =") || m.label.contains("ζ =") {
                 m.label.clone()
             } else {
                 format!("{} = {}", m.label, packlab_plot::tick(m.load))

@@ -56,7 +56,7 @@ fn write_description(p: &Preset, out: &mut dyn Write) -> Result<()> {
 
 pub fn list_policies(out: &mut dyn Write) -> Result<()> {
     writeln!(out, "policies (--policy NAME[:PARAM=VALUE]..., e.g. vqs:j=7:ties=random or msfq:l=31):")?;
-    for model in [Model::Pgrr, Model::Msj] {
+    for model in Model::ALL {
         writeln!(out, "\n{}:", model.label())?;
         write_policies(out, model, |_| false)?;
     }

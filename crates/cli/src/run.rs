@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use packlab_core::policy::PolicySpec;
-use packlab_core::report::{MsjMetrics, RepsReport, RunOutcome, RunReport, run, summarise_reps};
+use packlab_core::report::{MsjMetrics, RepsReport, RunOutcome, RunReport, VmMetrics, run, summarise_reps};
 use packlab_plot::{Chart, Curve, Mark, Point};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -102,6 +102,15 @@ fn print_human(
     };
     let unit = setup.scenario.time_unit();
     match &first.msj {
+        None if first.vm.is_some() => writeln!(
+            out,
+            "{seeds} · horizon {} {unit} · warm-up {} {unit} · ζ = {} · λ = {} jobs per time unit · servers {}",
+            first.horizon,
+            first.warmup,
+            sig(first.load),
+            sig(first.arrival_rate),
+            setup.scenario.get("servers").unwrap_or_default()
+        )?,
         None => {
             let servers =
                 if first.servers == 1 { "1 server".to_string() } else { format!("{} servers", first.servers) };
@@ -131,6 +140,9 @@ fn print_human(
     let names = labels(&setup.policies, &setup.scenario);
     if first.msj.is_some() {
         return print_msj(&names, per_policy, out);
+    }
+    if first.vm.is_some() {
+        return print_vm(&names, per_policy, out);
     }
     let mut table =
         Table::new(&["policy", "mean queue", "95% interval", "final queue", "mean wait", "occupancy", "verdict"])
@@ -225,6 +237,57 @@ fn print_msj(names: &[String], per_policy: &[Vec<RunOutcome>], out: &mut dyn Wri
     Ok(())
 }
 
+/// The VM-scheduling table: delay, total queue and dummy jobs (SPEC 3.4). With replications,
+/// each figure is the mean over them and the intervals are Student t over the replications.
+fn print_vm(names: &[String], per_policy: &[Vec<RunOutcome>], out: &mut dyn Write) -> Result<()> {
+    let mut table = Table::new(&[
+        "policy",
+        "mean delay",
+        "95% interval",
+        "mean queue",
+        "95% interval",
+        "final queue",
+        "occupancy",
+        "dummies",
+        "refreshes",
+        "verdict",
+    ])
+    .left(9);
+    for (i, runs) in per_policy.iter().enumerate() {
+        let ms: Vec<&VmMetrics> = runs.iter().map(|o| o.report.vm.as_ref().expect("a VM run")).collect();
+        let m = VmMetrics::over_replications(&ms);
+        let r = reps_report(runs);
+        let verdict = match (runs.len(), r.unstable_reps) {
+            (1, 0) => "stable".to_string(),
+            (1, _) => "UNSTABLE".to_string(),
+            (n, u) => format!("{} ({u}/{n} unstable)", if 2 * u > n { "UNSTABLE" } else { "stable" }),
+        };
+        table.row(vec![
+            names[i].clone(),
+            num(m.mean_delay),
+            interval(m.mean_delay_ci95),
+            num(r.mean_queue),
+            interval(r.mean_queue_ci95),
+            num(r.final_queue),
+            format!("{:.1}%", 100.0 * r.mean_occupancy),
+            format!("{:.1}%", 100.0 * m.dummy_share),
+            num(m.refreshes as f64 / runs.len() as f64),
+            verdict,
+        ]);
+    }
+    table.print(out)?;
+    writeln!(out)?;
+    for note in [
+        "mean delay: time from arrival to the start of service, jobs that arrived after the warm-up",
+        "mean queue: time average of Σ_j Q_j(t), waiting jobs only; intervals: batch means (Student t with --reps)",
+        "occupancy / dummies: mean over resources of the fleet's capacity held by real / dummy jobs",
+        "refreshes: MaxWeight's configuration re-selections; verdict: UNSTABLE when Q(t) grows over the second half",
+    ] {
+        writeln!(out, "{note}")?;
+    }
+    Ok(())
+}
+
 /// Writes `<preset>-trajectory.csv` and `.svg` for the given runs (one per policy).
 fn write_trajectory(dir: &Path, setup: &Setup, runs: &[&RunOutcome]) -> Result<Vec<std::path::PathBuf>> {
     let id = setup.preset.id;
@@ -258,8 +321,12 @@ fn write_trajectory(dir: &Path, setup: &Setup, runs: &[&RunOutcome]) -> Result<V
     let warmup = runs[0].report.warmup;
     // The legend sits top left, right where a label at the end of the warm-up would go, so
     // the line stays unlabelled and the axis caption explains it.
-    let x_label =
-        if warmup > 0 { format!("slot   (dashed: end of the warm-up, slot {warmup})") } else { "slot".into() };
+    let unit = setup.scenario.time_unit();
+    let x_label = if warmup > 0 {
+        format!("time ({unit})   (dashed: end of the warm-up, {warmup} {unit})")
+    } else {
+        format!("time ({unit})")
+    };
     let chart = Chart {
         title: &title,
         x_label: &x_label,

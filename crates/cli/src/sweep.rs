@@ -1,5 +1,6 @@
-//! `packlab sweep`: a paper figure from replicated runs over a grid of loads: the mean queue or
-//! response time against the load (PG-RR Fig. 4, MSFQ Figs. 2, 5, 6), MSF/MSFQ phase durations
+//! `packlab sweep`: a paper figure from replicated runs over a grid of loads: the mean queue,
+//! response time or delay against the load (PG-RR Fig. 4, MSFQ Figs. 2, 5, 6, GH-RA Figs. 1, 2,
+//! 4, 5), MSF/MSFQ phase durations
 //! against λ (MSFQ Fig. 3) or E[T] against the threshold ℓ, one curve per λ (MSFQ Fig. 4).
 
 use std::io::Write;
@@ -46,12 +47,17 @@ struct RunRow<'a> {
     h2: Option<f64>,
     h3: Option<f64>,
     h4: Option<f64>,
+    /// VM-scheduling runs: delay until service and the dummy jobs' share of the capacity.
+    mean_delay: Option<f64>,
+    dummy_share: Option<f64>,
 }
 
 /// What a sweep draws against the load.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Metric {
     MeanQueue,
+    /// Mean delay until service starts (GH-RA Figs. 1, 2, 5).
+    MeanDelay,
     MeanResponse,
     WeightedMeanResponse,
     /// E[H_i] of MSF/MSFQ, i in 0..4 (MSFQ Fig. 3).
@@ -66,12 +72,16 @@ impl Metric {
             Model::Pgrr => Self::MeanQueue,
             Model::Msj if matches!(setup.preset.id, "msfq-d5" | "msfq-d6") => Self::WeightedMeanResponse,
             Model::Msj => Self::MeanResponse,
+            // GH-RA Fig. 4 plots the average total queue; Figs. 1, 2 and 5 the mean delay.
+            Model::Vm if matches!(setup.preset.id, "ghra-b3" | "ghra-b4") => Self::MeanQueue,
+            Model::Vm => Self::MeanDelay,
         }
     }
 
     fn label(self) -> &'static str {
         match self {
             Self::MeanQueue => "mean waiting jobs",
+            Self::MeanDelay => "mean delay until service",
             Self::MeanResponse => "mean response time E[T]",
             Self::WeightedMeanResponse => "weighted mean response time E[T^w]",
             Self::Phase(i) => ["E[H1]", "E[H2]", "E[H3]", "E[H4]"][i],
@@ -82,7 +92,7 @@ impl Metric {
     /// The analysis's value of this metric, where there is one.
     fn of_analysis(self, a: &MsfqAnalysis) -> Option<f64> {
         match self {
-            Self::MeanQueue => None,
+            Self::MeanQueue | Self::MeanDelay => None,
             Self::MeanResponse => Some(a.mean_response),
             Self::WeightedMeanResponse => Some(a.weighted_mean_response),
             Self::Phase(i) => Some(a.phase_means[i]),
@@ -91,6 +101,9 @@ impl Metric {
 
     fn of(self, r: &RunReport) -> (f64, [f64; 2]) {
         let unbounded = [f64::NEG_INFINITY, f64::INFINITY];
+        if let (Self::MeanDelay, Some(m)) = (self, &r.vm) {
+            return (m.mean_delay, m.mean_delay_ci95);
+        }
         match (self, &r.msj) {
             (Self::MeanResponse, Some(m)) => (m.mean_response, m.mean_response_ci95),
             (Self::WeightedMeanResponse, Some(m)) => (m.weighted_mean_response, unbounded),
@@ -162,6 +175,7 @@ impl Figure {
             (Self::AgainstThreshold, _) => "threshold ℓ (0 = MSF)",
             (_, Model::Pgrr) => "load α",
             (_, Model::Msj) => "arrival rate λ",
+            (_, Model::Vm) => "traffic intensity ζ",
         }
     }
 
@@ -204,7 +218,9 @@ impl Figure {
             Self::AgainstThreshold => {
                 let cores = match &setup.scenario {
                     Scenario::Msj(s) => s.cores,
-                    Scenario::Pgrr(_) => unreachable!("MSFQ policies run on the multiserver-job model"),
+                    Scenario::Pgrr(_) | Scenario::Vm(_) => {
+                        unreachable!("MSFQ policies run on the multiserver-job model")
+                    }
                 };
                 let threshold = |p: &PolicySpec| f64::from(p.msj.l.unwrap_or(cores - 1));
                 let mut order: Vec<usize> = (0..setup.policies.len()).collect();
@@ -278,6 +294,8 @@ pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
         h2: r.msj.as_ref().and_then(|m| m.phase_means).map(|h| h[1]),
         h3: r.msj.as_ref().and_then(|m| m.phase_means).map(|h| h[2]),
         h4: r.msj.as_ref().and_then(|m| m.phase_means).map(|h| h[3]),
+        mean_delay: r.vm.as_ref().map(|m| m.mean_delay),
+        dummy_share: r.vm.as_ref().map(|m| m.dummy_share),
     });
     write_csv(&runs_path, rows)?;
 
@@ -415,6 +433,12 @@ fn write_chart(path: &Path, setup: &Setup, figure: Figure, loads: &[f64], lines:
             .into_iter()
             .filter(|m| m.load <= 1.1 * loads[loads.len() - 1])
             .map(|m| (m.load, "λ max", m.label))
+            .collect(),
+        // ζ = 1, the boundary of the capacity region, when the grid comes near it.
+        (_, Model::Vm) => load_marks(&setup.scenario)
+            .into_iter()
+            .filter(|m| m.load <= 1.1 * loads[loads.len() - 1])
+            .map(|m| (m.load, "ζ = 1", m.label))
             .collect(),
     };
     let mut x_label = figure.x_label(setup).to_string();

@@ -85,7 +85,7 @@ fn policies_lists_names_labels_and_parameters() {
     for kind in PolicyKind::ALL {
         assert!(out.contains(kind.name()) && out.contains(kind.label()) && out.contains(kind.summary()));
     }
-    for param in [":j=", ":ties=", ":weights=", ":small=", ":fill=", ":l=", ":order=", ":target=", ":phase4="] {
+    for param in [":j=", ":ties=", ":weights=", ":small=", ":fill=", ":l=", ":order=", ":target=", ":phase4=", ":f="] {
         assert!(out.contains(param), "{param}");
     }
 }
@@ -325,13 +325,14 @@ fn sweep_writes_runs_summary_and_chart() {
         lines.next(),
         Some(
             "preset,policy,load,rep,seed,horizon,mean_queue,ci_lo,ci_hi,final_queue,mean_wait,mean_occupancy,\
-             arrivals,started,unstable,mean_response,weighted_mean_response,p95_response,h1,h2,h3,h4"
+             arrivals,started,unstable,mean_response,weighted_mean_response,p95_response,h1,h2,h3,h4,mean_delay,\
+             dummy_share"
         )
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 2 * 2 * 2, "loads × policies × replications");
-    assert!(rows.iter().all(|r| r.len() == 22 && r[0] == "pgrr-a1" && r[5] == "50000"));
-    // The response-time columns are the multiserver model's; PG-RR leaves them empty.
+    assert!(rows.iter().all(|r| r.len() == 24 && r[0] == "pgrr-a1" && r[5] == "50000"));
+    // The response-time and delay columns are the other models'; PG-RR leaves them empty.
     assert!(rows.iter().all(|r| r[15..].iter().all(|c| c.is_empty())));
     // Loads sorted, replications seeded seed, seed+1.
     let cells: Vec<(&str, &str, &str, &str)> = rows.iter().map(|r| (r[1], r[2], r[3], r[4])).collect();
@@ -480,7 +481,7 @@ fn msj_sweep_plots_the_mean_response() {
     assert!(stdout.contains("(analysis 12.16"), "{stdout}");
     let runs = read(&out.join("msfq-d2-runs.csv"));
     let rows: Vec<Vec<&str>> = runs.lines().skip(1).map(|l| l.split(',').collect()).collect();
-    assert!(rows.iter().all(|r| r[15..].iter().all(|c| c.parse::<f64>().is_ok())), "{runs}");
+    assert!(rows.iter().all(|r| r[15..22].iter().all(|c| c.parse::<f64>().is_ok())), "{runs}");
     assert!(read(&out.join("msfq-d2.svg")).contains("arrival rate"));
 }
 

@@ -9,9 +9,10 @@ use thiserror::Error;
 use crate::engine::msj::BATCHES;
 use crate::engine::msj::MsjSim;
 use crate::engine::slotted::SlottedSim;
+use crate::engine::vm::VmSim;
 use crate::metrics::{SeriesPoint, TrendVerdict, batch_means_ci, mean_ci, trend_verdict};
 use crate::policy::PolicySpec;
-use crate::scenario::{MsjScenario, PgrrScenario, Scenario};
+use crate::scenario::{MsjScenario, PgrrScenario, Scenario, VmScenario};
 use crate::view::LiveRun;
 use crate::{ConfigError, EngineError};
 
@@ -28,12 +29,20 @@ pub enum RunError {
 }
 
 /// A run of `policy` on `scenario` that the page can step and draw, whatever the model.
-pub fn live_run(scenario: &Scenario, policy: &PolicySpec, max_points: usize) -> Result<Box<dyn LiveRun>, ConfigError> {
+pub fn live_run(scenario: &Scenario, policy: &PolicySpec, max_points: usize) -> Result<Box<dyn LiveRun>, RunError> {
     scenario.check_policy(policy)?;
     Ok(match scenario {
         Scenario::Pgrr(s) => Box::new(slotted_sim(s, policy, max_points)),
         Scenario::Msj(s) => Box::new(msj_sim(s, policy, max_points)?),
+        Scenario::Vm(s) => Box::new(vm_sim(s, policy, max_points)?),
     })
+}
+
+/// Builds (without running) the VM-scheduling simulation of `scenario` under `policy`.
+pub fn vm_sim(scenario: &VmScenario, policy: &PolicySpec, max_points: usize) -> Result<VmSim, RunError> {
+    let config = scenario.config(max_points)?;
+    let built = policy.build_vm(&config.demands, &config.capacities)?;
+    Ok(VmSim::new(config, built, scenario.seed)?)
 }
 
 /// Builds (without running) the multiserver-job simulation of `scenario` under `policy`.
@@ -83,6 +92,47 @@ pub struct RunReport {
     /// Response-time metrics of the multiserver-job model.
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub msj: Option<MsjMetrics>,
+    /// Delay and dummy-job metrics of the VM-scheduling model.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub vm: Option<VmMetrics>,
+}
+
+/// What a VM-scheduling run adds to [`RunReport`] (SPEC 3.4). The delay is start − arrival
+/// of the real jobs that arrived after the warm-up and started by the horizon (`censored`
+/// counts the rest).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VmMetrics {
+    /// Mean delay until service starts.
+    pub mean_delay: f64,
+    /// Batch-means 95% interval of the mean delay (20 batches by arrival time); a Student-t
+    /// interval over replications with `--reps`.
+    pub mean_delay_ci95: [f64; 2],
+    /// Time average of Σ_j Q_j(t), waiting jobs only (the same as `mean_queue`).
+    pub mean_total_queue: f64,
+    /// Mean over resources of the fraction of the fleet's capacity held by dummy jobs.
+    pub dummy_share: f64,
+    /// Dummy jobs started (warm-up included).
+    pub dummies_started: u64,
+    /// MaxWeight refreshes (moments its refresh rule re-selected configurations).
+    pub refreshes: u64,
+}
+
+impl VmMetrics {
+    /// Replications: means over the runs, counts summed, and a Student-t interval of the mean
+    /// delay over them.
+    pub fn over_replications(runs: &[&VmMetrics]) -> Self {
+        let n = runs.len() as f64;
+        let mean = |f: fn(&VmMetrics) -> f64| runs.iter().map(|m| f(m)).sum::<f64>() / n;
+        let ci = mean_ci(&runs.iter().map(|m| m.mean_delay).collect::<Vec<_>>());
+        Self {
+            mean_delay: ci.mean,
+            mean_delay_ci95: if runs.len() > 1 { [ci.lo, ci.hi] } else { runs[0].mean_delay_ci95 },
+            mean_total_queue: mean(|m| m.mean_total_queue),
+            dummy_share: mean(|m| m.dummy_share),
+            dummies_started: runs.iter().map(|m| m.dummies_started).sum(),
+            refreshes: runs.iter().map(|m| m.refreshes).sum(),
+        }
+    }
 }
 
 /// What a multiserver-job run adds to [`RunReport`] (SPEC 5.4). Means are over the jobs
@@ -147,7 +197,55 @@ pub fn run(preset: &str, scenario: &Scenario, policy: &PolicySpec) -> Result<Run
             sim.run_until(s.horizon as f64)?;
             Ok(msj_outcome(preset, s, policy, &sim))
         }
+        Scenario::Vm(s) => {
+            let mut sim = vm_sim(s, policy, BATCH_MAX_POINTS)?;
+            sim.run_until(s.horizon as f64)?;
+            Ok(vm_outcome(preset, s, policy, &sim))
+        }
     }
+}
+
+/// Summarises a VM-scheduling simulation at its current time.
+pub fn vm_outcome(preset: &str, s: &VmScenario, policy: &PolicySpec, sim: &VmSim) -> RunOutcome {
+    let stats = sim.stats();
+    let now = sim.now();
+    let warmup = s.warmup as f64;
+    let queue = stats.waiting.points().to_vec();
+    let window: Vec<SeriesPoint> = queue.iter().copied().filter(|p| p.start >= warmup).collect();
+    let queue_ci = batch_means_ci(&window, 20);
+    let trend = trend_verdict(&queue, now);
+    let mean_queue = stats.waiting.mean(now, warmup);
+    let metrics = VmMetrics {
+        mean_delay: stats.mean_delay(),
+        mean_delay_ci95: stats.mean_delay_ci(),
+        mean_total_queue: mean_queue,
+        dummy_share: stats.dummy_share.mean(now, warmup),
+        dummies_started: stats.dummies_started,
+        refreshes: stats.refreshes,
+    };
+    let report = RunReport {
+        preset: preset.to_string(),
+        policy: policy.to_string(),
+        seed: s.seed,
+        horizon: now as u64,
+        warmup: s.warmup,
+        load: s.load,
+        arrival_rate: sim.config().arrival_rates.iter().sum(),
+        servers: s.servers.len() as u32,
+        mean_queue,
+        mean_queue_ci95: [queue_ci.lo, queue_ci.hi],
+        final_queue: sim.state().waiting_total() as u64,
+        arrivals: stats.arrivals,
+        started: stats.started,
+        mean_wait: metrics.mean_delay,
+        censored: stats.window_arrivals - stats.window_started,
+        mean_occupancy: stats.occupancy.mean(now, warmup),
+        unstable: trend.unstable,
+        trend,
+        msj: None,
+        vm: Some(metrics),
+    };
+    RunOutcome { report, queue, occupancy: stats.occupancy.points().to_vec(), in_system: Vec::new() }
 }
 
 /// Summarises a multiserver-job simulation at its current time.
@@ -227,6 +325,7 @@ pub fn msj_outcome(preset: &str, s: &MsjScenario, policy: &PolicySpec, sim: &Msj
         unstable: trend.unstable,
         trend,
         msj: Some(metrics),
+        vm: None,
     };
     RunOutcome { report, queue, occupancy: stats.busy.points().to_vec(), in_system }
 }
@@ -258,6 +357,7 @@ pub fn outcome(preset: &str, s: &PgrrScenario, policy: &PolicySpec, sim: &Slotte
         unstable: trend.unstable,
         trend,
         msj: None,
+        vm: None,
     };
     RunOutcome { report, queue, occupancy: sim.occupancy_series().to_vec(), in_system: Vec::new() }
 }
@@ -294,6 +394,9 @@ pub struct RepsReport {
     /// (see [`MsjMetrics::over_replications`]).
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub msj: Option<MsjMetrics>,
+    /// Delay metrics of the VM-scheduling model, averaged over the replications.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub vm: Option<VmMetrics>,
 }
 
 impl MsjMetrics {
@@ -364,5 +467,10 @@ pub fn summarise_reps(runs: &[RunReport]) -> RepsReport {
             .map(|r| r.msj.as_ref())
             .collect::<Option<Vec<&MsjMetrics>>>()
             .map(|m| MsjMetrics::over_replications(&m)),
+        vm: runs
+            .iter()
+            .map(|r| r.vm.as_ref())
+            .collect::<Option<Vec<&VmMetrics>>>()
+            .map(|m| VmMetrics::over_replications(&m)),
     }
 }

@@ -12,3 +12,4 @@
 pub mod des;
 pub mod msj;
 pub mod slotted;
+pub mod vm;

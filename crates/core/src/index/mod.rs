@@ -2,10 +2,12 @@
 //!
 //! Policies ask questions such as "the lowest-index server with at least r free" or "the
 //! earliest waiting job no larger than c". A scan would cost O(L) or O(queue) per question;
-//! these segment trees answer in O(log n).
+//! these segment trees answer in O(log n), and [`LengthBuckets`] finds every shortest queue in O(1).
 
 mod fifo_index;
+mod length_buckets;
 mod min_tree;
 
 pub use fifo_index::FifoIndex;
+pub use length_buckets::LengthBuckets;
 pub use min_tree::{MaxTree, MinTree};

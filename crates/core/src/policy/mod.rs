@@ -6,13 +6,14 @@
 //! the trait lets a policy remove a running job, so non-preemption holds by construction.
 //! Metrics and drawing never go through the policy.
 
+pub mod ghra;
 pub mod msj;
 pub mod pgrr;
 mod spec;
 
 use serde::{Deserialize, Serialize};
 
-pub use spec::{CycleOrder, Model, MsjOptions, PolicyKind, PolicySpec, VqOptions};
+pub use spec::{CycleOrder, Model, MsjOptions, PolicyKind, PolicySpec, VmOptions, VqOptions};
 
 use crate::EngineError;
 use crate::engine::slotted::SlotContext;

@@ -4,10 +4,13 @@
 use serde::{Deserialize, Serialize};
 
 use super::SlottedPolicy;
+use super::ghra::{Alg1, Alg2, MaxWeight, Refresh, Routing, Weight};
 use super::msj::{AdaptiveQs, Fcfs, FirstFit, Msf, Msfq, Nmsr, StaticQs};
 use super::pgrr::{BfJ, BfJs, BfS, FifoFf, Vqs, VqsBf};
 use crate::ConfigError;
 use crate::engine::msj::MsjPolicy;
+use crate::engine::vm::VmPolicy;
+use crate::model::Resources;
 use crate::model::partition::{MAX_J, MIN_J, Partition};
 use crate::workload::JobClasses;
 
@@ -28,6 +31,11 @@ pub enum PolicyKind {
     StaticQs,
     AdaptiveQs,
     Nmsr,
+    Alg1,
+    Alg2Jsq,
+    Alg2Po2,
+    MwGlobal,
+    MwLocal,
 }
 
 /// The models of the papers; each policy belongs to one.
@@ -37,19 +45,24 @@ pub enum Model {
     Pgrr,
     /// MSFQ: multiserver jobs on one machine of k cores, continuous time.
     Msj,
+    /// GH-RA: VMs on servers with several resources, Poisson clocks, continuous time.
+    Vm,
 }
 
 impl Model {
+    pub const ALL: [Model; 3] = [Model::Pgrr, Model::Msj, Model::Vm];
+
     pub fn label(self) -> &'static str {
         match self {
             Self::Pgrr => "PG-RR (random-size jobs, slotted)",
             Self::Msj => "MSJ (multiserver jobs, continuous time)",
+            Self::Vm => "GH-RA (VM scheduling on multi-resource servers, continuous time)",
         }
     }
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 14] = [
+    pub const ALL: [PolicyKind; 19] = [
         Self::BfJ,
         Self::BfS,
         Self::BfJs,
@@ -64,6 +77,11 @@ impl PolicyKind {
         Self::StaticQs,
         Self::AdaptiveQs,
         Self::Nmsr,
+        Self::Alg1,
+        Self::Alg2Jsq,
+        Self::Alg2Po2,
+        Self::MwGlobal,
+        Self::MwLocal,
     ];
 
     pub fn model(self) -> Model {
@@ -74,6 +92,7 @@ impl PolicyKind {
             Self::Fcfs | Self::FirstFit | Self::Msf | Self::Msfq | Self::StaticQs | Self::AdaptiveQs | Self::Nmsr => {
                 Model::Msj
             }
+            Self::Alg1 | Self::Alg2Jsq | Self::Alg2Po2 | Self::MwGlobal | Self::MwLocal => Model::Vm,
         }
     }
 
@@ -99,6 +118,11 @@ impl PolicyKind {
             Self::StaticQs => "static-qs",
             Self::AdaptiveQs => "adaptive-qs",
             Self::Nmsr => "nmsr",
+            Self::Alg1 => "alg1",
+            Self::Alg2Jsq => "alg2-jsq",
+            Self::Alg2Po2 => "alg2-po2",
+            Self::MwGlobal => "mw-global",
+            Self::MwLocal => "mw-local",
         }
     }
 
@@ -119,6 +143,11 @@ impl PolicyKind {
             Self::StaticQs => "Static QS",
             Self::AdaptiveQs => "Adaptive QS",
             Self::Nmsr => "nMSR (approx.)",
+            Self::Alg1 => "Alg. 1",
+            Self::Alg2Jsq => "Alg. 2 (JSQ)",
+            Self::Alg2Po2 => "Alg. 2 (Po2)",
+            Self::MwGlobal => "MW-global",
+            Self::MwLocal => "MW-local",
         }
     }
 
@@ -148,6 +177,19 @@ impl PolicyKind {
             }
             Self::Nmsr => {
                 "APPROXIMATION (RES-44): time-share the maximal schedules by LP fractions, non-preemptively (MSFQ §2)"
+            }
+            Self::Alg1 => {
+                "central queues; type j's Poisson clock (rate exp(f(Q_j))) tries a random server: head job or a dummy (GH-RA Alg. 1)"
+            }
+            Self::Alg2Jsq => {
+                "join the shortest queue at a server; each server's type-j clock starts the head job or a dummy (GH-RA Alg. 2)"
+            }
+            Self::Alg2Po2 => "Algorithm 2 with power-of-two routing: the shorter of two random queues (GH-RA Remark 1)",
+            Self::MwGlobal => {
+                "JSQ to server queues; max-weight configurations re-chosen only when every server is empty (GH-RA §VII)"
+            }
+            Self::MwLocal => {
+                "JSQ to server queues; a server re-chooses its max-weight configuration whenever it is empty (GH-RA §VII)"
             }
         }
     }
@@ -237,6 +279,13 @@ pub struct MsjOptions {
     pub tau: Option<u32>,
 }
 
+/// Parameters of the VM-scheduling policies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct VmOptions {
+    /// Algorithms 1 and 2: the weight function f (RES-51; `None` is log10, the paper's).
+    pub weight: Option<Weight>,
+}
+
 /// A policy with its parameters, written `name[:key=value]...`, e.g. `vqs:j=7:ties=random`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
@@ -244,13 +293,14 @@ pub struct PolicySpec {
     pub kind: PolicyKind,
     pub vq: VqOptions,
     pub msj: MsjOptions,
+    pub vm: VmOptions,
 }
 
 impl PolicySpec {
     pub const KEY: &'static str = "policy";
 
     pub fn new(kind: PolicyKind) -> Self {
-        Self { kind, vq: VqOptions::default(), msj: MsjOptions::default() }
+        Self { kind, vq: VqOptions::default(), msj: MsjOptions::default(), vm: VmOptions::default() }
     }
 
     pub fn with_j(kind: PolicyKind, j: u8) -> Self {
@@ -298,6 +348,11 @@ impl PolicySpec {
                 "tau",
                 "an integer in 1..=1000000",
                 "mean cycle length τ in time units (default 10·max E[S], RES-44); switches cost draining time",
+            )],
+            PolicyKind::Alg1 | PolicyKind::Alg2Jsq | PolicyKind::Alg2Po2 => &[(
+                "f",
+                Weight::RANGE,
+                "weight function: clocks tick at exp(f(Q)); log = 1+Q, log10 = 10(1+Q) (default), loglog = 1+ln(1+Q) (RES-51)",
             )],
             PolicyKind::AdaptiveQs => &[(
                 "target",
@@ -356,6 +411,7 @@ impl PolicySpec {
                     spec.msj.order = pick(value, [("desc", CycleOrder::Descending), ("asc", CycleOrder::Ascending)])
                         .ok_or_else(bad)?
                 }
+                "f" => spec.vm.weight = Some(Weight::from_name(value).ok_or_else(bad)?),
                 "target" => spec.msj.frozen = pick(value, [("recompute", false), ("frozen", true)]).ok_or_else(bad)?,
                 "tau" => {
                     let tau: u32 = value.parse().map_err(|_| bad())?;
@@ -377,7 +433,9 @@ impl PolicySpec {
 
     /// A chart label such as "VQS (J=7)" or "MSFQ (ℓ=31)".
     pub fn label(&self, scenario_j: u8) -> String {
-        if let Some(l) = self.msj.l {
+        if let Some(weight) = self.vm.weight.filter(|w| *w != Weight::default()) {
+            format!("{} (f={})", self.kind.label(), weight.name())
+        } else if let Some(l) = self.msj.l {
             format!("{} (ℓ={l})", self.kind.label())
         } else if self.kind.uses_virtual_queues() {
             format!("{} (J={})", self.kind.label(), self.j(scenario_j))
@@ -452,6 +510,40 @@ impl PolicySpec {
     }
 }
 
+impl PolicySpec {
+    /// Builds a VM-scheduling policy for servers of the given capacities and VM types of the
+    /// given demands.
+    pub fn build_vm(&self, demands: &[Resources], capacities: &[Resources]) -> Result<Box<dyn VmPolicy>, ConfigError> {
+        let weight = self.vm.weight.unwrap_or_default();
+        let maxweight = |refresh| {
+            MaxWeight::new(refresh, demands, capacities).map_err(|e| {
+                ConfigError::new(
+                    Self::KEY,
+                    format!(
+                        "{}: a server has more than {} feasible configurations to choose from; use fewer, larger VM \
+                         types or smaller servers",
+                        self.kind.name(),
+                        e.limit
+                    ),
+                )
+            })
+        };
+        Ok(match self.kind {
+            PolicyKind::Alg1 => Box::new(Alg1::new(weight)),
+            PolicyKind::Alg2Jsq => Box::new(Alg2::new(weight, Routing::Jsq)),
+            PolicyKind::Alg2Po2 => Box::new(Alg2::new(weight, Routing::PowerOfTwo)),
+            PolicyKind::MwGlobal => Box::new(maxweight(Refresh::Global)?),
+            PolicyKind::MwLocal => Box::new(maxweight(Refresh::Local)?),
+            other => {
+                return Err(ConfigError::new(
+                    Self::KEY,
+                    format!("{} is a {} policy", other.name(), other.model().label()),
+                ));
+            }
+        })
+    }
+}
+
 fn pick<T: Copy, const N: usize>(value: &str, options: [(&str, T); N]) -> Option<T> {
     options.iter().find(|(name, _)| *name == value).map(|(_, v)| *v)
 }
@@ -493,6 +585,9 @@ impl std::fmt::Display for PolicySpec {
         if let Some(tau) = o.tau {
             write!(f, ":tau={tau}")?;
         }
+        if let Some(weight) = self.vm.weight {
+            write!(f, ":f={}", weight.name())?;
+        }
         Ok(())
     }
 }
@@ -520,7 +615,7 @@ mod tests {
             let spec = PolicySpec::new(kind);
             assert_eq!(PolicySpec::parse(&spec.to_string()).unwrap(), spec);
         }
-        for text in ["msfq:l=31:phase4=open", "static-qs:l=15:order=asc", "adaptive-qs:target=frozen"] {
+        for text in ["msfq:l=31:phase4=open", "static-qs:l=15:order=asc", "adaptive-qs:target=frozen", "alg1:f=log"] {
             assert_eq!(PolicySpec::parse(text).unwrap().to_string(), text);
         }
         assert_eq!(PolicySpec::parse("msfq:l=31").unwrap().label(2), "MSFQ (ℓ=31)");
@@ -542,6 +637,8 @@ mod tests {
             ("msfq:l=-1", "l must be"),
             ("msf:l=3", "takes no parameters"),
             ("static-qs:order=up", "order must be"),
+            ("alg2-jsq:f=cube", "f must be log, log10 or loglog"),
+            ("mw-local:f=log", "takes no parameters"),
         ] {
             let e = PolicySpec::parse(text).unwrap_err();
             assert_eq!(e.key, "policy");

@@ -8,6 +8,7 @@ mod link;
 mod msj;
 mod pgrr;
 mod presets;
+mod vm;
 
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +16,7 @@ pub use link::{Link, PAGE_KEYS, decode_link, encode_link};
 pub use msj::MsjScenario;
 pub use pgrr::PgrrScenario;
 pub use presets::{Preset, preset, presets};
+pub use vm::VmScenario;
 
 use crate::ConfigError;
 use crate::policy::{Model, PolicyKind, PolicySpec};
@@ -37,6 +39,8 @@ pub enum Scenario {
     Pgrr(PgrrScenario),
     /// MSFQ: multiserver jobs on one machine of k cores, continuous time.
     Msj(MsjScenario),
+    /// GH-RA: VMs on servers with several resources, continuous time.
+    Vm(VmScenario),
 }
 
 impl Scenario {
@@ -45,6 +49,7 @@ impl Scenario {
         match self {
             Self::Pgrr(_) => PgrrScenario::KEYS,
             Self::Msj(_) => MsjScenario::KEYS,
+            Self::Vm(_) => VmScenario::KEYS,
         }
     }
 
@@ -53,6 +58,7 @@ impl Scenario {
         match self {
             Self::Pgrr(s) => s.get(key),
             Self::Msj(s) => s.get(key),
+            Self::Vm(s) => s.get(key),
         }
     }
 
@@ -61,6 +67,7 @@ impl Scenario {
         match self {
             Self::Pgrr(s) => s.set(key, value),
             Self::Msj(s) => s.set(key, value),
+            Self::Vm(s) => s.set(key, value),
         }
     }
 
@@ -69,6 +76,7 @@ impl Scenario {
         match self {
             Self::Pgrr(s) => s.validate(),
             Self::Msj(s) => s.validate(),
+            Self::Vm(s) => s.validate(),
         }
     }
 
@@ -76,6 +84,7 @@ impl Scenario {
         match self {
             Self::Pgrr(s) => s.seed,
             Self::Msj(s) => s.seed,
+            Self::Vm(s) => s.seed,
         }
     }
 
@@ -83,15 +92,16 @@ impl Scenario {
     pub fn policy_label(&self, policy: &PolicySpec) -> String {
         match self {
             Self::Pgrr(s) => policy.label(s.j),
-            Self::Msj(_) => policy.label(0),
+            Self::Msj(_) | Self::Vm(_) => policy.label(0),
         }
     }
 
-    /// The preset's load knob (α for PG-RR).
+    /// The preset's load knob (α for PG-RR, λ for multiserver jobs, ζ for VMs).
     pub fn load(&self) -> f64 {
         match self {
             Self::Pgrr(s) => s.load,
             Self::Msj(s) => s.load,
+            Self::Vm(s) => s.load,
         }
     }
 
@@ -99,6 +109,7 @@ impl Scenario {
         match self {
             Self::Pgrr(s) => s.horizon,
             Self::Msj(s) => s.horizon,
+            Self::Vm(s) => s.horizon,
         }
     }
 
@@ -113,6 +124,7 @@ impl Scenario {
         let (warmup, sample_every) = match &mut scaled {
             Self::Pgrr(s) => (&mut s.warmup, &mut s.sample_every),
             Self::Msj(s) => (&mut s.warmup, &mut s.sample_every),
+            Self::Vm(s) => (&mut s.warmup, &mut s.sample_every),
         };
         *warmup = factor(*warmup);
         *sample_every = factor(*sample_every).max(1);
@@ -121,11 +133,13 @@ impl Scenario {
     }
 
     /// The offered work as a fraction of the capacity: α for PG-RR, λ·Σ_j p_j·j·E[S_j]/k for
-    /// multiserver jobs. A stable policy's occupancy converges to it.
+    /// multiserver jobs, the mean over resources of Σ_j ρ_j·r_j / capacity for VMs. A stable
+    /// policy's occupancy converges to it.
     pub fn offered_utilization(&self) -> f64 {
         match self {
             Self::Pgrr(s) => s.load,
             Self::Msj(s) => s.load * s.classes.work_per_arrival() / s.cores as f64,
+            Self::Vm(s) => s.offered_occupancy(),
         }
     }
 
@@ -134,6 +148,7 @@ impl Scenario {
         match self {
             Self::Pgrr(_) => Model::Pgrr,
             Self::Msj(_) => Model::Msj,
+            Self::Vm(_) => Model::Vm,
         }
     }
 
@@ -141,7 +156,7 @@ impl Scenario {
     pub fn time_unit(&self) -> &'static str {
         match self {
             Self::Pgrr(_) => "slots",
-            Self::Msj(_) => "time units",
+            Self::Msj(_) | Self::Vm(_) => "time units",
         }
     }
 
@@ -164,6 +179,7 @@ impl Scenario {
         match self {
             Self::Pgrr(_) => Ok(()),
             Self::Msj(s) => policy.build_msj(s.cores, &s.classes, s.load).map(|_| ()),
+            Self::Vm(s) => policy.build_vm(&s.types.demands(), &s.servers.capacities()).map(|_| ()),
         }
     }
 

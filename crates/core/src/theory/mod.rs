@@ -1,6 +1,7 @@
 //! The papers' bounds, in the units of each preset's load knob, for drawing next to the
 //! simulations.
 
+pub mod ghra;
 pub mod msfq;
 
 use serde::{Deserialize, Serialize};
@@ -86,7 +87,14 @@ pub fn load_marks(scenario: &Scenario) -> Vec<LoadMark> {
     match scenario {
         Scenario::Pgrr(_) => pgrr_marks(1.0),
         Scenario::Msj(s) => msj_marks(s.cores, &s.classes),
+        Scenario::Vm(_) => vm_marks(),
     }
+}
+
+/// VM-scheduling load marks in units of ζ (SPEC 3.3): at ζ = 1 the arrival rates λ = V sit
+/// on the boundary of the capacity region; Algorithms 1 and 2 are stable for every ζ < 1.
+pub fn vm_marks() -> Vec<LoadMark> {
+    vec![LoadMark { load: 1.0, label: "capacity region boundary ζ = 1".into() }]
 }
 
 #[cfg(test)]

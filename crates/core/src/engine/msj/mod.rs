@@ -26,7 +26,7 @@ use crate::metrics::SeriesPoint;
 use crate::rng::{StreamRng, Streams};
 use crate::workload::{JobClasses, ServiceLaw, sample};
 
-pub use stats::{BATCHES, ClassStats, Level, MsjStats, PHASES, PhaseStats};
+pub use stats::{BATCHES, ClassStats, MsjStats, PHASES, PhaseStats};
 
 /// Most jobs a run may hold waiting before it stops with [`EngineError::QueueLimit`].
 pub const MAX_WAITING: usize = 5_000_000;

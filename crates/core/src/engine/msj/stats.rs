@@ -5,7 +5,7 @@
 use hdrhistogram::Histogram;
 
 use super::{MsjConfig, MsjJob, MsjState};
-use crate::metrics::{Series, SeriesPoint};
+use crate::metrics::{Level, Series};
 
 /// Batches of the per-job batch-means interval.
 pub const BATCHES: usize = 20;
@@ -13,58 +13,6 @@ pub const BATCHES: usize = 20;
 const SKETCH_SCALE: f64 = 1_000.0;
 /// Phases 1..=4 of MSF/MSFQ plus 0, parked (idle).
 pub const PHASES: usize = 5;
-
-/// A piecewise-constant quantity: its value since the last change, its integral over the
-/// measured window and, optionally, a series of interval means.
-#[derive(Debug, Clone)]
-pub struct Level {
-    value: f64,
-    since: f64,
-    area: f64,
-    warmup: f64,
-    series: Option<Series>,
-}
-
-impl Level {
-    fn new(warmup: f64, series: Option<Series>) -> Self {
-        Self { value: 0.0, since: 0.0, area: 0.0, warmup, series }
-    }
-
-    fn set(&mut self, now: f64, value: f64) {
-        if value != self.value {
-            self.flush(now);
-            self.value = value;
-        }
-    }
-
-    fn flush(&mut self, now: f64) {
-        if now > self.since {
-            if let Some(s) = &mut self.series {
-                s.add(self.since, now, self.value);
-            }
-            let from = self.since.max(self.warmup);
-            if now > from {
-                self.area += self.value * (now - from);
-            }
-            self.since = now;
-        }
-    }
-
-    pub fn value(&self) -> f64 {
-        self.value
-    }
-
-    /// Time average over `[warmup, now)`, without mutating.
-    pub fn mean(&self, now: f64, warmup: f64) -> f64 {
-        let from = self.since.max(warmup);
-        let area = self.area + if now > from { self.value * (now - from) } else { 0.0 };
-        if now > warmup { area / (now - warmup) } else { f64::NAN }
-    }
-
-    pub fn points(&self) -> &[SeriesPoint] {
-        self.series.as_ref().map_or(&[], |s| s.points())
-    }
-}
 
 /// Per-class counts over the measured window (jobs that arrived after the warm-up).
 #[derive(Debug, Clone, Default)]

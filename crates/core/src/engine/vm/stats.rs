@@ -1,0 +1,178 @@
+//! Streaming measurement of a VM-scheduling run (SPEC 1.6, 3.4): the time-average total
+//! queue Σ_j Q_j(t), the mean delay until service starts, the share of the capacity held by
+//! real and by dummy jobs, and the refresh count of the MaxWeight baselines. Nothing is kept
+//! per job, so memory stays flat with the run length.
+
+use super::{VmConfig, VmJob, VmState};
+use crate::metrics::{Level, Series, mean_ci};
+
+/// Batches of the per-job batch-means interval of the mean delay.
+pub const BATCHES: usize = 20;
+
+/// Everything measured during a run.
+#[derive(Debug, Clone)]
+pub struct VmStats {
+    warmup: f64,
+    horizon: f64,
+    /// Total capacity of the fleet in each resource.
+    capacity: Vec<f64>,
+    /// Resources held by real and by dummy jobs, fleet-wide.
+    real_used: Vec<u64>,
+    dummy_used: Vec<u64>,
+    /// Σ_j Q_j(t), waiting jobs only.
+    pub waiting: Level,
+    /// Q_j(t) per type (the page's queue bins).
+    pub type_waiting: Vec<Level>,
+    /// The mean over resources of the fraction of the fleet's capacity held by real jobs.
+    pub occupancy: Level,
+    /// The same for dummy jobs.
+    pub dummy_share: Level,
+    /// The running mean delay of the measured jobs, as it stood over time.
+    pub running_delay: Level,
+    /// Jobs that arrived after the warm-up, and those of them that started.
+    pub window_arrivals: u64,
+    pub window_started: u64,
+    /// Σ (start − arrival) over the measured jobs that started.
+    pub delay_sum: f64,
+    batch_sum: [f64; BATCHES],
+    batch_count: [u64; BATCHES],
+    /// All arrivals, real and dummy starts, warm-up included.
+    pub arrivals: u64,
+    pub started: u64,
+    pub dummies_started: u64,
+    /// Real jobs that finished service.
+    pub completed: u64,
+    /// MaxWeight configuration choices (refreshes) so far.
+    pub refreshes: u64,
+}
+
+impl VmStats {
+    pub(super) fn new(config: &VmConfig) -> Self {
+        let series = || Some(Series::new(config.sample_every, config.max_points));
+        let dims = config.capacities.first().map_or(1, |c| c.dims());
+        let capacity =
+            (0..dims).map(|d| config.capacities.iter().map(|c| c.as_slice()[d] as f64).sum::<f64>().max(1.0)).collect();
+        let w = config.warmup;
+        Self {
+            warmup: w,
+            horizon: config.horizon,
+            capacity,
+            real_used: vec![0; dims],
+            dummy_used: vec![0; dims],
+            waiting: Level::new(w, series()),
+            type_waiting: (0..config.types()).map(|_| Level::new(w, series())).collect(),
+            occupancy: Level::new(w, series()),
+            dummy_share: Level::new(w, None),
+            running_delay: Level::new(w, series()),
+            window_arrivals: 0,
+            window_started: 0,
+            delay_sum: 0.0,
+            batch_sum: [0.0; BATCHES],
+            batch_count: [0; BATCHES],
+            arrivals: 0,
+            started: 0,
+            dummies_started: 0,
+            completed: 0,
+            refreshes: 0,
+        }
+    }
+
+    pub(super) fn arrived(&mut self, now: f64, job_type: usize, st: &VmState) {
+        self.arrivals += 1;
+        if now >= self.warmup {
+            self.window_arrivals += 1;
+        }
+        self.waiting.set(now, st.waiting_total as f64);
+        self.type_waiting[job_type].set(now, st.waiting_by_type[job_type] as f64);
+    }
+
+    /// A job of `job_type` started: `job` is the real job, `None` for a dummy.
+    pub(super) fn started(&mut self, now: f64, job_type: usize, job: Option<&VmJob>, st: &VmState) {
+        let demand = st.demands[job_type];
+        match job {
+            Some(job) => {
+                self.started += 1;
+                add(&mut self.real_used, demand.as_slice());
+                if job.arrival >= self.warmup {
+                    let delay = now - job.arrival;
+                    self.window_started += 1;
+                    self.delay_sum += delay;
+                    let b = self.batch(job.arrival);
+                    self.batch_sum[b] += delay;
+                    self.batch_count[b] += 1;
+                    self.running_delay.set(now, self.mean_delay());
+                }
+                self.waiting.set(now, st.waiting_total as f64);
+                self.type_waiting[job_type].set(now, st.waiting_by_type[job_type] as f64);
+                self.occupancy.set(now, share(&self.real_used, &self.capacity));
+            }
+            None => {
+                self.dummies_started += 1;
+                add(&mut self.dummy_used, demand.as_slice());
+                self.dummy_share.set(now, share(&self.dummy_used, &self.capacity));
+            }
+        }
+    }
+
+    pub(super) fn departed(&mut self, now: f64, job_type: usize, dummy: bool, st: &VmState) {
+        let demand = st.demands[job_type];
+        if dummy {
+            sub(&mut self.dummy_used, demand.as_slice());
+            self.dummy_share.set(now, share(&self.dummy_used, &self.capacity));
+        } else {
+            self.completed += 1;
+            sub(&mut self.real_used, demand.as_slice());
+            self.occupancy.set(now, share(&self.real_used, &self.capacity));
+        }
+    }
+
+    fn batch(&self, arrival: f64) -> usize {
+        let span = self.horizon - self.warmup;
+        if span <= 0.0 {
+            return 0;
+        }
+        (((arrival - self.warmup) / span * BATCHES as f64) as usize).min(BATCHES - 1)
+    }
+
+    /// Mean delay (start − arrival) of the measured jobs that started; NaN before the first.
+    pub fn mean_delay(&self) -> f64 {
+        if self.window_started == 0 { f64::NAN } else { self.delay_sum / self.window_started as f64 }
+    }
+
+    /// Batch-means 95% interval of the mean delay (20 batches by arrival time).
+    pub fn mean_delay_ci(&self) -> [f64; 2] {
+        let means: Vec<f64> = (0..BATCHES)
+            .filter(|&b| self.batch_count[b] > 0)
+            .map(|b| self.batch_sum[b] / self.batch_count[b] as f64)
+            .collect();
+        let ci = mean_ci(&means);
+        [ci.lo, ci.hi]
+    }
+
+    /// Brings every level up to `now`.
+    pub(super) fn flush(&mut self, now: f64) {
+        for level in [&mut self.waiting, &mut self.occupancy, &mut self.dummy_share, &mut self.running_delay] {
+            level.flush(now);
+        }
+        for level in &mut self.type_waiting {
+            level.flush(now);
+        }
+    }
+}
+
+fn add(total: &mut [u64], demand: &[u64]) {
+    for (t, d) in total.iter_mut().zip(demand) {
+        *t += d;
+    }
+}
+
+fn sub(total: &mut [u64], demand: &[u64]) {
+    for (t, d) in total.iter_mut().zip(demand) {
+        *t -= d;
+    }
+}
+
+/// The mean over resources of the fraction of the capacity in `used`.
+fn share(used: &[u64], capacity: &[f64]) -> f64 {
+    used.iter().zip(capacity).map(|(u, c)| *u as f64 / c).sum::<f64>() / capacity.len() as f64
+}
