@@ -122,7 +122,7 @@ fn Workbench(props: &LabProps) -> Html {
                     <p class="error" role="alert">{ message.to_string() }</p>
                 }
                 <Stats lanes={snapshot.lanes.clone()} warmup={snapshot.warmup}
-                    unit={lab.setup.scenario.time_unit()} />
+                    unit={lab.setup.scenario.time_unit()} job_time={snapshot.job_time} />
                 <div class="lanes">
                     { for snapshot.lanes.iter().map(|lane| html! {
                         <article class="lane" key={lane.policy.clone()} data-lane={lane.policy.clone()}>
@@ -169,7 +169,7 @@ pub struct FocusPickerProps {
 fn FocusPicker(props: &FocusPickerProps) -> Html {
     let on_focus = props.on_focus.reform(|e: Event| value_of(&e).parse().unwrap_or(0));
     let (id, text) = match props.kind {
-        ChartKind::ClassResponse => ("focus-response", "Classes of "),
+        ChartKind::ClassJobTime => ("focus-job-time", "Classes of "),
         _ => ("focus", "Bins of "),
     };
     html! {
@@ -235,7 +235,7 @@ fn ShareAndExport(props: &ShareProps) -> Html {
                     let (id, name, status) = (kind.id(), props.name.clone(), status.clone());
                     let save = Callback::from(move |_: MouseEvent| report(&status, export::save_png(id, &name)));
                     html! { <button type="button" id={format!("export-{id}")} onclick={save}>
-                        { format!("{} (PNG)", chart_name(*kind)) }</button> }
+                        { format!("{} (PNG)", chart_name(*kind, &props.snapshot)) }</button> }
                 }) }
             </div>
             <p class="status" role="status">{ (*status).clone() }</p>
@@ -243,13 +243,14 @@ fn ShareAndExport(props: &ShareProps) -> Html {
     }
 }
 
-fn chart_name(kind: ChartKind) -> &'static str {
+fn chart_name(kind: ChartKind, snapshot: &Snapshot) -> String {
+    let job_time = snapshot.job_time.map_or("", |t| t.name);
     match kind {
-        ChartKind::Queue => "Queue chart",
-        ChartKind::Occupancy => "Occupancy chart",
-        ChartKind::Bins => "Bins chart",
-        ChartKind::Response => "Response chart",
-        ChartKind::ClassResponse => "Class response chart",
+        ChartKind::Queue => "Queue chart".into(),
+        ChartKind::Occupancy => "Occupancy chart".into(),
+        ChartKind::Bins => "Bins chart".into(),
+        ChartKind::JobTime => format!("Mean {job_time} chart"),
+        ChartKind::ClassJobTime => format!("Per-class {job_time} chart"),
     }
 }
 

@@ -25,26 +25,26 @@ pub enum ChartKind {
     Occupancy,
     /// Waiting jobs per bin (virtual queue or size class) of the focused policy.
     Bins,
-    /// Running mean response time of every policy (models with response times).
-    Response,
-    /// Running mean response time per class of the focused policy (models with response
-    /// times).
-    ClassResponse,
+    /// Running mean per-job time (response time, delay) of every policy, in models that
+    /// measure one.
+    JobTime,
+    /// Running mean per-job time per bin (class, VM type) of the focused policy.
+    ClassJobTime,
 }
 
 impl ChartKind {
     pub const ALL: [ChartKind; 5] =
-        [ChartKind::Queue, ChartKind::Occupancy, ChartKind::Response, ChartKind::ClassResponse, ChartKind::Bins];
+        [ChartKind::Queue, ChartKind::Occupancy, ChartKind::JobTime, ChartKind::ClassJobTime, ChartKind::Bins];
 
-    /// Whether the page shows this chart for the snapshot's model: response charts only in
-    /// models with response times. Fixed for a race, so charts never swap places mid-run.
+    /// Whether the page shows this chart for the snapshot's model: per-job time charts only
+    /// in models that measure one. Fixed for a race, so charts never swap places mid-run.
     pub fn applies(self, snapshot: &Snapshot) -> bool {
-        !matches!(self, ChartKind::Response | ChartKind::ClassResponse) || snapshot.responses
+        !matches!(self, ChartKind::JobTime | ChartKind::ClassJobTime) || snapshot.job_time.is_some()
     }
 
     /// Whether the chart shows one focused policy (and comes with a picker for it).
     pub fn focused(self) -> bool {
-        matches!(self, ChartKind::Bins | ChartKind::ClassResponse)
+        matches!(self, ChartKind::Bins | ChartKind::ClassJobTime)
     }
 
     /// The canvas id, also the name of its PNG.
@@ -53,8 +53,8 @@ impl ChartKind {
             ChartKind::Queue => "chart-queue",
             ChartKind::Occupancy => "chart-occupancy",
             ChartKind::Bins => "chart-bins",
-            ChartKind::Response => "chart-response",
-            ChartKind::ClassResponse => "chart-class-response",
+            ChartKind::JobTime => "chart-job-time",
+            ChartKind::ClassJobTime => "chart-class-job-time",
         }
     }
 
@@ -69,12 +69,12 @@ impl ChartKind {
                  with the offered load and the papers' guarantees as dashed lines"
             }
             ChartKind::Bins => "Line chart of the waiting jobs of each queue bin against the slot, for one policy",
-            ChartKind::Response => {
-                "Line chart of the running mean response time against time, one line per policy, with the \
+            ChartKind::JobTime => {
+                "Line chart of the running mean response time or delay against time, one line per policy, with the \
                  analysis where it exists as dashed lines"
             }
-            ChartKind::ClassResponse => {
-                "Line chart of the running mean response time of each job class against time, for one policy, \
+            ChartKind::ClassJobTime => {
+                "Line chart of the running mean response time or delay of each job class against time, for one policy, \
                  with the analysis where it exists as dashed lines"
             }
         }
@@ -135,13 +135,13 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
             legend: LegendAt::LowerRight,
             ..base
         },
-        ChartKind::Response => Chart {
-            title: "Mean response time, running average",
-            y_label: "response time",
+        ChartKind::JobTime => Chart {
+            title: snapshot.job_time.map_or("", |t| t.title),
+            y_label: snapshot.job_time.map_or("", |t| t.name),
             curves: snapshot
                 .lanes
                 .iter()
-                .map(|l| Curve { label: &l.label, color: l.color, points: &l.response_series, markers: false })
+                .map(|l| Curve { label: &l.label, color: l.color, points: &l.job_time_series, markers: false })
                 .collect(),
             // The analysis (SPEC 5.6) that the running means should settle near.
             y_marks: snapshot
@@ -151,13 +151,13 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                 .collect(),
             ..base
         },
-        ChartKind::ClassResponse => Chart {
-            title: "Mean response time per class, running average",
-            y_label: "response time",
+        ChartKind::ClassJobTime => Chart {
+            title: snapshot.job_time.map_or("", |t| t.bin_title),
+            y_label: snapshot.job_time.map_or("", |t| t.name),
             curves: snapshot
                 .bin_labels
                 .iter()
-                .zip(&snapshot.bin_response_series)
+                .zip(&snapshot.bin_job_time_series)
                 .enumerate()
                 .map(|(bin, (label, points))| Curve { label, color: bin, points, markers: false })
                 .collect(),
@@ -297,7 +297,7 @@ mod tests {
         // n(t) counts running jobs too, so it is never below Q(t).
         let lane = &snapshot.lanes[1];
         assert!(lane.in_system_series.iter().zip(lane.queue_series.iter()).all(|(n, q)| n.y >= q.y));
-        let classes = chart(ChartKind::ClassResponse, &snapshot, &marks, 0.9);
+        let classes = chart(ChartKind::ClassJobTime, &snapshot, &marks, 0.9);
         let labels: Vec<_> = classes.curves.iter().map(|c| c.label).collect();
         assert_eq!(labels, ["1 core", "32 cores"]);
         assert!(classes.curves.iter().all(|c| !c.points.is_empty() && c.points.iter().all(|p| p.x > 500.0)));
@@ -306,6 +306,6 @@ mod tests {
         assert!(classes.y_marks.iter().all(|m| m.value > 1.0 && m.value < 200.0), "{:?}", classes.y_marks);
         // The PG-RR page has no response charts.
         let pgrr = Race::new(&Setup::from_preset("pgrr-a1").unwrap(), 64).snapshot(Phase::Ready, 0);
-        assert!(!ChartKind::ClassResponse.applies(&pgrr) && !ChartKind::Response.applies(&pgrr));
+        assert!(!ChartKind::ClassJobTime.applies(&pgrr) && !ChartKind::JobTime.applies(&pgrr));
     }
 }

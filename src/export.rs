@@ -7,24 +7,25 @@ use web_sys::{HtmlAnchorElement, HtmlCanvasElement};
 use crate::snapshot::Snapshot;
 
 /// The series of every chart, one row per grid interval: the slot at the interval's middle,
-/// then each policy's queue and running-mean occupancy (and, where the model has response
-/// times, n(t) and the running-mean response time), then the focused policy's bins.
+/// then each policy's queue and running-mean occupancy (and, where the model has them, n(t)
+/// and the running-mean response time or delay), then the focused policy's bins.
 ///
 /// Every lane runs the same slots on the same grid, so row `i` of each series is the same
 /// interval.
 pub fn series_csv(snapshot: &Snapshot) -> Result<String, csv::Error> {
     let mut out = csv::Writer::from_writer(Vec::new());
     let focus = snapshot.lanes.get(snapshot.focus).map_or("", |l| l.policy.as_str());
-    let responses = snapshot.responses;
+    let in_system = snapshot.lanes.iter().any(|l| !l.in_system_series.is_empty());
+    let job_time = snapshot.job_time;
     let mut header = vec![if snapshot.time_unit == "slots" { "slot" } else { "time" }.to_string()];
     for lane in &snapshot.lanes {
         header.push(format!("{} queue", lane.policy));
-        if responses {
+        if in_system {
             header.push(format!("{} in system", lane.policy));
         }
         header.push(format!("{} occupancy running mean", lane.policy));
-        if responses {
-            header.push(format!("{} response running mean", lane.policy));
+        if let Some(t) = job_time {
+            header.push(format!("{} {} running mean", lane.policy, t.key));
         }
     }
     header.extend(snapshot.bin_labels.iter().map(|b| format!("{focus} {b}")));
@@ -35,13 +36,13 @@ pub fn series_csv(snapshot: &Snapshot) -> Result<String, csv::Error> {
         let mut record = vec![x.to_string()];
         for lane in &snapshot.lanes {
             record.push(lane.queue_series[i].y.to_string());
-            if responses {
+            if in_system {
                 record.push(lane.in_system_series.get(i).map_or(String::new(), |p| p.y.to_string()));
             }
             record.push(lane.occupancy_series.get(i).map_or(String::new(), |p| p.y.to_string()));
-            if responses {
-                // The response series starts after the warm-up; match its points by time.
-                let at = lane.response_series.iter().find(|p| p.x == x);
+            if job_time.is_some() {
+                // The per-job time series starts after the warm-up; match its points by time.
+                let at = lane.job_time_series.iter().find(|p| p.x == x);
                 record.push(at.map_or(String::new(), |p| p.y.to_string()));
             }
         }

@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use packlab_core::EngineError;
 use packlab_core::report::live_run;
+use packlab_core::scenario::JobTime;
 use packlab_core::view::LiveRun;
 use packlab_plot::Point;
 
@@ -46,8 +47,8 @@ pub struct Race {
     warmup: u64,
     /// "slots" or "time units".
     time_unit: &'static str,
-    /// Whether the model measures response times (its page shows a response chart).
-    responses: bool,
+    /// The per-job time the model measures (its page charts it), if any.
+    job_time: Option<JobTime>,
     lanes: Vec<Lane>,
     bin_labels: Rc<[String]>,
     /// Whether the lanes draw every job (few servers) or a heat strip.
@@ -79,8 +80,8 @@ impl Race {
         let bin_labels = lanes.first().map_or_else(Vec::new, |l| l.run.bin_labels()).into();
         let warmup = s.get("warmup").and_then(|w| w.parse().ok()).unwrap_or(0);
         let detail = lanes.first().is_some_and(|l| l.run.view(false).servers.len() < DETAIL_LIMIT);
-        let responses = s.model() == packlab_core::policy::Model::Msj;
-        Self { horizon: s.horizon(), warmup, time_unit: s.time_unit(), responses, lanes, bin_labels, detail, chunk: 1 }
+        let job_time = s.job_time();
+        Self { horizon: s.horizon(), warmup, time_unit: s.time_unit(), job_time, lanes, bin_labels, detail, chunk: 1 }
     }
 
     /// Slots every lane has run.
@@ -143,10 +144,10 @@ impl Race {
                     queue: run.queue_len(),
                     mean_queue: run.mean_queue(),
                     mean_occupancy: run.mean_occupancy(),
-                    mean_response: run.mean_response(),
+                    mean_job_time: run.mean_job_time(),
                     analysis: lane.analysis.as_ref().map(|a| (a.mean_response, format!("{} analysis", lane.label))),
                     // Before the warm-up ends no job is measured and the running mean is 0.
-                    response_series: self.measured_points(run.response_series()),
+                    job_time_series: self.measured_points(run.job_time_series()),
                     in_system_series: points(run.in_system_series()),
                     measured: run.measured(),
                     arrivals: run.arrivals(),
@@ -161,8 +162,8 @@ impl Race {
         let focused = self.lanes.get(focus);
         let bin_series =
             focused.map(|lane| bins.clone().map(|b| points(lane.run.bin_series(b))).collect()).unwrap_or_default();
-        let bin_response_series = focused
-            .map(|lane| bins.map(|b| self.measured_points(lane.run.bin_response_series(b))).collect())
+        let bin_job_time_series = focused
+            .map(|lane| bins.map(|b| self.measured_points(lane.run.bin_job_time_series(b))).collect())
             .unwrap_or_default();
         let bin_analysis =
             focused.and_then(|lane| lane.analysis.as_ref()).map(|a| a.by_class.clone()).unwrap_or_default();
@@ -171,13 +172,13 @@ impl Race {
             horizon: self.horizon,
             warmup: self.warmup,
             time_unit: self.time_unit,
-            responses: self.responses,
+            job_time: self.job_time,
             phase,
             lanes,
             bin_labels: self.bin_labels.clone(),
             focus,
             bin_series,
-            bin_response_series,
+            bin_job_time_series,
             bin_analysis,
             detail,
             rate: None,

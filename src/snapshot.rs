@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use packlab_core::scenario::JobTime;
 use packlab_core::view::ClusterView;
 use packlab_plot::Point;
 
@@ -36,12 +37,13 @@ pub struct LaneStats {
     pub mean_queue: f64,
     /// Time-average occupied fraction of the capacity after the warm-up.
     pub mean_occupancy: f64,
-    /// Mean response time of the measured jobs, in models that have one (multiserver jobs).
-    pub mean_response: Option<f64>,
+    /// Mean per-job time of the measured jobs (response time, delay: [`Snapshot::job_time`]),
+    /// in models that measure one.
+    pub mean_job_time: Option<f64>,
     /// The paper's analytic mean response time and its chart label, where one exists.
     pub analysis: Option<(f64, String)>,
-    /// The running mean response time after the warm-up (empty without one).
-    pub response_series: Rc<[Point]>,
+    /// The running mean per-job time after the warm-up (empty without one).
+    pub job_time_series: Rc<[Point]>,
     /// Slots measured so far (after the warm-up); 0 while warming up.
     pub measured: u64,
     pub arrivals: u64,
@@ -73,9 +75,9 @@ pub struct Snapshot {
     pub warmup: u64,
     /// "slots" or "time units".
     pub time_unit: &'static str,
-    /// Whether the model measures response times: fixed for a race, so the set of charts
-    /// does not change while it runs.
-    pub responses: bool,
+    /// The per-job time the model measures, if any (response time, delay): fixed for a race,
+    /// so the set of charts does not change while it runs.
+    pub job_time: Option<JobTime>,
     pub phase: Phase,
     pub lanes: Vec<LaneStats>,
     /// Names of the queue bins (virtual queues or size classes).
@@ -83,9 +85,9 @@ pub struct Snapshot {
     /// The lane whose per-bin series are in `bin_series`.
     pub focus: usize,
     pub bin_series: Vec<Rc<[Point]>>,
-    /// The focused lane's running mean response time per bin (class), where the model has
-    /// response times.
-    pub bin_response_series: Vec<Rc<[Point]>>,
+    /// The focused lane's running mean per-job time per bin (class), where the model
+    /// measures it per class.
+    pub bin_job_time_series: Vec<Rc<[Point]>>,
     /// The analysis's E[T^(j)] per bin for the focused lane (empty where there is none).
     pub bin_analysis: Vec<f64>,
     /// Whether servers are drawn job by job (else as a heat strip of fills).

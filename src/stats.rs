@@ -3,6 +3,8 @@
 
 use yew::prelude::*;
 
+use packlab_core::scenario::JobTime;
+
 use crate::chart::QUEUE_MARKERS;
 use crate::snapshot::LaneStats;
 
@@ -31,12 +33,15 @@ pub struct StatsProps {
     pub warmup: u64,
     /// "slots" or "time units".
     pub unit: &'static str,
+    /// The per-job time the model measures, if any (a column and a `data-mean-*` attribute).
+    #[prop_or_default]
+    pub job_time: Option<JobTime>,
 }
 
 /// The stats table inside `<div id="stats">`.
 #[component]
 pub fn Stats(props: &StatsProps) -> Html {
-    let responses = props.lanes.iter().any(|l| l.mean_response.is_some());
+    let job_time = props.job_time;
     let unit = props.unit;
     let time_header = if unit == "slots" { "Slots".to_string() } else { "Time".to_string() };
     html! {
@@ -49,27 +54,29 @@ pub fn Stats(props: &StatsProps) -> Html {
                         <th scope="col" class="num">{ "Waiting now" }</th>
                         <th scope="col" class="num">{ "Mean waiting*" }</th>
                         <th scope="col" class="num">{ "Occupancy*" }</th>
-                        if responses {
-                            <th scope="col" class="num">{ "Mean response*" }</th>
+                        if let Some(t) = job_time {
+                            <th scope="col" class="num">{ format!("Mean {}*", t.name) }</th>
                         }
                     </tr>
                 </thead>
                 <tbody>
-                    { for props.lanes.iter().map(|lane| row(lane, responses)) }
+                    { for props.lanes.iter().map(|lane| row(lane, job_time)) }
                 </tbody>
             </table>
             <p class="note">
                 { format!(
                     "* after the warm-up: the first {} {unit}, left of the dashed line, are not measured{}",
                     group_digits(props.warmup),
-                    if responses { "; response time: completion − arrival, weighted by the class mix" } else { "" },
+                    job_time.map_or(String::new(), |t| format!("; {}: {}", t.name, t.definition)),
                 ) }
             </p>
         </div>
     }
 }
 
-fn row(lane: &LaneStats, responses: bool) -> Html {
+fn row(lane: &LaneStats, job_time: Option<JobTime>) -> Html {
+    // The attribute is named by the model's per-job time: data-mean-response, data-mean-delay.
+    let mean = |key: &str| job_time.filter(|t| t.key == key).and(lane.mean_job_time).map(|m| m.to_string());
     html! {
         <tr key={lane.policy.clone()}
             data-policy={lane.policy.clone()}
@@ -77,14 +84,15 @@ fn row(lane: &LaneStats, responses: bool) -> Html {
             data-queue={lane.queue.to_string()}
             data-mean-queue={lane.mean_queue.to_string()}
             data-mean-occupancy={lane.mean_occupancy.to_string()}
-            data-mean-response={lane.mean_response.map(|m| m.to_string())}>
+            data-mean-response={mean("response")}
+            data-mean-delay={mean("delay")}>
             <th scope="row"><Swatch color={lane.color} markers={QUEUE_MARKERS} />{ &lane.label }</th>
             <td class="num">{ group_digits(lane.slot) }</td>
             <td class="num">{ group_digits(lane.queue) }</td>
             <td class="num">{ format_mean(lane.mean_queue, lane.measured) }</td>
             <td class="num">{ if lane.measured == 0 { "–".to_string() } else { format!("{:.1}%", 100.0 * lane.mean_occupancy) } }</td>
-            if responses {
-                <td class="num">{ lane.mean_response.map_or_else(|| "–".to_string(), |m| format!("{m:.2}")) }</td>
+            if job_time.is_some() {
+                <td class="num">{ lane.mean_job_time.map_or_else(|| "–".to_string(), |m| format!("{m:.2}")) }</td>
             }
         </tr>
     }

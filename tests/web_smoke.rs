@@ -79,7 +79,8 @@ async fn stats_rows_carry_the_numbers() {
     let document = web_sys::window().unwrap().document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
-    let props = StatsProps { lanes: snap.lanes.clone(), warmup: snap.warmup, unit: snap.time_unit };
+    let props =
+        StatsProps { lanes: snap.lanes.clone(), warmup: snap.warmup, unit: snap.time_unit, job_time: snap.job_time };
     let app = yew::Renderer::<Stats>::with_root_and_props(root.clone(), props).render();
     yew::scheduler::flush().await;
 

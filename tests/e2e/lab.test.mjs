@@ -371,9 +371,9 @@ labTest('multiserver jobs: MSFQ answers faster than MSF on the same arrivals, as
   assert.match(why, /MSFQ phase|MSF: the largest/);
   // The response charts are there for this model (and only for it): every policy's E[T], and
   // the focused policy's per class with its own picker.
-  assert.ok(await page.$('#chart-response'), 'a response-time chart');
-  assert.ok(await page.$('#chart-class-response'), 'a per-class response-time chart');
-  await page.selectOption('#focus-response', '1');
+  assert.ok(await page.$('#chart-job-time'), 'a response-time chart');
+  assert.ok(await page.$('#chart-class-job-time'), 'a per-class response-time chart');
+  await page.selectOption('#focus-job-time', '1');
   assert.equal(await page.inputValue('#focus'), '1', 'one focus for both per-bin charts');
   await page.screenshot({ path: join(RESULTS, 'lab-msfq-d1.png'), fullPage: false });
   await page.screenshot({ path: join(RESULTS, 'lab-msfq-d1-full.png'), fullPage: true });
@@ -381,8 +381,8 @@ labTest('multiserver jobs: MSFQ answers faster than MSF on the same arrivals, as
 
 labTest('the charts and the clusters are redrawn while playing', async (open) => {
   const page = await open(`${RACE}&speed=100000`);
-  assert.equal(await page.$('#chart-response'), null, 'PG-RR has no response times');
-  assert.equal(await page.$('#chart-class-response'), null, 'nor per-class response times');
+  assert.equal(await page.$('#chart-job-time'), null, 'PG-RR has no response times');
+  assert.equal(await page.$('#chart-class-job-time'), null, 'nor per-class response times');
   const idle = await grabCanvases(page);
   await page.click('#play');
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');

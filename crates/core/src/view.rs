@@ -36,18 +36,20 @@ pub trait LiveRun {
     /// The picture of this moment. Without `detail`, servers carry their fill but no blocks
     /// (what a compact view of many servers needs, at a fraction of the cost).
     fn view(&self, detail: bool) -> ClusterView;
-    /// Mean response time (completion − arrival) of the measured jobs, where the model has
-    /// one (the multiserver-job model), weighted by the nominal class mix (SPEC RES-45).
-    fn mean_response(&self) -> Option<f64> {
+    /// The mean per-job time of the measured jobs, where the model measures one
+    /// ([`crate::scenario::Scenario::job_time`] says which): the response time of the
+    /// multiserver-job model (weighted by the nominal class mix, SPEC RES-45), the delay until
+    /// service of the VM model.
+    fn mean_job_time(&self) -> Option<f64> {
         None
     }
-    /// The running mean response time over time (empty where the model has none).
-    fn response_series(&self) -> &[SeriesPoint] {
+    /// The running mean per-job time over time (empty where the model has none).
+    fn job_time_series(&self) -> &[SeriesPoint] {
         &[]
     }
-    /// The running mean response time of the jobs of bin `bin` (a job class), where the
-    /// model has response times.
-    fn bin_response_series(&self, _bin: usize) -> &[SeriesPoint] {
+    /// The running mean per-job time of the jobs of bin `bin` (a job class), where the model
+    /// measures it per class.
+    fn bin_job_time_series(&self, _bin: usize) -> &[SeriesPoint] {
         &[]
     }
     /// n(t), jobs waiting or in service, where the model's figures plot it (the

@@ -31,6 +31,20 @@ pub struct KeySpec {
     pub range: &'static str,
 }
 
+/// The time per job a model measures, for tables, charts and the page's stats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JobTime {
+    /// For people: "response time", "delay".
+    pub name: &'static str,
+    /// In attribute names and JSON: `data-mean-response`, `data-mean-delay`.
+    pub key: &'static str,
+    /// What is measured.
+    pub definition: &'static str,
+    /// Chart titles: the running mean of every policy, and per bin (class or type) of one.
+    pub title: &'static str,
+    pub bin_title: &'static str,
+}
+
 /// A full scenario. One variant per model; later models add theirs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "model", rename_all = "kebab-case")]
@@ -149,6 +163,28 @@ impl Scenario {
             Self::Pgrr(_) => Model::Pgrr,
             Self::Msj(_) => Model::Msj,
             Self::Vm(_) => Model::Vm,
+        }
+    }
+
+    /// The per-job time the model measures: the multiserver-job model's response time, the
+    /// VM model's delay until service; PG-RR's page shows queues only.
+    pub fn job_time(&self) -> Option<JobTime> {
+        match self {
+            Self::Pgrr(_) => None,
+            Self::Msj(_) => Some(JobTime {
+                name: "response time",
+                key: "response",
+                definition: "completion − arrival, weighted by the class mix",
+                title: "Mean response time, running average",
+                bin_title: "Mean response time per class, running average",
+            }),
+            Self::Vm(_) => Some(JobTime {
+                name: "delay",
+                key: "delay",
+                definition: "start of service − arrival",
+                title: "Mean delay until service, running average",
+                bin_title: "Mean delay per VM type, running average",
+            }),
         }
     }
 

@@ -103,16 +103,16 @@ impl LiveRun for MsjSim {
         }
     }
 
-    fn mean_response(&self) -> Option<f64> {
+    fn mean_job_time(&self) -> Option<f64> {
         let m = MsjSim::mean_response(self);
         m.is_finite().then_some(m)
     }
 
-    fn response_series(&self) -> &[SeriesPoint] {
+    fn job_time_series(&self) -> &[SeriesPoint] {
         self.stats.running_response.points()
     }
 
-    fn bin_response_series(&self, bin: usize) -> &[SeriesPoint] {
+    fn bin_job_time_series(&self, bin: usize) -> &[SeriesPoint] {
         self.stats.class_running_response[bin].points()
     }
 

@@ -163,12 +163,16 @@ impl LiveRun for VmSim {
         }
     }
 
-    fn mean_response(&self) -> Option<f64> {
+    fn mean_job_time(&self) -> Option<f64> {
         let d = self.mean_delay();
         d.is_finite().then_some(d)
     }
 
-    fn response_series(&self) -> &[SeriesPoint] {
+    fn job_time_series(&self) -> &[SeriesPoint] {
         self.stats.running_delay.points()
+    }
+
+    fn bin_job_time_series(&self, bin: usize) -> &[SeriesPoint] {
+        self.stats.type_running_delay[bin].points()
     }
 }

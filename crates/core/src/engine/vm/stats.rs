@@ -29,6 +29,10 @@ pub struct VmStats {
     pub dummy_share: Level,
     /// The running mean delay of the measured jobs, as it stood over time.
     pub running_delay: Level,
+    /// The same per VM type, with the sums behind it.
+    pub type_running_delay: Vec<Level>,
+    type_delay_sum: Vec<f64>,
+    type_started: Vec<u64>,
     /// Jobs that arrived after the warm-up, and those of them that started.
     pub window_arrivals: u64,
     pub window_started: u64,
@@ -64,6 +68,9 @@ impl VmStats {
             occupancy: Level::new(w, series()),
             dummy_share: Level::new(w, None),
             running_delay: Level::new(w, series()),
+            type_running_delay: (0..config.types()).map(|_| Level::new(w, series())).collect(),
+            type_delay_sum: vec![0.0; config.types()],
+            type_started: vec![0; config.types()],
             window_arrivals: 0,
             window_started: 0,
             delay_sum: 0.0,
@@ -101,6 +108,10 @@ impl VmStats {
                     self.batch_sum[b] += delay;
                     self.batch_count[b] += 1;
                     self.running_delay.set(now, self.mean_delay());
+                    self.type_delay_sum[job_type] += delay;
+                    self.type_started[job_type] += 1;
+                    let type_mean = self.type_delay_sum[job_type] / self.type_started[job_type] as f64;
+                    self.type_running_delay[job_type].set(now, type_mean);
                 }
                 self.waiting.set(now, st.waiting_total as f64);
                 self.type_waiting[job_type].set(now, st.waiting_by_type[job_type] as f64);
@@ -154,7 +165,7 @@ impl VmStats {
         for level in [&mut self.waiting, &mut self.occupancy, &mut self.dummy_share, &mut self.running_delay] {
             level.flush(now);
         }
-        for level in &mut self.type_waiting {
+        for level in self.type_waiting.iter_mut().chain(&mut self.type_running_delay) {
             level.flush(now);
         }
     }
