@@ -2,6 +2,7 @@
 //! simulations.
 
 pub mod msfq;
+pub mod pgas;
 
 use serde::{Deserialize, Serialize};
 
