@@ -14,6 +14,7 @@
 //! * [`rational`]: exact rationals and how `f64` inputs become them.
 
 pub mod greedy;
+pub mod lp;
 pub mod rational;
 
 use std::cmp::Ordering;
@@ -24,6 +25,7 @@ use crate::ConfigError;
 use crate::model::{Configurations, Resources};
 
 pub use greedy::{GpaStep, GreedySolution};
+pub use lp::{Bounds, LpOptimum, SupportEntry, SweepPoint};
 pub use rational::Rational;
 
 /// Most job types: MAXREWARD is tabulated for all 2^J subsets.
