@@ -14,6 +14,7 @@
 //! * [`rational`]: exact rationals and how `f64` inputs become them.
 
 pub mod greedy;
+pub mod instances;
 pub mod lp;
 pub mod rational;
 
@@ -25,6 +26,7 @@ use crate::ConfigError;
 use crate::model::{Configurations, Resources};
 
 pub use greedy::{GpaStep, GreedySolution};
+pub use instances::{CollectionResult, CollectionSummary, MemoryDraw, RandomCollection, Vm};
 pub use lp::{Bounds, LpOptimum, SupportEntry, SweepPoint};
 pub use rational::Rational;
 
