@@ -18,6 +18,9 @@ pub mod instances;
 pub mod lp;
 pub mod rational;
 
+#[cfg(test)]
+mod tests;
+
 use std::cmp::Ordering;
 
 use thiserror::Error;
