@@ -3,6 +3,7 @@
 
 pub mod ghra;
 pub mod msfq;
+pub mod pgas;
 
 use serde::{Deserialize, Serialize};
 
