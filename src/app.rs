@@ -5,6 +5,7 @@
 use std::rc::Rc;
 
 use gloo_events::{EventListener, EventListenerOptions};
+use packlab_core::policy::Model;
 use packlab_core::theory::{LoadMark, load_marks};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
@@ -135,8 +136,8 @@ fn Workbench(props: &LabProps) -> Html {
                             if let Some(readout) = &lane.view.readout {
                                 <p class="readout">{ readout }</p>
                             }
-                            if !lane.view.resources.is_empty() {
-                                <p class="legend">{ resource_legend(&lane.view.resources) }</p>
+                            if snapshot.model == Model::Vm {
+                                <p class="legend">{ vm_legend(&lane.view.resources, snapshot.detail) }</p>
                             }
                         </article>
                     }) }
@@ -309,16 +310,28 @@ fn prefers_reduced_motion() -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// What the bars of a multi-resource server and its hatched blocks mean.
-fn resource_legend(resources: &[&str]) -> String {
-    let bars: Vec<String> = resources
+/// How the VM model's servers are drawn: the bars (one per resource where there are several),
+/// the labels around them and the hatched dummy jobs, or, in the compact view of many
+/// servers, what a square's shade means.
+fn vm_legend(resources: &[&str], detail: bool) -> String {
+    if !detail {
+        return "One square per server, darker when fuller: the share of its fullest resource held by real and \
+                dummy jobs together (dummies hold a VM's room without doing work)."
+            .to_string();
+    }
+    let initials: Vec<String> = resources
         .iter()
         .map(|r| format!("{} {r}", r.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default()))
         .collect();
+    let bars = if resources.is_empty() {
+        "Each server is a bar stacked by its jobs, coloured by type".to_string()
+    } else {
+        format!("One bar per resource ({})", initials.join(", "))
+    };
     format!(
-        "One bar per resource ({}). Hatched blocks are dummy jobs: they hold a VM's resources for an \
-         exponential time, like a real job of their type, but carry no work and never count as waiting or \
-         delayed.",
-        bars.join(", ")
+        "{bars}; under each server the jobs waiting in its own queues (and its number, where \
+         there is room), above it the configuration it runs where the policy keeps one. Hatched blocks are dummy \
+         jobs: they hold a VM's resources for an exponential time, like a real job of their type, but carry no \
+         work and never count as waiting or delayed."
     )
 }

@@ -16,6 +16,8 @@ const SERVERS_HEIGHT: f64 = 150.0;
 const BINS_HEIGHT: f64 = 96.0;
 const GAP: f64 = 18.0;
 const FONT: &str = "12px system-ui, sans-serif";
+/// For labels that do not fit in `FONT`.
+const SMALL_FONT: &str = "10px system-ui, sans-serif";
 const INK: &str = "#1f2933";
 const MUTED: &str = "#616e7c";
 const EMPTY: &str = "#eef1f4";
@@ -146,18 +148,40 @@ fn draw_bars(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layout
             }
         }
         if labelled {
-            ctx.set_fill_style_str(MUTED);
+            let centre = group_x + group_width / 2.0;
+            // Server number and the jobs waiting at it (per-server queues), as long as fits.
+            let n = i + 1;
             let number = match server.waiting {
-                Some(w) => format!("{} · {w} waiting", i + 1),
-                None => format!("{}", i + 1),
+                Some(w) => vec![format!("{n} · {w} waiting"), format!("{n} · {w}"), format!("{w}")],
+                None => vec![n.to_string()],
             };
-            let _ = ctx.fill_text(&number, group_x + group_width / 2.0, SERVERS_HEIGHT - 3.0);
+            ctx.set_fill_style_str(MUTED);
+            fit_text(ctx, &number, centre, SERVERS_HEIGHT - 3.0, layout.cell_width - 2.0);
             if let Some(label) = &server.label {
+                // "k = (2,0,0)" or, where that is too wide, "(2,0,0)".
+                let short = label.rsplit("= ").next().unwrap_or(label).to_string();
                 ctx.set_fill_style_str(INK);
-                let _ = ctx.fill_text(label, group_x + group_width / 2.0, 12.0);
+                fit_text(ctx, &[label.clone(), short], centre, 12.0, layout.cell_width - 2.0);
             }
         }
     }
+    ctx.set_font(FONT);
+}
+
+/// Draws the first of `candidates` that fits in `max_width`, in the normal font or else the
+/// small one; nothing if none fits (neighbouring labels must not run into each other).
+fn fit_text(ctx: &CanvasRenderingContext2d, candidates: &[String], x: f64, y: f64, max_width: f64) {
+    for font in [FONT, SMALL_FONT] {
+        ctx.set_font(font);
+        for text in candidates {
+            if ctx.measure_text(text).is_ok_and(|m| m.width() <= max_width) {
+                let _ = ctx.fill_text(text, x, y);
+                ctx.set_font(FONT);
+                return;
+            }
+        }
+    }
+    ctx.set_font(FONT);
 }
 
 /// Diagonal white lines over a dummy job's block: it holds the space, but is not a job.
@@ -222,8 +246,10 @@ fn draw_bins(ctx: &CanvasRenderingContext2d, view: &ClusterView, labels: &[Strin
             ctx.set_fill_style_str(INK);
             let _ = ctx.fill_text(&count.to_string(), x + cell / 2.0, base - h - 3.0);
             ctx.set_fill_style_str(MUTED);
-            let name = labels.get(bin).and_then(|l| l.split(' ').next()).unwrap_or("");
-            let _ = ctx.fill_text(name, x + cell / 2.0, base + 13.0);
+            // The whole name ("size 2") where it fits, else its first word ("High-Memory").
+            let name = labels.get(bin).map_or("", String::as_str);
+            let first = name.split(' ').next().unwrap_or("").to_string();
+            fit_text(ctx, &[name.to_string(), first], x + cell / 2.0, base + 13.0, cell - 2.0);
         }
     }
 }

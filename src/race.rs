@@ -5,6 +5,7 @@
 use std::rc::Rc;
 
 use packlab_core::EngineError;
+use packlab_core::policy::Model;
 use packlab_core::report::live_run;
 use packlab_core::scenario::JobTime;
 use packlab_core::view::LiveRun;
@@ -47,6 +48,7 @@ pub struct Race {
     warmup: u64,
     /// "slots" or "time units".
     time_unit: &'static str,
+    model: Model,
     /// The per-job time the model measures (its page charts it), if any.
     job_time: Option<JobTime>,
     lanes: Vec<Lane>,
@@ -81,7 +83,17 @@ impl Race {
         let warmup = s.get("warmup").and_then(|w| w.parse().ok()).unwrap_or(0);
         let detail = lanes.first().is_some_and(|l| l.run.view(false).servers.len() < DETAIL_LIMIT);
         let job_time = s.job_time();
-        Self { horizon: s.horizon(), warmup, time_unit: s.time_unit(), job_time, lanes, bin_labels, detail, chunk: 1 }
+        Self {
+            horizon: s.horizon(),
+            warmup,
+            time_unit: s.time_unit(),
+            model: s.model(),
+            job_time,
+            lanes,
+            bin_labels,
+            detail,
+            chunk: 1,
+        }
     }
 
     /// Slots every lane has run.
@@ -172,6 +184,7 @@ impl Race {
             horizon: self.horizon,
             warmup: self.warmup,
             time_unit: self.time_unit,
+            model: self.model,
             job_time: self.job_time,
             phase,
             lanes,

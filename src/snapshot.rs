@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use packlab_core::policy::Model;
 use packlab_core::scenario::JobTime;
 use packlab_core::view::ClusterView;
 use packlab_plot::Point;
@@ -75,6 +76,8 @@ pub struct Snapshot {
     pub warmup: u64,
     /// "slots" or "time units".
     pub time_unit: &'static str,
+    /// The model racing (what the server views need explained).
+    pub model: Model,
     /// The per-job time the model measures, if any (response time, delay): fixed for a race,
     /// so the set of charts does not change while it runs.
     pub job_time: Option<JobTime>,

@@ -156,3 +156,32 @@ fn multiserver_job_presets() {
     assert_eq!(policies(&lab), ["msfq:l=0", "msfq:l=2", "msfq:l=8", "msfq:l=31"]);
     assert!(lab.notices.is_empty());
 }
+
+/// The VM presets: the fleet and the VM types are keys like any other, a fleet whose servers
+/// have other resources than the types is refused naming the key, and the link restores it all.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn vm_presets() {
+    let mut lab = Lab::from_link("?preset=ghra-b3&seed=2");
+    assert_eq!(policies(&lab), ["mw-local", "alg2-jsq"]);
+    lab.apply(Action::TogglePolicy(PolicyKind::Alg1));
+    assert_eq!(policies(&lab), ["mw-local", "alg2-jsq", "alg1"]);
+    lab.apply(Action::TogglePolicy(PolicyKind::Msf));
+    assert!(lab.notice_for("policy").unwrap().message.contains("msf is a policy of MSJ"));
+    lab.apply(Action::Dismiss);
+    // One-resource servers under three-resource VM types.
+    lab.apply(Action::Set { key: "servers".into(), value: "4x10".into() });
+    let notice = lab.notice_for("servers").expect("capacities of another dimension");
+    assert!(notice.message.contains("must match"), "{notice}");
+    assert_eq!(lab.setup.scenario.get("servers").unwrap(), "5xsmall,5xlarge");
+    lab.apply(Action::Set { key: "servers".into(), value: "3xsmall,1x900/180/5000".into() });
+    lab.apply(Action::Set { key: "load".into(), value: "0.7".into() });
+    assert!(lab.notices.is_empty(), "{:?}", lab.notices);
+    let again = Lab::from_link(&lab.query());
+    assert_eq!(again.setup, lab.setup);
+    assert!(lab.query().contains("servers=3xsmall,1x900/180/5000"), "{}", lab.query());
+    // A bad link names each bad key and loads the rest.
+    let bad = Lab::from_link("?preset=ghra-b1&servers=2xhuge&types=0,3&load=0.6");
+    assert!(bad.notice_for("servers").is_some() && bad.notice_for("types").is_some());
+    assert_eq!(bad.setup.scenario.get("load").unwrap(), "0.6");
+}

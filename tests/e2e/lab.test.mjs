@@ -170,6 +170,7 @@ async function rows(page) {
           meanQueue: Number(tr.dataset.meanQueue),
           meanOccupancy: Number(tr.dataset.meanOccupancy),
           meanResponse: tr.dataset.meanResponse === undefined ? undefined : Number(tr.dataset.meanResponse),
+          meanDelay: tr.dataset.meanDelay === undefined ? undefined : Number(tr.dataset.meanDelay),
         },
       ]),
     ),
@@ -377,6 +378,40 @@ labTest('multiserver jobs: MSFQ answers faster than MSF on the same arrivals, as
   assert.equal(await page.inputValue('#focus'), '1', 'one focus for both per-bin charts');
   await page.screenshot({ path: join(RESULTS, 'lab-msfq-d1.png'), fullPage: false });
   await page.screenshot({ path: join(RESULTS, 'lab-msfq-d1-full.png'), fullPage: true });
+});
+
+labTest('VM scheduling: on a mixed fleet MW-local queues up while Algorithm 2 keeps up, as the CLI says', async (open) => {
+  // ghra-b3's default view races MW-local against Algorithm 2 on 5 small + 5 large EC2 servers
+  // at ζ = 0.9 (GH-RA Fig. 3); MW-local's queue is clearly growing by t = 8000.
+  const horizon = 8_000;
+  const query = `preset=ghra-b3&seed=1&horizon=${horizon}&speed=max`;
+  const cli = cliReports(query);
+  const page = await open(query);
+  assert.equal(await page.inputValue('#field-servers'), '5xsmall,5xlarge');
+  await runToEnd(page, horizon);
+  const pageRows = await rows(page);
+  assert.deepEqual(Object.keys(pageRows), ['mw-local', 'alg2-jsq']);
+  for (const [policy, row] of Object.entries(pageRows)) {
+    assert.equal(row.time, horizon, `${policy} data-time`);
+    assertClose(row.meanQueue, cli[policy].mean_queue, `${policy} mean queue`);
+    assertClose(row.meanDelay, cli[policy].mean_delay, `${policy} mean delay`);
+    assert.equal(row.queue, cli[policy].final_queue, `${policy} queue at the horizon`);
+  }
+  const mw = pageRows['mw-local'];
+  const alg2 = pageRows['alg2-jsq'];
+  assert.ok(mw.queue > 10 * alg2.queue, `MW-local waiting ${mw.queue} vs Alg. 2 ${alg2.queue}`);
+  assert.ok(mw.meanQueue > alg2.meanQueue, `MW-local mean ${mw.meanQueue} vs Alg. 2 ${alg2.meanQueue}`);
+  // Each server has one bar per resource; dummies are explained; the readouts show Alg. 2's
+  // clock rates and MW-local's configurations.
+  const text = await page.textContent('main');
+  assert.match(text, /memory/);
+  assert.match(text, /dummy/i);
+  const readouts = (await page.$$eval('.lane .readout', (ps) => ps.map((p) => p.textContent))).join(' ');
+  assert.match(readouts, /configurations in use/);
+  assert.match(readouts, /clock rates/);
+  assert.ok(await page.$('#chart-job-time'), 'a delay chart');
+  await page.screenshot({ path: join(RESULTS, 'lab-ghra-b3.png'), fullPage: false });
+  await page.screenshot({ path: join(RESULTS, 'lab-ghra-b3-full.png'), fullPage: true });
 });
 
 labTest('the charts and the clusters are redrawn while playing', async (open) => {

@@ -31,6 +31,9 @@ pub enum Command {
     /// Time the multiserver-job engine: MSF, First-Fit and MSFQ on msfq-d1 at λ = 7 (k = 32),
     /// Adaptive Quickswap on msfq-d6 (k = 2048, 26 classes).
     BenchMsj(BenchMsjArgs),
+    /// Time the VM-scheduling engine: Algorithm 2 and MW-local on ghra-b4 (100 servers) at
+    /// ζ = 0.9, and the mixed fleet of ghra-b3.
+    BenchVm(BenchVmArgs),
 }
 
 #[derive(Debug, Args)]
@@ -141,6 +144,25 @@ pub struct BenchMsjArgs {
     /// Print one JSON object per timed run per line.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchVmArgs {
+    /// Simulated time units per timed run (B4 has about 6000 events per time unit).
+    #[arg(long, value_name = "T", value_parser = positive_time, allow_hyphen_values = true, default_value_t = 2000.0)]
+    pub time: f64,
+
+    /// Print one JSON object per timed run per line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A number of time units in (0, 10^7].
+fn positive_time(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(t) if t.is_finite() && t > 0.0 && t <= 1e7 => Ok(t),
+        _ => Err(format!("must be a number of time units in (0, 10000000] (got '{text}')")),
+    }
 }
 
 /// An integer ≥ 1; clap prefixes the flag name to the message.

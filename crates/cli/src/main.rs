@@ -4,6 +4,7 @@
 mod args;
 mod bench;
 mod bench_msj;
+mod bench_vm;
 mod catalog;
 mod output;
 mod run;
@@ -43,6 +44,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Sweep(a) => sweep::command(a, out),
         Command::Bench(a) => bench::command(a, out),
         Command::BenchMsj(a) => bench_msj::command(a, out),
+        Command::BenchVm(a) => bench_vm::command(a, out),
     }
 }
 

@@ -80,3 +80,43 @@ const MSJ_FINGERPRINT: u64 = 0xe561_45db_e7d1_0a29;
 fn multiserver_jobs_native_and_wasm_agree() {
     assert_eq!(msj_fingerprint(), MSJ_FINGERPRINT, "fingerprint {:#x}", msj_fingerprint());
 }
+
+/// The same for the VM engine: Poisson clocks with lazy invalidation, JSQ and power-of-two
+/// routing, dummy jobs, MaxWeight's configurations, on one- and three-resource servers.
+fn vm_fingerprint() -> u64 {
+    let mut values = Vec::new();
+    for (id, policy) in [
+        ("ghra-b3", "mw-local"),
+        ("ghra-b3", "alg2-jsq"),
+        ("ghra-b1", "alg2-po2:f=loglog"),
+        ("ghra-b2", "mw-global"),
+        ("ghra-b0", "alg1:f=log"),
+    ] {
+        let mut s = preset(id).unwrap().scenario;
+        s.set("horizon", "1000").unwrap();
+        s.set("warmup", "100").unwrap();
+        s.set("sample_every", "10").unwrap();
+        let out = run(id, &s, &PolicySpec::parse(policy).unwrap()).unwrap();
+        let r = out.report;
+        let m = r.vm.unwrap();
+        values.extend([
+            r.mean_queue.to_bits(),
+            r.arrivals,
+            r.started,
+            r.mean_occupancy.to_bits(),
+            m.mean_delay.to_bits(),
+            m.dummy_share.to_bits(),
+            m.dummies_started,
+            m.refreshes,
+        ]);
+        values.extend(out.queue.iter().map(|p| p.mean.to_bits()));
+    }
+    fingerprint(values)
+}
+
+const VM_FINGERPRINT: u64 = 0x0364_bee2_cb98_61e6;
+
+#[wasm_bindgen_test(unsupported = test)]
+fn vm_scheduling_native_and_wasm_agree() {
+    assert_eq!(vm_fingerprint(), VM_FINGERPRINT, "fingerprint {:#x}", vm_fingerprint());
+}

@@ -188,7 +188,7 @@ mod tests {
         s.set("servers", "2x10").unwrap();
         s.set("types", "2,11").unwrap();
         let e = s.validate().unwrap_err();
-        assert!(e.message.contains("type 2 (type 2) fits no server"), "{e}");
+        assert!(e.message.contains("type 2 (size 11) fits no server"), "{e}");
         s.set("types", "2,3").unwrap();
         s.validate().unwrap();
         let rates = s.arrival_rates().unwrap();

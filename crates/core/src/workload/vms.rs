@@ -81,7 +81,9 @@ impl VmCatalog {
     pub fn names(&self) -> Vec<String> {
         match self {
             Self::Ec2 => ["Standard XL", "High-Memory XL", "High-CPU XL"].map(String::from).to_vec(),
-            Self::Custom(d) => (1..=d.len()).map(|i| format!("type {i}")).collect(),
+            // One resource: the size says it all; several: the number and the demand vector.
+            Self::Custom(d) if d[0].dims() == 1 => d.iter().map(|r| format!("size {}", r.primary())).collect(),
+            Self::Custom(d) => d.iter().enumerate().map(|(i, r)| format!("type {} ({})", i + 1, vector(r))).collect(),
         }
     }
 
@@ -137,6 +139,15 @@ impl ServerKind {
         }
     }
 
+    /// For people: "small", "large", "capacity 30/30/4000".
+    pub fn describe(self) -> String {
+        match self {
+            Self::Custom(c) => format!("capacity {}", vector(&c)),
+            named => named.name(),
+        }
+    }
+
+    /// The written form (`small`, `large`, `30/30/4000`).
     pub fn name(self) -> String {
         match self {
             Self::Small => "small".to_string(),
@@ -191,9 +202,9 @@ impl Fleet {
         self.groups.iter().flat_map(|&(n, kind)| std::iter::repeat_n(kind.capacity(), n as usize)).collect()
     }
 
-    /// The kind's name of each server, in server order.
+    /// What each server is, for people ("small", "capacity 10"), in server order.
     pub fn names(&self) -> Vec<String> {
-        self.groups.iter().flat_map(|&(n, kind)| std::iter::repeat_n(kind.name(), n as usize)).collect()
+        self.groups.iter().flat_map(|&(n, kind)| std::iter::repeat_n(kind.describe(), n as usize)).collect()
     }
 
     pub fn len(&self) -> usize {
@@ -260,6 +271,9 @@ mod tests {
         assert_eq!(f.len(), 10);
         assert_eq!(f.capacities()[5].as_slice(), [900, 180, 5000]);
         assert_eq!(f.names()[4], "small");
+        assert_eq!(Fleet::parse("2x10").unwrap().names(), ["capacity 10", "capacity 10"]);
+        assert_eq!(VmCatalog::parse("2,3").unwrap().names(), ["size 2", "size 3"]);
+        assert_eq!(VmCatalog::parse("1/2,3/4").unwrap().names(), ["type 1 (1/2)", "type 2 (3/4)"]);
         for text in ["ec2", "2,3", "150/16/1690,70/40/1690"] {
             assert_eq!(VmCatalog::parse(text).unwrap().to_string(), text);
         }

@@ -405,6 +405,9 @@ pub struct VmSim {
     /// Cumulative arrival probabilities per type, for drawing the type of an arrival.
     type_cdf: Vec<f64>,
     total_rate: f64,
+    /// Events handled, and clock ticks dropped as stale (for benchmarks).
+    handled: u64,
+    stale: u64,
 }
 
 impl VmSim {
@@ -456,6 +459,8 @@ impl VmSim {
             last: None,
             type_cdf,
             total_rate,
+            handled: 0,
+            stale: 0,
         };
         sim.dispatch(VmEvent::Begin)?;
         Ok(sim)
@@ -479,6 +484,12 @@ impl VmSim {
 
     pub fn last_start(&self) -> Option<&LastStart> {
         self.last.as_ref()
+    }
+
+    /// Events handled so far (arrivals, departures, clock ticks), and the stale clock ticks
+    /// dropped on the way (lazy invalidation).
+    pub fn events(&self) -> (u64, u64) {
+        (self.handled, self.stale)
     }
 
     fn context(&mut self) -> (VmContext<'_>, &mut Box<dyn VmPolicy>) {
@@ -512,7 +523,10 @@ impl VmSim {
             }
             let (t, event) = self.events.pop().expect("peeked");
             let event = match event {
-                Event::Tick(tick) if !self.clocks.is_current(tick) => continue,
+                Event::Tick(tick) if !self.clocks.is_current(tick) => {
+                    self.stale += 1;
+                    continue;
+                }
                 Event::Tick(tick) => {
                     self.now = t;
                     VmEvent::Tick { queue: self.queue_of_clock(tick.clock as usize) }
@@ -527,6 +541,7 @@ impl VmSim {
                     VmEvent::Departure { server, job_type, dummy }
                 }
             };
+            self.handled += 1;
             self.dispatch(event)?;
         }
         if until > self.now {
