@@ -114,7 +114,7 @@ fn vm_fingerprint() -> u64 {
     fingerprint(values)
 }
 
-const VM_FINGERPRINT: u64 = 0x0364_bee2_cb98_61e6;
+const VM_FINGERPRINT: u64 = 0x7a2c_e1a7_2c64_4245;
 
 #[wasm_bindgen_test(unsupported = test)]
 fn vm_scheduling_native_and_wasm_agree() {

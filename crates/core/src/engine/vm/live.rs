@@ -13,9 +13,10 @@ use crate::model::MAX_RESOURCES;
 use crate::view::{BinsKind, Block, ClusterView, LiveRun, ServerView, Why};
 
 impl VmSim {
-    /// The mean delay (start − arrival) of the measured jobs so far; NaN before the first.
+    /// The mean delay (start − arrival) of the measured jobs so far, those still waiting
+    /// counted with their wait so far; NaN before the first.
     pub fn mean_delay(&self) -> f64 {
-        self.stats.mean_delay()
+        self.stats.mean_delay(self.now)
     }
 
     fn server_view(&self, server: usize, detail: bool) -> ServerView {

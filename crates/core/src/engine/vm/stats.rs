@@ -2,6 +2,11 @@
 //! queue Σ_j Q_j(t), the mean delay until service starts, the share of the capacity held by
 //! real and by dummy jobs, and the refresh count of the MaxWeight baselines. Nothing is kept
 //! per job, so memory stays flat with the run length.
+//!
+//! The mean delay is over every job that arrived after the warm-up (SPEC 1.6: censored jobs
+//! are not dropped). A job still waiting counts with the time it has waited so far, a lower
+//! bound of its delay: otherwise an unstable policy, which never starts a growing share of its
+//! jobs, would look faster the worse it gets. Running sums make this O(1) per event.
 
 use super::{VmConfig, VmJob, VmState};
 use crate::metrics::{Level, Series, mean_ci};
@@ -29,17 +34,15 @@ pub struct VmStats {
     pub dummy_share: Level,
     /// The running mean delay of the measured jobs, as it stood over time.
     pub running_delay: Level,
-    /// The same per VM type, with the sums behind it.
+    /// The same per VM type.
     pub type_running_delay: Vec<Level>,
-    type_delay_sum: Vec<f64>,
-    type_started: Vec<u64>,
+    /// Delays of the measured jobs: all of them, per type, and per batch of arrival times.
+    delays: Delays,
+    type_delays: Vec<Delays>,
+    batch_delays: [Delays; BATCHES],
     /// Jobs that arrived after the warm-up, and those of them that started.
     pub window_arrivals: u64,
     pub window_started: u64,
-    /// Σ (start − arrival) over the measured jobs that started.
-    pub delay_sum: f64,
-    batch_sum: [f64; BATCHES],
-    batch_count: [u64; BATCHES],
     /// All arrivals, real and dummy starts, warm-up included.
     pub arrivals: u64,
     pub started: u64,
@@ -69,13 +72,11 @@ impl VmStats {
             dummy_share: Level::new(w, None),
             running_delay: Level::new(w, series()),
             type_running_delay: (0..config.types()).map(|_| Level::new(w, series())).collect(),
-            type_delay_sum: vec![0.0; config.types()],
-            type_started: vec![0; config.types()],
+            delays: Delays::default(),
+            type_delays: vec![Delays::default(); config.types()],
+            batch_delays: [Delays::default(); BATCHES],
             window_arrivals: 0,
             window_started: 0,
-            delay_sum: 0.0,
-            batch_sum: [0.0; BATCHES],
-            batch_count: [0; BATCHES],
             arrivals: 0,
             started: 0,
             dummies_started: 0,
@@ -88,6 +89,12 @@ impl VmStats {
         self.arrivals += 1;
         if now >= self.warmup {
             self.window_arrivals += 1;
+            self.delays.arrived(now);
+            self.type_delays[job_type].arrived(now);
+            let b = self.batch(now);
+            self.batch_delays[b].arrived(now);
+            self.running_delay.set(now, self.delays.mean(now));
+            self.type_running_delay[job_type].set(now, self.type_delays[job_type].mean(now));
         }
         self.waiting.set(now, st.waiting_total as f64);
         self.type_waiting[job_type].set(now, st.waiting_by_type[job_type] as f64);
@@ -101,17 +108,13 @@ impl VmStats {
                 self.started += 1;
                 add(&mut self.real_used, demand.as_slice());
                 if job.arrival >= self.warmup {
-                    let delay = now - job.arrival;
                     self.window_started += 1;
-                    self.delay_sum += delay;
+                    self.delays.started(job.arrival, now);
+                    self.type_delays[job_type].started(job.arrival, now);
                     let b = self.batch(job.arrival);
-                    self.batch_sum[b] += delay;
-                    self.batch_count[b] += 1;
-                    self.running_delay.set(now, self.mean_delay());
-                    self.type_delay_sum[job_type] += delay;
-                    self.type_started[job_type] += 1;
-                    let type_mean = self.type_delay_sum[job_type] / self.type_started[job_type] as f64;
-                    self.type_running_delay[job_type].set(now, type_mean);
+                    self.batch_delays[b].started(job.arrival, now);
+                    self.running_delay.set(now, self.delays.mean(now));
+                    self.type_running_delay[job_type].set(now, self.type_delays[job_type].mean(now));
                 }
                 self.waiting.set(now, st.waiting_total as f64);
                 self.type_waiting[job_type].set(now, st.waiting_by_type[job_type] as f64);
@@ -145,17 +148,15 @@ impl VmStats {
         (((arrival - self.warmup) / span * BATCHES as f64) as usize).min(BATCHES - 1)
     }
 
-    /// Mean delay (start − arrival) of the measured jobs that started; NaN before the first.
-    pub fn mean_delay(&self) -> f64 {
-        if self.window_started == 0 { f64::NAN } else { self.delay_sum / self.window_started as f64 }
+    /// Mean delay of the measured jobs at `now`, those still waiting counted with their wait
+    /// so far; NaN before the first measured arrival.
+    pub fn mean_delay(&self, now: f64) -> f64 {
+        self.delays.mean(now)
     }
 
-    /// Batch-means 95% interval of the mean delay (20 batches by arrival time).
-    pub fn mean_delay_ci(&self) -> [f64; 2] {
-        let means: Vec<f64> = (0..BATCHES)
-            .filter(|&b| self.batch_count[b] > 0)
-            .map(|b| self.batch_sum[b] / self.batch_count[b] as f64)
-            .collect();
+    /// Batch-means 95% interval of the mean delay at `now` (20 batches by arrival time).
+    pub fn mean_delay_ci(&self, now: f64) -> [f64; 2] {
+        let means: Vec<f64> = self.batch_delays.iter().map(|d| d.mean(now)).filter(|m| m.is_finite()).collect();
         let ci = mean_ci(&means);
         [ci.lo, ci.hi]
     }
@@ -168,6 +169,41 @@ impl VmStats {
         for level in self.type_waiting.iter_mut().chain(&mut self.type_running_delay) {
             level.flush(now);
         }
+    }
+}
+
+/// The delays of a set of measured jobs: the ones that started, and the ones still waiting as
+/// a count and a sum of arrival times (their waits so far at time t sum to count·t − sum).
+#[derive(Debug, Clone, Copy, Default)]
+struct Delays {
+    started: u64,
+    delay_sum: f64,
+    waiting: u64,
+    waiting_arrivals: f64,
+}
+
+impl Delays {
+    fn arrived(&mut self, now: f64) {
+        self.waiting += 1;
+        self.waiting_arrivals += now;
+    }
+
+    fn started(&mut self, arrival: f64, now: f64) {
+        self.waiting -= 1;
+        self.waiting_arrivals -= arrival;
+        self.started += 1;
+        self.delay_sum += now - arrival;
+    }
+
+    /// The mean delay at `now`; NaN without jobs.
+    fn mean(&self, now: f64) -> f64 {
+        let jobs = self.started + self.waiting;
+        if jobs == 0 {
+            return f64::NAN;
+        }
+        // The waits so far are non-negative; rounding in the running sum must not make them less.
+        let waited = (self.waiting as f64 * now - self.waiting_arrivals).max(0.0);
+        (self.delay_sum + waited) / jobs as f64
     }
 }
 
@@ -186,4 +222,22 @@ fn sub(total: &mut [u64], demand: &[u64]) {
 /// The mean over resources of the fraction of the capacity in `used`.
 fn share(used: &[u64], capacity: &[f64]) -> f64 {
     used.iter().zip(capacity).map(|(u, c)| *u as f64 / c).sum::<f64>() / capacity.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_still_waiting_count_with_their_wait_so_far() {
+        let mut d = Delays::default();
+        assert!(d.mean(0.0).is_nan());
+        d.arrived(0.0);
+        d.arrived(1.0);
+        d.started(0.0, 2.0);
+        // One delay of 2, one job waiting since 1: at t = 10 it has waited 9.
+        assert_eq!(d.mean(10.0), 5.5);
+        d.started(1.0, 12.0);
+        assert_eq!(d.mean(100.0), 6.5);
+    }
 }

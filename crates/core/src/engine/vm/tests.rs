@@ -93,7 +93,12 @@ fn same_seed_same_run_and_common_arrivals_across_policies() {
     let run = |policy: &str| {
         let mut s = sim(c(), policy, 9);
         s.run_until(200.0).unwrap();
-        (s.stats().arrivals, s.stats().started, s.stats().delay_sum, s.stats().waiting.mean(200.0, 20.0))
+        (
+            s.stats().arrivals,
+            s.stats().started,
+            s.stats().mean_delay(200.0).to_bits(),
+            s.stats().waiting.mean(200.0, 20.0),
+        )
     };
     assert_eq!(run("alg2-jsq"), run("alg2-jsq"));
     let arrivals: Vec<u64> =
