@@ -50,7 +50,7 @@ pub fn Stats(props: &StatsProps) -> Html {
                 <thead>
                     <tr>
                         <th scope="col">{ "Policy" }</th>
-                        <th scope="col" class="num">{ time_header }</th>
+                        <th scope="col" class="num time">{ time_header }</th>
                         <th scope="col" class="num">{ "Waiting now" }</th>
                         <th scope="col" class="num">{ "Mean waiting*" }</th>
                         <th scope="col" class="num">{ "Occupancy*" }</th>
@@ -87,7 +87,7 @@ fn row(lane: &LaneStats, job_time: Option<JobTime>) -> Html {
             data-mean-response={mean("response")}
             data-mean-delay={mean("delay")}>
             <th scope="row"><Swatch color={lane.color} markers={QUEUE_MARKERS} />{ &lane.label }</th>
-            <td class="num">{ group_digits(lane.slot) }</td>
+            <td class="num time">{ group_digits(lane.slot) }</td>
             <td class="num">{ group_digits(lane.queue) }</td>
             <td class="num">{ format_mean(lane.mean_queue, lane.measured) }</td>
             <td class="num">{ if lane.measured == 0 { "–".to_string() } else { format!("{:.1}%", 100.0 * lane.mean_occupancy) } }</td>

@@ -122,8 +122,17 @@ where
     // As many labels as fit: about one per 90 px across, one per 32 px up.
     let (width, height) = area.dim_in_pixel();
     let (x_labels, y_labels) = ((width as usize / 90).clamp(2, 10), (height as usize / 32).clamp(2, 10));
+    // The title's font shrinks (18 down to 11 px) until it fits across: a phone's chart is
+    // about 350 px wide, where an 18 px title of 40 characters would be cut at both ends.
+    let title_size = (11..=18)
+        .rev()
+        .find(|&size| {
+            area.estimate_text_size(chart.title, &("sans-serif", size).into_text_style(area))
+                .is_ok_and(|(w, _)| w + 16 <= width)
+        })
+        .unwrap_or(11);
     let mut ctx = ChartBuilder::on(area)
-        .caption(chart.title, ("sans-serif", 18))
+        .caption(chart.title, ("sans-serif", title_size))
         .margin(12)
         .margin_right(28)
         .x_label_area_size(42)
