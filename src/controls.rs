@@ -161,7 +161,8 @@ pub fn KeyField(props: &KeyFieldProps) -> Html {
         <label class="field">
             <span title={help}>{ props.label }</span>
             <input id={format!("field-{key}")} name={key} type={props.kind} {value} {onchange}
-                aria-invalid={rejected.to_string()} inputmode={(props.kind == "number").then_some("numeric")} />
+                aria-invalid={rejected.to_string()} aria-describedby={rejected.then(|| notice_id(key))}
+                inputmode={(props.kind == "number").then_some("numeric")} />
             <Notice lab={props.lab.clone()} field={key} />
         </label>
     }
@@ -382,13 +383,19 @@ pub struct NoticeProps {
     pub field: &'static str,
 }
 
-/// The rejection message of one field, if any.
+/// The rejection message of one field, if any. Its input points at it with
+/// `aria-describedby`; the page's notice list (a live region) is what announces it, once.
 #[component]
 pub fn Notice(props: &NoticeProps) -> Html {
     match props.lab.notice_for(props.field) {
-        Some(e) => html! { <span class="field-error" role="alert">{ e.to_string() }</span> },
+        Some(e) => html! { <span class="field-error" id={notice_id(props.field)}>{ e.to_string() }</span> },
         None => html! {},
     }
+}
+
+/// The id of field `key`'s rejection message.
+pub fn notice_id(key: &str) -> String {
+    format!("error-{key}")
 }
 
 #[derive(Properties, PartialEq)]

@@ -482,6 +482,10 @@ labTest('rejected link keys are named with their ranges and the rest loads', asy
     (await page.locator('.field-error', { hasText: '0..=18446744073709551615' }).count()) >= 1,
     'no .field-error for seed',
   );
+  // …linked to its input for screen readers; only #notices is announced.
+  assert.equal(await page.getAttribute('#field-seed', 'aria-describedby'), 'error-seed');
+  assert.match(await page.textContent('#error-seed'), /0\.\.=18446744073709551615/);
+  assert.equal(await page.locator('.field-error[role="alert"]').count(), 0, 'one announcement, not one per field');
 
   // The rest of the page is there and works.
   const names = Object.keys(await rows(page));
