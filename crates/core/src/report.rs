@@ -205,14 +205,19 @@ pub fn run(preset: &str, scenario: &Scenario, policy: &PolicySpec) -> Result<Run
     }
 }
 
+/// The batch-means 95% interval (20 batches) of a series' points after the warm-up.
+fn window_ci(series: &[SeriesPoint], warmup: f64) -> crate::metrics::Interval {
+    let window: Vec<SeriesPoint> = series.iter().copied().filter(|p| p.start >= warmup).collect();
+    batch_means_ci(&window, 20)
+}
+
 /// Summarises a VM-scheduling simulation at its current time.
 pub fn vm_outcome(preset: &str, s: &VmScenario, policy: &PolicySpec, sim: &VmSim) -> RunOutcome {
     let stats = sim.stats();
     let now = sim.now();
     let warmup = s.warmup as f64;
     let queue = stats.waiting.points().to_vec();
-    let window: Vec<SeriesPoint> = queue.iter().copied().filter(|p| p.start >= warmup).collect();
-    let queue_ci = batch_means_ci(&window, 20);
+    let queue_ci = window_ci(&queue, warmup);
     let trend = trend_verdict(&queue, now);
     let mean_queue = stats.waiting.mean(now, warmup);
     let metrics = VmMetrics {
@@ -303,8 +308,7 @@ pub fn msj_outcome(preset: &str, s: &MsjScenario, policy: &PolicySpec, sim: &Msj
     let trend = trend_verdict(&in_system, now);
     let window_waits: f64 = stats.classes.iter().map(|c| c.wait_sum).sum();
     let queue = stats.waiting.points().to_vec();
-    let window: Vec<SeriesPoint> = queue.iter().copied().filter(|p| p.start >= warmup).collect();
-    let queue_ci = batch_means_ci(&window, 20);
+    let queue_ci = window_ci(&queue, warmup);
     let report = RunReport {
         preset: preset.to_string(),
         policy: policy.to_string(),
@@ -334,8 +338,7 @@ pub fn msj_outcome(preset: &str, s: &MsjScenario, policy: &PolicySpec, sim: &Msj
 pub fn outcome(preset: &str, s: &PgrrScenario, policy: &PolicySpec, sim: &SlottedSim) -> RunOutcome {
     let counters = sim.counters();
     let queue = sim.queue_series().to_vec();
-    let window: Vec<SeriesPoint> = queue.iter().copied().filter(|p| p.start >= s.warmup as f64).collect();
-    let ci = batch_means_ci(&window, 20);
+    let ci = window_ci(&queue, s.warmup as f64);
     let trend = trend_verdict(&queue, sim.slot() as f64);
     let report = RunReport {
         preset: preset.to_string(),
