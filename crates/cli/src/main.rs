@@ -4,11 +4,14 @@
 mod args;
 mod bench;
 mod bench_msj;
+mod bench_pgas;
+mod bounds;
 mod catalog;
 mod output;
 mod run;
 mod setup;
 mod sweep;
+mod sweep_pgas;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -43,6 +46,8 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Sweep(a) => sweep::command(a, out),
         Command::Bench(a) => bench::command(a, out),
         Command::BenchMsj(a) => bench_msj::command(a, out),
+        Command::Bounds(a) => bounds::command(a, out),
+        Command::BenchPgas(a) => bench_pgas::command(a, out),
     }
 }
 
