@@ -6,8 +6,9 @@
 //! same way it finds jobs to migrate". Victims are taken by size ascending, then server rank
 //! descending (the servers DRA wants to empty first), then server id ascending, then youngest
 //! first on a server (the engine's rule for migrations too). Preempted jobs are lost. A
-//! priority-0 arrival never preempts. The search looks at every server holding a victim type,
-//! O(L·J) per preempting arrival, which only happens when a high-priority job would be lost.
+//! priority-0 arrival never preempts. The search looks at every server for each victim type
+//! with jobs in the system, O(L·J) per preempting arrival, which only happens when a
+//! high-priority job would be lost.
 
 use std::cmp::Reverse;
 
@@ -31,7 +32,8 @@ impl Dra {
             return ctx.apply(Decision::Reject);
         }
         let budget = self.g * sizes[job_type];
-        let mut victims: Vec<usize> = (0..self.types).filter(|&t| priorities[t] == 0).collect();
+        let mut victims: Vec<usize> =
+            (0..self.types).filter(|&t| priorities[t] == 0 && ctx.state().in_system(t) > 0).collect();
         victims.sort_by_key(|&t| (sizes[t], t));
         let mut preempted = 0;
         'types: for t in victims {
