@@ -413,17 +413,18 @@ impl PgasScenario {
                 // The synthetic stand-in offers 1.255 servers' work per server on average.
                 None => 1.255 * self.load,
             },
+            PgasTypes::Random { .. } => f64::NAN,
             _ => {
-                let Ok(Some(instance)) = self.instance() else { return f64::NAN };
-                let rho = self.scaled_rho(instance.types());
-                let cap = instance.capacity().as_slice();
+                // From the demand vectors alone: no configuration enumeration (the page asks
+                // for this on every render).
+                let (demands, cap) = self.demand_vectors();
+                let rho = self.scaled_rho(demands.len());
                 (0..cap.len())
                     .map(|d| {
-                        instance
-                            .demands()
+                        demands
                             .iter()
                             .zip(&rho)
-                            .map(|(r, q)| rational::to_f64(q) * r.as_slice()[d] as f64 / cap[d] as f64)
+                            .map(|(r, q)| rational::to_f64(q) * r[d] as f64 / cap[d] as f64)
                             .sum::<f64>()
                     })
                     .sum::<f64>()
@@ -432,7 +433,23 @@ impl PgasScenario {
         }
     }
 
-    /// Names of the types, for bins and tables.
+    /// Demand vectors and server capacity of the enumerated catalogues, without building the
+    /// instance (empty for a trace or random collections).
+    fn demand_vectors(&self) -> (Vec<[u64; 2]>, [u64; 2]) {
+        let vm = |v: &Vm| [v.vcpu, v.gb];
+        let server = [VM_SERVER.vcpu, VM_SERVER.gb];
+        match &self.types {
+            PgasTypes::C2 => {
+                (crate::theory::pgas::instances::C2_LISTED.iter().map(|v| [2 * v.vcpu, 2 * v.gb]).collect(), server)
+            }
+            PgasTypes::C6 => (vec![[6, 6], [7, 1], [1, 7]], [10, 10]),
+            PgasTypes::Vms(vms) => (vms.iter().map(vm).collect(), server),
+            PgasTypes::Random { .. } | PgasTypes::Trace => (Vec::new(), server),
+        }
+    }
+
+    /// Names of the types, for bins and tables. For `types=trace` without a loaded trace this
+    /// draws the synthetic one (tens of milliseconds at L = 1000).
     pub fn type_names(&self) -> Vec<String> {
         match &self.types {
             PgasTypes::C2 => crate::theory::pgas::instances::C2_LISTED
@@ -573,6 +590,36 @@ mod tests {
         let want = [2.0, 0.5, 4.0 / 3.0, 1.0].map(|r| r * 180.0);
         assert!(rates.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-9), "{rates:?}");
         assert!((c3().offered_utilization() - 0.966).abs() < 0.01);
+    }
+
+    #[test]
+    fn links_carry_the_keys_and_revert_what_does_not_fit() {
+        use crate::policy::PolicySpec;
+        use crate::scenario::{decode_link, encode_link};
+        let p = preset("pgas-c4").unwrap();
+        let mut s = p.scenario.clone();
+        s.set("servers", "90").unwrap();
+        s.set("rho", "2,1/2,4/3,1/3").unwrap();
+        s.set("sample_every", "0.05").unwrap();
+        let policies = vec![PolicySpec::parse("dra:g=ln^2").unwrap(), PolicySpec::parse("po-d:d=2").unwrap()];
+        let q = encode_link(&p, &policies, &s, &[]);
+        assert!(q.contains("rho=2,1/2,4/3,1/3") && q.contains("policy=dra:g=ln%5E2,po-d:d=2"), "{q}");
+        let (link, errors) = decode_link(&q, &[]);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!((link.scenario, link.policies), (s, policies));
+        // Four workloads for three types: the link's rho is reverted, the rest loads.
+        let (link, errors) = decode_link("preset=pgas-c6&servers=30&rho=1,1,1,1", &[]);
+        assert_eq!(errors.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["rho"]);
+        assert_eq!(
+            (link.scenario.get("servers").unwrap(), link.scenario.get("rho").unwrap()),
+            ("30".into(), "default".into())
+        );
+        // A shorter horizon keeps the warm-up's and the grid's fractions.
+        let (link, _) = decode_link("preset=pgas-c3&horizon=100", &[]);
+        assert_eq!(
+            (link.scenario.get("warmup").unwrap(), link.scenario.get("sample_every").unwrap()),
+            ("25".into(), "0.5".into())
+        );
     }
 
     #[test]
