@@ -96,6 +96,21 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
                         </div>
                     </>
                 },
+                // lead: PG-AS controls
+                Model::Pgas => html! {
+                    <>
+                        <div class="fields">
+                            { field("servers", "Servers L", "number") }
+                            <LoadField lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
+                            { field("seed", "Seed", "number") }
+                            { field("horizon", "Horizon (time units)", "number") }
+                        </div>
+                        <div class="classes">
+                            { field("types", "Types (c2, c6, trace, or VM types vCPU/GB, …)", "text") }
+                            { field("rho", "Workload ρ per type (default, or a list)", "text") }
+                        </div>
+                    </>
+                },
             } }
             <p class="actions">
                 <button type="button" id="reset-scenario" onclick={reset}>{ "Preset values" }</button>
@@ -184,6 +199,8 @@ fn LoadField(props: &LabControlsProps) -> Html {
         Model::Vm => {
             ("Traffic intensity ζ", "arrival rates λ = ζ·V, V on the boundary of the capacity region", 1.2, 0.01)
         }
+        // lead: PG-AS controls
+        Model::Pgas => ("Workload scale α", "arrival rates α·ρ_j·L (a trace: submit times divided by α)", 10.0, 0.05),
     };
     let marks: Vec<String> = props
         .marks

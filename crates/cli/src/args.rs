@@ -34,6 +34,13 @@ pub enum Command {
     /// Time the VM-scheduling engine: Algorithm 2 and MW-local on ghra-b4 (100 servers) at
     /// ζ = 0.9, and the mixed fleet of ghra-b3.
     BenchVm(BenchVmArgs),
+    /// PG-AS bounds without simulation: U^(g) and U* with the greedy configurations and an
+    /// optimal LP support (pgas-c2, c4, c6, VM lists), or the random-collection statistics
+    /// (pgas-c1).
+    Bounds(BoundsArgs),
+    /// Time the PG-AS engine: DRA and power-of-d events per second at L = 1000 (pgas-c3's
+    /// collection at α = 1, and the pgas-c5 synthetic trace with DRA+Preemption).
+    BenchPgas(BenchPgasArgs),
 }
 
 #[derive(Debug, Args)]
@@ -77,6 +84,12 @@ pub struct ScenarioArgs {
     /// need, probability, mean_size (e.g. the Borg table of msfq-d6).
     #[arg(long, value_name = "FILE")]
     pub classes_file: Option<PathBuf>,
+
+    /// PG-AS presets: replay a task trace, a CSV with the columns submit_time, duration, size
+    /// (fraction of a server), priority (0-11). Sets types=trace and, unless given, a horizon
+    /// that covers the trace.
+    #[arg(long, value_name = "FILE")]
+    pub trace_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -106,6 +119,11 @@ pub struct SweepArgs {
     /// Comma-separated loads (default: the preset's load grid).
     #[arg(long, value_name = "A,B,...", allow_hyphen_values = true)]
     pub load: Option<String>,
+
+    /// PG-AS: comma-separated server counts L for a sweep against L (default: the preset's
+    /// grid, pgas-c3 and pgas-c5).
+    #[arg(long, value_name = "L,...", allow_hyphen_values = true)]
+    pub servers: Option<String>,
 
     /// Replications per load and policy, with seeds seed, seed+1, ...
     #[arg(long, value_name = "R", value_parser = at_least_one, allow_hyphen_values = true, default_value_t = 5)]
@@ -151,6 +169,35 @@ pub struct BenchVmArgs {
     /// Simulated time units per timed run (B4 has about 6000 events per time unit).
     #[arg(long, value_name = "T", value_parser = positive_time, allow_hyphen_values = true, default_value_t = 2000.0)]
     pub time: f64,
+
+    /// Print one JSON object per timed run per line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BoundsArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+
+    /// The workload scale α (shorthand for `--set load=X`).
+    #[arg(long, value_name = "X", allow_hyphen_values = true)]
+    pub load: Option<String>,
+
+    /// Print one JSON object, and nothing else, on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchPgasArgs {
+    /// Arrivals and departures per timed run.
+    #[arg(long, value_name = "N", value_parser = at_least_one, allow_hyphen_values = true, default_value_t = 2_000_000)]
+    pub events: u64,
+
+    /// Servers L.
+    #[arg(long, value_name = "L", value_parser = at_least_one, allow_hyphen_values = true, default_value_t = 1000)]
+    pub servers: u64,
 
     /// Print one JSON object per timed run per line.
     #[arg(long)]

@@ -4,12 +4,15 @@
 mod args;
 mod bench;
 mod bench_msj;
+mod bench_pgas;
 mod bench_vm;
+mod bounds;
 mod catalog;
 mod output;
 mod run;
 mod setup;
 mod sweep;
+mod sweep_pgas;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -45,6 +48,8 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Bench(a) => bench::command(a, out),
         Command::BenchMsj(a) => bench_msj::command(a, out),
         Command::BenchVm(a) => bench_vm::command(a, out),
+        Command::Bounds(a) => bounds::command(a, out),
+        Command::BenchPgas(a) => bench_pgas::command(a, out),
     }
 }
 

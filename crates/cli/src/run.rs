@@ -5,7 +5,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use packlab_core::policy::PolicySpec;
-use packlab_core::report::{MsjMetrics, RepsReport, RunOutcome, RunReport, VmMetrics, run, summarise_reps};
+use packlab_core::report::{
+    MsjMetrics, PgasMetrics, RepsReport, RunOutcome, RunReport, VmMetrics, run, summarise_reps,
+};
 use packlab_plot::{Chart, Curve, Mark, Point};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -102,6 +104,16 @@ fn print_human(
     };
     let unit = setup.scenario.time_unit();
     match &first.msj {
+        None if first.pgas.is_some() => writeln!(
+            out,
+            "{seeds} · horizon {} {unit} · warm-up {} {unit} · load α = {} · L = {} servers · types {} · {} arrivals per time unit",
+            first.horizon,
+            first.warmup,
+            sig(first.load),
+            first.servers,
+            setup.scenario.get("types").unwrap_or_default(),
+            sig(first.arrival_rate)
+        )?,
         None if first.vm.is_some() => writeln!(
             out,
             "{seeds} · horizon {} {unit} · warm-up {} {unit} · ζ = {} · λ = {} jobs per time unit · servers {}",
@@ -143,6 +155,9 @@ fn print_human(
     }
     if first.vm.is_some() {
         return print_vm(&names, per_policy, out);
+    }
+    if first.pgas.is_some() {
+        return print_pgas(&names, per_policy, out);
     }
     let mut table =
         Table::new(&["policy", "mean queue", "95% interval", "final queue", "mean wait", "occupancy", "verdict"])
@@ -288,11 +303,71 @@ fn print_vm(names: &[String], per_policy: &[Vec<RunOutcome>], out: &mut dyn Writ
     Ok(())
 }
 
+/// The PG-AS table: normalised reward, its ratios to the bounds, blocking and the DRA
+/// diagnostics (SPEC 4.6). With replications, figures are means and the interval is Student t.
+fn print_pgas(names: &[String], per_policy: &[Vec<RunOutcome>], out: &mut dyn Write) -> Result<()> {
+    let mut table = Table::new(&[
+        "policy",
+        "reward/L",
+        "95% interval",
+        "/ U*",
+        "/ U^(g)",
+        "blocking",
+        "migrations",
+        "preemptions",
+        "reconfig.",
+        "mean |RG|",
+        "empty slots/L",
+    ]);
+    for (i, runs) in per_policy.iter().enumerate() {
+        let ms: Vec<&PgasMetrics> = runs.iter().map(|o| o.report.pgas.as_ref().expect("a PG-AS run")).collect();
+        let m = PgasMetrics::over_replications(&ms);
+        let ratio = |r: Option<f64>| r.map_or("–".to_string(), |r| format!("{r:.4}"));
+        table.row(vec![
+            names[i].clone(),
+            num(m.normalized_reward),
+            interval(m.normalized_reward_ci95),
+            ratio(m.ratio_to_optimal),
+            ratio(m.ratio_to_greedy),
+            format!("{:.2}%", 100.0 * m.overall_blocking),
+            m.migrations.to_string(),
+            m.preemptions.to_string(),
+            m.reconfigurations.to_string(),
+            num(m.mean_reject_group),
+            num(m.mean_reserved_slots),
+        ]);
+    }
+    table.print(out)?;
+    writeln!(out)?;
+    let m = per_policy[0][0].report.pgas.as_ref().expect("a PG-AS run");
+    if let (Some(g), Some(o)) = (m.greedy_reward, m.optimal_reward) {
+        writeln!(
+            out,
+            "U^(g) = {} (global greedy), U* = {} (LP 7) per server at this α·ρ; ratio {:.6}",
+            num(g),
+            num(o),
+            g / o
+        )?;
+    }
+    for note in [
+        "reward/L: time average of R(t)/L = Σ_j u_j Y_j(t)/L after the warm-up (upper bound: of LP (6) on an infinite-server system)",
+        "95% interval: batch means over 20 batches (Student t over replications with --reps); counts are after the warm-up",
+        "blocking: rejected/arrived; reconfig.: empty servers given another configuration; |RG|: DRA's reject group",
+    ] {
+        writeln!(out, "{note}")?;
+    }
+    Ok(())
+}
+
 /// Writes `<preset>-trajectory.csv` and `.svg` for the given runs (one per policy).
 fn write_trajectory(dir: &Path, setup: &Setup, runs: &[&RunOutcome]) -> Result<Vec<std::path::PathBuf>> {
     let id = setup.preset.id;
     let csv_path = dir.join(format!("{id}-trajectory.csv"));
     let svg_path = dir.join(format!("{id}-trajectory.svg"));
+    if runs[0].report.pgas.is_some() {
+        write_reward_trajectory(&csv_path, &svg_path, setup, runs)?;
+        return Ok(vec![csv_path, svg_path]);
+    }
     let queue = &runs[0].queue;
     // Every policy runs the same horizon on the same grid, so the series line up point by
     // point; check rather than trust it, since a mismatch would shift columns silently.
@@ -343,4 +418,63 @@ fn write_trajectory(dir: &Path, setup: &Setup, runs: &[&RunOutcome]) -> Result<V
     };
     write_svg(&svg_path, &chart)?;
     Ok(vec![csv_path, svg_path])
+}
+
+/// PG-AS Fig. 4: R(t)/L of every policy as CSV and SVG, with U^(g) and U* as dashed lines.
+fn write_reward_trajectory(csv_path: &Path, svg_path: &Path, setup: &Setup, runs: &[&RunOutcome]) -> Result<()> {
+    let reward = &runs[0].reward;
+    for r in runs {
+        if r.reward.len() != reward.len() || r.reward.iter().zip(reward).any(|(a, b)| a.start != b.start) {
+            bail!("internal: the policies' R(t) series are on different grids; cannot tabulate them");
+        }
+    }
+    let mut w = csv::Writer::from_path(csv_path).with_context(|| format!("writing {}", csv_path.display()))?;
+    let mut header = vec!["start".to_string(), "end".to_string()];
+    header.extend(setup.policies.iter().map(|p| format!("{p} reward/L")));
+    w.write_record(&header)?;
+    for (k, point) in reward.iter().enumerate() {
+        let mut record = vec![point.start.to_string(), point.end.to_string()];
+        record.extend(runs.iter().map(|r| r.reward[k].mean.to_string()));
+        w.write_record(&record)?;
+    }
+    w.flush().with_context(|| format!("writing {}", csv_path.display()))?;
+
+    let names = labels(&setup.policies, &setup.scenario);
+    let points: Vec<Vec<Point>> =
+        runs.iter().map(|r| r.reward.iter().map(|p| Point::new((p.start + p.end) / 2.0, p.mean)).collect()).collect();
+    let m = runs[0].report.pgas.as_ref().expect("a PG-AS run");
+    let greedy = m.greedy_reward.map(|g| format!("U^(g) = {}", num(g)));
+    let optimal = m.optimal_reward.map(|o| format!("U* = {}", num(o)));
+    let mut y_marks = Vec::new();
+    if let (Some(g), Some(label)) = (m.greedy_reward, &greedy) {
+        y_marks.push(Mark { value: g, label });
+    }
+    if let (Some(o), Some(label)) = (m.optimal_reward, &optimal) {
+        y_marks.push(Mark { value: o, label });
+    }
+    let title = format!("{}: {}", setup.preset.figure, setup.preset.title);
+    let warmup = runs[0].report.warmup;
+    let unit = setup.scenario.time_unit();
+    let x_label = if warmup > 0 {
+        format!("time ({unit})   (dashed: end of the warm-up at {warmup}; U^(g) and U* per server)")
+    } else {
+        format!("time ({unit})   (dashed: U^(g) and U* per server)")
+    };
+    let chart = Chart {
+        title: &title,
+        x_label: &x_label,
+        y_label: "reward rate per server R(t)/L",
+        curves: names
+            .iter()
+            .zip(&points)
+            .enumerate()
+            .map(|(i, (label, points))| Curve { label, color: i, points, markers: false })
+            .collect(),
+        x_marks: if warmup > 0 { vec![Mark { value: warmup as f64, label: "" }] } else { vec![] },
+        y_marks,
+        x_range: Some((0.0, runs[0].report.horizon as f64)),
+        legend: packlab_plot::LegendAt::LowerRight,
+        ..Chart::default()
+    };
+    write_svg(svg_path, &chart)
 }

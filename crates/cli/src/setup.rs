@@ -3,7 +3,7 @@
 use anyhow::{Context, Result, anyhow, bail};
 use packlab_core::policy::PolicySpec;
 use packlab_core::scenario::{PAGE_KEYS, Preset, Scenario, decode_link, preset};
-use packlab_core::workload::JobClasses;
+use packlab_core::workload::{JobClasses, Trace};
 
 use crate::args::ScenarioArgs;
 
@@ -65,6 +65,23 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Setup> {
     for (key, value, flag) in &overrides {
         scenario.set(key, value).with_context(|| flag.clone())?;
         explicit.push(key.clone());
+    }
+
+    if let Some(path) = &args.trace_file {
+        let flag = format!("--trace-file {}", path.display());
+        let Scenario::Pgas(pgas) = &mut scenario else {
+            bail!("{flag}: {} is not a PG-AS preset; traces replay on pgas-c5 (or any pgas preset)", preset.id);
+        };
+        let text = std::fs::read_to_string(path).with_context(|| format!("{flag}: cannot read the file"))?;
+        let trace = Trace::from_csv(&text).map_err(|e| anyhow!("{flag}: {e}"))?;
+        let span = trace.span();
+        pgas.attach_trace(trace);
+        // Unless given, the horizon covers the trace (its submit times divided by α); the
+        // warm-up and the series grid then keep their fractions of it, as with --horizon.
+        if !explicit.iter().any(|k| k == "horizon") {
+            let horizon = (span / scenario.load()).ceil().max(1.0) as u64;
+            scenario.set("horizon", &horizon.to_string()).with_context(|| flag.clone())?;
+        }
     }
 
     let explicit_keys: Vec<&str> = explicit.iter().map(String::as_str).collect();
@@ -133,6 +150,7 @@ mod tests {
             horizon: None,
             sets: vec![],
             classes_file: None,
+            trace_file: None,
         };
         for (k, v) in extra {
             match *k {

@@ -75,6 +75,8 @@ impl Metric {
             // GH-RA Fig. 4 plots the average total queue; Figs. 1, 2 and 5 the mean delay.
             Model::Vm if matches!(setup.preset.id, "ghra-b3" | "ghra-b4") => Self::MeanQueue,
             Model::Vm => Self::MeanDelay,
+            // PG-AS sweeps go through `sweep_pgas`.
+            Model::Pgas => Self::MeanQueue,
         }
     }
 
@@ -176,6 +178,7 @@ impl Figure {
             (_, Model::Pgrr) => "load α",
             (_, Model::Msj) => "arrival rate λ",
             (_, Model::Vm) => "traffic intensity ζ",
+            (_, Model::Pgas) => "workload scale α",
         }
     }
 
@@ -218,7 +221,7 @@ impl Figure {
             Self::AgainstThreshold => {
                 let cores = match &setup.scenario {
                     Scenario::Msj(s) => s.cores,
-                    Scenario::Pgrr(_) | Scenario::Vm(_) => {
+                    Scenario::Pgrr(_) | Scenario::Vm(_) | Scenario::Pgas(_) => {
                         unreachable!("MSFQ policies run on the multiserver-job model")
                     }
                 };
@@ -242,6 +245,12 @@ impl Figure {
 
 pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     let setup = resolve(&args.scenario)?;
+    if setup.scenario.model() == Model::Pgas {
+        return crate::sweep_pgas::command(args, &setup, out);
+    }
+    if args.servers.is_some() {
+        bail!("--servers: only PG-AS sweeps run against L; this preset sweeps the load (--load)");
+    }
     if setup.explicit.iter().any(|k| k == "load") {
         bail!("--set load: a sweep sets the load itself; give the grid with --load A,B,...");
     }
@@ -440,6 +449,7 @@ fn write_chart(path: &Path, setup: &Setup, figure: Figure, loads: &[f64], lines:
             .filter(|m| m.load <= 1.1 * loads[loads.len() - 1])
             .map(|m| (m.load, "ζ = 1", m.label))
             .collect(),
+        (_, Model::Pgas) => Vec::new(),
     };
     let mut x_label = figure.x_label(setup).to_string();
     if !marks.is_empty() {

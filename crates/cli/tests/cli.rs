@@ -593,3 +593,215 @@ fn msj_replications_report_response_times() {
     assert_eq!(r["phase_means"].as_array().unwrap().len(), 4);
     assert!(r["mean_response_by_class"]["32"].as_f64().unwrap() > 0.0);
 }
+
+/// The PG-AS contract: `run --json` carries the reward fields (SPEC 4.6), the bounds at the
+/// scenario's α·ρ and blocking per type; DRA beats power-of-d on the C2 collection.
+#[test]
+fn pgas_run_json_has_the_reward_fields() {
+    let out = ok(&["run", "--preset", "pgas-c3", "--set", "servers=24", "--horizon", "40", "--json"]);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 2);
+    for v in &lines {
+        for key in [
+            "reward_rate",
+            "normalized_reward",
+            "ratio_to_optimal",
+            "ratio_to_greedy",
+            "greedy_reward",
+            "optimal_reward",
+        ] {
+            assert!(f(v, key) > 0.0, "{key} in {v}");
+        }
+        assert!((f(v, "reward_rate") / 24.0 - f(v, "normalized_reward")).abs() < 1e-6);
+        assert!((f(v, "greedy_reward") - 3196.0 / 3.0).abs() < 1e-9 && (f(v, "optimal_reward") - 1236.0).abs() < 1e-6);
+        let blocking = v["blocking"].as_object().unwrap();
+        assert_eq!(blocking.len(), 4, "one entry per type: {v}");
+        assert!(blocking.values().all(|b| (0.0..=1.0).contains(&b.as_f64().unwrap())));
+        for key in ["migrations", "preemptions", "reconfigurations"] {
+            assert!(v[key].as_u64().is_some(), "{key} in {v}");
+        }
+        assert_eq!(v["warmup"], 10, "the warm-up keeps its quarter of the horizon");
+    }
+    assert_eq!(lines[0]["policy"], "dra");
+    assert!(f(&lines[0], "ratio_to_greedy") > f(&lines[1], "ratio_to_greedy") + 0.1);
+    assert!(f(&lines[0], "migrations") > 0.0 && f(&lines[1], "migrations") == 0.0);
+    assert_eq!(lines[0]["arrivals"], lines[1]["arrivals"], "common random numbers");
+
+    let human = ok(&["run", "--preset", "pgas-c3", "--set", "servers=24", "--horizon", "40", "--reps", "2"]);
+    for needle in ["reward/L", "/ U^(g)", "blocking", "mean |RG|", "U^(g) = 1065.33", "seeds 1..=2"] {
+        assert!(human.contains(needle), "{needle}: {human}");
+    }
+    let reps =
+        json_lines(&ok(&["run", "--preset", "pgas-c6", "--horizon", "20", "--reps", "3", "--json", "--policy", "dra"]));
+    let ci = reps[0]["normalized_reward_ci95"].as_array().unwrap();
+    assert!(
+        ci[0].as_f64().unwrap() < f(&reps[0], "normalized_reward")
+            && f(&reps[0], "normalized_reward") < ci[1].as_f64().unwrap()
+    );
+}
+
+#[test]
+fn pgas_bounds_print_the_c2_fixtures_and_the_c1_statistics() {
+    let v = &json_lines(&ok(&["bounds", "--preset", "pgas-c2", "--load", "1", "--json"]))[0];
+    assert!((f(v, "greedy_reward") - 3196.0 / 3.0).abs() < 1e-9);
+    assert!((f(v, "optimal_reward") - 1236.0).abs() < 1e-9);
+    assert!((f(v, "ratio") - 0.861920).abs() < 1e-6);
+    assert_eq!((v["greedy_reward_exact"].as_str(), v["optimal_reward_exact"].as_str()), (Some("3196/3"), Some("1236")));
+    let counts: Vec<Value> =
+        v["greedy_configurations"].as_array().unwrap().iter().map(|s| s["counts"].clone()).collect();
+    assert_eq!(Value::Array(counts), serde_json::json!([[12, 3, 8, 0], [0, 7, 6, 0], [0, 0, 2, 1], [0, 0, 0, 1]]));
+    let shares: Vec<&str> =
+        v["greedy_configurations"].as_array().unwrap().iter().map(|s| s["share_exact"].as_str().unwrap()).collect();
+    assert_eq!(shares, ["1/6", "0", "0", "5/6"]);
+    let support: Vec<(Value, &str)> = v["optimal_support"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["counts"].clone(), s["weight_exact"].as_str().unwrap()))
+        .collect();
+    assert!(support.contains(&(serde_json::json!([0, 0, 2, 1]), "1/3")), "{support:?}");
+    // 6/7 typed as a decimal is 6/7: U^(g) = U* = 7416/7.
+    let v = &json_lines(&ok(&["bounds", "--preset", "pgas-c2", "--load", "0.857142857142857", "--json"]))[0];
+    assert_eq!(
+        (v["greedy_reward_exact"].as_str(), v["optimal_reward_exact"].as_str()),
+        (Some("7416/7"), Some("7416/7"))
+    );
+    let human = ok(&["bounds", "--preset", "pgas-c2"]);
+    for needle in
+        ["U^(g) = 1065.333 (3196/3)", "U*    = 1236.000", "ratio = 0.861920", "(12,3,8,0)", "an optimal LP support"]
+    {
+        assert!(human.contains(needle), "{needle}: {human}");
+    }
+
+    let v = &json_lines(&ok(&["bounds", "--preset", "pgas-c1", "--set", "types=random:8", "--json"]))[0];
+    assert_eq!(v["collections"], 8);
+    assert_eq!(v["results"].as_array().unwrap().len(), 8);
+    assert!(f(v, "min_ratio") >= f(v, "guarantee") && f(v, "mean_ratio") <= 1.0);
+    assert!(ok(&["bounds", "--preset", "pgas-c1"]).contains("ratio exactly 1:"));
+
+    fails(&["bounds", "--preset", "pgrr-a1"], &["bounds are PG-AS's"]);
+    fails(&["bounds", "--preset", "pgas-c5"], &["no static bounds", "upper-bound"]);
+    fails(&["bounds", "--preset", "pgas-c2", "--load", "200"], &["--load", "load: must be a number in (0, 100]"]);
+    fails(&["run", "--preset", "pgas-c1"], &["random collections", "packlab bounds"]);
+    fails(&["run", "--preset", "pgas-c3", "--policy", "dra-preempt"], &["--policy", "RES-31", "types=trace"]);
+    fails(&["run", "--preset", "pgas-c3", "--policy", "po-d:d=0"], &["po-d: d must be an integer in 1..=1000"]);
+    fails(&["run", "--preset", "pgas-c3", "--policy", "dra:g=ln^9"], &["dra: g must be"]);
+    fails(&["run", "--preset", "pgas-c3", "--set", "rho=1,2"], &["rho: 2 entries for 4 types"]);
+}
+
+#[test]
+fn pgas_sweeps_draw_fig_2_from_theory_and_fig_3_against_l() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c2");
+    let stdout = ok(&["sweep", "--preset", "pgas-c2", "--load", "0.5,1,6", "--out", out.to_str().unwrap()]);
+    assert!(stdout.contains("worst ratio 0.861920 at α = 1"), "{stdout}");
+    let csv = read(&out.join("pgas-c2-bounds.csv"));
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "alpha,greedy_reward,optimal_reward,ratio");
+    assert_eq!(rows.len(), 4);
+    assert_eq!(rows[1], "0.5,618.0,618.0,1.0");
+    assert!(read(&out.join("pgas-c2.svg")).contains("U^(g) (global greedy)"));
+
+    let out = dir.path().join("c3");
+    let stdout = ok(&[
+        "sweep",
+        "--preset",
+        "pgas-c3",
+        "--servers",
+        "24,12",
+        "--reps",
+        "2",
+        "--horizon",
+        "20",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(stdout.contains("U^(g) = 1065.33") && stdout.lines().any(|l| l.starts_with("12 ")), "{stdout}");
+    let summary = read(&out.join("pgas-c3-summary.csv"));
+    assert_eq!(summary.lines().count(), 1 + 2 * 2, "(dra, po-d) × (12, 24)");
+    assert!(summary.lines().next().unwrap().contains("ratio_to_greedy"));
+    assert!(read(&out.join("pgas-c3.svg")).contains("DRA / U^(g)"));
+    assert_eq!(read(&out.join("pgas-c3-runs.csv")).lines().count(), 1 + 8);
+
+    fails(&["sweep", "--preset", "pgas-c1", "--out", out.to_str().unwrap()], &["packlab bounds --preset pgas-c1"]);
+    fails(&["sweep", "--preset", "pgas-c3", "--load", "1", "--out", out.to_str().unwrap()], &["--load", "--set load"]);
+    fails(
+        &["sweep", "--preset", "pgas-c3", "--servers", "0", "--out", out.to_str().unwrap()],
+        &["--servers", "1..=100000"],
+    );
+    fails(&["sweep", "--preset", "pgrr-a1", "--servers", "5", "--out", out.to_str().unwrap()], &["--servers", "PG-AS"]);
+}
+
+#[test]
+fn pgas_run_out_writes_the_reward_trajectory_with_the_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c4");
+    ok(&["run", "--preset", "pgas-c4", "--horizon", "5", "--out", out.to_str().unwrap()]);
+    let csv = read(&out.join("pgas-c4-trajectory.csv"));
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("start,end,dra reward/L,po-d reward/L"));
+    assert_eq!(lines.count(), 500, "--horizon keeps the preset's 500 points (sample_every 0.1 → 0.01)");
+    let svg = read(&out.join("pgas-c4-trajectory.svg"));
+    assert!(svg.contains("U^(g) = 1065.33") && svg.contains("U* = 1236.00") && svg.contains("DRA"));
+}
+
+#[test]
+fn pgas_trace_files_replay_and_bad_ones_name_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("trace.csv");
+    let mut text = String::from("submit_time,duration,size,priority\n");
+    for i in 0..400 {
+        text.push_str(&format!(
+            "{},{},{},{}\n",
+            i as f64 * 0.05,
+            1.0 + (i % 7) as f64,
+            [0.3, 0.05, 0.6][i % 3],
+            [0, 4, 10][i % 3]
+        ));
+    }
+    std::fs::write(&trace, &text).unwrap();
+    let path = trace.to_str().unwrap();
+    let lines = json_lines(&ok(&[
+        "run",
+        "--preset",
+        "pgas-c5",
+        "--set",
+        "servers=5",
+        "--trace-file",
+        path,
+        "--policy",
+        "dra,dra-preempt,po-d,upper-bound",
+        "--json",
+    ]));
+    assert_eq!(lines.len(), 4);
+    // The horizon covers the trace: its last submit time is 19.95.
+    assert_eq!(lines[0]["horizon"], 20);
+    assert_eq!(lines[0]["warmup"], 2, "the warm-up keeps its tenth");
+    for v in &lines {
+        assert_eq!(v["arrivals"], 400);
+        assert!(v["ratio_to_greedy"].is_null(), "a trace has no static bounds");
+        assert_eq!(v["blocking"].as_object().unwrap().len(), 3, "types p2 · 1/1, p1 · 1/16, p0 · 1/2");
+    }
+    // The upper bound earns at least what any policy does on the same tasks.
+    let reward = |i: usize| f(&lines[i], "normalized_reward");
+    assert!(reward(3) >= reward(0).max(reward(1)).max(reward(2)) - 1e-9);
+
+    let bad = dir.path().join("bad.csv");
+    std::fs::write(&bad, "0,1,0.5,3\n1,2,0.5,3\n2,-1,0.5,3\n").unwrap();
+    fails(
+        &["run", "--preset", "pgas-c5", "--trace-file", bad.to_str().unwrap()],
+        &["--trace-file", "line 3", "duration '-1'"],
+    );
+    fails(&["run", "--preset", "pgrr-a1", "--trace-file", path], &["--trace-file", "not a PG-AS preset"]);
+    fails(&["run", "--preset", "pgas-c5", "--trace-file", "/nonexistent/t.csv"], &["--trace-file", "cannot read"]);
+}
+
+#[test]
+fn bench_pgas_runs_with_tiny_numbers() {
+    let lines = json_lines(&ok(&["bench-pgas", "--servers", "20", "--events", "3000", "--json"]));
+    assert_eq!(lines.len(), 5);
+    for v in &lines {
+        assert!(f(v, "events") > 0.0 && f(v, "ns_per_event") > 0.0 && f(v, "normalized_reward") > 0.0, "{v}");
+    }
+    assert!(ok(&["bench-pgas", "--servers", "20", "--events", "3000"]).contains("events/s"));
+}

@@ -37,4 +37,18 @@ pub enum EngineError {
     NoSuchServer { server: u32 },
     #[error("policy bug: job {job} of size {size} does not fit server {server} (residual {residual})")]
     CapacityExceeded { job: u64, server: u32, size: u64, residual: u64 },
+    #[error("policy bug: no job is arriving, so there is nothing to admit or reject")]
+    NoArrival,
+    #[error("policy bug: job {job} arrived and was neither admitted nor rejected")]
+    Unanswered { job: u64 },
+    #[error("policy bug: server {server} has no free slot for a type-{job_type} job")]
+    NoSlot { server: u32, job_type: u16 },
+    #[error("policy bug: server {server} holds no type-{job_type} job")]
+    NoJobOfType { server: u32, job_type: u16 },
+    #[error("policy bug: server {server} holds {jobs} jobs; its configuration may change only while it is empty")]
+    ServerBusy { server: u32, jobs: u32 },
+    #[error("policy bug: configuration {counts} does not fit a server")]
+    InfeasibleConfiguration { counts: String },
+    #[error("the upper bound's LP failed: {message}")]
+    Bound { message: String },
 }

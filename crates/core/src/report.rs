@@ -8,11 +8,12 @@ use thiserror::Error;
 
 use crate::engine::msj::BATCHES;
 use crate::engine::msj::MsjSim;
+use crate::engine::reservation::ReservationSim;
 use crate::engine::slotted::SlottedSim;
 use crate::engine::vm::VmSim;
 use crate::metrics::{SeriesPoint, TrendVerdict, batch_means_ci, mean_ci, trend_verdict};
 use crate::policy::PolicySpec;
-use crate::scenario::{MsjScenario, PgrrScenario, Scenario, VmScenario};
+use crate::scenario::{MsjScenario, PgasScenario, PgrrScenario, Scenario, VmScenario};
 use crate::view::LiveRun;
 use crate::{ConfigError, EngineError};
 
@@ -35,7 +36,15 @@ pub fn live_run(scenario: &Scenario, policy: &PolicySpec, max_points: usize) -> 
         Scenario::Pgrr(s) => Box::new(slotted_sim(s, policy, max_points)),
         Scenario::Msj(s) => Box::new(msj_sim(s, policy, max_points)?),
         Scenario::Vm(s) => Box::new(vm_sim(s, policy, max_points)?),
+        Scenario::Pgas(s) => Box::new(pgas_sim(s, policy, max_points)?),
     })
+}
+
+/// Builds (without running) the PG-AS simulation of `scenario` under `policy`.
+pub fn pgas_sim(scenario: &PgasScenario, policy: &PolicySpec, max_points: usize) -> Result<ReservationSim, RunError> {
+    let config = scenario.config(max_points)?;
+    let built = policy.build_pgas(&config)?;
+    Ok(ReservationSim::new(config, built, scenario.seed)?)
 }
 
 /// Builds (without running) the VM-scheduling simulation of `scenario` under `policy`.
@@ -95,6 +104,78 @@ pub struct RunReport {
     /// Delay and dummy-job metrics of the VM-scheduling model.
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub vm: Option<VmMetrics>,
+    /// Reward metrics of the PG-AS loss model.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub pgas: Option<PgasMetrics>,
+}
+
+/// What a PG-AS run adds to [`RunReport`] (SPEC 4.6). Rewards are time averages over
+/// `[warmup, horizon)`; counts are of events after the warm-up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PgasMetrics {
+    /// Time average of R(t) = Σ_j u_j Y_j(t) (for the upper bound: of UB(t)).
+    pub reward_rate: f64,
+    /// reward_rate / L: the normalised reward.
+    pub normalized_reward: f64,
+    /// Batch-means 95% interval of the normalised reward (20 batches); Student t over the
+    /// replications with `--reps`.
+    pub normalized_reward_ci95: [f64; 2],
+    /// U^(g) and U* at the scenario's α·ρ (none for a trace).
+    pub greedy_reward: Option<f64>,
+    pub optimal_reward: Option<f64>,
+    /// normalized_reward / U* and / U^(g).
+    pub ratio_to_optimal: Option<f64>,
+    pub ratio_to_greedy: Option<f64>,
+    /// Blocking probability per type (rejected / arrived), keyed by type name.
+    pub blocking: BTreeMap<String, f64>,
+    /// Blocking over all arrivals.
+    pub overall_blocking: f64,
+    pub migrations: u64,
+    pub preemptions: u64,
+    /// Total size of the preempted jobs, in servers.
+    pub preempted_size: f64,
+    /// Configuration changes (reassigned empty servers).
+    pub reconfigurations: u64,
+    /// Time averages of |RG| and of the deployed empty slots per server.
+    pub mean_reject_group: f64,
+    pub mean_reserved_slots: f64,
+    /// Jobs admitted (the whole run).
+    pub admitted: u64,
+}
+
+impl PgasMetrics {
+    /// Replications: means over the runs (counts averaged too, so they stay per run), and a
+    /// Student-t interval of the normalised reward over them.
+    pub fn over_replications(runs: &[&PgasMetrics]) -> Self {
+        let n = runs.len() as f64;
+        let mean = |f: fn(&PgasMetrics) -> f64| runs.iter().map(|m| f(m)).sum::<f64>() / n;
+        let ci = mean_ci(&runs.iter().map(|m| m.normalized_reward).collect::<Vec<_>>());
+        let first = runs[0];
+        let ratio = |reference: Option<f64>| reference.map(|r| ci.mean / r);
+        let count = |f: fn(&PgasMetrics) -> u64| (runs.iter().map(|m| f(m)).sum::<u64>() as f64 / n).round() as u64;
+        Self {
+            reward_rate: mean(|m| m.reward_rate),
+            normalized_reward: ci.mean,
+            normalized_reward_ci95: if runs.len() > 1 { [ci.lo, ci.hi] } else { first.normalized_reward_ci95 },
+            greedy_reward: first.greedy_reward,
+            optimal_reward: first.optimal_reward,
+            ratio_to_optimal: ratio(first.optimal_reward),
+            ratio_to_greedy: ratio(first.greedy_reward),
+            blocking: first
+                .blocking
+                .keys()
+                .map(|k| (k.clone(), runs.iter().map(|m| m.blocking[k]).sum::<f64>() / n))
+                .collect(),
+            overall_blocking: mean(|m| m.overall_blocking),
+            migrations: count(|m| m.migrations),
+            preemptions: count(|m| m.preemptions),
+            preempted_size: mean(|m| m.preempted_size),
+            reconfigurations: count(|m| m.reconfigurations),
+            mean_reject_group: mean(|m| m.mean_reject_group),
+            mean_reserved_slots: mean(|m| m.mean_reserved_slots),
+            admitted: count(|m| m.admitted),
+        }
+    }
 }
 
 /// What a VM-scheduling run adds to [`RunReport`] (SPEC 3.4). The delay is start − arrival
@@ -180,6 +261,8 @@ pub struct RunOutcome {
     pub occupancy: Vec<SeriesPoint>,
     /// n(t), jobs in the system (multiserver-job runs; empty otherwise).
     pub in_system: Vec<SeriesPoint>,
+    /// R(t)/L (PG-AS runs; empty otherwise).
+    pub reward: Vec<SeriesPoint>,
 }
 
 /// Runs `scenario` under `policy` to its horizon.
@@ -202,6 +285,78 @@ pub fn run(preset: &str, scenario: &Scenario, policy: &PolicySpec) -> Result<Run
             sim.run_until(s.horizon as f64)?;
             Ok(vm_outcome(preset, s, policy, &sim))
         }
+        Scenario::Pgas(s) => {
+            let mut sim = pgas_sim(s, policy, BATCH_MAX_POINTS)?;
+            sim.run_until(s.horizon as f64)?;
+            Ok(pgas_outcome(preset, s, policy, &sim))
+        }
+    }
+}
+
+/// Summarises a PG-AS simulation at its current time.
+pub fn pgas_outcome(preset: &str, s: &PgasScenario, policy: &PolicySpec, sim: &ReservationSim) -> RunOutcome {
+    let stats = sim.stats();
+    let now = sim.now();
+    let warmup = s.warmup as f64;
+    let servers = f64::from(s.servers);
+    let reward = stats.reward.points().to_vec();
+    let window: Vec<SeriesPoint> = reward.iter().copied().filter(|p| p.start >= warmup).collect();
+    let ci = batch_means_ci(&window, crate::engine::reservation::BATCHES);
+    let normalized = stats.normalized_reward(now);
+    // Bounds of a valid scenario's instance: a solver failure only loses the ratios.
+    let reference = s.reference().ok().flatten();
+    let names = &sim.config().type_names;
+    let metrics = PgasMetrics {
+        reward_rate: normalized * servers,
+        normalized_reward: normalized,
+        normalized_reward_ci95: [ci.lo, ci.hi],
+        greedy_reward: reference.map(|r| r.greedy),
+        optimal_reward: reference.map(|r| r.optimal),
+        ratio_to_optimal: reference.map(|r| normalized / r.optimal),
+        ratio_to_greedy: reference.map(|r| normalized / r.greedy),
+        blocking: names.iter().cloned().zip(stats.blocking()).collect(),
+        overall_blocking: stats.overall_blocking(),
+        migrations: stats.window_migrations,
+        preemptions: stats.window_preemptions,
+        preempted_size: stats.window_preempted_size as f64 / sim.config().capacity.primary() as f64,
+        reconfigurations: stats.window_reconfigurations,
+        mean_reject_group: stats.reject_group.mean(now, warmup),
+        mean_reserved_slots: stats.reserved.mean(now, warmup),
+        admitted: stats.admitted,
+    };
+    let arrival_rate = match &sim.config().arrivals {
+        crate::engine::reservation::Arrivals::Poisson { rates, .. } => rates.iter().sum(),
+        crate::engine::reservation::Arrivals::Trace { .. } => stats.arrivals as f64 / now.max(f64::MIN_POSITIVE),
+    };
+    let report = RunReport {
+        preset: preset.to_string(),
+        policy: policy.to_string(),
+        seed: s.seed,
+        horizon: now as u64,
+        warmup: s.warmup,
+        load: s.load,
+        arrival_rate,
+        servers: s.servers,
+        mean_queue: 0.0,
+        mean_queue_ci95: [0.0, 0.0],
+        final_queue: 0,
+        arrivals: stats.arrivals,
+        started: stats.admitted,
+        mean_wait: 0.0,
+        censored: 0,
+        mean_occupancy: stats.occupancy.mean(now, warmup),
+        unstable: false,
+        trend: trend_verdict(&[], now),
+        msj: None,
+        vm: None,
+        pgas: Some(metrics),
+    };
+    RunOutcome {
+        report,
+        queue: Vec::new(),
+        occupancy: stats.occupancy.points().to_vec(),
+        in_system: stats.in_system.points().to_vec(),
+        reward,
     }
 }
 
@@ -249,8 +404,15 @@ pub fn vm_outcome(preset: &str, s: &VmScenario, policy: &PolicySpec, sim: &VmSim
         trend,
         msj: None,
         vm: Some(metrics),
+        pgas: None,
     };
-    RunOutcome { report, queue, occupancy: stats.occupancy.points().to_vec(), in_system: Vec::new() }
+    RunOutcome {
+        report,
+        queue,
+        occupancy: stats.occupancy.points().to_vec(),
+        in_system: Vec::new(),
+        reward: Vec::new(),
+    }
 }
 
 /// Summarises a multiserver-job simulation at its current time.
@@ -330,8 +492,9 @@ pub fn msj_outcome(preset: &str, s: &MsjScenario, policy: &PolicySpec, sim: &Msj
         trend,
         msj: Some(metrics),
         vm: None,
+        pgas: None,
     };
-    RunOutcome { report, queue, occupancy: stats.busy.points().to_vec(), in_system }
+    RunOutcome { report, queue, occupancy: stats.busy.points().to_vec(), in_system, reward: Vec::new() }
 }
 
 /// Summarises a slotted simulation at its current slot.
@@ -361,8 +524,9 @@ pub fn outcome(preset: &str, s: &PgrrScenario, policy: &PolicySpec, sim: &Slotte
         trend,
         msj: None,
         vm: None,
+        pgas: None,
     };
-    RunOutcome { report, queue, occupancy: sim.occupancy_series().to_vec(), in_system: Vec::new() }
+    RunOutcome { report, queue, occupancy: sim.occupancy_series().to_vec(), in_system: Vec::new(), reward: Vec::new() }
 }
 
 /// Replications of one policy, summarised (`packlab run --reps`).
@@ -400,6 +564,9 @@ pub struct RepsReport {
     /// Delay metrics of the VM-scheduling model, averaged over the replications.
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub vm: Option<VmMetrics>,
+    /// Reward metrics of the PG-AS model, averaged over the replications.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub pgas: Option<PgasMetrics>,
 }
 
 impl MsjMetrics {
@@ -475,5 +642,10 @@ pub fn summarise_reps(runs: &[RunReport]) -> RepsReport {
             .map(|r| r.vm.as_ref())
             .collect::<Option<Vec<&VmMetrics>>>()
             .map(|m| VmMetrics::over_replications(&m)),
+        pgas: runs
+            .iter()
+            .map(|r| r.pgas.as_ref())
+            .collect::<Option<Vec<&PgasMetrics>>>()
+            .map(|m| PgasMetrics::over_replications(&m)),
     }
 }

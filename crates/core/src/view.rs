@@ -57,6 +57,15 @@ pub trait LiveRun {
     fn in_system_series(&self) -> &[SeriesPoint] {
         &[]
     }
+    /// The normalised reward after the warm-up: the time average of R(t)/L, R(t) = Σ_j u_j
+    /// Y_j(t), where the model earns rewards (PG-AS).
+    fn mean_reward(&self) -> Option<f64> {
+        None
+    }
+    /// R(t)/L as interval means (empty where the model earns no reward).
+    fn reward_series(&self) -> &[SeriesPoint] {
+        &[]
+    }
 }
 
 /// One moment of a cluster.
@@ -109,6 +118,9 @@ pub struct Block {
     pub bin: u16,
     /// A placeholder job that holds capacity but is no real work (GH-RA's dummy jobs).
     pub dummy: bool,
+    /// A deployed slot that holds no job (PG-AS: reserved for a future arrival of its type,
+    /// `bin`); its shares are the room it reserves.
+    pub reserved: bool,
     /// Whether this job is the last one placed.
     pub last: bool,
 }
@@ -126,7 +138,7 @@ impl Block {
     pub fn scalar(share: f32, bin: u16, last: bool) -> Self {
         let mut shares = [0.0; MAX_RESOURCES];
         shares[0] = share;
-        Self { shares, bin, dummy: false, last }
+        Self { shares, bin, dummy: false, reserved: false, last }
     }
 
     /// Its share of the first (or only) resource.

@@ -120,3 +120,44 @@ const VM_FINGERPRINT: u64 = 0x7a2c_e1a7_2c64_4245;
 fn vm_scheduling_native_and_wasm_agree() {
     assert_eq!(vm_fingerprint(), VM_FINGERPRINT, "fingerprint {:#x}", vm_fingerprint());
 }
+
+/// The same for the PG-AS loss model: DRA's CRA and migrations, power-of-d's sampling,
+/// DRA+Preemption on the synthetic trace (its generator included), and the upper bound's LP (6)
+/// certificates (microlp in floating point) and knapsack.
+fn pgas_fingerprint() -> u64 {
+    let mut values = Vec::new();
+    for (id, policy, keys) in [
+        ("pgas-c3", "dra", &[("servers", "24"), ("horizon", "20"), ("warmup", "5")][..]),
+        ("pgas-c3", "po-d", &[("servers", "24"), ("horizon", "20"), ("warmup", "5")][..]),
+        ("pgas-c6", "upper-bound", &[("servers", "20"), ("horizon", "10"), ("warmup", "2")][..]),
+        ("pgas-c5", "dra-preempt", &[("servers", "30"), ("horizon", "5"), ("warmup", "1")][..]),
+        ("pgas-c5", "upper-bound", &[("servers", "30"), ("horizon", "5"), ("warmup", "1")][..]),
+    ] {
+        let mut s = preset(id).unwrap().scenario;
+        for (k, v) in keys {
+            s.set(k, v).unwrap();
+        }
+        let out = run(id, &s, &PolicySpec::parse(policy).unwrap()).unwrap();
+        let r = out.report;
+        let m = r.pgas.unwrap();
+        values.extend([
+            r.arrivals,
+            r.started,
+            m.normalized_reward.to_bits(),
+            m.overall_blocking.to_bits(),
+            m.migrations,
+            m.preemptions,
+            m.reconfigurations,
+            m.mean_reject_group.to_bits(),
+        ]);
+        values.extend(out.reward.iter().map(|p| p.mean.to_bits()));
+    }
+    fingerprint(values)
+}
+
+const PGAS_FINGERPRINT: u64 = 0x664d_d9e1_c467_4b62;
+
+#[wasm_bindgen_test(unsupported = test)]
+fn reservation_native_and_wasm_agree() {
+    assert_eq!(pgas_fingerprint(), PGAS_FINGERPRINT, "fingerprint {:#x}", pgas_fingerprint());
+}

@@ -8,12 +8,13 @@
 
 pub mod ghra;
 pub mod msj;
+pub mod pgas;
 pub mod pgrr;
 mod spec;
 
 use serde::{Deserialize, Serialize};
 
-pub use spec::{CycleOrder, Model, MsjOptions, PolicyKind, PolicySpec, VmOptions, VqOptions};
+pub use spec::{CycleOrder, Model, MsjOptions, PgasOptions, PolicyKind, PolicySpec, VmOptions, VqOptions};
 
 use crate::EngineError;
 use crate::engine::slotted::SlotContext;

@@ -6,9 +6,11 @@ use serde::{Deserialize, Serialize};
 use super::SlottedPolicy;
 use super::ghra::{Alg1, Alg2, MaxWeight, Refresh, Routing, Weight};
 use super::msj::{AdaptiveQs, Fcfs, FirstFit, Msf, Msfq, Nmsr, StaticQs};
+use super::pgas::{Dra, PowerOfD, ReservationFactor, UpperBound};
 use super::pgrr::{BfJ, BfJs, BfS, FifoFf, Vqs, VqsBf};
 use crate::ConfigError;
 use crate::engine::msj::MsjPolicy;
+use crate::engine::reservation::{ReservationConfig, ReservationPolicy};
 use crate::engine::vm::VmPolicy;
 use crate::model::Resources;
 use crate::model::partition::{MAX_J, MIN_J, Partition};
@@ -36,6 +38,10 @@ pub enum PolicyKind {
     Alg2Po2,
     MwGlobal,
     MwLocal,
+    Dra,
+    DraPreempt,
+    PowerOfD,
+    UpperBound,
 }
 
 /// The models of the papers; each policy belongs to one.
@@ -47,22 +53,25 @@ pub enum Model {
     Msj,
     /// GH-RA: VMs on servers with several resources, Poisson clocks, continuous time.
     Vm,
+    /// PG-AS: a loss system with slots and rewards, continuous time.
+    Pgas,
 }
 
 impl Model {
-    pub const ALL: [Model; 3] = [Model::Pgrr, Model::Msj, Model::Vm];
+    pub const ALL: [Model; 4] = [Model::Pgrr, Model::Msj, Model::Vm, Model::Pgas];
 
     pub fn label(self) -> &'static str {
         match self {
             Self::Pgrr => "PG-RR (random-size jobs, slotted)",
             Self::Msj => "MSJ (multiserver jobs, continuous time)",
             Self::Vm => "GH-RA (VM scheduling on multi-resource servers, continuous time)",
+            Self::Pgas => "PG-AS (reward-maximising reservation, a loss system with slots, continuous time)",
         }
     }
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 19] = [
+    pub const ALL: [PolicyKind; 23] = [
         Self::BfJ,
         Self::BfS,
         Self::BfJs,
@@ -82,6 +91,10 @@ impl PolicyKind {
         Self::Alg2Po2,
         Self::MwGlobal,
         Self::MwLocal,
+        Self::Dra,
+        Self::DraPreempt,
+        Self::PowerOfD,
+        Self::UpperBound,
     ];
 
     pub fn model(self) -> Model {
@@ -93,6 +106,7 @@ impl PolicyKind {
                 Model::Msj
             }
             Self::Alg1 | Self::Alg2Jsq | Self::Alg2Po2 | Self::MwGlobal | Self::MwLocal => Model::Vm,
+            Self::Dra | Self::DraPreempt | Self::PowerOfD | Self::UpperBound => Model::Pgas,
         }
     }
 
@@ -123,6 +137,10 @@ impl PolicyKind {
             Self::Alg2Po2 => "alg2-po2",
             Self::MwGlobal => "mw-global",
             Self::MwLocal => "mw-local",
+            Self::Dra => "dra",
+            Self::DraPreempt => "dra-preempt",
+            Self::PowerOfD => "po-d",
+            Self::UpperBound => "upper-bound",
         }
     }
 
@@ -148,6 +166,10 @@ impl PolicyKind {
             Self::Alg2Po2 => "Alg. 2 (Po2)",
             Self::MwGlobal => "MW-global",
             Self::MwLocal => "MW-local",
+            Self::Dra => "DRA",
+            Self::DraPreempt => "DRA+Preemption",
+            Self::PowerOfD => "Power-of-d",
+            Self::UpperBound => "Upper bound",
         }
     }
 
@@ -190,6 +212,18 @@ impl PolicyKind {
             }
             Self::MwLocal => {
                 "JSQ to server queues; a server re-chooses its max-weight configuration whenever it is empty (GH-RA §VII)"
+            }
+            Self::Dra => {
+                "reserve g(L) empty slots per type in GPA's greedy configurations; admit only into reserved slots, migrate out of the reject group (PG-AS §4)"
+            }
+            Self::DraPreempt => {
+                "DRA that preempts the smallest priority-0 jobs for a priority-1/2 arrival it would reject (PG-AS §7.2, RES-31)"
+            }
+            Self::PowerOfD => {
+                "the least loaded of d random servers, if the job fits; no reservation (PG-AS §7.2, [58])"
+            }
+            Self::UpperBound => {
+                "LP (6) on the jobs of an infinite-server system: no policy earns more on these arrivals (PG-AS §7.2)"
             }
         }
     }
@@ -286,6 +320,15 @@ pub struct VmOptions {
     pub weight: Option<Weight>,
 }
 
+/// Parameters of the PG-AS policies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct PgasOptions {
+    /// DRA, DRA+Preemption: the reservation factor g(L) (RES-24; `None`: ⌈(ln L)^1.5⌉).
+    pub g: Option<ReservationFactor>,
+    /// Power-of-d: d (`None`: 5).
+    pub d: Option<u32>,
+}
+
 /// A policy with its parameters, written `name[:key=value]...`, e.g. `vqs:j=7:ties=random`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
@@ -294,13 +337,20 @@ pub struct PolicySpec {
     pub vq: VqOptions,
     pub msj: MsjOptions,
     pub vm: VmOptions,
+    pub pgas: PgasOptions,
 }
 
 impl PolicySpec {
     pub const KEY: &'static str = "policy";
 
     pub fn new(kind: PolicyKind) -> Self {
-        Self { kind, vq: VqOptions::default(), msj: MsjOptions::default(), vm: VmOptions::default() }
+        Self {
+            kind,
+            vq: VqOptions::default(),
+            msj: MsjOptions::default(),
+            vm: VmOptions::default(),
+            pgas: PgasOptions::default(),
+        }
     }
 
     pub fn with_j(kind: PolicyKind, j: u8) -> Self {
@@ -359,6 +409,12 @@ impl PolicySpec {
                 "recompute or frozen",
                 "draining target recomputed at each event, or frozen when the trigger fires (RES-43)",
             )],
+            PolicyKind::Dra | PolicyKind::DraPreempt => &[(
+                "g",
+                ReservationFactor::RANGE,
+                "reservation factor g(L): empty slots kept per type (RES-24, default ⌈(ln L)^1.5⌉)",
+            )],
+            PolicyKind::PowerOfD => &[("d", "an integer in 1..=1000", "servers sampled per arrival (default 5)")],
             _ => &[],
         }
     }
@@ -413,6 +469,14 @@ impl PolicySpec {
                 }
                 "f" => spec.vm.weight = Some(Weight::from_name(value).ok_or_else(bad)?),
                 "target" => spec.msj.frozen = pick(value, [("recompute", false), ("frozen", true)]).ok_or_else(bad)?,
+                "g" => spec.pgas.g = Some(ReservationFactor::parse(value).ok_or_else(bad)?),
+                "d" => {
+                    let d: u32 = value.parse().map_err(|_| bad())?;
+                    if !(1..=1000).contains(&d) {
+                        return Err(bad());
+                    }
+                    spec.pgas.d = Some(d);
+                }
                 "tau" => {
                     let tau: u32 = value.parse().map_err(|_| bad())?;
                     if !(1..=1_000_000).contains(&tau) {
@@ -435,6 +499,10 @@ impl PolicySpec {
     pub fn label(&self, scenario_j: u8) -> String {
         if let Some(weight) = self.vm.weight.filter(|w| *w != Weight::default()) {
             format!("{} (f={})", self.kind.label(), weight.name())
+        } else if let Some(d) = self.pgas.d {
+            format!("{} (d={d})", self.kind.label())
+        } else if let Some(g) = self.pgas.g {
+            format!("{} (g={})", self.kind.label(), g.name())
         } else if let Some(l) = self.msj.l {
             format!("{} (ℓ={l})", self.kind.label())
         } else if self.kind.uses_virtual_queues() {
@@ -544,6 +612,39 @@ impl PolicySpec {
     }
 }
 
+impl PolicySpec {
+    /// Builds a PG-AS policy for the model `config`. DRA+Preemption needs types with priorities
+    /// (a trace's); the error names the key `policy`.
+    pub fn build_pgas(&self, config: &ReservationConfig) -> Result<Box<dyn ReservationPolicy>, ConfigError> {
+        let g = || self.pgas.g.unwrap_or_default().at(config.servers);
+        let packing = config.packing.clone();
+        Ok(match self.kind {
+            PolicyKind::Dra => Box::new(Dra::new(packing, config.servers, g())),
+            PolicyKind::DraPreempt => {
+                let Some(priorities) = config.priorities.clone() else {
+                    return Err(ConfigError::new(Self::KEY, Self::PREEMPT_NEEDS_PRIORITIES));
+                };
+                let sizes = config.demands.iter().map(Resources::primary).collect();
+                Box::new(Dra::with_preemption(packing, config.servers, g(), priorities, sizes))
+            }
+            PolicyKind::PowerOfD => Box::new(PowerOfD::new(self.pgas.d.unwrap_or(super::pgas::DEFAULT_D))),
+            PolicyKind::UpperBound => {
+                Box::new(UpperBound::new(&config.packing, config.servers, config.sample_every / 10.0))
+            }
+            other => {
+                return Err(ConfigError::new(
+                    Self::KEY,
+                    format!("{} is a {} policy", other.name(), other.model().label()),
+                ));
+            }
+        })
+    }
+
+    pub const PREEMPT_NEEDS_PRIORITIES: &'static str = "dra-preempt preempts priority-0 jobs for priority-1 and -2 \
+                                                         arrivals (RES-31); only trace types have priorities: use \
+                                                         types=trace (pgas-c5)";
+}
+
 fn pick<T: Copy, const N: usize>(value: &str, options: [(&str, T); N]) -> Option<T> {
     options.iter().find(|(name, _)| *name == value).map(|(_, v)| *v)
 }
@@ -587,6 +688,12 @@ impl std::fmt::Display for PolicySpec {
         }
         if let Some(weight) = self.vm.weight {
             write!(f, ":f={}", weight.name())?;
+        }
+        if let Some(g) = self.pgas.g {
+            write!(f, ":g={}", g.name())?;
+        }
+        if let Some(d) = self.pgas.d {
+            write!(f, ":d={d}")?;
         }
         Ok(())
     }

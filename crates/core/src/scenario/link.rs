@@ -25,7 +25,7 @@ pub struct Link {
 }
 
 /// Keys whose validity depends on other keys (checked by [`Scenario::validate`]).
-const RELATED: [&str; 7] = ["horizon", "warmup", "sample_every", "load", "servers", "size", "service"];
+const RELATED: [&str; 9] = ["horizon", "warmup", "sample_every", "load", "servers", "size", "service", "types", "rho"];
 
 /// Decodes a link: a full URL or just its query, with or without the leading `?`.
 ///

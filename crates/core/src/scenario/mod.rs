@@ -6,6 +6,7 @@
 
 mod link;
 mod msj;
+mod pgas;
 mod pgrr;
 mod presets;
 mod vm;
@@ -14,8 +15,9 @@ use serde::{Deserialize, Serialize};
 
 pub use link::{Link, PAGE_KEYS, decode_link, encode_link};
 pub use msj::MsjScenario;
+pub use pgas::{PgasScenario, PgasTypes, RewardReference, Rho, TraceRef};
 pub use pgrr::PgrrScenario;
-pub use presets::{Preset, preset, presets};
+pub use presets::{Preset, preset, presets, server_grid};
 pub use vm::VmScenario;
 
 use crate::ConfigError;
@@ -55,6 +57,8 @@ pub enum Scenario {
     Msj(MsjScenario),
     /// GH-RA: VMs on servers with several resources, continuous time.
     Vm(VmScenario),
+    /// PG-AS: a loss system with slots and rewards, continuous time.
+    Pgas(PgasScenario),
 }
 
 impl Scenario {
@@ -64,6 +68,7 @@ impl Scenario {
             Self::Pgrr(_) => PgrrScenario::KEYS,
             Self::Msj(_) => MsjScenario::KEYS,
             Self::Vm(_) => VmScenario::KEYS,
+            Self::Pgas(_) => PgasScenario::KEYS,
         }
     }
 
@@ -73,6 +78,7 @@ impl Scenario {
             Self::Pgrr(s) => s.get(key),
             Self::Msj(s) => s.get(key),
             Self::Vm(s) => s.get(key),
+            Self::Pgas(s) => s.get(key),
         }
     }
 
@@ -82,6 +88,7 @@ impl Scenario {
             Self::Pgrr(s) => s.set(key, value),
             Self::Msj(s) => s.set(key, value),
             Self::Vm(s) => s.set(key, value),
+            Self::Pgas(s) => s.set(key, value),
         }
     }
 
@@ -91,6 +98,7 @@ impl Scenario {
             Self::Pgrr(s) => s.validate(),
             Self::Msj(s) => s.validate(),
             Self::Vm(s) => s.validate(),
+            Self::Pgas(s) => s.validate(),
         }
     }
 
@@ -99,6 +107,7 @@ impl Scenario {
             Self::Pgrr(s) => s.seed,
             Self::Msj(s) => s.seed,
             Self::Vm(s) => s.seed,
+            Self::Pgas(s) => s.seed,
         }
     }
 
@@ -106,16 +115,18 @@ impl Scenario {
     pub fn policy_label(&self, policy: &PolicySpec) -> String {
         match self {
             Self::Pgrr(s) => policy.label(s.j),
-            Self::Msj(_) | Self::Vm(_) => policy.label(0),
+            Self::Msj(_) | Self::Vm(_) | Self::Pgas(_) => policy.label(0),
         }
     }
 
-    /// The preset's load knob (α for PG-RR, λ for multiserver jobs, ζ for VMs).
+    /// The preset's load knob (α for PG-RR, λ for multiserver jobs, ζ for VMs, the workload
+    /// scale α for PG-AS).
     pub fn load(&self) -> f64 {
         match self {
             Self::Pgrr(s) => s.load,
             Self::Msj(s) => s.load,
             Self::Vm(s) => s.load,
+            Self::Pgas(s) => s.load,
         }
     }
 
@@ -124,6 +135,7 @@ impl Scenario {
             Self::Pgrr(s) => s.horizon,
             Self::Msj(s) => s.horizon,
             Self::Vm(s) => s.horizon,
+            Self::Pgas(s) => s.horizon,
         }
     }
 
@@ -139,6 +151,12 @@ impl Scenario {
             Self::Pgrr(s) => (&mut s.warmup, &mut s.sample_every),
             Self::Msj(s) => (&mut s.warmup, &mut s.sample_every),
             Self::Vm(s) => (&mut s.warmup, &mut s.sample_every),
+            Self::Pgas(s) => {
+                s.warmup = factor(s.warmup);
+                s.sample_every *= horizon as f64 / old as f64;
+                *self = scaled;
+                return Ok(());
+            }
         };
         *warmup = factor(*warmup);
         *sample_every = factor(*sample_every).max(1);
@@ -154,6 +172,7 @@ impl Scenario {
             Self::Pgrr(s) => s.load,
             Self::Msj(s) => s.load * s.classes.work_per_arrival() / s.cores as f64,
             Self::Vm(s) => s.offered_occupancy(),
+            Self::Pgas(s) => s.offered_utilization(),
         }
     }
 
@@ -163,14 +182,15 @@ impl Scenario {
             Self::Pgrr(_) => Model::Pgrr,
             Self::Msj(_) => Model::Msj,
             Self::Vm(_) => Model::Vm,
+            Self::Pgas(_) => Model::Pgas,
         }
     }
 
     /// The per-job time the model measures: the multiserver-job model's response time, the
-    /// VM model's delay until service; PG-RR's page shows queues only.
+    /// VM model's delay until service; PG-RR's page shows queues only, PG-AS rewards.
     pub fn job_time(&self) -> Option<JobTime> {
         match self {
-            Self::Pgrr(_) => None,
+            Self::Pgrr(_) | Self::Pgas(_) => None,
             Self::Msj(_) => Some(JobTime {
                 name: "response time",
                 key: "response",
@@ -192,7 +212,7 @@ impl Scenario {
     pub fn time_unit(&self) -> &'static str {
         match self {
             Self::Pgrr(_) => "slots",
-            Self::Msj(_) | Self::Vm(_) => "time units",
+            Self::Msj(_) | Self::Vm(_) | Self::Pgas(_) => "time units",
         }
     }
 
@@ -216,6 +236,12 @@ impl Scenario {
             Self::Pgrr(_) => Ok(()),
             Self::Msj(s) => policy.build_msj(s.cores, &s.classes, s.load).map(|_| ()),
             Self::Vm(s) => policy.build_vm(&s.types.demands(), &s.servers.capacities()).map(|_| ()),
+            Self::Pgas(s) => {
+                if policy.kind == PolicyKind::DraPreempt && s.types != PgasTypes::Trace {
+                    return Err(ConfigError::new(PolicySpec::KEY, PolicySpec::PREEMPT_NEEDS_PRIORITIES));
+                }
+                Ok(())
+            }
         }
     }
 

@@ -89,6 +89,29 @@ pub fn load_marks(scenario: &Scenario) -> Vec<LoadMark> {
         Scenario::Pgrr(_) => pgrr_marks(1.0),
         Scenario::Msj(s) => msj_marks(s.cores, &s.classes),
         Scenario::Vm(_) => vm_marks(),
+        Scenario::Pgas(s) => pgas_marks(s),
+    }
+}
+
+/// PG-AS load marks in units of α: on the worst-case collection C2, Fig. 2's critical points
+/// α = 6/7 (below it the greedy serves everything, U^(g) = U*) and α = 6 (from it every server
+/// runs the best configuration full); none for other types.
+pub fn pgas_marks(scenario: &crate::scenario::PgasScenario) -> Vec<LoadMark> {
+    if scenario.types != crate::scenario::PgasTypes::C2 || scenario.rho.is_some() {
+        return Vec::new();
+    }
+    vec![
+        LoadMark { load: 6.0 / 7.0, label: "U^(g) = U* up to α = 6/7".into() },
+        LoadMark { load: 6.0, label: "U^(g) = U* = 1272 from α = 6".into() },
+    ]
+}
+
+/// The reference lines of a PG-AS scenario's reward charts: U^(g) and U* at its α·ρ (`None`
+/// for other models, a trace, random collections, or if the LP fails).
+pub fn pgas_reference(scenario: &Scenario) -> Option<crate::scenario::RewardReference> {
+    match scenario {
+        Scenario::Pgas(s) => s.reference().ok().flatten(),
+        _ => None,
     }
 }
 

@@ -9,6 +9,7 @@
 //!
 //! * [`greedy`]: GPA (finite L, the routine DRA calls on every event) and the global greedy.
 //! * [`lp`]: U*[ρ] and LP (6) with `microlp`, and an exact certificate of U* by weak duality.
+//! * [`packing`]: GPA for DRA on an enumerated instance or on trace types (RES-36 shortcut).
 //! * [`instances`]: the paper's instances (C2, C6, the J = 2 worst case) and the C1 random VM
 //!   collections with their ratio statistics.
 //! * [`rational`]: exact rationals and how `f64` inputs become them.
@@ -16,6 +17,7 @@
 pub mod greedy;
 pub mod instances;
 pub mod lp;
+pub mod packing;
 pub mod rational;
 
 #[cfg(test)]
@@ -29,8 +31,9 @@ use crate::ConfigError;
 use crate::model::{Configurations, Resources};
 
 pub use greedy::{GpaStep, GreedySolution};
-pub use instances::{CollectionResult, CollectionSummary, MemoryDraw, RandomCollection, Vm};
+pub use instances::{CollectionResult, CollectionSummary, MemoryDraw, RandomCollection, Vm, c1_statistics};
 pub use lp::{Bounds, LpOptimum, SupportEntry, SweepPoint};
+pub use packing::{HomogeneousTypes, Packing};
 pub use rational::Rational;
 
 /// Most job types: MAXREWARD is tabulated for all 2^J subsets.

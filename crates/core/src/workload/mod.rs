@@ -1,14 +1,16 @@
-//! Workload: arrival counts, job sizes, job classes and service times.
+//! Workload: arrival counts, job sizes, job classes, service times and task traces.
 
 pub mod classes;
 pub mod sample;
 pub mod service;
 pub mod size;
+pub mod trace;
 pub mod vms;
 
 pub use classes::{JobClass, JobClasses, ServiceLaw};
 pub use service::SlotService;
 pub use size::{CAPACITY_UNITS, SizeDist};
+pub use trace::{Task, Trace, TraceType};
 pub use vms::{Fleet, ServerKind, VmCatalog};
 
 /// A probability written as a decimal or a fraction `a/b` (`0.25`, `1/3`); the message names

@@ -39,7 +39,7 @@ impl VmSim {
                 for (count, dummy) in [(st.real(server, j), false), (st.dummies(server, j), true)] {
                     for i in 0..count {
                         let last = is_last(dummy) && i + 1 == count;
-                        blocks.push(Block { shares, bin: j as u16, dummy, last });
+                        blocks.push(Block { shares, bin: j as u16, dummy, reserved: false, last });
                     }
                 }
             }

@@ -114,6 +114,17 @@ impl RewardInstance {
         self.lp_solution(y_hat, servers)
     }
 
+    /// [`RewardInstance::lp_bound`] with an optimal dual w (real reward units, w_j ∈ [0, u_j]):
+    /// by weak duality F*(L', Ŷ') ≤ L'·max_k w·k + Σ_j Ŷ'_j (u_j − w_j) for **every** L' and Ŷ',
+    /// with equality at (L, Ŷ). The upper-bound baseline (SPEC 4.4) keeps these certificates to
+    /// evaluate LP (6) along a run without re-solving it at every event. Two solves.
+    pub fn lp_bound_with_dual(&self, y_hat: &[f64], servers: f64) -> Result<(LpOptimum, Vec<f64>), BoundsError> {
+        let optimum = self.lp_bound(y_hat, servers)?;
+        let denominator = self.reward_denominator() as f64;
+        let w = self.solve_dual(y_hat, servers)?.into_iter().map(|w| w / denominator).collect();
+        Ok((optimum, w))
+    }
+
     /// [`RewardInstance::lp_bound`] with the certified exact value.
     pub fn lp_bound_exact(&self, y_hat: &[Rational], servers: u64) -> Result<LpOptimum, BoundsError> {
         self.check_rho(y_hat).map_err(|e| ConfigError::new("y_hat", e.message))?;
