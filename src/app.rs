@@ -12,8 +12,9 @@ use wasm_bindgen::JsValue;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
+use crate::bounds::AlphaChart;
 use crate::chart::{ChartKind, LiveChart};
-use crate::cluster::ClusterCanvas;
+use crate::cluster::{ClusterCanvas, ServerStyle};
 use crate::controls::{Playback, ScenarioControls, value_of};
 use crate::export;
 use crate::lab::{Action, Lab};
@@ -105,12 +106,7 @@ fn Workbench(props: &LabProps) -> Html {
                 <details class="explain">
                     <summary>{ "What am I looking at?" }</summary>
                     <p>{ preset.explanation }</p>
-                    <p>{ "Each policy runs on the same arrivals (same jobs, sizes and service times). \
-                          Its servers are bars filled by their jobs, coloured by size class; the job \
-                          placed last is outlined and explained under the bars. Below the bars, the \
-                          waiting jobs per virtual queue (VQS, VQS-BF) or per size class. On the charts, \
-                          the dashed vertical line ends the warm-up; on the occupancy chart, dashed \
-                          lines mark the offered load and the papers' guarantees." }</p>
+                    <p>{ how_to_read(setup.scenario.model()) }</p>
                 </details>
             </section>
             <aside class="controls" aria-label="Scenario">
@@ -123,21 +119,23 @@ fn Workbench(props: &LabProps) -> Html {
                     <p class="error" role="alert">{ message.to_string() }</p>
                 }
                 <Stats lanes={snapshot.lanes.clone()} warmup={snapshot.warmup}
-                    unit={lab.setup.scenario.time_unit()} job_time={snapshot.job_time} />
+                    unit={lab.setup.scenario.time_unit()} job_time={snapshot.job_time}
+                    queues={snapshot.queues} rewards={snapshot.model == Model::Pgas} reward={snapshot.reward} />
                 <div class="lanes">
                     { for snapshot.lanes.iter().map(|lane| html! {
                         <article class="lane" key={lane.policy.clone()} data-lane={lane.policy.clone()}>
                             <h2><Swatch color={lane.color} />{ &lane.label }</h2>
                             <ClusterCanvas view={lane.view.clone()} bin_labels={snapshot.bin_labels.clone()}
-                                detail={snapshot.detail} min_interval_ms={if *reduced_motion { 500.0 } else { 0.0 }} />
+                                detail={snapshot.detail} min_interval_ms={if *reduced_motion { 500.0 } else { 0.0 }}
+                                style={if snapshot.model == Model::Pgas { ServerStyle::Slots } else { ServerStyle::Bars }} />
                             <p class="why">{ lane.view.last.as_ref().map_or_else(
                                 || "No job placed yet.".to_string(),
                                 |w| format!("{} {}: {}", time_word, w.time, w.text)) }</p>
                             if let Some(readout) = &lane.view.readout {
                                 <p class="readout">{ readout }</p>
                             }
-                            if snapshot.model == Model::Vm {
-                                <p class="legend">{ vm_legend(&lane.view.resources, snapshot.detail) }</p>
+                            if let Some(legend) = server_legend(snapshot.model, &lane.view.resources, snapshot.detail) {
+                                <p class="legend">{ legend }</p>
                             }
                         </article>
                     }) }
@@ -151,6 +149,9 @@ fn Workbench(props: &LabProps) -> Html {
                             <LiveChart {kind} snapshot={snapshot.clone()} marks={marks.clone()} {load} />
                         </div>
                     }) }
+                    if snapshot.model == Model::Pgas {
+                        <AlphaChart scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
+                    }
                 </div>
                 <ShareAndExport snapshot={snapshot.clone()} query={lab.query()} {name} />
             </section>
@@ -252,6 +253,7 @@ fn chart_name(kind: ChartKind, snapshot: &Snapshot) -> String {
         ChartKind::Bins => "Bins chart".into(),
         ChartKind::JobTime => format!("Mean {job_time} chart"),
         ChartKind::ClassJobTime => format!("Per-class {job_time} chart"),
+        ChartKind::Reward => "Reward chart".into(),
     }
 }
 
@@ -308,6 +310,53 @@ fn prefers_reduced_motion() -> bool {
     web_sys::window()
         .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
         .is_some_and(|m| m.matches())
+}
+
+/// How to read the page for `model`: what the server views, the bins and the charts show.
+fn how_to_read(model: Model) -> &'static str {
+    match model {
+        Model::Pgrr => {
+            "Each policy runs on the same arrivals (same jobs, sizes and service times). Its servers are bars \
+             filled by their jobs, coloured by size class; the job placed last is outlined and explained under \
+             the bars. Below the bars, the waiting jobs per virtual queue (VQS, VQS-BF) or per size class. On \
+             the charts, the dashed vertical line ends the warm-up; on the occupancy chart, dashed lines mark \
+             the offered load and the papers' guarantees."
+        }
+        Model::Msj => {
+            "Each policy runs on the same arrivals (same jobs, classes and service times). The machine's k cores \
+             are one bar, filled by the running jobs coloured by class, with the policy's phase above; below, \
+             the waiting jobs per class. The charts show the jobs in the system n(t), the running mean response \
+             time of every policy (the paper's analysis dashed where it applies) and per class."
+        }
+        Model::Vm => {
+            "Each policy runs on the same arrivals (same VMs and service times). Each server is a group of bars, \
+             one per resource, stacked by its VMs coloured by type; hatched blocks are dummy jobs. Below, the \
+             waiting VMs per type. The charts show the total queue, the occupancy and the running mean delay \
+             until service; the dashed vertical line ends the warm-up."
+        }
+        Model::Pgas => {
+            "Each policy sees the same arrivals; a job is admitted into a free slot of its type or lost. Each \
+             server is a grid of its deployed slots: a filled square per job, a hollow square per reserved empty \
+             slot, coloured by type; an arrow shows the last migration. Below, the jobs in service per type and \
+             the share of each type lost. The reward chart shows R(t)/L against the global greedy's U^(g) and \
+             the LP optimum U*; the α chart shows both bounds against the workload scale."
+        }
+    }
+}
+
+/// What a server view's marks mean, for the models that need it said under each lane.
+fn server_legend(model: Model, resources: &[&str], detail: bool) -> Option<String> {
+    match model {
+        Model::Vm => Some(vm_legend(resources, detail)),
+        Model::Pgas if detail => Some(
+            "Slots per server, bottom-up by type: filled squares are jobs, hollow ones reserved empty slots. \
+             Above: the configuration k, and under DRA the server's rank, index in its configuration and group \
+             (AG accepts, RG gives its jobs up to migrations)."
+                .to_string(),
+        ),
+        Model::Pgas => Some("One square per server, darker when fuller (its fullest resource).".to_string()),
+        Model::Pgrr | Model::Msj => None,
+    }
 }
 
 /// How the VM model's servers are drawn: the bars (one per resource where there are several),

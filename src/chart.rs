@@ -11,6 +11,8 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use packlab_core::policy::Model;
+
 use crate::snapshot::Snapshot;
 
 /// Whether trajectories mark their points (no: ~1000 points make a line).
@@ -30,16 +32,30 @@ pub enum ChartKind {
     JobTime,
     /// Running mean per-job time per bin (class, VM type) of the focused policy.
     ClassJobTime,
+    /// The reward rate per server R(t)/L of every policy, with U^(g) and U* (PG-AS Fig. 4).
+    Reward,
 }
 
 impl ChartKind {
-    pub const ALL: [ChartKind; 5] =
-        [ChartKind::Queue, ChartKind::Occupancy, ChartKind::JobTime, ChartKind::ClassJobTime, ChartKind::Bins];
+    pub const ALL: [ChartKind; 6] = [
+        ChartKind::Reward,
+        ChartKind::Queue,
+        ChartKind::Occupancy,
+        ChartKind::JobTime,
+        ChartKind::ClassJobTime,
+        ChartKind::Bins,
+    ];
 
     /// Whether the page shows this chart for the snapshot's model: per-job time charts only
     /// in models that measure one. Fixed for a race, so charts never swap places mid-run.
     pub fn applies(self, snapshot: &Snapshot) -> bool {
-        !matches!(self, ChartKind::JobTime | ChartKind::ClassJobTime) || snapshot.job_time.is_some()
+        match self {
+            ChartKind::JobTime | ChartKind::ClassJobTime => snapshot.job_time.is_some(),
+            // A loss system has no queue to plot; its reward is what it is about.
+            ChartKind::Queue => snapshot.queues,
+            ChartKind::Reward => snapshot.model == Model::Pgas,
+            ChartKind::Occupancy | ChartKind::Bins => true,
+        }
     }
 
     /// Whether the chart shows one focused policy (and comes with a picker for it).
@@ -55,6 +71,7 @@ impl ChartKind {
             ChartKind::Bins => "chart-bins",
             ChartKind::JobTime => "chart-job-time",
             ChartKind::ClassJobTime => "chart-class-job-time",
+            ChartKind::Reward => "chart-reward",
         }
     }
 
@@ -68,7 +85,14 @@ impl ChartKind {
                 "Line chart of the occupied fraction of the servers against the slot, one line per policy, \
                  with the offered load and the papers' guarantees as dashed lines"
             }
-            ChartKind::Bins => "Line chart of the waiting jobs of each queue bin against the slot, for one policy",
+            ChartKind::Bins => {
+                "Line chart of the waiting jobs of each queue bin (jobs in service per type, for a loss system) \
+                 against time, for one policy"
+            }
+            ChartKind::Reward => {
+                "Line chart of the reward rate per server against time, one line per policy, with the global \
+                 greedy's reward U^(g) and the LP optimum U* as dashed lines"
+            }
             ChartKind::JobTime => {
                 "Line chart of the running mean response time or delay against time, one line per policy, with the \
                  analysis where it exists as dashed lines"
@@ -126,10 +150,16 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                 .iter()
                 .map(|l| Curve { label: &l.label, color: l.color, points: &l.occupancy_series, markers: false })
                 .collect(),
-            // Offered load α (what a stable policy carries) and the fractions of capacity the
-            // papers guarantee; the work-conservation bound is the top of the axis.
+            // Offered load α (what a stable policy carries) and, for PG-RR, whose load knob is
+            // a fraction of the capacity, the fractions the papers guarantee; the
+            // work-conservation bound is the top of the axis.
             y_marks: std::iter::once(Mark { value: load, label: "offered load" })
-                .chain(marks.iter().filter(|m| m.load < 1.0).map(|m| Mark { value: m.load, label: &m.label }))
+                .chain(
+                    marks
+                        .iter()
+                        .filter(|m| snapshot.model == Model::Pgrr && m.load < 1.0)
+                        .map(|m| Mark { value: m.load, label: &m.label }),
+                )
                 .collect(),
             y_range: Some((0.0, 1.0)),
             legend: LegendAt::LowerRight,
@@ -167,6 +197,37 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                 .zip(&snapshot.bin_analysis)
                 .map(|(label, &value)| Mark { value, label })
                 .collect(),
+            ..base
+        },
+        ChartKind::Bins if !snapshot.queues => Chart {
+            title: "Jobs in service per type",
+            y_label: "jobs in service",
+            curves: snapshot
+                .bin_labels
+                .iter()
+                .zip(&snapshot.bin_series)
+                .enumerate()
+                .map(|(bin, (label, points))| Curve { label, color: bin, points, markers: false })
+                .collect(),
+            ..base
+        },
+        ChartKind::Reward => Chart {
+            title: "Reward per server R(t)/L",
+            y_label: "reward rate per server",
+            curves: snapshot
+                .lanes
+                .iter()
+                .map(|l| Curve { label: &l.label, color: l.color, points: &l.reward_series, markers: false })
+                .collect(),
+            // What DRA tends to as L grows (U^(g)), and what no policy can beat (U*).
+            y_marks: snapshot
+                .reward
+                .iter()
+                .flat_map(|r| {
+                    [Mark { value: r.greedy, label: "U^(g) greedy" }, Mark { value: r.optimal, label: "U* LP optimum" }]
+                })
+                .collect(),
+            legend: LegendAt::LowerRight,
             ..base
         },
         ChartKind::Bins => Chart {

@@ -66,8 +66,24 @@ impl Layout {
     }
 }
 
+/// How a detailed server is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ServerStyle {
+    /// A bar per resource, filled by its jobs' shares of the capacity.
+    #[default]
+    Bars,
+    /// A grid of slots (PG-AS): a filled square per job, a hollow one per reserved empty slot.
+    Slots,
+}
+
 /// Draws `view` on `canvas` (sized to its CSS box).
-pub fn draw(canvas: &HtmlCanvasElement, view: &ClusterView, bin_labels: &[String], detail: bool) -> Result<(), String> {
+pub fn draw(
+    canvas: &HtmlCanvasElement,
+    view: &ClusterView,
+    bin_labels: &[String],
+    detail: bool,
+    style: ServerStyle,
+) -> Result<(), String> {
     let width = f64::from(canvas.client_width().max(1));
     let height = SERVERS_HEIGHT + GAP + BINS_HEIGHT;
     let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
@@ -86,10 +102,13 @@ pub fn draw(canvas: &HtmlCanvasElement, view: &ClusterView, bin_labels: &[String
     ctx.clear_rect(0.0, 0.0, width, height);
     ctx.set_font(FONT);
     let layout = Layout::new(view.servers.len(), width, detail);
+    match (detail, style) {
+        (true, ServerStyle::Bars) => draw_bars(&ctx, view, &layout),
+        (true, ServerStyle::Slots) => draw_slots(&ctx, view, &layout),
+        (false, _) => draw_heat(&ctx, view, &layout),
+    }
     if detail {
-        draw_bars(&ctx, view, &layout);
-    } else {
-        draw_heat(&ctx, view, &layout);
+        draw_migration(&ctx, view, &layout);
     }
     draw_bins(&ctx, view, bin_labels, width, SERVERS_HEIGHT + GAP);
     Ok(())
@@ -184,6 +203,96 @@ fn fit_text(ctx: &CanvasRenderingContext2d, candidates: &[String], x: f64, y: f6
     ctx.set_font(FONT);
 }
 
+/// Each server as a grid of its deployed slots, bottom-up in type order: a filled square per
+/// job, a hollow square (outlined in the type's colour) per reserved empty slot; the
+/// configuration and group above, the number below.
+fn draw_slots(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layout) {
+    let label_room = 16.0;
+    let (top, height) = (label_room, SERVERS_HEIGHT - 2.0 * label_room);
+    let pad = (layout.cell_width * 0.15).clamp(1.0, 10.0);
+    let group_width = layout.cell_width - pad;
+    let most = view.servers.iter().map(|s| s.blocks.len()).max().unwrap_or(0).max(1);
+    // The largest square side with which the fullest server's slots fit the cell.
+    let side = (2..=16)
+        .rev()
+        .map(f64::from)
+        .find(|&side| {
+            let columns = (group_width / side).floor().max(1.0);
+            (most as f64 / columns).ceil() * side <= height
+        })
+        .unwrap_or(2.0);
+    let columns = ((group_width / side).floor() as usize).max(1);
+    let inset = if side >= 6.0 { 1.0 } else { 0.0 };
+    ctx.set_text_align("center");
+    for (i, server) in view.servers.iter().enumerate() {
+        let x0 = i as f64 * layout.cell_width + pad / 2.0;
+        ctx.set_stroke_style_str(EMPTY);
+        ctx.set_line_width(1.0);
+        ctx.stroke_rect(x0 + 0.5, top + 0.5, group_width - 1.0, height - 1.0);
+        for (k, block) in server.blocks.iter().enumerate() {
+            let (row, col) = (k / columns, k % columns);
+            let x = x0 + col as f64 * side + inset;
+            let y = top + height - (row + 1) as f64 * side + inset;
+            let s = side - 2.0 * inset;
+            let color = bin_color(usize::from(block.bin));
+            if block.reserved {
+                ctx.set_fill_style_str("#ffffff");
+                ctx.fill_rect(x, y, s, s);
+                ctx.set_stroke_style_str(&color);
+                ctx.set_line_width(if side >= 8.0 { 2.0 } else { 1.0 });
+                ctx.stroke_rect(x + 1.0, y + 1.0, (s - 2.0).max(0.5), (s - 2.0).max(0.5));
+            } else {
+                ctx.set_fill_style_str(&color);
+                ctx.fill_rect(x, y, s, s);
+            }
+            if block.last {
+                ctx.set_stroke_style_str(INK);
+                ctx.set_line_width(2.0);
+                ctx.stroke_rect(x - 0.5, y - 0.5, s + 1.0, s + 1.0);
+            }
+        }
+        if layout.cell_width >= 24.0 {
+            let centre = x0 + group_width / 2.0;
+            ctx.set_fill_style_str(MUTED);
+            fit_text(ctx, &[(i + 1).to_string()], centre, SERVERS_HEIGHT - 3.0, layout.cell_width - 2.0);
+            if let Some(label) = &server.label {
+                // "k = (…) · rank 2 · index 1 · AG", or just its group where that is too wide.
+                let short = label.rsplit(" · ").next().unwrap_or(label).to_string();
+                ctx.set_fill_style_str(INK);
+                fit_text(ctx, &[label.clone(), short], centre, 12.0, layout.cell_width - 2.0);
+            }
+        }
+    }
+    ctx.set_font(FONT);
+}
+
+/// An arrow from the server a job was just moved from to the one it moved into (PG-AS's
+/// migrations), over the servers.
+fn draw_migration(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layout) {
+    let Some((from, to)) = view.last.as_ref().and_then(|w| Some((w.from?, w.server))) else { return };
+    if from == to || from as usize >= view.servers.len() || to as usize >= view.servers.len() {
+        return;
+    }
+    let centre = |s: u32| (s as f64 + 0.5) * layout.cell_width;
+    let (x1, x2, y) = (centre(from), centre(to), 15.0);
+    let lift = (x2 - x1).abs().min(40.0) * 0.35 + 4.0;
+    ctx.set_stroke_style_str(INK);
+    ctx.set_line_width(1.5);
+    ctx.begin_path();
+    ctx.move_to(x1, y);
+    ctx.quadratic_curve_to((x1 + x2) / 2.0, y - lift, x2, y);
+    ctx.stroke();
+    // The head points down into the receiving server.
+    let dir = if x2 > x1 { -1.0 } else { 1.0 };
+    ctx.set_fill_style_str(INK);
+    ctx.begin_path();
+    ctx.move_to(x2, y + 1.0);
+    ctx.line_to(x2 + dir * 6.0, y - 4.0);
+    ctx.line_to(x2 + dir * 1.0, y - 6.0);
+    ctx.close_path();
+    ctx.fill();
+}
+
 /// Diagonal white lines over a dummy job's block: it holds the space, but is not a job.
 fn hatch(ctx: &CanvasRenderingContext2d, x: f64, y: f64, w: f64, h: f64) {
     if h < 1.0 || w < 1.0 {
@@ -227,7 +336,9 @@ fn draw_bins(ctx: &CanvasRenderingContext2d, view: &ClusterView, labels: &[Strin
     let n = view.bins.len().max(1);
     let cell = (width / n as f64).min(90.0);
     let most = view.bins.iter().copied().max().unwrap_or(0).max(1) as f64;
-    let (count_room, name_room) = (14.0, 16.0);
+    // A second line under the names when the bins carry notes.
+    let notes = view.bin_notes.iter().any(|n| !n.is_empty());
+    let (count_room, name_room) = (14.0, if notes { 30.0 } else { 16.0 });
     let column_height = BINS_HEIGHT - count_room - name_room;
     let base = top + count_room + column_height;
     ctx.set_stroke_style_str(MUTED);
@@ -250,6 +361,10 @@ fn draw_bins(ctx: &CanvasRenderingContext2d, view: &ClusterView, labels: &[Strin
             let name = labels.get(bin).map_or("", String::as_str);
             let first = name.split(' ').next().unwrap_or("").to_string();
             fit_text(ctx, &[name.to_string(), first], x + cell / 2.0, base + 13.0, cell - 2.0);
+            if let Some(note) = view.bin_notes.get(bin).filter(|n| !n.is_empty()) {
+                ctx.set_fill_style_str(INK);
+                fit_text(ctx, std::slice::from_ref(note), x + cell / 2.0, base + 26.0, cell - 2.0);
+            }
         }
     }
 }
@@ -261,6 +376,7 @@ pub fn describe(view: &ClusterView, bin_labels: &[String]) -> String {
     let what = match view.bins_kind {
         BinsKind::Queues => "virtual queues",
         BinsKind::Sizes => "waiting jobs by size class",
+        BinsKind::InService => "jobs in service by type",
     };
     let bins: Vec<String> =
         view.bins.iter().zip(bin_labels).filter(|(c, _)| **c > 0).map(|(c, label)| format!("{label}: {c}")).collect();
@@ -276,6 +392,8 @@ pub struct ClusterCanvasProps {
     /// Skip redraws closer together than this (for `prefers-reduced-motion`), in ms.
     #[prop_or_default]
     pub min_interval_ms: f64,
+    #[prop_or_default]
+    pub style: ServerStyle,
 }
 
 /// The canvas of one lane.
@@ -285,14 +403,15 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
     let last_draw = use_mut_ref(|| f64::NEG_INFINITY);
     {
         let canvas = canvas.clone();
-        let (labels, detail, min_interval) = (props.bin_labels.clone(), props.detail, props.min_interval_ms);
+        let (labels, detail, min_interval, style) =
+            (props.bin_labels.clone(), props.detail, props.min_interval_ms, props.style);
         use_effect_with(props.view.clone(), move |view| {
             let now = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
             if now - *last_draw.borrow() >= min_interval
                 && let Some(canvas) = canvas.cast::<HtmlCanvasElement>()
             {
                 *last_draw.borrow_mut() = now;
-                if let Err(e) = draw(&canvas, view, &labels, detail) {
+                if let Err(e) = draw(&canvas, view, &labels, detail, style) {
                     web_sys::console::warn_1(&e.into());
                 }
             }

@@ -7,6 +7,7 @@ use packlab_core::policy::{Model, PolicyKind};
 use packlab_core::scenario::presets;
 use packlab_core::theory::LoadMark;
 use packlab_core::workload::JobClasses;
+use packlab_core::workload::trace::Trace;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -108,6 +109,7 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
                         <div class="classes">
                             { field("types", "Types (c2, c6, trace, or VM types vCPU/GB, …)", "text") }
                             { field("rho", "Workload ρ per type (default, or a list)", "text") }
+                            <TraceUpload lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
                         </div>
                     </>
                 },
@@ -266,6 +268,50 @@ fn ClassEditor(props: &LabControlsProps) -> Html {
                 <input type="file" id="classes-file" accept=".csv,text/csv" onchange={upload} />
             </label>
         </div>
+    }
+}
+
+/// A task trace for PG-AS (pgas-c5): a CSV of submit time, duration, size and priority per
+/// line. A bad file is named by line and field under the button; a good one replaces the types
+/// and arrivals. Links do not carry it.
+#[component]
+fn TraceUpload(props: &LabControlsProps) -> Html {
+    let upload = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlInputElement>(t).ok())
+            else {
+                return;
+            };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            let dispatch = dispatch.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+                let text = text.ok().and_then(|t| t.as_string()).unwrap_or_default();
+                match Trace::from_csv(&text) {
+                    Ok(trace) => dispatch.emit(Action::AttachTrace(Rc::new(trace))),
+                    Err(mut e) => {
+                        e.message = format!("uploaded CSV: {}", e.message);
+                        dispatch.emit(Action::Reject(e));
+                    }
+                }
+            });
+        })
+    };
+    let loaded = match &props.lab.setup.scenario {
+        packlab_core::scenario::Scenario::Pgas(s) => s.trace.as_ref().map(|t| t.0.len()),
+        _ => None,
+    };
+    html! {
+        <label class="field">
+            <span>{ "…or replay a task trace: CSV of submit time, duration, size, priority" }</span>
+            <input type="file" id="trace-file" accept=".csv,text/csv" onchange={upload} />
+            <span class="hint">{ match loaded {
+                Some(n) => format!("{n} tasks loaded; a link cannot carry them (it replays the synthetic trace)"),
+                None => "types=trace without a file replays a synthetic trace drawn from the seed".to_string(),
+            } }</span>
+            <Notice lab={props.lab.clone()} field="trace" />
+        </label>
     }
 }
 

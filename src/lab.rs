@@ -12,6 +12,7 @@ use std::rc::Rc;
 use packlab_core::ConfigError;
 use packlab_core::policy::{PolicyKind, PolicySpec};
 use packlab_core::scenario::{Preset, Scenario, decode_link, encode_link, preset};
+use packlab_core::workload::trace::Trace;
 use yew::Reducible;
 
 /// Most policies that race side by side.
@@ -131,6 +132,9 @@ pub enum Action {
     Dismiss,
     /// Input the page itself found bad before it became a key (an uploaded file).
     Reject(ConfigError),
+    /// Replay an uploaded task trace (PG-AS): its types and arrivals replace the scenario's.
+    /// A trace is not part of a link (a link without one replays the synthetic trace).
+    AttachTrace(Rc<Trace>),
 }
 
 impl Lab {
@@ -242,6 +246,26 @@ impl Lab {
             }
             Action::Dismiss => self.notices.clear(),
             Action::Reject(error) => self.notice(error),
+            Action::AttachTrace(trace) => {
+                let mut scenario = self.setup.scenario.clone();
+                let Scenario::Pgas(s) = &mut scenario else {
+                    self.notice(ConfigError::new(Trace::KEY, "a task trace belongs to a PG-AS preset (pgas-c5)"));
+                    return;
+                };
+                s.attach_trace((*trace).clone());
+                let policies = &self.setup.policies;
+                match scenario.validate().and_then(|()| policies.iter().try_for_each(|p| scenario.check_policy(p))) {
+                    Ok(()) => {
+                        self.clear(Trace::KEY);
+                        Rc::make_mut(&mut self.setup).scenario = scenario;
+                    }
+                    Err(mut e) => {
+                        e.message = format!("uploaded trace: {}: {}", e.key, e.message);
+                        e.key = Trace::KEY.to_string();
+                        self.notice(e);
+                    }
+                }
+            }
         }
     }
 

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use packlab_core::EngineError;
 use packlab_core::policy::Model;
 use packlab_core::report::live_run;
-use packlab_core::scenario::JobTime;
+use packlab_core::scenario::{JobTime, RewardReference};
 use packlab_core::view::LiveRun;
 use packlab_plot::Point;
 
@@ -49,6 +49,9 @@ pub struct Race {
     /// "slots" or "time units".
     time_unit: &'static str,
     model: Model,
+    queues: bool,
+    /// U^(g) and U* at the scenario's workload (PG-AS), solved once per race.
+    reward: Option<RewardReference>,
     /// The per-job time the model measures (its page charts it), if any.
     job_time: Option<JobTime>,
     lanes: Vec<Lane>,
@@ -88,6 +91,8 @@ impl Race {
             warmup,
             time_unit: s.time_unit(),
             model: s.model(),
+            queues: s.has_queue(),
+            reward: packlab_core::theory::pgas_reference(s),
             job_time,
             lanes,
             bin_labels,
@@ -164,6 +169,8 @@ impl Race {
                     measured: run.measured(),
                     arrivals: run.arrivals(),
                     queue_series: points(run.queue_series()),
+                    mean_reward: run.mean_reward(),
+                    reward_series: points(run.reward_series()),
                     occupancy_series: running_mean(run.occupancy_series()),
                     view: Rc::new(run.view(detail)),
                 }
@@ -185,6 +192,8 @@ impl Race {
             warmup: self.warmup,
             time_unit: self.time_unit,
             model: self.model,
+            queues: self.queues,
+            reward: self.reward,
             job_time: self.job_time,
             phase,
             lanes,

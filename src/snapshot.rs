@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use packlab_core::policy::Model;
-use packlab_core::scenario::JobTime;
+use packlab_core::scenario::{JobTime, RewardReference};
 use packlab_core::view::ClusterView;
 use packlab_plot::Point;
 
@@ -50,6 +50,11 @@ pub struct LaneStats {
     pub arrivals: u64,
     /// Q(t) as interval means, at interval midpoints.
     pub queue_series: Rc<[Point]>,
+    /// The normalised reward (time average of R(t)/L after the warm-up), in models with
+    /// rewards (PG-AS).
+    pub mean_reward: Option<f64>,
+    /// R(t)/L as interval means at their midpoints (empty without rewards).
+    pub reward_series: Rc<[Point]>,
     /// n(t), jobs waiting or running, where the model's figures plot it (else empty).
     pub in_system_series: Rc<[Point]>,
     /// Running average of the occupied fraction of the capacity since slot 0.
@@ -78,6 +83,10 @@ pub struct Snapshot {
     pub time_unit: &'static str,
     /// The model racing (what the server views need explained).
     pub model: Model,
+    /// Whether jobs wait in this model (PG-AS's loss system has no queue).
+    pub queues: bool,
+    /// The reward chart's reference lines, U^(g) and U* per server (PG-AS).
+    pub reward: Option<RewardReference>,
     /// The per-job time the model measures, if any (response time, delay): fixed for a race,
     /// so the set of charts does not change while it runs.
     pub job_time: Option<JobTime>,

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use packlab_core::scenario::JobTime;
+use packlab_core::scenario::{JobTime, RewardReference};
 
 use crate::chart::QUEUE_MARKERS;
 use crate::snapshot::LaneStats;
@@ -36,23 +36,44 @@ pub struct StatsProps {
     /// The per-job time the model measures, if any (a column and a `data-mean-*` attribute).
     #[prop_or_default]
     pub job_time: Option<JobTime>,
+    /// Whether jobs wait in the model (without a queue, the queue columns go).
+    #[prop_or(true)]
+    pub queues: bool,
+    /// Whether the model earns rewards (PG-AS): reward columns, with the ratios to these
+    /// references where there are some.
+    #[prop_or_default]
+    pub rewards: bool,
+    #[prop_or_default]
+    pub reward: Option<RewardReference>,
 }
 
-/// The stats table inside `<div id="stats">`.
+/// The stats table inside `<div id="stats">`, which carries the reward references as
+/// `data-greedy-reward` and `data-optimal-reward` where the model has them.
 #[component]
 pub fn Stats(props: &StatsProps) -> Html {
     let job_time = props.job_time;
     let unit = props.unit;
     let time_header = if unit == "slots" { "Slots".to_string() } else { "Time".to_string() };
+    let columns = Columns { job_time, queues: props.queues, rewards: props.rewards, reward: props.reward };
     html! {
-        <div id="stats">
+        <div id="stats" data-greedy-reward={props.reward.map(|r| r.greedy.to_string())}
+            data-optimal-reward={props.reward.map(|r| r.optimal.to_string())}>
             <table>
                 <thead>
                     <tr>
                         <th scope="col">{ "Policy" }</th>
                         <th scope="col" class="num time">{ time_header }</th>
-                        <th scope="col" class="num">{ "Waiting now" }</th>
-                        <th scope="col" class="num">{ "Mean waiting*" }</th>
+                        if columns.queues {
+                            <th scope="col" class="num">{ "Waiting now" }</th>
+                            <th scope="col" class="num">{ "Mean waiting*" }</th>
+                        }
+                        if columns.rewards {
+                            <th scope="col" class="num" title="time average of R(t)/L">{ "Reward per server*" }</th>
+                        }
+                        if columns.reward.is_some() {
+                            <th scope="col" class="num">{ "÷ U^(g)" }</th>
+                            <th scope="col" class="num">{ "÷ U*" }</th>
+                        }
                         <th scope="col" class="num">{ "Occupancy*" }</th>
                         if let Some(t) = job_time {
                             <th scope="col" class="num">{ format!("Mean {}*", t.name) }</th>
@@ -60,23 +81,46 @@ pub fn Stats(props: &StatsProps) -> Html {
                     </tr>
                 </thead>
                 <tbody>
-                    { for props.lanes.iter().map(|lane| row(lane, job_time)) }
+                    { for props.lanes.iter().map(|lane| row(lane, &columns)) }
                 </tbody>
             </table>
             <p class="note">
                 { format!(
-                    "* after the warm-up: the first {} {unit}, left of the dashed line, are not measured{}",
-                    group_digits(props.warmup),
+                    "{}{}{}",
+                    if props.warmup == 0 {
+                        "* over the whole run (no warm-up)".to_string()
+                    } else {
+                        format!(
+                            "* after the warm-up: the first {} {unit}, left of the dashed line, are not measured",
+                            group_digits(props.warmup)
+                        )
+                    },
                     job_time.map_or(String::new(), |t| format!("; {}: {}", t.name, t.definition)),
+                    props.reward.map_or(String::new(), |r| format!(
+                        "; U^(g) = {:.1}: the global greedy's reward per server, U* = {:.1}: the LP optimum",
+                        r.greedy, r.optimal
+                    )),
                 ) }
             </p>
         </div>
     }
 }
 
-fn row(lane: &LaneStats, job_time: Option<JobTime>) -> Html {
+/// Which columns the table has.
+struct Columns {
+    job_time: Option<JobTime>,
+    queues: bool,
+    rewards: bool,
+    reward: Option<RewardReference>,
+}
+
+fn row(lane: &LaneStats, columns: &Columns) -> Html {
+    let job_time = columns.job_time;
     // The attribute is named by the model's per-job time: data-mean-response, data-mean-delay.
     let mean = |key: &str| job_time.filter(|t| t.key == key).and(lane.mean_job_time).map(|m| m.to_string());
+    let measured = |text: String| if lane.measured == 0 { "–".to_string() } else { text };
+    let reward_now = lane.reward_series.last().map(|p| p.y.to_string());
+    let ratio = |to: f64| lane.mean_reward.map_or_else(|| "–".to_string(), |r| format!("{:.3}", r / to));
     html! {
         <tr key={lane.policy.clone()}
             data-policy={lane.policy.clone()}
@@ -85,12 +129,23 @@ fn row(lane: &LaneStats, job_time: Option<JobTime>) -> Html {
             data-mean-queue={lane.mean_queue.to_string()}
             data-mean-occupancy={lane.mean_occupancy.to_string()}
             data-mean-response={mean("response")}
-            data-mean-delay={mean("delay")}>
+            data-mean-delay={mean("delay")}
+            data-mean-reward={lane.mean_reward.map(|r| r.to_string())}
+            data-reward-now={columns.rewards.then_some(reward_now).flatten()}>
             <th scope="row"><Swatch color={lane.color} markers={QUEUE_MARKERS} />{ &lane.label }</th>
             <td class="num time">{ group_digits(lane.slot) }</td>
-            <td class="num">{ group_digits(lane.queue) }</td>
-            <td class="num">{ format_mean(lane.mean_queue, lane.measured) }</td>
-            <td class="num">{ if lane.measured == 0 { "–".to_string() } else { format!("{:.1}%", 100.0 * lane.mean_occupancy) } }</td>
+            if columns.queues {
+                <td class="num">{ group_digits(lane.queue) }</td>
+                <td class="num">{ format_mean(lane.mean_queue, lane.measured) }</td>
+            }
+            if columns.rewards {
+                <td class="num">{ lane.mean_reward.map_or_else(|| "–".to_string(), |r| format!("{r:.1}")) }</td>
+            }
+            if let Some(reference) = columns.reward {
+                <td class="num">{ ratio(reference.greedy) }</td>
+                <td class="num">{ ratio(reference.optimal) }</td>
+            }
+            <td class="num">{ measured(format!("{:.1}%", 100.0 * lane.mean_occupancy)) }</td>
             if job_time.is_some() {
                 <td class="num">{ lane.mean_job_time.map_or_else(|| "–".to_string(), |m| format!("{m:.2}")) }</td>
             }

@@ -185,3 +185,35 @@ fn vm_presets() {
     assert!(bad.notice_for("servers").is_some() && bad.notice_for("types").is_some());
     assert_eq!(bad.setup.scenario.get("load").unwrap(), "0.6");
 }
+
+/// The PG-AS presets: their own policies, keys checked with ranges, and an uploaded trace that
+/// replaces the types (and a bad one, or one on another model, named as `trace`).
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn reward_presets_and_traces() {
+    use packlab_core::workload::trace::Trace;
+    use std::rc::Rc;
+
+    let mut lab = Lab::from_link("?preset=pgas-c4");
+    assert_eq!(policies(&lab), ["dra", "po-d"]);
+    lab.apply(Action::Set { key: "servers".into(), value: "-1".into() });
+    assert_eq!(lab.notice_for("servers").unwrap().key, "servers");
+    lab.apply(Action::Set { key: "rho".into(), value: "1,2".into() });
+    let notice = lab.notice_for("rho").expect("two entries for four types");
+    assert!(notice.message.contains("4"), "{notice}");
+    lab.apply(Action::Dismiss);
+    lab.apply(Action::Set { key: "load".into(), value: "2".into() });
+    assert!(lab.notices.is_empty(), "{:?}", lab.notices);
+    assert_eq!(Lab::from_link(&lab.query()).setup, lab.setup);
+
+    let mut trace_lab = Lab::from_link("?preset=pgas-c5&servers=20");
+    let trace = Trace::from_csv("0,1,0.5,0\n0.5,2,0.25,9\n1,1,0.125,4\n").unwrap();
+    trace_lab.apply(Action::AttachTrace(Rc::new(trace.clone())));
+    assert!(trace_lab.notices.is_empty(), "{:?}", trace_lab.notices);
+    let packlab_core::scenario::Scenario::Pgas(s) = &trace_lab.setup.scenario else { panic!("a PG-AS scenario") };
+    assert_eq!(s.trace.as_ref().map(|t| t.0.len()), Some(3));
+    // On a model without traces the upload is refused by name.
+    let mut other = Lab::from_link("?preset=ghra-b1");
+    other.apply(Action::AttachTrace(Rc::new(trace)));
+    assert!(other.notice_for("trace").unwrap().message.contains("PG-AS"));
+}

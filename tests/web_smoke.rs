@@ -79,8 +79,15 @@ async fn stats_rows_carry_the_numbers() {
     let document = web_sys::window().unwrap().document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
-    let props =
-        StatsProps { lanes: snap.lanes.clone(), warmup: snap.warmup, unit: snap.time_unit, job_time: snap.job_time };
+    let props = StatsProps {
+        lanes: snap.lanes.clone(),
+        warmup: snap.warmup,
+        unit: snap.time_unit,
+        job_time: snap.job_time,
+        queues: snap.queues,
+        rewards: snap.model == packlab_core::policy::Model::Pgas,
+        reward: snap.reward,
+    };
     let app = yew::Renderer::<Stats>::with_root_and_props(root.clone(), props).render();
     yew::scheduler::flush().await;
 

@@ -414,6 +414,46 @@ labTest('VM scheduling: on a mixed fleet MW-local queues up while Algorithm 2 ke
   await page.screenshot({ path: join(RESULTS, 'lab-ghra-b3-full.png'), fullPage: true });
 });
 
+labTest('reward-maximising reservation: DRA earns close to U^(g), as the CLI says; the α view finds 6/7 and 6', async (open) => {
+  // pgas-c4 (PG-AS Fig. 4): DRA against power-of-d on 180 servers from an empty system, 50 time units.
+  const horizon = 50;
+  const query = 'preset=pgas-c4&seed=1&speed=max';
+  const cli = cliReports(query);
+  const page = await open(query);
+  await runToEnd(page, horizon);
+  const greedy = Number(await page.getAttribute('#stats', 'data-greedy-reward'));
+  const optimal = Number(await page.getAttribute('#stats', 'data-optimal-reward'));
+  assertClose(greedy, 3196 / 3, 'U^(g)', 1e-9);
+  assertClose(optimal, 1236, 'U*', 1e-6);
+  const reward = (policy) =>
+    page.$eval(`#stats tr[data-policy="${policy}"]`, (tr) => ({
+      mean: Number(tr.dataset.meanReward),
+      now: Number(tr.dataset.rewardNow),
+    }));
+  const dra = await reward('dra');
+  const pod = await reward('po-d');
+  assertClose(dra.mean, cli.dra.normalized_reward, 'DRA normalised reward');
+  assertClose(pod.mean, cli['po-d'].normalized_reward, 'power-of-d normalised reward');
+  // The curve approaches the U^(g) line: the mean over the run (from an empty system) is within
+  // 10% below it and the latest reward within 10% of it; power-of-d stays far below.
+  assert.ok(dra.mean / greedy > 0.9 && dra.mean / greedy < 1.02, `DRA mean ${dra.mean} vs U^(g) ${greedy}`);
+  assert.ok(Math.abs(dra.now / greedy - 1) < 0.1, `DRA now ${dra.now} vs U^(g) ${greedy}`);
+  assert.ok(pod.mean < 0.8 * dra.mean, `power-of-d ${pod.mean} vs DRA ${dra.mean}`);
+  // A loss system has no queue chart; it has the reward chart and the α view.
+  assert.ok(await page.$('#chart-reward'), 'a reward chart');
+  assert.equal(await page.$('#chart-queue'), null, 'no queue chart for a loss system');
+  const critical = (await page.getAttribute('#alpha-view', 'data-critical')).split(',').map(Number);
+  assert.equal(critical.length, 2, `critical points ${critical}`);
+  assert.ok(Math.abs(critical[0] - 6 / 7) < 1e-5 && Math.abs(critical[1] - 6) < 1e-5, `critical points ${critical}`);
+  assert.match(await page.textContent('#alpha-view figcaption'), /α = 6\/7 and from α = 6 on/);
+  await page.screenshot({ path: join(RESULTS, 'lab-pgas-c4.png'), fullPage: false });
+  await page.screenshot({ path: join(RESULTS, 'lab-pgas-c4-full.png'), fullPage: true });
+  // The slot grids of a small cluster: filled and reserved slots, the servers' groups.
+  const small = await open('preset=pgas-c3&servers=12&horizon=20&speed=max');
+  await runToEnd(small, 20);
+  await small.locator('div.lanes').screenshot({ path: join(RESULTS, 'lab-pgas-slots.png') });
+});
+
 labTest('the charts and the clusters are redrawn while playing', async (open) => {
   const page = await open(`${RACE}&speed=100000`);
   assert.equal(await page.$('#chart-job-time'), null, 'PG-RR has no response times');

@@ -81,8 +81,12 @@ pub struct ClusterView {
     /// What the bins are: `Queues` for policies that keep virtual queues, `Sizes` when the
     /// bins are only a histogram of the waiting jobs by size class.
     pub bins_kind: BinsKind,
-    /// Waiting jobs per bin, in the order of [`LiveRun::bin_labels`].
+    /// Waiting jobs per bin (jobs in service, for [`BinsKind::InService`]), in the order of
+    /// [`LiveRun::bin_labels`].
     pub bins: Vec<u64>,
+    /// A short note under each bin where the model has one (PG-AS: the share of the type's
+    /// jobs lost), in bin order; empty otherwise.
+    pub bin_notes: Vec<String>,
     /// The most recent placement, with the reason for it.
     pub last: Option<Why>,
 }
@@ -95,6 +99,8 @@ pub enum BinsKind {
     /// A histogram of the single queue by size class.
     #[default]
     Sizes,
+    /// The jobs in service per type, for a loss model that has no queue (PG-AS).
+    InService,
 }
 
 /// One server: how full it is, and (in detail) the jobs filling it, in placement order.
@@ -130,6 +136,8 @@ pub struct Block {
 pub struct Why {
     pub time: u64,
     pub server: u32,
+    /// Where the job came from, when the event moved a running job (PG-AS's migrations).
+    pub from: Option<u32>,
     pub text: String,
 }
 

@@ -208,6 +208,11 @@ impl Scenario {
         }
     }
 
+    /// Whether jobs wait in the model: PG-AS's loss system admits or rejects, with no queue.
+    pub fn has_queue(&self) -> bool {
+        !matches!(self, Self::Pgas(_))
+    }
+
     /// What the time unit is called ("slots" or "time units").
     pub fn time_unit(&self) -> &'static str {
         match self {

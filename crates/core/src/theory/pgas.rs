@@ -14,6 +14,7 @@
 //!   collections with their ratio statistics.
 //! * [`rational`]: exact rationals and how `f64` inputs become them.
 
+pub mod alpha;
 pub mod greedy;
 pub mod instances;
 pub mod lp;
@@ -30,6 +31,7 @@ use thiserror::Error;
 use crate::ConfigError;
 use crate::model::{Configurations, Resources};
 
+pub use alpha::{AlphaCurve, CriticalPoint};
 pub use greedy::{GpaStep, GreedySolution};
 pub use instances::{CollectionResult, CollectionSummary, MemoryDraw, RandomCollection, Vm, c1_statistics};
 pub use lp::{Bounds, LpOptimum, SupportEntry, SweepPoint};

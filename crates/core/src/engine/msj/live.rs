@@ -91,6 +91,7 @@ impl LiveRun for MsjSim {
         let last = self.last.as_ref().map(|l| Why {
             time: l.time as u64,
             server: 0,
+            from: None,
             text: format!("a job needing {} of {} free cores started: {}", st.need(l.class), l.free_before, l.why),
         });
         ClusterView {
@@ -99,6 +100,7 @@ impl LiveRun for MsjSim {
             readout: None,
             bins_kind: BinsKind::Queues,
             bins: (0..st.classes()).map(|c| st.waiting(c) as u64).collect(),
+            bin_notes: Vec::new(),
             last,
         }
     }

@@ -101,7 +101,11 @@ impl ReservationSim {
             }
             _ => return None,
         };
-        Some(Why { time: a.time as u64, server: a.server.unwrap_or(0), text })
+        let from = match a.what {
+            ActionKind::Migrated { from } => Some(from),
+            _ => None,
+        };
+        Some(Why { time: a.time as u64, server: a.server.unwrap_or(0), from, text })
     }
 }
 
@@ -158,8 +162,15 @@ impl LiveRun for ReservationSim {
             servers: (0..self.state.servers()).map(|l| self.server_view(l, detail)).collect(),
             resources: self.config.resource_names.clone(),
             readout: Some(self.readout()),
-            bins_kind: BinsKind::Sizes,
+            bins_kind: BinsKind::InService,
             bins: (0..self.state.types()).map(|j| self.state.in_system(j)).collect(),
+            // The share of each type's measured arrivals that was lost (blocking per type).
+            bin_notes: self
+                .stats
+                .blocking()
+                .iter()
+                .map(|b| if b.is_finite() { format!("{:.1}% lost", 100.0 * b) } else { String::new() })
+                .collect(),
             last: self.why(),
         }
     }

@@ -97,6 +97,7 @@ impl LiveRun for SlottedSim {
             readout: None,
             bins_kind,
             bins: self.state.waiting_by_class.clone(),
+            bin_notes: Vec::new(),
             last: last.map(|p| self.why(p)),
         }
     }
@@ -135,7 +136,7 @@ impl SlottedSim {
             frac(p.residual_before),
             frac(p.residual_after),
         );
-        Why { time: p.slot, server: p.server, text }
+        Why { time: p.slot, server: p.server, from: None, text }
     }
 }
 

@@ -146,6 +146,7 @@ impl LiveRun for VmSim {
             Why {
                 time: l.time as u64,
                 server: l.server,
+                from: None,
                 text: format!(
                     "{what} → server {} ({}): {}",
                     l.server + 1,
@@ -160,6 +161,7 @@ impl LiveRun for VmSim {
             readout: self.readout(),
             bins_kind: BinsKind::Queues,
             bins: (0..st.types()).map(|j| st.waiting_of_type(j) as u64).collect(),
+            bin_notes: Vec::new(),
             last,
         }
     }
