@@ -12,7 +12,7 @@ use wasm_bindgen::JsValue;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-use crate::bounds::AlphaChart;
+use crate::bounds::{AlphaChart, CollectionsView, collections_only};
 use crate::chart::{ChartKind, LiveChart};
 use crate::cluster::{ClusterCanvas, ServerStyle};
 use crate::controls::{Playback, ScenarioControls, value_of};
@@ -97,6 +97,8 @@ fn Workbench(props: &LabProps) -> Html {
     // What the time of the last placement is called: a slot, or t in continuous time.
     let time_word = if setup.scenario.time_unit() == "slots" { "slot" } else { "t =" };
     let name = format!("packlab-{}", preset.id);
+    // PGAS-C1's random collections are bounds only: statistics in place of a race.
+    let collections = collections_only(&setup.scenario);
     html! {
         <main class="lab">
             <section class="intro" aria-labelledby="preset-title">
@@ -113,47 +115,51 @@ fn Workbench(props: &LabProps) -> Html {
                 <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()} />
             </aside>
             <section class="run" aria-label="Live simulation">
-                <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
-                    on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_restart={race.restart.clone()} />
-                if let Some(message) = snapshot.error() {
-                    <p class="error" role="alert">{ message.to_string() }</p>
-                }
-                <Stats lanes={snapshot.lanes.clone()} warmup={snapshot.warmup}
-                    unit={lab.setup.scenario.time_unit()} job_time={snapshot.job_time}
-                    queues={snapshot.queues} rewards={snapshot.model == Model::Pgas} reward={snapshot.reward} />
-                <div class="lanes">
-                    { for snapshot.lanes.iter().map(|lane| html! {
-                        <article class="lane" key={lane.policy.clone()} data-lane={lane.policy.clone()}>
-                            <h2><Swatch color={lane.color} />{ &lane.label }</h2>
-                            <ClusterCanvas view={lane.view.clone()} bin_labels={snapshot.bin_labels.clone()}
-                                detail={snapshot.detail} min_interval_ms={if *reduced_motion { 500.0 } else { 0.0 }}
-                                style={if snapshot.model == Model::Pgas { ServerStyle::Slots } else { ServerStyle::Bars }} />
-                            <p class="why">{ lane.view.last.as_ref().map_or_else(
-                                || "No job placed yet.".to_string(),
-                                |w| format!("{} {}: {}", time_word, w.time, w.text)) }</p>
-                            if let Some(readout) = &lane.view.readout {
-                                <p class="readout">{ readout }</p>
-                            }
-                            if let Some(legend) = server_legend(snapshot.model, &lane.view.resources, snapshot.detail) {
-                                <p class="legend">{ legend }</p>
-                            }
-                        </article>
-                    }) }
-                </div>
-                <div class="charts">
-                    { for ChartKind::ALL.iter().filter(|k| k.applies(snapshot)).map(|&kind| html! {
-                        <div class="chart-box" key={kind.id()}>
-                            if kind.focused() {
-                                <FocusPicker snapshot={snapshot.clone()} on_focus={race.focus.clone()} {kind} />
-                            }
-                            <LiveChart {kind} snapshot={snapshot.clone()} marks={marks.clone()} {load} />
-                        </div>
-                    }) }
-                    if snapshot.model == Model::Pgas {
-                        <AlphaChart scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
+                if collections {
+                    <CollectionsView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
+                } else {
+                    <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
+                        on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_restart={race.restart.clone()} />
+                    if let Some(message) = snapshot.error() {
+                        <p class="error" role="alert">{ message.to_string() }</p>
                     }
-                </div>
-                <ShareAndExport snapshot={snapshot.clone()} query={lab.query()} {name} />
+                    <Stats lanes={snapshot.lanes.clone()} warmup={snapshot.warmup}
+                        unit={lab.setup.scenario.time_unit()} job_time={snapshot.job_time}
+                        queues={snapshot.queues} rewards={snapshot.model == Model::Pgas} reward={snapshot.reward} />
+                    <div class="lanes">
+                        { for snapshot.lanes.iter().map(|lane| html! {
+                            <article class="lane" key={lane.policy.clone()} data-lane={lane.policy.clone()}>
+                                <h2><Swatch color={lane.color} />{ &lane.label }</h2>
+                                <ClusterCanvas view={lane.view.clone()} bin_labels={snapshot.bin_labels.clone()}
+                                    detail={snapshot.detail} min_interval_ms={if *reduced_motion { 500.0 } else { 0.0 }}
+                                    style={if snapshot.model == Model::Pgas { ServerStyle::Slots } else { ServerStyle::Bars }} />
+                                <p class="why">{ lane.view.last.as_ref().map_or_else(
+                                    || "No job placed yet.".to_string(),
+                                    |w| format!("{} {}: {}", time_word, w.time, w.text)) }</p>
+                                if let Some(readout) = &lane.view.readout {
+                                    <p class="readout">{ readout }</p>
+                                }
+                                if let Some(legend) = server_legend(snapshot.model, &lane.view.resources, snapshot.detail) {
+                                    <p class="legend">{ legend }</p>
+                                }
+                            </article>
+                        }) }
+                    </div>
+                    <div class="charts">
+                        { for ChartKind::ALL.iter().filter(|k| k.applies(snapshot)).map(|&kind| html! {
+                            <div class="chart-box" key={kind.id()}>
+                                if kind.focused() {
+                                    <FocusPicker snapshot={snapshot.clone()} on_focus={race.focus.clone()} {kind} />
+                                }
+                                <LiveChart {kind} snapshot={snapshot.clone()} marks={marks.clone()} {load} />
+                            </div>
+                        }) }
+                        if snapshot.model == Model::Pgas {
+                            <AlphaChart scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
+                        }
+                    </div>
+                }
+                <ShareAndExport snapshot={snapshot.clone()} query={lab.query()} {name} charts={!collections} />
             </section>
         </main>
     }
@@ -192,6 +198,9 @@ pub struct ShareProps {
     pub query: String,
     /// Base name of exported files.
     pub name: String,
+    /// Whether the race's charts are on the page (their PNG buttons).
+    #[prop_or(true)]
+    pub charts: bool,
 }
 
 /// The link to this run, a Copy button, and the exports.
@@ -232,8 +241,10 @@ fn ShareAndExport(props: &ShareProps) -> Html {
             </label>
             <div class="buttons">
                 <button type="button" id="copy-link" class="primary" onclick={copy}>{ "Copy link" }</button>
-                <button type="button" id="export-csv" onclick={csv}>{ "Series (CSV)" }</button>
-                { for ChartKind::ALL.iter().filter(|k| k.applies(&props.snapshot)).map(|kind| {
+                if props.charts {
+                    <button type="button" id="export-csv" onclick={csv}>{ "Series (CSV)" }</button>
+                }
+                { for ChartKind::ALL.iter().filter(|k| props.charts && k.applies(&props.snapshot)).map(|kind| {
                     let (id, name, status) = (kind.id(), props.name.clone(), status.clone());
                     let save = Callback::from(move |_: MouseEvent| report(&status, export::save_png(id, &name)));
                     html! { <button type="button" id={format!("export-{id}")} onclick={save}>

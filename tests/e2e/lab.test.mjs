@@ -108,7 +108,7 @@ after(async () => {
  * URL) and waits for the stats table. The tab and its `problems` (console errors, page errors,
  * failed requests, HTTP errors) go into `opened` first, so they are reported even if loading fails.
  */
-async function openLab(opened, target, { viewport } = {}) {
+async function openLab(opened, target, { viewport, waitFor = '#stats tr[data-policy]' } = {}) {
   const page = await context.newPage();
   const problems = [];
   opened.push({ page, problems });
@@ -124,7 +124,7 @@ async function openLab(opened, target, { viewport } = {}) {
   if (viewport) await page.setViewportSize(viewport);
   const url = /^https?:/.test(target) ? target : `${origin}${BASE}${target ? `?${target.replace(/^\?/, '')}` : ''}`;
   await page.goto(url);
-  await page.waitForSelector('#stats tr[data-policy]');
+  await page.waitForSelector(waitFor);
   return page;
 }
 
@@ -452,6 +452,13 @@ labTest('reward-maximising reservation: DRA earns close to U^(g), as the CLI say
   const small = await open('preset=pgas-c3&servers=12&horizon=20&speed=max');
   await runToEnd(small, 20);
   await small.locator('div.lanes').screenshot({ path: join(RESULTS, 'lab-pgas-slots.png') });
+  // pgas-c1 is bounds only: the random collections' statistics stand in for a race.
+  const c1 = await open('preset=pgas-c1&seed=1', { waitFor: '#collections' });
+  const count = Number(await c1.getAttribute('#collections', 'data-count'));
+  const min = Number(await c1.getAttribute('#collections', 'data-min-ratio'));
+  assert.equal(count, 50);
+  assert.ok(min >= 1 - 1 / Math.E && min <= 1, `minimum ratio ${min}`);
+  assert.equal(await c1.$('#play'), null, 'no race for bounds-only collections');
 });
 
 labTest('the charts and the clusters are redrawn while playing', async (open) => {
