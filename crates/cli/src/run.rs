@@ -228,16 +228,15 @@ fn print_msj(names: &[String], per_policy: &[Vec<RunOutcome>], out: &mut dyn Wri
         let ms: Vec<&MsjMetrics> = runs.iter().map(|o| o.report.msj.as_ref().expect("an MSJ run")).collect();
         // One run's figures, or the replications' means with a Student-t interval.
         let m = MsjMetrics::over_replications(&ms);
-        let unstable = runs.iter().filter(|o| o.report.unstable).count();
-        let verdict = match (runs.len(), unstable) {
-            (1, 0) => "stable".to_string(),
-            (1, _) => "UNSTABLE".to_string(),
-            (n, u) => format!("{} ({u}/{n} unstable)", if 2 * u > n { "UNSTABLE" } else { "stable" }),
-        };
         let mut row =
             vec![names[i].clone(), num(m.mean_response), interval(m.mean_response_ci95), num(m.weighted_mean_response)];
         row.extend(classes.iter().map(|c| num(m.mean_response_by_class[c])));
-        row.extend([num(m.p95_response), num(m.mean_in_system), format!("{:.1}%", 100.0 * m.utilization), verdict]);
+        row.extend([
+            num(m.p95_response),
+            num(m.mean_in_system),
+            format!("{:.1}%", 100.0 * m.utilization),
+            verdict(runs),
+        ]);
         table.row(row);
     }
     table.print(out)?;
@@ -250,6 +249,16 @@ fn print_msj(names: &[String], per_policy: &[Vec<RunOutcome>], out: &mut dyn Wri
         writeln!(out, "{note}")?;
     }
     Ok(())
+}
+
+/// "stable", "UNSTABLE", or with replications "stable (1/5 unstable)": the majority verdict.
+fn verdict(runs: &[RunOutcome]) -> String {
+    let unstable = runs.iter().filter(|o| o.report.unstable).count();
+    match (runs.len(), unstable) {
+        (1, 0) => "stable".to_string(),
+        (1, _) => "UNSTABLE".to_string(),
+        (n, u) => format!("{} ({u}/{n} unstable)", if 2 * u > n { "UNSTABLE" } else { "stable" }),
+    }
 }
 
 /// The VM-scheduling table: delay, total queue and dummy jobs (SPEC 3.4). With replications,
@@ -272,11 +281,6 @@ fn print_vm(names: &[String], per_policy: &[Vec<RunOutcome>], out: &mut dyn Writ
         let ms: Vec<&VmMetrics> = runs.iter().map(|o| o.report.vm.as_ref().expect("a VM run")).collect();
         let m = VmMetrics::over_replications(&ms);
         let r = reps_report(runs);
-        let verdict = match (runs.len(), r.unstable_reps) {
-            (1, 0) => "stable".to_string(),
-            (1, _) => "UNSTABLE".to_string(),
-            (n, u) => format!("{} ({u}/{n} unstable)", if 2 * u > n { "UNSTABLE" } else { "stable" }),
-        };
         table.row(vec![
             names[i].clone(),
             num(m.mean_delay),
@@ -287,7 +291,7 @@ fn print_vm(names: &[String], per_policy: &[Vec<RunOutcome>], out: &mut dyn Writ
             format!("{:.1}%", 100.0 * r.mean_occupancy),
             format!("{:.1}%", 100.0 * m.dummy_share),
             num(m.refreshes as f64 / runs.len() as f64),
-            verdict,
+            verdict(runs),
         ]);
     }
     table.print(out)?;
