@@ -1,5 +1,6 @@
 //! The central waiting queue of the slotted engine.
 
+use std::cell::OnceCell;
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
@@ -13,10 +14,14 @@ use crate::model::{JobId, WaitingJob};
 ///   queue with it instead of scanning;
 /// * by `(occupied space, Reverse(id))`: the largest job that fits a residual r, earliest
 ///   arrival on ties (SPEC 2.2.1, RES-4), is one range query.
+///
+/// Each index is built by the first query that needs it and kept up to date from then on, so
+/// a policy pays only for the questions it asks (VQS and VQS-BF keep their own queues and ask
+/// this one almost nothing).
 #[derive(Debug, Clone, Default)]
 pub struct WaitingQueue {
     fifo: FifoIndex<WaitingJob>,
-    by_size: BTreeSet<(u64, Reverse<JobId>)>,
+    by_size: OnceCell<BTreeSet<(u64, Reverse<JobId>)>>,
 }
 
 impl WaitingQueue {
@@ -43,7 +48,7 @@ impl WaitingQueue {
 
     /// The largest job with occupied space ≤ `room`; earliest arrival among equals.
     pub fn largest_fitting(&self, room: u64) -> Option<WaitingJob> {
-        let &(_, Reverse(id)) = self.by_size.range(..=(room, Reverse(0))).next_back()?;
+        let &(_, Reverse(id)) = self.by_size().range(..=(room, Reverse(0))).next_back()?;
         self.get(id)
     }
 
@@ -54,7 +59,7 @@ impl WaitingQueue {
 
     /// The smallest occupied space of any waiting job.
     pub fn min_size(&self) -> Option<u64> {
-        self.by_size.first().map(|&(s, _)| s)
+        self.by_size().first().map(|&(s, _)| s)
     }
 
     /// Waiting jobs in arrival order.
@@ -65,13 +70,21 @@ impl WaitingQueue {
     pub(crate) fn push(&mut self, job: WaitingJob) {
         let size = job.occupies.primary();
         self.fifo.push(job.id, size, job);
-        self.by_size.insert((size, Reverse(job.id)));
+        if let Some(by_size) = self.by_size.get_mut() {
+            by_size.insert((size, Reverse(job.id)));
+        }
     }
 
     pub(crate) fn remove(&mut self, id: JobId) -> Option<WaitingJob> {
         let (size, job) = self.fifo.remove(id)?;
-        self.by_size.remove(&(size, Reverse(id)));
+        if let Some(by_size) = self.by_size.get_mut() {
+            by_size.remove(&(size, Reverse(id)));
+        }
         Some(job)
+    }
+
+    fn by_size(&self) -> &BTreeSet<(u64, Reverse<JobId>)> {
+        self.by_size.get_or_init(|| self.fifo.iter().map(|(id, size, _)| (size, Reverse(id))).collect())
     }
 }
 
