@@ -35,9 +35,12 @@ impl MinTree {
         assert!(pos < self.len, "position {pos} out of range 0..{}", self.len);
         let mut i = self.size + pos;
         self.nodes[i] = key;
+        // Carry the minimum up; stop where an ancestor already holds it (nothing above can
+        // change then).
+        let mut m = key;
         while i > 1 {
+            m = m.min(self.nodes[i ^ 1]);
             i /= 2;
-            let m = self.nodes[2 * i].min(self.nodes[2 * i + 1]);
             if self.nodes[i] == m {
                 break;
             }
