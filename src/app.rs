@@ -11,7 +11,7 @@ use wasm_bindgen::JsValue;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-use crate::chart::{ChartKind, LiveChart};
+use crate::chart::{ChartKind, LiveChart, RUNNING_REDRAW_MS};
 use crate::cluster::ClusterCanvas;
 use crate::controls::{Playback, ScenarioControls, value_of};
 use crate::export;
@@ -147,7 +147,8 @@ fn Workbench(props: &LabProps) -> Html {
                             if kind.focused() {
                                 <FocusPicker snapshot={snapshot.clone()} on_focus={race.focus.clone()} {kind} />
                             }
-                            <LiveChart {kind} snapshot={snapshot.clone()} marks={marks.clone()} {load} />
+                            <LiveChart {kind} snapshot={snapshot.clone()} marks={marks.clone()} {load}
+                                min_interval_ms={if *reduced_motion { 500.0 } else { RUNNING_REDRAW_MS }} />
                         </div>
                     }) }
                 </div>

@@ -11,10 +11,15 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use crate::snapshot::Snapshot;
+use crate::snapshot::{Phase, Snapshot};
 
 /// Whether trajectories mark their points (no: ~1000 points make a line).
 pub const QUEUE_MARKERS: bool = false;
+
+/// Least time between two redraws of a chart while the race runs, in ms: 20 a second is
+/// smooth for curves that grow by a pixel at a time, and a chart costs about 1 ms to draw, as
+/// much as the cluster view. Paused or finished, a chart is redrawn at once.
+pub const RUNNING_REDRAW_MS: f64 = 50.0;
 
 /// The charts of the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -205,21 +210,31 @@ pub struct LiveChartProps {
     pub snapshot: Rc<Snapshot>,
     pub marks: Rc<[LoadMark]>,
     pub load: f64,
+    /// Least time between two redraws while the race runs, in ms.
+    #[prop_or(RUNNING_REDRAW_MS)]
+    pub min_interval_ms: f64,
 }
 
-/// A chart canvas, redrawn whenever a new snapshot arrives and when the window resizes.
+/// A chart canvas, redrawn when a new snapshot arrives (while running, at most once per
+/// `min_interval_ms`) and when the window resizes.
 #[component]
 pub fn LiveChart(props: &LiveChartProps) -> Html {
     let canvas = use_node_ref();
     let error = use_state_eq(|| None::<String>);
     let latest = use_mut_ref(|| (props.snapshot.clone(), props.marks.clone(), props.load));
     *latest.borrow_mut() = (props.snapshot.clone(), props.marks.clone(), props.load);
+    let last_draw = use_mut_ref(|| f64::NEG_INFINITY);
     let kind = props.kind;
     {
         let (canvas, error, latest) = (canvas.clone(), error.clone(), latest.clone());
+        let min_interval = props.min_interval_ms;
         use_effect_with((props.snapshot.clone(), props.load), move |_| {
-            if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
-                let (snapshot, marks, load) = &*latest.borrow();
+            let (snapshot, marks, load) = &*latest.borrow();
+            let now = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
+            // The snapshot that ends a run (paused, finished, failed) is never skipped.
+            let due = snapshot.phase != Phase::Running || now - *last_draw.borrow() >= min_interval;
+            if due && let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
+                *last_draw.borrow_mut() = now;
                 error.set(draw(&canvas, &chart(kind, snapshot, marks, *load)).err());
             }
         });

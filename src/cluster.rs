@@ -27,9 +27,18 @@ pub fn bin_color(bin: usize) -> String {
 
 /// A fill in [0, 1] on a light-to-dark blue ramp (one hue: readable for every colour vision).
 pub fn heat_color(fill: f32) -> String {
+    css_rgb(heat_rgb(fill))
+}
+
+fn css_rgb(rgb: u32) -> String {
+    format!("rgb({},{},{})", rgb >> 16, (rgb >> 8) & 0xff, rgb & 0xff)
+}
+
+/// [`heat_color`] as `0xRRGGBB`.
+fn heat_rgb(fill: f32) -> u32 {
     let f = f64::from(fill.clamp(0.0, 1.0));
-    let mix = |empty: f64, full: f64| (empty + (full - empty) * f).round() as u8;
-    format!("rgb({},{},{})", mix(238.0, 8.0), mix(243.0, 48.0), mix(248.0, 107.0))
+    let mix = |empty: f64, full: f64| u32::from((empty + (full - empty) * f).round() as u8);
+    (mix(238.0, 8.0) << 16) | (mix(243.0, 48.0) << 8) | mix(248.0, 107.0)
 }
 
 /// How the servers are laid out in a canvas `width` wide.
@@ -183,12 +192,21 @@ fn hatch(ctx: &CanvasRenderingContext2d, x: f64, y: f64, w: f64, h: f64) {
     ctx.restore();
 }
 
-/// One square per server, darker when fuller.
+/// One square per server, darker when fuller. Squares are drawn grouped by colour, so the
+/// fill style is set once per shade rather than once per server (a thousand servers hold a
+/// handful of distinct fills).
 fn draw_heat(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layout) {
     let gap = if layout.cell_width >= 6.0 { 1.0 } else { 0.0 };
-    for (i, server) in view.servers.iter().enumerate() {
+    let mut order: Vec<(u32, usize)> =
+        view.servers.iter().enumerate().map(|(i, server)| (heat_rgb(server.fill), i)).collect();
+    order.sort_unstable();
+    let mut shade = None;
+    for (rgb, i) in order {
+        if shade != Some(rgb) {
+            shade = Some(rgb);
+            ctx.set_fill_style_str(&css_rgb(rgb));
+        }
         let (row, col) = (i / layout.columns, i % layout.columns);
-        ctx.set_fill_style_str(&heat_color(server.fill));
         ctx.fill_rect(
             col as f64 * layout.cell_width,
             row as f64 * layout.cell_height,
