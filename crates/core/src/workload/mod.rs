@@ -7,7 +7,7 @@ pub mod size;
 pub mod vms;
 
 pub use classes::{JobClass, JobClasses, ServiceLaw};
-pub use service::SlotService;
+pub use service::{ServiceSampler, SlotService};
 pub use size::{CAPACITY_UNITS, SizeDist};
 pub use vms::{Fleet, ServerKind, VmCatalog};
 

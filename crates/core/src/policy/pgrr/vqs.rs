@@ -104,16 +104,12 @@ impl Vqs {
 
     /// The lowest-index server at or after `from` that would place a job.
     fn next_server(&self, ctx: &SlotContext<'_>, from: ServerId, snapshot: Option<&[u64]>) -> Option<ServerId> {
-        let weights = snapshot.unwrap_or(self.queues.counts());
         let mut next: Option<ServerId> = None;
         let mut consider = |s: Option<ServerId>| {
             if let Some(s) = s {
                 next = Some(next.map_or(s, |n| n.min(s)));
             }
         };
-        if self.empty_server_places(weights) {
-            consider(ctx.cluster().next_empty(from));
-        }
         for (t, tree) in self.room_for.iter().enumerate() {
             // The job the fill would take first if there is room for it.
             let needed = match self.options.fill {
@@ -126,6 +122,14 @@ impl Vqs {
         }
         if self.queues.len(1) > 0 {
             consider(self.wants_type_one.first_at_least(from as usize, 1).map(|s| s as ServerId));
+        }
+        // An empty server comes first only if it lies before every other candidate; only then
+        // is the configuration choice (a pass over K_RED) worth evaluating.
+        if let Some(empty) = ctx.cluster().next_empty(from)
+            && next.is_none_or(|n| empty < n)
+            && self.empty_server_places(snapshot.unwrap_or(self.queues.counts()))
+        {
+            next = Some(empty);
         }
         next
     }
