@@ -7,6 +7,7 @@ use gloo_events::EventListener;
 use packlab_core::theory::LoadMark;
 use packlab_plot::{Chart, Curve, LegendAt, Mark};
 use plotters::prelude::*;
+use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform};
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
@@ -20,6 +21,15 @@ pub const QUEUE_MARKERS: bool = false;
 /// smooth for curves that grow by a pixel at a time, and a chart costs about 1 ms to draw, as
 /// much as the cluster view. Paused or finished, a chart is redrawn at once.
 pub const RUNNING_REDRAW_MS: f64 = 50.0;
+
+/// While the race runs, charts take turns: at most one redraws per frame, so no frame pays for
+/// all of them (the frame budget is set by the costliest recent frame).
+const ONE_PER_FRAME_MS: f64 = 8.0;
+
+thread_local! {
+    /// When a chart last redrew while the race ran (`performance.now()`, ms).
+    static LAST_RUNNING_DRAW: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::NEG_INFINITY) };
+}
 
 /// The charts of the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -199,9 +209,131 @@ pub fn draw(canvas: &HtmlCanvasElement, chart: &Chart<'_>) -> Result<(), String>
         canvas.set_height(height);
     }
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("the canvas has no 2D context")?;
-    let area = backend.into_drawing_area();
+    let area = MeasuredText(backend).into_drawing_area();
     packlab_plot::draw(&area, chart).map_err(|e| format!("cannot draw the chart: {e}"))?;
     area.present().map_err(|e| format!("cannot draw the chart: {e}"))
+}
+
+/// The canvas backend with remembered text sizes.
+///
+/// In the browser, plotters measures a text by adding a `<span>` to the page and reading its
+/// size, which forces the browser to lay the page out, a dozen times per chart. The labels of
+/// a live chart change little from one redraw to the next, so their sizes are kept (per text,
+/// font and rotation) and each is measured once. (Legend entries are measured by plotters
+/// directly and still go through the page.)
+struct MeasuredText(CanvasBackend);
+
+/// Text sizes measured so far, by font, rotation and text.
+type SizeCache = std::collections::HashMap<String, (u32, u32)>;
+
+thread_local! {
+    static TEXT_SIZES: std::cell::RefCell<SizeCache> = std::cell::RefCell::new(SizeCache::new());
+}
+
+/// Texts remembered at most (axis labels come and go as the axes grow).
+const TEXT_SIZES_KEPT: usize = 2048;
+
+impl DrawingBackend for MeasuredText {
+    type ErrorType = <CanvasBackend as DrawingBackend>::ErrorType;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.0.get_size()
+    }
+
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.ensure_prepared()
+    }
+
+    fn present(&mut self) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.present()
+    }
+
+    fn draw_pixel(
+        &mut self,
+        point: BackendCoord,
+        color: BackendColor,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.draw_pixel(point, color)
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.draw_line(from, to, style)
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.draw_rect(upper_left, bottom_right, style, fill)
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.draw_path(path, style)
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.draw_circle(center, radius, style, fill)
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.fill_polygon(vert, style)
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.draw_text(text, style, pos)
+    }
+
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<Self::ErrorType>> {
+        let rotation = match style.transform() {
+            FontTransform::None => 0,
+            FontTransform::Rotate90 => 1,
+            FontTransform::Rotate180 => 2,
+            FontTransform::Rotate270 => 3,
+        };
+        let key = format!("{} {} {} {rotation} {text}", style.style().as_str(), style.size(), style.family().as_str());
+        if let Some(size) = TEXT_SIZES.with_borrow(|sizes| sizes.get(&key).copied()) {
+            return Ok(size);
+        }
+        let size = self.0.estimate_text_size(text, style)?;
+        TEXT_SIZES.with_borrow_mut(|sizes| {
+            if sizes.len() >= TEXT_SIZES_KEPT {
+                sizes.clear();
+            }
+            sizes.insert(key, size);
+        });
+        Ok(size)
+    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -232,9 +364,14 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
             let (snapshot, marks, load) = &*latest.borrow();
             let now = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
             // The snapshot that ends a run (paused, finished, failed) is never skipped.
-            let due = snapshot.phase != Phase::Running || now - *last_draw.borrow() >= min_interval;
+            let running = snapshot.phase == Phase::Running;
+            let due = !running
+                || (now - *last_draw.borrow() >= min_interval && now - LAST_RUNNING_DRAW.get() >= ONE_PER_FRAME_MS);
             if due && let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
                 *last_draw.borrow_mut() = now;
+                if running {
+                    LAST_RUNNING_DRAW.set(now);
+                }
                 error.set(draw(&canvas, &chart(kind, snapshot, marks, *load)).err());
             }
         });

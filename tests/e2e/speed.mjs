@@ -78,6 +78,7 @@ try {
     await page.waitForTimeout(2000);
     const fps = [];
     const rate = [];
+    const simulating = [];
     const slot0 = await slot(page);
     const t0 = Date.now();
     for (let i = 0; i < seconds; i++) {
@@ -87,13 +88,15 @@ try {
       if (m) {
         fps.push(Number(m[1]));
         rate.push(Number(m[2].replace(/\D/g, '')));
+        simulating.push(Number(await page.getAttribute('#rate', 'data-simulating-ms')));
       }
     }
     const overall = ((await slot(page)) - slot0) / ((Date.now() - t0) / 1000);
     await page.close();
     console.log(
       `${query}&speed=max\n  frames/s ${median(fps)} (${range(fps)})   slots/s ${Math.round(median(rate)).toLocaleString('en')} ` +
-        `(${range(rate)})   progress ${Math.round(overall).toLocaleString('en')} slots/s`,
+        `(${range(rate)})   progress ${Math.round(overall).toLocaleString('en')} slots/s   ` +
+        `simulating ${median(simulating)} ms/frame`,
     );
   }
 } finally {
