@@ -5,7 +5,11 @@
 //! these segment trees answer in O(log n).
 
 mod fifo_index;
+mod grouped_ids;
 mod min_tree;
+mod size_order;
 
 pub use fifo_index::FifoIndex;
+pub use grouped_ids::GroupedIds;
 pub use min_tree::{MaxTree, MinTree};
+pub use size_order::SizeOrder;

@@ -1,15 +1,14 @@
 //! The servers of a one-resource slotted cluster and the indexes over them.
 
 use std::cell::RefCell;
-use std::collections::BTreeSet;
 
-use crate::index::MaxTree;
+use crate::index::{GroupedIds, MaxTree};
 use crate::model::{JobId, Resources, RunningJob, Server, ServerId};
 
 /// L identical one-resource servers with two indexes over their residual capacity:
 ///
-/// * an ordered set of `(residual, id)`: best fit (smallest residual that still fits, lowest
-///   index on ties, SPEC 2.2.2) is one range query;
+/// * servers grouped by residual ([`GroupedIds`]): best fit (smallest residual that still
+///   fits, lowest index on ties, SPEC 2.2.2) is one range query over the distinct residuals;
 /// * a max segment tree by index: first fit from any position (FIFO-FF, "the next server that
 ///   could take anything at all", the next empty server) is one descent.
 ///
@@ -32,24 +31,27 @@ trait ResidualIndex {
     fn update(&mut self, server: ServerId, residual: u64);
 }
 
-/// `(residual, id)` in order, with the residual each server was entered under.
+/// Servers by residual, with the residual each server was entered under.
 #[derive(Debug, Clone)]
 struct ResidualOrder {
-    set: BTreeSet<(u64, ServerId)>,
+    groups: GroupedIds,
     entered: Vec<u64>,
 }
 
 impl ResidualIndex for ResidualOrder {
     fn build(residuals: &[u64]) -> Self {
-        let set = residuals.iter().enumerate().map(|(s, &r)| (r, s as ServerId)).collect();
-        Self { set, entered: residuals.to_vec() }
+        let mut groups = GroupedIds::new(residuals.len());
+        for (s, &r) in residuals.iter().enumerate() {
+            groups.insert(r, s as ServerId);
+        }
+        Self { groups, entered: residuals.to_vec() }
     }
 
     fn update(&mut self, server: ServerId, residual: u64) {
         let old = std::mem::replace(&mut self.entered[server as usize], residual);
         if old != residual {
-            self.set.remove(&(old, server));
-            self.set.insert((residual, server));
+            self.groups.remove(old, server);
+            self.groups.insert(residual, server);
         }
     }
 }
@@ -151,7 +153,7 @@ impl Cluster {
     /// Best fit: the server with the smallest residual ≥ `size`; lowest index on ties.
     pub fn best_fit(&self, size: u64) -> Option<ServerId> {
         let mut order = self.by_residual.borrow_mut();
-        order.get(&self.servers).set.range((size, 0)..).next().map(|&(_, s)| s)
+        order.get(&self.servers).groups.first_at_least(size).map(|(_, s)| s)
     }
 
     /// First fit: the lowest-index server at or after `from` with residual ≥ `size`.

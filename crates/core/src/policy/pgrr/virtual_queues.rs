@@ -1,11 +1,8 @@
 //! Virtual queues (SPEC 2.2.4) and the per-server bookkeeping VQS and VQS-BF share.
 
-use std::cmp::Reverse;
-use std::collections::BTreeSet;
-
 use rand::RngExt;
 
-use crate::index::FifoIndex;
+use crate::index::{FifoIndex, SizeOrder};
 use crate::model::{Config, JobId, Partition, ServerId, WaitingJob, partition::reduced_configs};
 use crate::policy::spec::Ties;
 use crate::rng::StreamRng;
@@ -27,7 +24,7 @@ pub(crate) struct VirtualQueues {
 
 #[derive(Debug, Clone)]
 enum Order {
-    BySize(Vec<BTreeSet<(u64, Reverse<JobId>)>>),
+    BySize(Vec<SizeOrder>),
     Arrival(Fifo),
 }
 
@@ -51,7 +48,7 @@ impl VirtualQueues {
                 place: FifoIndex::new(),
             })
         } else {
-            Order::BySize(vec![BTreeSet::new(); n])
+            Order::BySize(vec![SizeOrder::new(); n])
         };
         Self { partition, counts: vec![0; n], order }
     }
@@ -71,7 +68,7 @@ impl VirtualQueues {
         self.counts[t] += 1;
         match &mut self.order {
             Order::BySize(by_size) => {
-                by_size[t].insert((size, Reverse(job.id)));
+                by_size[t].insert(size, job.id);
             }
             Order::Arrival(f) => {
                 let pos = f.next_position[t];
@@ -88,7 +85,7 @@ impl VirtualQueues {
         self.counts[t] -= 1;
         match &mut self.order {
             Order::BySize(by_size) => {
-                let removed = by_size[t].remove(&(occupies, Reverse(id)));
+                let removed = by_size[t].remove(occupies, id);
                 debug_assert!(removed, "job {id} is not in virtual queue {t}");
             }
             Order::Arrival(f) => {
@@ -105,7 +102,7 @@ impl VirtualQueues {
         }
     }
 
-    fn by_size(&self, t: usize) -> &BTreeSet<(u64, Reverse<JobId>)> {
+    fn by_size(&self, t: usize) -> &SizeOrder {
         match &self.order {
             Order::BySize(by_size) => &by_size[t],
             Order::Arrival(_) => unreachable!("virtual queues kept in arrival order have no size order"),
@@ -124,13 +121,13 @@ impl VirtualQueues {
 
     /// The largest job of queue `t` that takes at most `room`; earliest arrival on ties.
     pub fn largest_fitting(&self, t: usize, room: u64) -> Option<JobId> {
-        self.by_size(t).range(..=(room, Reverse(0))).next_back().map(|&(_, Reverse(id))| id)
+        self.by_size(t).largest_at_most(room).map(|(_, id)| id)
     }
 
     /// The smallest space taken by a job of queue `t`.
     pub fn min_size(&self, t: usize) -> Option<u64> {
         match &self.order {
-            Order::BySize(by_size) => by_size[t].first().map(|&(s, _)| s),
+            Order::BySize(by_size) => by_size[t].min_size(),
             Order::Arrival(f) => f.queues[t].min_key(),
         }
     }
