@@ -39,6 +39,9 @@ pub struct Vqs {
     room_tree: Vec<Option<usize>>,
     /// 1 for the non-empty servers whose configuration has a type-1 job but which hold none.
     wants_type_one: MaxTree,
+    /// 1 for the empty servers: the policy's own copy of what the cluster knows, updated only
+    /// when a server empties or takes its first job rather than at every start and departure.
+    empty: MaxTree,
 }
 
 impl Vqs {
@@ -50,6 +53,11 @@ impl Vqs {
             room_for: (0..partition.types()).map(|_| MaxTree::new(servers)).collect(),
             room_tree: vec![None; servers],
             wants_type_one: MaxTree::new(servers),
+            empty: {
+                let mut empty = MaxTree::new(servers);
+                (0..servers).for_each(|s| empty.set(s, 1));
+                empty
+            },
         }
     }
 
@@ -91,6 +99,10 @@ impl Vqs {
         if self.wants_type_one.get(s) != wants {
             self.wants_type_one.set(s, wants);
         }
+        let empty = u64::from(self.configs.is_empty(server));
+        if self.empty.get(s) != empty {
+            self.empty.set(s, empty);
+        }
     }
 
     /// Whether an empty server renewing now would place a job: some configuration the choice
@@ -103,7 +115,7 @@ impl Vqs {
     }
 
     /// The lowest-index server at or after `from` that would place a job.
-    fn next_server(&self, ctx: &SlotContext<'_>, from: ServerId, snapshot: Option<&[u64]>) -> Option<ServerId> {
+    fn next_server(&self, from: ServerId, snapshot: Option<&[u64]>) -> Option<ServerId> {
         let mut next: Option<ServerId> = None;
         let mut consider = |s: Option<ServerId>| {
             if let Some(s) = s {
@@ -125,7 +137,7 @@ impl Vqs {
         }
         // An empty server comes first only if it lies before every other candidate; only then
         // is the configuration choice (a pass over K_RED) worth evaluating.
-        if let Some(empty) = ctx.cluster().next_empty(from)
+        if let Some(empty) = self.empty.first_at_least(from as usize, 1).map(|s| s as ServerId)
             && next.is_none_or(|n| empty < n)
             && self.empty_server_places(snapshot.unwrap_or(self.queues.counts()))
         {
@@ -179,7 +191,7 @@ impl SlottedPolicy for Vqs {
     fn schedule(&mut self, ctx: &mut SlotContext<'_>) -> Result<(), EngineError> {
         let snapshot = (self.options.weights == Weights::Snapshot).then(|| self.queues.counts().to_vec());
         let mut from = 0;
-        while let Some(server) = self.next_server(ctx, from, snapshot.as_deref()) {
+        while let Some(server) = self.next_server(from, snapshot.as_deref()) {
             if self.configs.is_empty(server) {
                 let weights = snapshot.as_deref().unwrap_or(self.queues.counts());
                 let choice = self.configs.argmax(weights, ctx.rng());
