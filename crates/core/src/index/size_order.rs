@@ -24,6 +24,7 @@ pub struct SizeOrder {
     buckets: BTreeMap<u64, Bucket>,
     len: usize,
     /// Emptied queues, kept for reuse.
+    #[allow(clippy::vec_box, reason = "the boxes go back into buckets as they are")]
     spare: Vec<Box<Many>>,
 }
 
