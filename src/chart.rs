@@ -3,7 +3,6 @@
 
 use std::rc::Rc;
 
-use gloo_events::EventListener;
 use packlab_core::theory::LoadMark;
 use packlab_plot::{Chart, Curve, LegendAt, Mark};
 use plotters::prelude::*;
@@ -12,6 +11,7 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use crate::canvas_size::{css_size, use_canvas_size};
 use crate::snapshot::{Phase, Snapshot};
 
 /// Whether trajectories mark their points (no: ~1000 points make a line).
@@ -201,9 +201,10 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
     }
 }
 
-/// Draws `chart` on `canvas`, first matching the canvas's pixel size to its CSS size.
-pub fn draw(canvas: &HtmlCanvasElement, chart: &Chart<'_>) -> Result<(), String> {
-    let (width, height) = (canvas.client_width().max(1) as u32, canvas.client_height().max(1) as u32);
+/// Draws `chart` on `canvas`, first matching the canvas's pixel size to its CSS size (`size`,
+/// as [`css_size`] gives it).
+pub fn draw(canvas: &HtmlCanvasElement, size: (f64, f64), chart: &Chart<'_>) -> Result<(), String> {
+    let (width, height) = (size.0.max(1.0) as u32, size.1.max(1.0) as u32);
     if canvas.width() != width || canvas.height() != height {
         canvas.set_width(width);
         canvas.set_height(height);
@@ -357,6 +358,17 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
     *latest.borrow_mut() = (props.snapshot.clone(), props.marks.clone(), props.load);
     let last_draw = use_mut_ref(|| f64::NEG_INFINITY);
     let kind = props.kind;
+    // A chart follows its canvas's size, paused or not.
+    let on_resize = {
+        let (canvas, latest) = (canvas.clone(), latest.clone());
+        Callback::from(move |size| {
+            if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
+                let (snapshot, marks, load) = &*latest.borrow();
+                let _ = draw(&canvas, size, &chart(kind, snapshot, marks, *load));
+            }
+        })
+    };
+    let size = use_canvas_size(canvas.clone(), on_resize);
     {
         let (canvas, error, latest) = (canvas.clone(), error.clone(), latest.clone());
         let min_interval = props.min_interval_ms;
@@ -372,23 +384,10 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
                 if running {
                     LAST_RUNNING_DRAW.set(now);
                 }
-                error.set(draw(&canvas, &chart(kind, snapshot, marks, *load)).err());
+                error.set(draw(&canvas, css_size(&canvas, &size), &chart(kind, snapshot, marks, *load)).err());
             }
         });
     }
-    // A paused chart still follows the window's size.
-    use_effect_with(canvas.clone(), move |canvas| {
-        let canvas = canvas.clone();
-        let listener = web_sys::window().map(|window| {
-            EventListener::new(&window, "resize", move |_| {
-                if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
-                    let (snapshot, marks, load) = &*latest.borrow();
-                    let _ = draw(&canvas, &chart(kind, snapshot, marks, *load));
-                }
-            })
-        });
-        move || drop(listener)
-    });
     html! {
         <figure class="chart">
             <canvas ref={canvas} id={kind.id()} role="img" aria-label={kind.description()} />

@@ -7,9 +7,12 @@
 use std::rc::Rc;
 
 use packlab_core::view::{BinsKind, ClusterView};
+
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
+
+use crate::canvas_size::{css_size, use_canvas_size};
 
 /// Height of the server area and of the bins area, in CSS pixels.
 const SERVERS_HEIGHT: f64 = 150.0;
@@ -73,9 +76,15 @@ impl Layout {
     }
 }
 
-/// Draws `view` on `canvas` (sized to its CSS box).
-pub fn draw(canvas: &HtmlCanvasElement, view: &ClusterView, bin_labels: &[String], detail: bool) -> Result<(), String> {
-    let width = f64::from(canvas.client_width().max(1));
+/// Draws `view` on `canvas`, sized to its CSS box (`size`, as [`css_size`] gives it).
+pub fn draw(
+    canvas: &HtmlCanvasElement,
+    size: (f64, f64),
+    view: &ClusterView,
+    bin_labels: &[String],
+    detail: bool,
+) -> Result<(), String> {
+    let width = size.0.max(1.0);
     let height = SERVERS_HEIGHT + GAP + BINS_HEIGHT;
     let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
     let (pw, ph) = ((width * ratio) as u32, (height * ratio) as u32);
@@ -270,23 +279,34 @@ pub struct ClusterCanvasProps {
     pub min_interval_ms: f64,
 }
 
-/// The canvas of one lane.
+/// The canvas of one lane, redrawn when a new view arrives and when its size changes.
 #[component]
 pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
     let canvas = use_node_ref();
     let last_draw = use_mut_ref(|| f64::NEG_INFINITY);
-    {
-        let canvas = canvas.clone();
-        let (labels, detail, min_interval) = (props.bin_labels.clone(), props.detail, props.min_interval_ms);
-        use_effect_with(props.view.clone(), move |view| {
-            let now = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
-            if now - *last_draw.borrow() >= min_interval
-                && let Some(canvas) = canvas.cast::<HtmlCanvasElement>()
-            {
-                *last_draw.borrow_mut() = now;
-                if let Err(e) = draw(&canvas, view, &labels, detail) {
+    let latest = use_mut_ref(|| (props.view.clone(), props.bin_labels.clone(), props.detail));
+    *latest.borrow_mut() = (props.view.clone(), props.bin_labels.clone(), props.detail);
+    let redraw = {
+        let (canvas, latest) = (canvas.clone(), latest.clone());
+        move |size: (f64, f64)| {
+            if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
+                let (view, labels, detail) = &*latest.borrow();
+                if let Err(e) = draw(&canvas, size, view, labels, *detail) {
                     web_sys::console::warn_1(&e.into());
                 }
+            }
+        }
+    };
+    let size = use_canvas_size(canvas.clone(), Callback::from(redraw.clone()));
+    {
+        let (canvas, min_interval) = (canvas.clone(), props.min_interval_ms);
+        use_effect_with(props.view.clone(), move |_| {
+            let now = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
+            if now - *last_draw.borrow() >= min_interval
+                && let Some(element) = canvas.cast::<HtmlCanvasElement>()
+            {
+                *last_draw.borrow_mut() = now;
+                redraw(css_size(&element, &size));
             }
         });
     }

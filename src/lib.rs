@@ -9,6 +9,7 @@
 //!   draw and dispatch; none of them simulates.
 
 pub mod app;
+pub mod canvas_size;
 pub mod chart;
 pub mod cluster;
 pub mod controls;
