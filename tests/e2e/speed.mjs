@@ -66,8 +66,10 @@ const context = await chromium.launchPersistentContext(profile, {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const range = (xs) => `${Math.round(Math.min(...xs)).toLocaleString('en')}-${Math.round(Math.max(...xs)).toLocaleString('en')}`;
-/** The slot the progress label shows ("slot 12 345 of 2 000 000"). */
-const slot = (page) => page.$eval('.progress .slots', (e) => Number(e.textContent.split(' of ')[0].replace(/\D/g, '')));
+/** The slot and the horizon the progress label shows ("slot 12 345 of 2 000 000"). */
+const progress = (page) =>
+  page.$eval('.progress .slots', (e) => e.textContent.split(' of ').map((part) => Number(part.replace(/\D/g, ''))));
+const slot = async (page) => (await progress(page))[0];
 
 try {
   for (const query of links) {
@@ -91,11 +93,18 @@ try {
         simulating.push(Number(await page.getAttribute('#rate', 'data-simulating-ms')));
       }
     }
-    const overall = ((await slot(page)) - slot0) / ((Date.now() - t0) / 1000);
+    const [slot1, horizon] = await progress(page);
+    const overall = (slot1 - slot0) / ((Date.now() - t0) / 1000);
+    // At the horizon the meter stops (its figures cover the part that ran), the progress does not.
+    const finished = slot1 >= horizon ? ' (reached the horizon)' : '';
     await page.close();
+    if (!fps.length) {
+      console.log(`${query}&speed=max\n  reached the horizon before the first reading`);
+      continue;
+    }
     console.log(
       `${query}&speed=max\n  frames/s ${median(fps)} (${range(fps)})   slots/s ${Math.round(median(rate)).toLocaleString('en')} ` +
-        `(${range(rate)})   progress ${Math.round(overall).toLocaleString('en')} slots/s   ` +
+        `(${range(rate)})   progress ${Math.round(overall).toLocaleString('en')} slots/s${finished}   ` +
         `simulating ${median(simulating)} ms/frame`,
     );
   }
