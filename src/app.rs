@@ -13,7 +13,7 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use crate::bounds::{AlphaChart, CollectionsView, collections_only};
-use crate::chart::{ChartKind, LiveChart};
+use crate::chart::{ChartKind, LiveChart, RUNNING_REDRAW_MS};
 use crate::cluster::{ClusterCanvas, ServerStyle};
 use crate::controls::{Playback, ScenarioControls, value_of};
 use crate::export;
@@ -151,7 +151,8 @@ fn Workbench(props: &LabProps) -> Html {
                                 if kind.focused() {
                                     <FocusPicker snapshot={snapshot.clone()} on_focus={race.focus.clone()} {kind} />
                                 }
-                                <LiveChart {kind} snapshot={snapshot.clone()} marks={marks.clone()} {load} />
+                                <LiveChart {kind} snapshot={snapshot.clone()} marks={marks.clone()} {load}
+                                    min_interval_ms={if *reduced_motion { 500.0 } else { RUNNING_REDRAW_MS }} />
                             </div>
                         }) }
                         if snapshot.model == Model::Pgas {

@@ -19,6 +19,12 @@ const ALPHA_MAX: f64 = 10.0;
 /// Grid steps over that range (0.05 apart, as SPEC 4.7 proposes).
 const STEPS: usize = 200;
 
+/// The canvas's CSS size, read from the layout: these charts redraw only when their inputs or
+/// the window change, not every frame, so the read costs nothing that matters.
+fn client_size(canvas: &HtmlCanvasElement) -> (f64, f64) {
+    (f64::from(canvas.client_width()), f64::from(canvas.client_height()))
+}
+
 /// The curve of `scenario`'s instance and workload, or `None` where there is no instance (a
 /// trace, random collections, another model).
 pub fn alpha_curve(scenario: &Scenario) -> Option<Result<AlphaCurve, String>> {
@@ -103,7 +109,7 @@ pub fn AlphaChart(props: &AlphaChartProps) -> Html {
                     (&*curve, &*prepared, canvas.cast::<HtmlCanvasElement>())
                 {
                     let (points, labels) = &**prepared;
-                    if let Err(e) = draw(&canvas, &chart(curve, points, labels, alpha)) {
+                    if let Err(e) = draw(&canvas, client_size(&canvas), &chart(curve, points, labels, alpha)) {
                         web_sys::console::warn_1(&e.into());
                     }
                 }
@@ -200,7 +206,7 @@ pub fn CollectionsView(props: &CollectionsViewProps) -> Html {
                     legend: LegendAt::LowerRight,
                     ..Chart::default()
                 };
-                if let Err(e) = draw(&canvas, &chart) {
+                if let Err(e) = draw(&canvas, client_size(&canvas), &chart) {
                     web_sys::console::warn_1(&e.into());
                 }
             };

@@ -3,20 +3,34 @@
 
 use std::rc::Rc;
 
-use gloo_events::EventListener;
+use packlab_core::policy::Model;
 use packlab_core::theory::LoadMark;
 use packlab_plot::{Chart, Curve, LegendAt, Mark};
 use plotters::prelude::*;
+use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform};
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use packlab_core::policy::Model;
-
-use crate::snapshot::Snapshot;
+use crate::canvas_size::{css_size, use_canvas_size};
+use crate::snapshot::{Phase, Snapshot};
 
 /// Whether trajectories mark their points (no: ~1000 points make a line).
 pub const QUEUE_MARKERS: bool = false;
+
+/// Least time between two redraws of a chart while the race runs, in ms: 20 a second is
+/// smooth for curves that grow by a pixel at a time, and a chart costs about 1 ms to draw, as
+/// much as the cluster view. Paused or finished, a chart is redrawn at once.
+pub const RUNNING_REDRAW_MS: f64 = 50.0;
+
+/// While the race runs, charts take turns: at most one redraws per frame, so no frame pays for
+/// all of them (the frame budget is set by the costliest recent frame).
+const ONE_PER_FRAME_MS: f64 = 8.0;
+
+thread_local! {
+    /// When a chart last redrew while the race ran (`performance.now()`, ms).
+    static LAST_RUNNING_DRAW: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::NEG_INFINITY) };
+}
 
 /// The charts of the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -247,17 +261,140 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
     }
 }
 
-/// Draws `chart` on `canvas`, first matching the canvas's pixel size to its CSS size.
-pub fn draw(canvas: &HtmlCanvasElement, chart: &Chart<'_>) -> Result<(), String> {
-    let (width, height) = (canvas.client_width().max(1) as u32, canvas.client_height().max(1) as u32);
+/// Draws `chart` on `canvas`, first matching the canvas's pixel size to its CSS size (`size`,
+/// as [`css_size`] gives it).
+pub fn draw(canvas: &HtmlCanvasElement, size: (f64, f64), chart: &Chart<'_>) -> Result<(), String> {
+    let (width, height) = (size.0.max(1.0) as u32, size.1.max(1.0) as u32);
     if canvas.width() != width || canvas.height() != height {
         canvas.set_width(width);
         canvas.set_height(height);
     }
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("the canvas has no 2D context")?;
-    let area = backend.into_drawing_area();
+    let area = MeasuredText(backend).into_drawing_area();
     packlab_plot::draw(&area, chart).map_err(|e| format!("cannot draw the chart: {e}"))?;
     area.present().map_err(|e| format!("cannot draw the chart: {e}"))
+}
+
+/// The canvas backend with remembered text sizes.
+///
+/// In the browser, plotters measures a text by adding a `<span>` to the page and reading its
+/// size, which forces the browser to lay the page out, a dozen times per chart. The labels of
+/// a live chart change little from one redraw to the next, so their sizes are kept (per text,
+/// font and rotation) and each is measured once. (Legend entries are measured by plotters
+/// directly and still go through the page.)
+struct MeasuredText(CanvasBackend);
+
+/// Text sizes measured so far, by font, rotation and text.
+type SizeCache = std::collections::HashMap<String, (u32, u32)>;
+
+thread_local! {
+    static TEXT_SIZES: std::cell::RefCell<SizeCache> = std::cell::RefCell::new(SizeCache::new());
+}
+
+/// Texts remembered at most (axis labels come and go as the axes grow).
+const TEXT_SIZES_KEPT: usize = 2048;
+
+impl DrawingBackend for MeasuredText {
+    type ErrorType = <CanvasBackend as DrawingBackend>::ErrorType;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.0.get_size()
+    }
+
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.ensure_prepared()
+    }
+
+    fn present(&mut self) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.present()
+    }
+
+    fn draw_pixel(
+        &mut self,
+        point: BackendCoord,
+        color: BackendColor,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.draw_pixel(point, color)
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.draw_line(from, to, style)
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.draw_rect(upper_left, bottom_right, style, fill)
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.draw_path(path, style)
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.draw_circle(center, radius, style, fill)
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.fill_polygon(vert, style)
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.0.draw_text(text, style, pos)
+    }
+
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<Self::ErrorType>> {
+        let rotation = match style.transform() {
+            FontTransform::None => 0,
+            FontTransform::Rotate90 => 1,
+            FontTransform::Rotate180 => 2,
+            FontTransform::Rotate270 => 3,
+        };
+        let key = format!("{} {} {} {rotation} {text}", style.style().as_str(), style.size(), style.family().as_str());
+        if let Some(size) = TEXT_SIZES.with_borrow(|sizes| sizes.get(&key).copied()) {
+            return Ok(size);
+        }
+        let size = self.0.estimate_text_size(text, style)?;
+        TEXT_SIZES.with_borrow_mut(|sizes| {
+            if sizes.len() >= TEXT_SIZES_KEPT {
+                sizes.clear();
+            }
+            sizes.insert(key, size);
+        });
+        Ok(size)
+    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -266,38 +403,51 @@ pub struct LiveChartProps {
     pub snapshot: Rc<Snapshot>,
     pub marks: Rc<[LoadMark]>,
     pub load: f64,
+    /// Least time between two redraws while the race runs, in ms.
+    #[prop_or(RUNNING_REDRAW_MS)]
+    pub min_interval_ms: f64,
 }
 
-/// A chart canvas, redrawn whenever a new snapshot arrives and when the window resizes.
+/// A chart canvas, redrawn when a new snapshot arrives (while running, at most once per
+/// `min_interval_ms`) and when the window resizes.
 #[component]
 pub fn LiveChart(props: &LiveChartProps) -> Html {
     let canvas = use_node_ref();
     let error = use_state_eq(|| None::<String>);
     let latest = use_mut_ref(|| (props.snapshot.clone(), props.marks.clone(), props.load));
     *latest.borrow_mut() = (props.snapshot.clone(), props.marks.clone(), props.load);
+    let last_draw = use_mut_ref(|| f64::NEG_INFINITY);
     let kind = props.kind;
-    {
-        let (canvas, error, latest) = (canvas.clone(), error.clone(), latest.clone());
-        use_effect_with((props.snapshot.clone(), props.load), move |_| {
+    // A chart follows its canvas's size, paused or not.
+    let on_resize = {
+        let (canvas, latest) = (canvas.clone(), latest.clone());
+        Callback::from(move |size| {
             if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
                 let (snapshot, marks, load) = &*latest.borrow();
-                error.set(draw(&canvas, &chart(kind, snapshot, marks, *load)).err());
+                let _ = draw(&canvas, size, &chart(kind, snapshot, marks, *load));
+            }
+        })
+    };
+    let size = use_canvas_size(canvas.clone(), on_resize);
+    {
+        let (canvas, error, latest) = (canvas.clone(), error.clone(), latest.clone());
+        let min_interval = props.min_interval_ms;
+        use_effect_with((props.snapshot.clone(), props.load), move |_| {
+            let (snapshot, marks, load) = &*latest.borrow();
+            let now = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
+            // The snapshot that ends a run (paused, finished, failed) is never skipped.
+            let running = snapshot.phase == Phase::Running;
+            let due = !running
+                || (now - *last_draw.borrow() >= min_interval && now - LAST_RUNNING_DRAW.get() >= ONE_PER_FRAME_MS);
+            if due && let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
+                *last_draw.borrow_mut() = now;
+                if running {
+                    LAST_RUNNING_DRAW.set(now);
+                }
+                error.set(draw(&canvas, css_size(&canvas, &size), &chart(kind, snapshot, marks, *load)).err());
             }
         });
     }
-    // A paused chart still follows the window's size.
-    use_effect_with(canvas.clone(), move |canvas| {
-        let canvas = canvas.clone();
-        let listener = web_sys::window().map(|window| {
-            EventListener::new(&window, "resize", move |_| {
-                if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
-                    let (snapshot, marks, load) = &*latest.borrow();
-                    let _ = draw(&canvas, &chart(kind, snapshot, marks, *load));
-                }
-            })
-        });
-        move || drop(listener)
-    });
     html! {
         <figure class="chart">
             <canvas ref={canvas} id={kind.id()} role="img" aria-label={kind.description()} />

@@ -11,6 +11,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
+use crate::canvas_size::{css_size, use_canvas_size};
+
 /// Height of the server area and of the bins area, in CSS pixels.
 const SERVERS_HEIGHT: f64 = 150.0;
 const BINS_HEIGHT: f64 = 96.0;
@@ -29,9 +31,18 @@ pub fn bin_color(bin: usize) -> String {
 
 /// A fill in [0, 1] on a light-to-dark blue ramp (one hue: readable for every colour vision).
 pub fn heat_color(fill: f32) -> String {
+    css_rgb(heat_rgb(fill))
+}
+
+fn css_rgb(rgb: u32) -> String {
+    format!("rgb({},{},{})", rgb >> 16, (rgb >> 8) & 0xff, rgb & 0xff)
+}
+
+/// [`heat_color`] as `0xRRGGBB`.
+fn heat_rgb(fill: f32) -> u32 {
     let f = f64::from(fill.clamp(0.0, 1.0));
-    let mix = |empty: f64, full: f64| (empty + (full - empty) * f).round() as u8;
-    format!("rgb({},{},{})", mix(238.0, 8.0), mix(243.0, 48.0), mix(248.0, 107.0))
+    let mix = |empty: f64, full: f64| u32::from((empty + (full - empty) * f).round() as u8);
+    (mix(238.0, 8.0) << 16) | (mix(243.0, 48.0) << 8) | mix(248.0, 107.0)
 }
 
 /// How the servers are laid out in a canvas `width` wide.
@@ -76,15 +87,16 @@ pub enum ServerStyle {
     Slots,
 }
 
-/// Draws `view` on `canvas` (sized to its CSS box).
+/// Draws `view` on `canvas`, sized to its CSS box (`size`, as [`css_size`] gives it).
 pub fn draw(
     canvas: &HtmlCanvasElement,
+    size: (f64, f64),
     view: &ClusterView,
     bin_labels: &[String],
     detail: bool,
     style: ServerStyle,
 ) -> Result<(), String> {
-    let width = f64::from(canvas.client_width().max(1));
+    let width = size.0.max(1.0);
     let height = SERVERS_HEIGHT + GAP + BINS_HEIGHT;
     let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
     let (pw, ph) = ((width * ratio) as u32, (height * ratio) as u32);
@@ -316,12 +328,21 @@ fn hatch(ctx: &CanvasRenderingContext2d, x: f64, y: f64, w: f64, h: f64) {
     ctx.restore();
 }
 
-/// One square per server, darker when fuller.
+/// One square per server, darker when fuller. Squares are drawn grouped by colour, so the
+/// fill style is set once per shade rather than once per server (a thousand servers hold a
+/// handful of distinct fills).
 fn draw_heat(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layout) {
     let gap = if layout.cell_width >= 6.0 { 1.0 } else { 0.0 };
-    for (i, server) in view.servers.iter().enumerate() {
+    let mut order: Vec<(u32, usize)> =
+        view.servers.iter().enumerate().map(|(i, server)| (heat_rgb(server.fill), i)).collect();
+    order.sort_unstable();
+    let mut shade = None;
+    for (rgb, i) in order {
+        if shade != Some(rgb) {
+            shade = Some(rgb);
+            ctx.set_fill_style_str(&css_rgb(rgb));
+        }
         let (row, col) = (i / layout.columns, i % layout.columns);
-        ctx.set_fill_style_str(&heat_color(server.fill));
         ctx.fill_rect(
             col as f64 * layout.cell_width,
             row as f64 * layout.cell_height,
@@ -396,24 +417,34 @@ pub struct ClusterCanvasProps {
     pub style: ServerStyle,
 }
 
-/// The canvas of one lane.
+/// The canvas of one lane, redrawn when a new view arrives and when its size changes.
 #[component]
 pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
     let canvas = use_node_ref();
     let last_draw = use_mut_ref(|| f64::NEG_INFINITY);
-    {
-        let canvas = canvas.clone();
-        let (labels, detail, min_interval, style) =
-            (props.bin_labels.clone(), props.detail, props.min_interval_ms, props.style);
-        use_effect_with(props.view.clone(), move |view| {
-            let now = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
-            if now - *last_draw.borrow() >= min_interval
-                && let Some(canvas) = canvas.cast::<HtmlCanvasElement>()
-            {
-                *last_draw.borrow_mut() = now;
-                if let Err(e) = draw(&canvas, view, &labels, detail, style) {
+    let latest = use_mut_ref(|| (props.view.clone(), props.bin_labels.clone(), props.detail, props.style));
+    *latest.borrow_mut() = (props.view.clone(), props.bin_labels.clone(), props.detail, props.style);
+    let redraw = {
+        let (canvas, latest) = (canvas.clone(), latest.clone());
+        move |size: (f64, f64)| {
+            if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
+                let (view, labels, detail, style) = &*latest.borrow();
+                if let Err(e) = draw(&canvas, size, view, labels, *detail, *style) {
                     web_sys::console::warn_1(&e.into());
                 }
+            }
+        }
+    };
+    let size = use_canvas_size(canvas.clone(), Callback::from(redraw.clone()));
+    {
+        let (canvas, min_interval) = (canvas.clone(), props.min_interval_ms);
+        use_effect_with(props.view.clone(), move |_| {
+            let now = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
+            if now - *last_draw.borrow() >= min_interval
+                && let Some(element) = canvas.cast::<HtmlCanvasElement>()
+            {
+                *last_draw.borrow_mut() = now;
+                redraw(css_size(&element, &size));
             }
         });
     }

@@ -490,11 +490,12 @@ pub fn Playback(props: &PlaybackProps) -> Html {
     if !choices.contains(&props.speed) {
         choices.push(props.speed);
     }
-    let rate = match (&s.rate, &s.phase) {
-        (Some(r), Phase::Running) => {
-            format!("{:.0} frames/s · {} {}/s", r.fps, group_digits(r.slots_per_second.round() as u64), s.time_unit)
-        }
-        _ => String::new(),
+    let (rate, simulating) = match (&s.rate, &s.phase) {
+        (Some(r), Phase::Running) => (
+            format!("{:.0} frames/s · {} {}/s", r.fps, group_digits(r.slots_per_second.round() as u64), s.time_unit),
+            format!("{:.1}", r.simulating_ms),
+        ),
+        _ => (String::new(), String::new()),
     };
     html! {
         <div class="playback">
@@ -521,7 +522,7 @@ pub fn Playback(props: &PlaybackProps) -> Html {
                         group_digits(s.horizon)
                     ) }
                 </span>
-                <span id="rate" class="rate">{ rate }</span>
+                <span id="rate" class="rate" data-simulating-ms={simulating}>{ rate }</span>
             </div>
         </div>
     }

@@ -1,46 +1,69 @@
-//! A requestAnimationFrame loop that stops when its handle is dropped.
+//! A requestAnimationFrame loop that stops when its handle is dropped, and that can tell when
+//! each frame's rendering is done.
 
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
+use web_sys::{MessageChannel, MessagePort};
 
 /// Calls `tick(now)` once per animation frame until `tick` returns `false` or the handle is
-/// dropped. One closure serves every frame (no allocation per frame); it holds only a weak
-/// reference to the loop, so dropping the handle frees everything.
+/// dropped, and then `rendered(now)` once the browser has finished that frame (see
+/// [`FrameLoop::start`]). One closure of each kind serves every frame (no allocation per
+/// frame); they hold only a weak reference to the loop, so dropping the handle frees
+/// everything.
 pub struct FrameLoop {
     inner: Rc<Inner>,
 }
 
 /// The JS function handed to requestAnimationFrame.
 type FrameCallback = Closure<dyn FnMut(f64)>;
+/// The JS function receiving the after-frame messages.
+type MessageCallback = Closure<dyn FnMut(JsValue)>;
 
 struct Inner {
     /// The pending request, to cancel on drop.
     pending: Cell<Option<i32>>,
     callback: RefCell<Option<FrameCallback>>,
     tick: RefCell<Box<dyn FnMut(f64) -> bool>>,
+    /// A channel whose message, posted at the end of a tick, is delivered after the browser
+    /// has run the rest of that frame (the page's rendering, style, layout, paint).
+    channel: MessageChannel,
+    on_message: RefCell<Option<MessageCallback>>,
 }
 
 impl FrameLoop {
-    /// Starts the loop; the first tick comes with the next frame.
-    pub fn start(tick: impl FnMut(f64) -> bool + 'static) -> Result<Self, JsValue> {
+    /// Starts the loop; the first tick comes with the next frame. `rendered` receives the
+    /// `performance.now()` at which the main thread finished each ticked frame: the message
+    /// posted at the end of the tick waits behind the frame's rendering work, so the time from
+    /// the tick's start to `rendered` is what the frame cost the main thread.
+    pub fn start(
+        tick: impl FnMut(f64) -> bool + 'static,
+        mut rendered: impl FnMut(f64) + 'static,
+    ) -> Result<Self, JsValue> {
         let inner = Rc::new(Inner {
             pending: Cell::new(None),
             callback: RefCell::new(None),
             tick: RefCell::new(Box::new(tick)),
+            channel: MessageChannel::new()?,
+            on_message: RefCell::new(None),
         });
         let weak: Weak<Inner> = Rc::downgrade(&inner);
         let callback = FrameCallback::new(move |now: f64| {
             let Some(inner) = weak.upgrade() else { return };
             inner.pending.set(None);
             let again = (inner.tick.borrow_mut())(now);
+            // A lost message only loses one frame's measurement.
+            let _ = inner.channel.port2().post_message(&JsValue::NULL);
             if again {
                 // A failed request ends the loop; nothing else can be done from inside a frame.
                 let _ = inner.request();
             }
         });
+        let on_message = MessageCallback::new(move |_: JsValue| rendered(now_ms()));
+        inner.port().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        *inner.on_message.borrow_mut() = Some(on_message);
         *inner.callback.borrow_mut() = Some(callback);
         inner.request()?;
         Ok(Self { inner })
@@ -61,6 +84,11 @@ impl Inner {
         self.pending.set(Some(id));
         Ok(())
     }
+
+    /// The port the after-frame messages arrive at.
+    fn port(&self) -> MessagePort {
+        self.channel.port1()
+    }
 }
 
 impl Drop for FrameLoop {
@@ -68,7 +96,17 @@ impl Drop for FrameLoop {
         if let (Some(id), Some(window)) = (self.inner.pending.take(), web_sys::window()) {
             let _ = window.cancel_animation_frame(id);
         }
-        // Breaks the closure's hold on the tick (and whatever the tick captured).
+        let port = self.inner.port();
+        port.set_onmessage(None);
+        port.close();
+        self.inner.channel.port2().close();
+        // Breaks the closures' hold on the tick (and whatever the tick captured).
         self.inner.callback.borrow_mut().take();
+        self.inner.on_message.borrow_mut().take();
     }
+}
+
+/// `performance.now()`, in ms.
+pub fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }

@@ -10,6 +10,7 @@
 
 pub mod app;
 pub mod bounds;
+pub mod canvas_size;
 pub mod chart;
 pub mod cluster;
 pub mod controls;

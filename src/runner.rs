@@ -10,21 +10,70 @@ use std::rc::{Rc, Weak};
 
 use yew::prelude::*;
 
-use crate::frame_loop::FrameLoop;
+use crate::frame_loop::{FrameLoop, now_ms};
 use crate::lab::{Setup, Speed};
 use crate::race::Race;
 use crate::snapshot::{Phase, Rate, Snapshot};
 
 /// Points kept per series: enough for a smooth curve, bounded however long it runs.
 pub const MAX_POINTS: usize = 1024;
-/// Wall time the simulation may take per frame, leaving the rest of a 60 Hz frame (16.7 ms)
-/// for drawing: measured at 1000 servers, drawing takes 2-4 ms.
-pub const FRAME_BUDGET_MS: f64 = 9.0;
 /// Longest frame gap honoured: after a stall (hidden tab, breakpoint) the race resumes at its
 /// normal pace instead of catching up.
 const MAX_FRAME_GAP_MS: f64 = 100.0;
 /// The rate meter's window.
 const METER_WINDOW_MS: f64 = 1000.0;
+
+/// The wall time the simulation may take in a frame: what a 60 Hz frame leaves after the rest
+/// of the frame's work on the main thread.
+///
+/// That rest (the page's drawing, the browser's style, layout and paint) depends on the
+/// scenario, the machine and what else runs on it: about 5 ms at 1000 servers on a 2-core
+/// machine, more when other programs compete for the cores. Rather than guess it, the runner
+/// measures it each frame ([`FrameLoop`] reports when the frame's rendering is done), and the
+/// budget is one frame minus [`FrameBudget::SLACK_MS`] minus its mean over the last
+/// [`FrameBudget::WINDOW`] frames, within `MIN_MS..=MAX_MS`. The slack absorbs the variation
+/// from frame to frame (the charts take turns, so a frame redraws at most one).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FrameBudget {
+    ms: f64,
+    /// The main thread's work besides the simulation in recent frames, in ms.
+    recent: [f64; Self::WINDOW],
+    next: usize,
+}
+
+impl FrameBudget {
+    pub const START_MS: f64 = 9.0;
+    pub const MIN_MS: f64 = 3.0;
+    pub const MAX_MS: f64 = 14.0;
+    /// One frame at 60 Hz.
+    pub const FRAME_MS: f64 = 1000.0 / 60.0;
+    /// Kept free in every frame for what the measurement misses (compositing, input, timers).
+    pub const SLACK_MS: f64 = 2.0;
+    pub const WINDOW: usize = 8;
+
+    pub fn ms(&self) -> f64 {
+        self.ms
+    }
+
+    /// Takes the main thread's work besides the simulation in the last frame, in ms. A stall
+    /// (a hidden tab, a breakpoint) says nothing about the frame's cost and is ignored.
+    pub fn after_frame(&mut self, other_ms: f64) {
+        if !(0.0..MAX_FRAME_GAP_MS).contains(&other_ms) {
+            return;
+        }
+        self.recent[self.next] = other_ms;
+        self.next = (self.next + 1) % Self::WINDOW;
+        let mean = self.recent.iter().sum::<f64>() / Self::WINDOW as f64;
+        self.ms = (Self::FRAME_MS - Self::SLACK_MS - mean).clamp(Self::MIN_MS, Self::MAX_MS);
+    }
+}
+
+impl Default for FrameBudget {
+    fn default() -> Self {
+        let other = Self::FRAME_MS - Self::SLACK_MS - Self::START_MS;
+        Self { ms: Self::START_MS, recent: [other; Self::WINDOW], next: 0 }
+    }
+}
 
 /// Owns a race and its animation loop.
 pub struct Runner {
@@ -42,6 +91,9 @@ struct Shared {
     focus: Cell<usize>,
     /// Timestamp of the previous frame while playing.
     last_frame: Cell<Option<f64>>,
+    budget: Cell<FrameBudget>,
+    /// When the current frame's tick started and how long its simulation took, in ms.
+    tick: Cell<(f64, f64)>,
     /// Fraction of a slot owed from earlier frames (slow speeds run less than one per frame).
     owed: Cell<f64>,
     meter: RefCell<Meter>,
@@ -55,21 +107,25 @@ struct Meter {
     since: Option<f64>,
     frames: u32,
     slots: u64,
+    /// Wall time spent simulating, in ms.
+    simulating: f64,
     rate: Option<Rate>,
 }
 
 impl Meter {
-    fn count(&mut self, now: f64, slots: u64) {
+    fn count(&mut self, now: f64, slots: u64, simulating: f64) {
         let since = *self.since.get_or_insert(now);
         self.frames += 1;
         self.slots += slots;
+        self.simulating += simulating;
         let span = now - since;
         if span >= METER_WINDOW_MS {
             self.rate = Some(Rate {
                 fps: f64::from(self.frames) * 1000.0 / span,
                 slots_per_second: self.slots as f64 * 1000.0 / span,
+                simulating_ms: self.simulating / f64::from(self.frames),
             });
-            (self.since, self.frames, self.slots) = (Some(now), 0, 0);
+            (self.since, self.frames, self.slots, self.simulating) = (Some(now), 0, 0, 0.0);
         }
     }
 }
@@ -88,6 +144,8 @@ impl Runner {
             speed: Cell::new(speed),
             focus: Cell::new(0),
             last_frame: Cell::new(None),
+            budget: Cell::new(FrameBudget::default()),
+            tick: Cell::new((0.0, 0.0)),
             owed: Cell::new(0.0),
             meter: RefCell::new(Meter::default()),
             notify: Box::new(notify),
@@ -131,7 +189,15 @@ impl Runner {
             return;
         }
         let weak: Weak<Shared> = Rc::downgrade(&self.shared);
-        let started = FrameLoop::start(move |now| weak.upgrade().is_some_and(|shared| shared.frame(now)));
+        let after = weak.clone();
+        let started = FrameLoop::start(
+            move |now| weak.upgrade().is_some_and(|shared| shared.frame(now)),
+            move |done| {
+                if let Some(shared) = after.upgrade() {
+                    shared.rendered(done);
+                }
+            },
+        );
         match started {
             Ok(frames) => {
                 self.shared.last_frame.set(None);
@@ -179,6 +245,7 @@ impl Shared {
     /// One animation frame: advance the race within the budget, then publish. Returns whether
     /// to keep going.
     fn frame(&self, now: f64) -> bool {
+        let started = clock();
         let gap =
             self.last_frame.replace(Some(now)).map_or(1000.0 / 60.0, |last| (now - last).clamp(0.0, MAX_FRAME_GAP_MS));
         let want = match self.speed.get() {
@@ -190,14 +257,25 @@ impl Shared {
                 whole as u64
             }
         };
-        let result = self.race.borrow_mut().advance(want, FRAME_BUDGET_MS, clock);
+        let result = self.race.borrow_mut().advance(want, self.budget.get().ms(), clock);
+        let simulated = clock() - started;
+        self.tick.set((started, simulated));
         if let Ok(slots) = result {
-            self.meter.borrow_mut().count(now, slots);
+            self.meter.borrow_mut().count(now, slots, simulated);
         }
         let next = self.after(result);
         let again = next == Phase::Running;
         self.publish(next);
         again
+    }
+
+    /// The frame that started with the last tick is rendered, at `done` (ms): the main
+    /// thread's work besides the simulation sets the next frames' budget.
+    fn rendered(&self, done: f64) {
+        let (started, simulated) = self.tick.get();
+        let mut budget = self.budget.get();
+        budget.after_frame(done - started - simulated);
+        self.budget.set(budget);
     }
 
     /// The phase after an advance.
@@ -227,7 +305,7 @@ impl Shared {
 
 /// Milliseconds on the animation-frame clock.
 fn clock() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+    now_ms()
 }
 
 /// What a component gets from [`use_race`].
@@ -260,5 +338,40 @@ pub fn use_race(setup: Rc<Setup>, speed: Speed) -> RaceHandle {
         step: call(Runner::step),
         restart: call(Runner::restart),
         focus,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FrameBudget;
+
+    #[test]
+    fn the_budget_is_what_recent_frames_leave() {
+        let mut b = FrameBudget::default();
+        assert_eq!(b.ms(), FrameBudget::START_MS);
+        for _ in 0..FrameBudget::WINDOW {
+            b.after_frame(4.0);
+        }
+        let full = FrameBudget::FRAME_MS - FrameBudget::SLACK_MS;
+        assert!((b.ms() - (full - 4.0)).abs() < 1e-9);
+        // A costly frame weighs for a window of frames, by its share of the window.
+        b.after_frame(12.0);
+        assert!((b.ms() - (full - 5.0)).abs() < 1e-9);
+        for _ in 0..FrameBudget::WINDOW {
+            b.after_frame(4.0);
+        }
+        assert!((b.ms() - (full - 4.0)).abs() < 1e-9);
+        // Within bounds, and a stall changes nothing.
+        for _ in 0..FrameBudget::WINDOW {
+            b.after_frame(30.0);
+        }
+        assert_eq!(b.ms(), FrameBudget::MIN_MS);
+        b.after_frame(5_000.0);
+        b.after_frame(f64::NAN);
+        assert_eq!(b.ms(), FrameBudget::MIN_MS);
+        for _ in 0..FrameBudget::WINDOW {
+            b.after_frame(0.0);
+        }
+        assert_eq!(b.ms(), FrameBudget::MAX_MS);
     }
 }

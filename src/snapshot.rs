@@ -70,6 +70,8 @@ pub struct Rate {
     pub fps: f64,
     /// Simulated slots per second (each lane).
     pub slots_per_second: f64,
+    /// Wall time spent simulating per frame, in ms (the frame budget in use, at full speed).
+    pub simulating_ms: f64,
 }
 
 /// Everything the page shows of a race at one moment.

@@ -136,6 +136,15 @@ pub struct SweepArgs {
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
+    /// A PG-RR preset: its sizes, service and policies' parameters.
+    #[arg(long, value_name = "ID", default_value = "pgrr-a3")]
+    pub preset: String,
+
+    /// Load α, the fraction of the work-conservation bound (close to 1 the queue and the
+    /// packing work peak).
+    #[arg(long, value_name = "A", allow_hyphen_values = true, default_value_t = 0.95)]
+    pub load: f64,
+
     /// Comma-separated server counts L.
     #[arg(long, value_name = "L,...", default_value = "10,100,1000,10000", allow_hyphen_values = true)]
     pub servers: String,

@@ -18,10 +18,6 @@ use crate::setup::{parse_policies, with};
 /// Untimed slots before the clock starts: twenty mean service times, enough to fill the
 /// servers and reach the queue's working level at α = 0.95.
 const WARMUP_SLOTS: u64 = 2_000;
-/// pgrr-a3: sizes uniform on [0.01, 0.19], geometric service with mean 100.
-const PRESET: &str = "pgrr-a3";
-/// Close to the work-conservation bound α = 1, where the queue and the packing work peak.
-const LOAD: f64 = 0.95;
 /// Series points kept; the benchmark reads none, so keep them few.
 const MAX_POINTS: usize = 64;
 
@@ -43,7 +39,11 @@ struct BenchRow {
 
 pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<()> {
     let policies = parse_policies(&args.policies)?;
-    let base = with(&preset(PRESET)?.scenario, "load", LOAD)?;
+    let base = preset(&args.preset).map_err(|e| anyhow!("--preset: {e}"))?.scenario;
+    if !matches!(base, Scenario::Pgrr(_)) {
+        bail!("--preset {}: the slotted benchmark runs PG-RR presets only (bench-msj times the others)", args.preset);
+    }
+    let base = with(&base, "load", args.load).map_err(|e| anyhow!("--load: {e}"))?;
     let mut scenarios = Vec::new();
     for entry in args.servers.split(',').map(str::trim) {
         if entry.is_empty() {
@@ -57,8 +57,8 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<()> {
     if !args.json {
         writeln!(
             out,
-            "{PRESET} at load α = {LOAD}, {WARMUP_SLOTS} warm-up slots untimed, then at least {} arriving jobs timed",
-            args.jobs
+            "{} at load α = {}, {WARMUP_SLOTS} warm-up slots untimed, then at least {} arriving jobs timed",
+            args.preset, args.load, args.jobs
         )?;
         writeln!(out, "events = arrivals + starts + departures in the timed part\n")?;
     }

@@ -35,9 +35,12 @@ impl MinTree {
         assert!(pos < self.len, "position {pos} out of range 0..{}", self.len);
         let mut i = self.size + pos;
         self.nodes[i] = key;
+        // Carry the minimum up; stop where an ancestor already holds it (nothing above can
+        // change then).
+        let mut m = key;
         while i > 1 {
+            m = m.min(self.nodes[i ^ 1]);
             i /= 2;
-            let m = self.nodes[2 * i].min(self.nodes[2 * i + 1]);
             if self.nodes[i] == m {
                 break;
             }
@@ -51,22 +54,40 @@ impl MinTree {
     }
 
     /// The first position `p ≥ from` with `key(p) ≤ bound`.
+    ///
+    /// Bottom-up: climb from the leaf at `from` to the first node right of it whose subtree
+    /// holds a key ≤ `bound`, then descend to that subtree's leftmost such leaf. Both walks
+    /// are loops over at most log₂(len) levels, with no recursion.
     pub fn first_at_most(&self, from: usize, bound: u64) -> Option<usize> {
         if from >= self.len || self.nodes[1] > bound {
             return None;
         }
-        self.descend(1, 0, self.size, from, bound)
-    }
-
-    fn descend(&self, node: usize, lo: usize, hi: usize, from: usize, bound: u64) -> Option<usize> {
-        if hi <= from || self.nodes[node] > bound {
-            return None;
+        let mut i = self.size + from;
+        if self.nodes[i] > bound {
+            loop {
+                // A right child's right neighbour lies under another parent: climb first.
+                while i & 1 == 1 {
+                    if i == 1 {
+                        return None;
+                    }
+                    i >>= 1;
+                }
+                i += 1;
+                if self.nodes[i] <= bound {
+                    break;
+                }
+            }
+            while i < self.size {
+                i *= 2;
+                if self.nodes[i] > bound {
+                    i += 1;
+                }
+            }
         }
-        if hi - lo == 1 {
-            return (lo < self.len).then_some(lo);
-        }
-        let mid = (lo + hi) / 2;
-        self.descend(2 * node, lo, mid, from, bound).or_else(|| self.descend(2 * node + 1, mid, hi, from, bound))
+        let pos = i - self.size;
+        // Positions past `len` hold u64::MAX; they match only a bound of u64::MAX, and then
+        // no earlier position did.
+        (pos < self.len).then_some(pos)
     }
 }
 

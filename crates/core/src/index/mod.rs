@@ -5,9 +5,13 @@
 //! these segment trees answer in O(log n), and [`LengthBuckets`] finds every shortest queue in O(1).
 
 mod fifo_index;
+mod grouped_ids;
 mod length_buckets;
 mod min_tree;
+mod size_order;
 
 pub use fifo_index::FifoIndex;
+pub use grouped_ids::GroupedIds;
 pub use length_buckets::LengthBuckets;
 pub use min_tree::{MaxTree, MinTree};
+pub use size_order::SizeOrder;

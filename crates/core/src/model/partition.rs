@@ -56,8 +56,12 @@ impl Partition {
         if r << j <= c {
             return 2 * j as usize - 1;
         }
-        // The largest m in [0, J−1] with r·2^m ≤ C; it exists because r ≤ C.
-        let m = (0..j).rev().find(|m| r << m <= c).expect("size at most the capacity");
+        // The largest m with r·2^m ≤ C (at most J−1 here, since r·2^J > C): shifting r to the
+        // bit length of C gives m or m + 1.
+        let mut m = r.leading_zeros() - c.leading_zeros();
+        if r << m > c {
+            m -= 1;
+        }
         if 3 * (r << m) > 2 * c { 2 * m as usize } else { 2 * m as usize + 1 }
     }
 
@@ -203,6 +207,35 @@ mod tests {
             assert_eq!(p.type_of(f(s)), t, "size {s}");
         }
         assert_eq!(p.rounded(f("0.01")), f("0.125"));
+    }
+
+    /// `type_of` against the definition (the largest m ≤ J−1 with r·2^m ≤ C, found by trying
+    /// every m), over several J and capacities, at and around every boundary.
+    #[test]
+    fn type_of_matches_the_definition() {
+        let reference = |p: &Partition, r: u64| {
+            let (c, r, j) = (p.capacity() as u128, r as u128, p.j() as u32);
+            if r << j <= c {
+                return 2 * j as usize - 1;
+            }
+            let m = (0..j).rev().find(|m| r << m <= c).unwrap();
+            if 3 * (r << m) > 2 * c { 2 * m as usize } else { 2 * m as usize + 1 }
+        };
+        for j in MIN_J..=MAX_J {
+            for c in [3 << 20, 1 << 20, 5 << 22, crate::workload::CAPACITY_UNITS] {
+                let p = Partition::new(j, c);
+                let mut sizes = vec![1, c];
+                for m in 0..=j {
+                    let (half, two_thirds) = (c >> m, (2 * c / 3) >> m);
+                    for b in [half, two_thirds] {
+                        sizes.extend([b.saturating_sub(1), b, b + 1].into_iter().filter(|&r| r >= 1 && r <= c));
+                    }
+                }
+                for r in sizes {
+                    assert_eq!(p.type_of(r), reference(&p, r), "J = {j}, C = {c}, r = {r}");
+                }
+            }
+        }
     }
 
     #[test]

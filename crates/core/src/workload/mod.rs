@@ -8,7 +8,7 @@ pub mod trace;
 pub mod vms;
 
 pub use classes::{JobClass, JobClasses, ServiceLaw};
-pub use service::SlotService;
+pub use service::{ServiceSampler, SlotService};
 pub use size::{CAPACITY_UNITS, SizeDist};
 pub use trace::{Task, Trace, TraceType};
 pub use vms::{Fleet, ServerKind, VmCatalog};

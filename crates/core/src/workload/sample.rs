@@ -45,18 +45,35 @@ fn poisson_inversion<R: Rng + ?Sized>(rng: &mut R, lambda: f64) -> u64 {
 /// Geometric on {1, 2, …} with success probability `p`: P(S = s) = (1−p)^(s−1) p, mean 1/p
 /// (SPEC 1.5; note the support starts at 1). Inversion: S = ⌈ln U / ln(1−p)⌉.
 pub fn geometric<R: Rng + ?Sized>(rng: &mut R, p: f64) -> u64 {
-    debug_assert!(p > 0.0 && p <= 1.0);
-    if p >= 1.0 {
-        return 1;
+    Geometric::new(p).sample(rng)
+}
+
+/// [`geometric`] with ln(1−p) worked out once, for drawing many lengths with one `p`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Geometric {
+    p: f64,
+    ln_q: f64,
+}
+
+impl Geometric {
+    pub fn new(p: f64) -> Self {
+        debug_assert!(p > 0.0 && p <= 1.0);
+        Self { p, ln_q: libm::log1p(-p) }
     }
-    let u = open_unit(rng);
-    let s = libm::ceil(libm::log(u) / libm::log1p(-p));
-    if s < 1.0 {
-        1
-    } else if s >= u64::MAX as f64 {
-        u64::MAX
-    } else {
-        s as u64
+
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> u64 {
+        if self.p >= 1.0 {
+            return 1;
+        }
+        let u = open_unit(rng);
+        let s = libm::ceil(libm::log(u) / self.ln_q);
+        if s < 1.0 {
+            1
+        } else if s >= u64::MAX as f64 {
+            u64::MAX
+        } else {
+            s as u64
+        }
     }
 }
 

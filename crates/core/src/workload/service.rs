@@ -62,9 +62,30 @@ impl SlotService {
     }
 
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> u64 {
+        self.sampler().sample(rng)
+    }
+
+    /// A sampler for many draws: the geometric law's logarithm is worked out once.
+    pub fn sampler(&self) -> ServiceSampler {
         match self {
-            Self::Geometric { mean } => sample::geometric(rng, 1.0 / mean),
-            Self::Deterministic { slots } => *slots,
+            Self::Geometric { mean } => ServiceSampler::Geometric(sample::Geometric::new(1.0 / mean)),
+            Self::Deterministic { slots } => ServiceSampler::Deterministic(*slots),
+        }
+    }
+}
+
+/// Draws service lengths of one [`SlotService`], the same numbers as [`SlotService::sample`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ServiceSampler {
+    Geometric(sample::Geometric),
+    Deterministic(u64),
+}
+
+impl ServiceSampler {
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> u64 {
+        match self {
+            Self::Geometric(g) => g.sample(rng),
+            Self::Deterministic(slots) => *slots,
         }
     }
 }

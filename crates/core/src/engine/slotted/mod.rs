@@ -34,7 +34,7 @@ use crate::metrics::{Series, SeriesPoint};
 use crate::model::{JobId, Partition, Resources, RunningJob, ServerId, WaitingJob};
 use crate::policy::{Decision, Rule, SlottedPolicy};
 use crate::rng::{StreamRng, Streams};
-use crate::workload::{SizeDist, SlotService, sample};
+use crate::workload::{ServiceSampler, SizeDist, SlotService, sample};
 
 /// Most jobs a run may hold waiting (about a gigabyte of state). An overloaded system grows
 /// its queue without bound; the run stops with [`EngineError::QueueLimit`] instead of
@@ -197,6 +197,8 @@ pub struct SlottedSim {
     config: SlottedConfig,
     policy: Box<dyn SlottedPolicy>,
     streams: Streams,
+    /// Draws `config.service`.
+    service: ServiceSampler,
     state: SlotState,
     slot: u64,
     next_job: JobId,
@@ -226,6 +228,7 @@ struct Measurements {
 impl SlottedSim {
     pub fn new(config: SlottedConfig, policy: Box<dyn SlottedPolicy>, seed: u64) -> Self {
         let classes = config.classes.types();
+        let service = config.service.sampler();
         let series = || Series::new(config.sample_every as f64, config.max_points);
         let state = SlotState {
             cluster: Cluster::new(config.servers, config.capacity),
@@ -254,6 +257,7 @@ impl SlottedSim {
             config,
             policy,
             streams: Streams::new(seed),
+            service,
             state,
             slot: 0,
             next_job: 0,
@@ -366,7 +370,7 @@ impl SlottedSim {
         let st = &mut self.state;
         for _ in 0..count {
             let size = self.config.sizes.sample(&mut self.streams.sizes);
-            let service = self.config.service.sample(&mut self.streams.service);
+            let service = self.service.sample(&mut self.streams.service);
             let job = WaitingJob {
                 id: self.next_job,
                 arrival: t,

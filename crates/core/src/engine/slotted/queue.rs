@@ -1,9 +1,8 @@
 //! The central waiting queue of the slotted engine.
 
-use std::cmp::Reverse;
-use std::collections::BTreeSet;
+use std::cell::OnceCell;
 
-use crate::index::FifoIndex;
+use crate::index::{FifoIndex, SizeOrder};
 use crate::model::{JobId, WaitingJob};
 
 /// Waiting jobs, indexed two ways:
@@ -11,12 +10,17 @@ use crate::model::{JobId, WaitingJob};
 /// * in arrival order (job ids increase with arrival), with "the earliest job after a given
 ///   one that needs at most c" in O(log n) — first fit without blocking and BF-J walk the
 ///   queue with it instead of scanning;
-/// * by `(occupied space, Reverse(id))`: the largest job that fits a residual r, earliest
-///   arrival on ties (SPEC 2.2.1, RES-4), is one range query.
+/// * by occupied space, first come first served among equal sizes ([`SizeOrder`]): the
+///   largest job that fits a residual r, earliest arrival on ties (SPEC 2.2.1, RES-4), is one
+///   range query over the distinct sizes.
+///
+/// Each index is built by the first query that needs it and kept up to date from then on, so
+/// a policy pays only for the questions it asks (VQS and VQS-BF keep their own queues and ask
+/// this one almost nothing).
 #[derive(Debug, Clone, Default)]
 pub struct WaitingQueue {
     fifo: FifoIndex<WaitingJob>,
-    by_size: BTreeSet<(u64, Reverse<JobId>)>,
+    by_size: OnceCell<SizeOrder>,
 }
 
 impl WaitingQueue {
@@ -43,7 +47,7 @@ impl WaitingQueue {
 
     /// The largest job with occupied space ≤ `room`; earliest arrival among equals.
     pub fn largest_fitting(&self, room: u64) -> Option<WaitingJob> {
-        let &(_, Reverse(id)) = self.by_size.range(..=(room, Reverse(0))).next_back()?;
+        let (_, id) = self.by_size().largest_at_most(room)?;
         self.get(id)
     }
 
@@ -54,7 +58,7 @@ impl WaitingQueue {
 
     /// The smallest occupied space of any waiting job.
     pub fn min_size(&self) -> Option<u64> {
-        self.by_size.first().map(|&(s, _)| s)
+        self.by_size().min_size()
     }
 
     /// Waiting jobs in arrival order.
@@ -65,13 +69,27 @@ impl WaitingQueue {
     pub(crate) fn push(&mut self, job: WaitingJob) {
         let size = job.occupies.primary();
         self.fifo.push(job.id, size, job);
-        self.by_size.insert((size, Reverse(job.id)));
+        if let Some(by_size) = self.by_size.get_mut() {
+            by_size.insert(size, job.id);
+        }
     }
 
     pub(crate) fn remove(&mut self, id: JobId) -> Option<WaitingJob> {
         let (size, job) = self.fifo.remove(id)?;
-        self.by_size.remove(&(size, Reverse(id)));
+        if let Some(by_size) = self.by_size.get_mut() {
+            by_size.remove(size, id);
+        }
         Some(job)
+    }
+
+    fn by_size(&self) -> &SizeOrder {
+        self.by_size.get_or_init(|| {
+            let mut by_size = SizeOrder::new();
+            for (id, size, _) in self.fifo.iter() {
+                by_size.insert(size, id);
+            }
+            by_size
+        })
     }
 }
 

@@ -1,11 +1,8 @@
 //! Virtual queues (SPEC 2.2.4) and the per-server bookkeeping VQS and VQS-BF share.
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet};
-
 use rand::RngExt;
 
-use crate::index::FifoIndex;
+use crate::index::{FifoIndex, SizeOrder};
 use crate::model::{Config, JobId, Partition, ServerId, WaitingJob, partition::reduced_configs};
 use crate::policy::spec::Ties;
 use crate::rng::StreamRng;
@@ -13,14 +10,22 @@ use crate::rng::StreamRng;
 /// One queue per partition type, holding waiting jobs by id. Q_j counts waiting jobs only
 /// (RES-7).
 ///
-/// Each queue is indexed by size (largest fitting job, VQS-BF) and, if asked for, in arrival
-/// order with "earliest job no larger than c" (the VQS walk).
+/// Each queue is kept in one of two orders, the one its policy asks about:
+///
+/// * by size, for "the largest job that fits" (VQS-BF);
+/// * in arrival order, with "the earliest job no larger than c" (the VQS walk); its segment
+///   tree also gives the smallest job.
 #[derive(Debug, Clone)]
 pub(crate) struct VirtualQueues {
     partition: Partition,
-    by_size: Vec<BTreeSet<(u64, Reverse<JobId>)>>,
     counts: Vec<u64>,
-    fifo: Option<Fifo>,
+    order: Order,
+}
+
+#[derive(Debug, Clone)]
+enum Order {
+    BySize(Vec<SizeOrder>),
+    Arrival(Fifo),
 }
 
 /// The arrival-order side of the virtual queues.
@@ -28,19 +33,24 @@ pub(crate) struct VirtualQueues {
 struct Fifo {
     queues: Vec<FifoIndex<JobId>>,
     next_position: Vec<u64>,
-    /// Queue position of every waiting job.
-    place: BTreeMap<JobId, u64>,
+    /// Queue position of every waiting job, by job id (never searched, so it is only a
+    /// sliding window of positions).
+    place: FifoIndex<()>,
 }
 
 impl VirtualQueues {
     pub fn new(partition: Partition, in_arrival_order: bool) -> Self {
         let n = partition.types();
-        let fifo = in_arrival_order.then(|| Fifo {
-            queues: vec![FifoIndex::new(); n],
-            next_position: vec![0; n],
-            place: BTreeMap::new(),
-        });
-        Self { partition, by_size: vec![BTreeSet::new(); n], counts: vec![0; n], fifo }
+        let order = if in_arrival_order {
+            Order::Arrival(Fifo {
+                queues: vec![FifoIndex::new(); n],
+                next_position: vec![0; n],
+                place: FifoIndex::new(),
+            })
+        } else {
+            Order::BySize(vec![SizeOrder::new(); n])
+        };
+        Self { partition, counts: vec![0; n], order }
     }
 
     /// Q: waiting jobs per type.
@@ -55,30 +65,48 @@ impl VirtualQueues {
     pub fn push(&mut self, job: &WaitingJob) {
         let t = self.partition.type_of(job.size.primary());
         let size = job.occupies.primary();
-        self.by_size[t].insert((size, Reverse(job.id)));
         self.counts[t] += 1;
-        if let Some(f) = &mut self.fifo {
-            let pos = f.next_position[t];
-            f.next_position[t] += 1;
-            f.queues[t].push(pos, size, job.id);
-            f.place.insert(job.id, pos);
+        match &mut self.order {
+            Order::BySize(by_size) => {
+                by_size[t].insert(size, job.id);
+            }
+            Order::Arrival(f) => {
+                let pos = f.next_position[t];
+                f.next_position[t] += 1;
+                f.queues[t].push(pos, size, job.id);
+                f.place.push(job.id, pos, ());
+            }
         }
     }
 
     /// Removes a waiting job of the given size and occupied space.
     pub fn remove(&mut self, id: JobId, size: u64, occupies: u64) {
         let t = self.partition.type_of(size);
-        let removed = self.by_size[t].remove(&(occupies, Reverse(id)));
-        debug_assert!(removed, "job {id} is not in virtual queue {t}");
         self.counts[t] -= 1;
-        if let Some(f) = &mut self.fifo {
-            let pos = f.place.remove(&id).expect("job is in a virtual queue");
-            f.queues[t].remove(pos).expect("position is live");
+        match &mut self.order {
+            Order::BySize(by_size) => {
+                let removed = by_size[t].remove(occupies, id);
+                debug_assert!(removed, "job {id} is not in virtual queue {t}");
+            }
+            Order::Arrival(f) => {
+                let (pos, ()) = f.place.remove(id).expect("job is in a virtual queue");
+                f.queues[t].remove(pos).expect("position is live");
+            }
         }
     }
 
     fn fifo(&self, t: usize) -> &FifoIndex<JobId> {
-        &self.fifo.as_ref().expect("virtual queues kept in arrival order").queues[t]
+        match &self.order {
+            Order::Arrival(f) => &f.queues[t],
+            Order::BySize(_) => unreachable!("virtual queues kept by size have no arrival order"),
+        }
+    }
+
+    fn by_size(&self, t: usize) -> &SizeOrder {
+        match &self.order {
+            Order::BySize(by_size) => &by_size[t],
+            Order::Arrival(_) => unreachable!("virtual queues kept in arrival order have no size order"),
+        }
     }
 
     /// The oldest job of queue `t` and its position.
@@ -93,12 +121,15 @@ impl VirtualQueues {
 
     /// The largest job of queue `t` that takes at most `room`; earliest arrival on ties.
     pub fn largest_fitting(&self, t: usize, room: u64) -> Option<JobId> {
-        self.by_size[t].range(..=(room, Reverse(0))).next_back().map(|&(_, Reverse(id))| id)
+        self.by_size(t).largest_at_most(room).map(|(_, id)| id)
     }
 
     /// The smallest space taken by a job of queue `t`.
     pub fn min_size(&self, t: usize) -> Option<u64> {
-        self.by_size[t].first().map(|&(s, _)| s)
+        match &self.order {
+            Order::BySize(by_size) => by_size[t].min_size(),
+            Order::Arrival(f) => f.queues[t].min_key(),
+        }
     }
 }
 

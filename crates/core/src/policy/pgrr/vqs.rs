@@ -13,12 +13,10 @@
 //! Jobs of size at most 2^-J occupy 2^-J (RES-6). VQS is stable below (2/3)ρ* (Theorem 3).
 //!
 //! Instead of visiting all L servers per slot, the policy keeps, per type j, a max segment
-//! tree of the unreserved room of the non-empty servers whose configuration uses j, and a set
-//! of servers still missing their type-1 job. The next server that can take anything is the
+//! tree of the unreserved room of the non-empty servers whose configuration uses j, and a tree
+//! flagging the servers still missing their type-1 job. The next server that can take anything is the
 //! minimum over those indexes and the next empty server, found in O(J log L); servers that
 //! cannot take anything are exactly the ones the full loop would leave unchanged.
-
-use std::collections::BTreeSet;
 
 use super::virtual_queues::{Configurations, VirtualQueues};
 use crate::EngineError;
@@ -39,8 +37,11 @@ pub struct Vqs {
     room_for: Vec<MaxTree>,
     /// The tree each server is currently entered in.
     room_tree: Vec<Option<usize>>,
-    /// Non-empty servers whose configuration has a type-1 job but which hold none.
-    wants_type_one: BTreeSet<ServerId>,
+    /// 1 for the non-empty servers whose configuration has a type-1 job but which hold none.
+    wants_type_one: MaxTree,
+    /// 1 for the empty servers: the policy's own copy of what the cluster knows, updated only
+    /// when a server empties or takes its first job rather than at every start and departure.
+    empty: MaxTree,
 }
 
 impl Vqs {
@@ -51,7 +52,12 @@ impl Vqs {
             configs: Configurations::new(partition, servers, options.ties),
             room_for: (0..partition.types()).map(|_| MaxTree::new(servers)).collect(),
             room_tree: vec![None; servers],
-            wants_type_one: BTreeSet::new(),
+            wants_type_one: MaxTree::new(servers),
+            empty: {
+                let mut empty = MaxTree::new(servers);
+                (0..servers).for_each(|s| empty.set(s, 1));
+                empty
+            },
         }
     }
 
@@ -67,23 +73,35 @@ impl Vqs {
         if k.type1 { capacity.saturating_sub(3 * other) } else { 3 * (capacity - other) }
     }
 
-    /// Re-enters `server` in the candidate indexes after its contents changed.
+    /// Re-enters `server` in the candidate indexes after its contents changed. Only entries
+    /// that change are written: most starts and departures move one tree leaf, not four.
     fn refresh(&mut self, server: ServerId) {
-        if let Some(t) = self.room_tree[server as usize].take() {
-            self.room_for[t].set(server as usize, 0);
+        let s = server as usize;
+        let (mut tree, mut room, mut wants) = (None, 0, 0);
+        if !self.configs.is_empty(server) {
+            let (_, k) = self.config(server);
+            if let Some((t, _)) = k.other {
+                (tree, room) = (Some(t), self.room_thirds(server, &k));
+            }
+            wants = u64::from(k.type1 && self.configs.type_one(server) == 0);
         }
-        self.wants_type_one.remove(&server);
-        if self.configs.is_empty(server) {
-            return;
+        let old = std::mem::replace(&mut self.room_tree[s], tree);
+        if let Some(t) = old
+            && old != tree
+        {
+            self.room_for[t].set(s, 0);
         }
-        let (_, k) = self.config(server);
-        if let Some((t, _)) = k.other {
-            let room = self.room_thirds(server, &k);
-            self.room_for[t].set(server as usize, room);
-            self.room_tree[server as usize] = Some(t);
+        if let Some(t) = tree
+            && self.room_for[t].get(s) != room
+        {
+            self.room_for[t].set(s, room);
         }
-        if k.type1 && self.configs.type_one(server) == 0 {
-            self.wants_type_one.insert(server);
+        if self.wants_type_one.get(s) != wants {
+            self.wants_type_one.set(s, wants);
+        }
+        let empty = u64::from(self.configs.is_empty(server));
+        if self.empty.get(s) != empty {
+            self.empty.set(s, empty);
         }
     }
 
@@ -97,17 +115,13 @@ impl Vqs {
     }
 
     /// The lowest-index server at or after `from` that would place a job.
-    fn next_server(&self, ctx: &SlotContext<'_>, from: ServerId, snapshot: Option<&[u64]>) -> Option<ServerId> {
-        let weights = snapshot.unwrap_or(self.queues.counts());
+    fn next_server(&self, from: ServerId, snapshot: Option<&[u64]>) -> Option<ServerId> {
         let mut next: Option<ServerId> = None;
         let mut consider = |s: Option<ServerId>| {
             if let Some(s) = s {
                 next = Some(next.map_or(s, |n| n.min(s)));
             }
         };
-        if self.empty_server_places(weights) {
-            consider(ctx.cluster().next_empty(from));
-        }
         for (t, tree) in self.room_for.iter().enumerate() {
             // The job the fill would take first if there is room for it.
             let needed = match self.options.fill {
@@ -119,7 +133,15 @@ impl Vqs {
             }
         }
         if self.queues.len(1) > 0 {
-            consider(self.wants_type_one.range(from..).next().copied());
+            consider(self.wants_type_one.first_at_least(from as usize, 1).map(|s| s as ServerId));
+        }
+        // An empty server comes first only if it lies before every other candidate; only then
+        // is the configuration choice (a pass over K_RED) worth evaluating.
+        if let Some(empty) = self.empty.first_at_least(from as usize, 1).map(|s| s as ServerId)
+            && next.is_none_or(|n| empty < n)
+            && self.empty_server_places(snapshot.unwrap_or(self.queues.counts()))
+        {
+            next = Some(empty);
         }
         next
     }
@@ -169,7 +191,7 @@ impl SlottedPolicy for Vqs {
     fn schedule(&mut self, ctx: &mut SlotContext<'_>) -> Result<(), EngineError> {
         let snapshot = (self.options.weights == Weights::Snapshot).then(|| self.queues.counts().to_vec());
         let mut from = 0;
-        while let Some(server) = self.next_server(ctx, from, snapshot.as_deref()) {
+        while let Some(server) = self.next_server(from, snapshot.as_deref()) {
             if self.configs.is_empty(server) {
                 let weights = snapshot.as_deref().unwrap_or(self.queues.counts());
                 let choice = self.configs.argmax(weights, ctx.rng());

@@ -1,0 +1,219 @@
+//! Waiting jobs by size, first come first served among equal sizes.
+
+use std::collections::btree_map::Entry;
+use std::collections::{BTreeMap, VecDeque};
+
+use crate::model::JobId;
+
+/// Job ids grouped by size: "the largest size at most r, and its earliest job" (best fit from
+/// a server's view, SPEC 2.2.1) is one ordered-map lookup and a look at a queue's head.
+///
+/// It holds the same set as an ordered set of `(size, Reverse(id))` and answers the same
+/// questions, with one map entry per distinct size instead of one per job. With the papers'
+/// discrete size laws (two sizes in A1, A2 and A6) a job's arrival and start are an append and
+/// a pop next to a lookup in a map of a few entries; with continuous sizes each size holds one
+/// job and the cost is that of the ordered set. Emptied queues go to a pool and are reused,
+/// so a size that comes and goes every slot allocates nothing.
+///
+/// Ids of one size are kept in increasing order (ids increase with arrival). Every policy
+/// starts the earliest job of a size first, which pops the head; removing any other job leaves
+/// a tombstone that is dropped when it reaches the head, and a queue with more tombstones than
+/// jobs is compacted, so a removal costs O(log n) amortised in any order.
+#[derive(Debug, Clone, Default)]
+pub struct SizeOrder {
+    buckets: BTreeMap<u64, Bucket>,
+    len: usize,
+    /// Emptied queues, kept for reuse.
+    #[allow(clippy::vec_box, reason = "the boxes go back into buckets as they are")]
+    spare: Vec<Box<Many>>,
+}
+
+/// The jobs of one size (boxed when several, so that a map entry stays two words).
+#[derive(Debug, Clone)]
+enum Bucket {
+    One(JobId),
+    Many(Box<Many>),
+}
+
+/// Ids in increasing order with a liveness flag (the head is always live), and the number of
+/// live ones.
+#[derive(Debug, Clone, Default)]
+struct Many {
+    ids: VecDeque<(JobId, bool)>,
+    live: usize,
+}
+
+/// Spare queues kept at most.
+const SPARE: usize = 16;
+
+impl SizeOrder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds job `id` of size `size`; `id` must exceed every id of that size present.
+    pub fn insert(&mut self, size: u64, id: JobId) {
+        self.len += 1;
+        let bucket = match self.buckets.entry(size) {
+            Entry::Vacant(v) => {
+                v.insert(Bucket::One(id));
+                return;
+            }
+            Entry::Occupied(o) => o.into_mut(),
+        };
+        match bucket {
+            Bucket::One(first) => {
+                assert!(id > *first, "ids of one size must increase");
+                let mut many = self.spare.pop().unwrap_or_default();
+                many.ids.extend([(*first, true), (id, true)]);
+                many.live = 2;
+                *bucket = Bucket::Many(many);
+            }
+            Bucket::Many(many) => {
+                assert!(many.ids.back().is_none_or(|&(last, _)| id > last), "ids of one size must increase");
+                many.ids.push_back((id, true));
+                many.live += 1;
+            }
+        }
+    }
+
+    /// Removes job `id` of size `size`; false if it is not here.
+    pub fn remove(&mut self, size: u64, id: JobId) -> bool {
+        let Entry::Occupied(mut entry) = self.buckets.entry(size) else { return false };
+        let emptied = match entry.get_mut() {
+            Bucket::One(only) => {
+                if *only != id {
+                    return false;
+                }
+                true
+            }
+            Bucket::Many(many) => {
+                if !many.remove(id) {
+                    return false;
+                }
+                many.live == 0
+            }
+        };
+        if emptied
+            && let Bucket::Many(mut many) = entry.remove()
+            && self.spare.len() < SPARE
+        {
+            many.ids.clear();
+            self.spare.push(many);
+        }
+        self.len -= 1;
+        true
+    }
+
+    /// The largest size at most `room`, with its earliest job: `(size, id)`.
+    pub fn largest_at_most(&self, room: u64) -> Option<(u64, JobId)> {
+        self.buckets.range(..=room).next_back().map(|(&size, bucket)| (size, bucket.head()))
+    }
+
+    /// The smallest size present.
+    pub fn min_size(&self) -> Option<u64> {
+        self.buckets.first_key_value().map(|(&size, _)| size)
+    }
+}
+
+impl Bucket {
+    /// The earliest live id.
+    fn head(&self) -> JobId {
+        match self {
+            Bucket::One(id) => *id,
+            Bucket::Many(many) => many.ids.front().expect("a bucket is never empty").0,
+        }
+    }
+}
+
+impl Many {
+    fn remove(&mut self, id: JobId) -> bool {
+        if self.ids.front().is_some_and(|&(head, _)| head == id) {
+            self.ids.pop_front();
+        } else {
+            let Ok(at) = self.ids.binary_search_by_key(&id, |&(i, _)| i) else { return false };
+            if !self.ids[at].1 {
+                return false;
+            }
+            self.ids[at].1 = false;
+        }
+        self.live -= 1;
+        while self.ids.front().is_some_and(|&(_, alive)| !alive) {
+            self.ids.pop_front();
+        }
+        if self.ids.len() > 2 * self.live + 8 {
+            self.ids.retain(|&(_, alive)| alive);
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cmp::Reverse;
+    use std::collections::BTreeSet;
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    #[test]
+    fn largest_fitting_then_earliest() {
+        let mut s = SizeOrder::new();
+        for (id, size) in [(0, 30), (1, 45), (2, 60), (3, 45)] {
+            s.insert(size, id);
+        }
+        assert_eq!(s.largest_at_most(50), Some((45, 1)));
+        assert!(s.remove(45, 1));
+        assert_eq!(s.largest_at_most(50), Some((45, 3)));
+        assert!(!s.remove(45, 1));
+        assert_eq!(s.largest_at_most(29), None);
+        assert_eq!(s.min_size(), Some(30));
+        assert_eq!(s.len(), 3);
+    }
+
+    proptest! {
+        /// Against an ordered set of (size, Reverse(id)), with removals in the policies' order
+        /// and in any order.
+        #[test]
+        fn matches_an_ordered_set(ops in prop::collection::vec((0u8..3, 0u64..6, 0usize..50), 1..600)) {
+            let mut s = SizeOrder::new();
+            let mut model: BTreeSet<(u64, Reverse<JobId>)> = BTreeSet::new();
+            let mut next = 0;
+            for (op, size, pick) in ops {
+                if op == 0 || model.is_empty() {
+                    s.insert(size, next);
+                    model.insert((size, Reverse(next)));
+                    next += 1;
+                } else {
+                    let (size, id) = if op == 1 {
+                        // The earliest job of the largest size that fits, as the policies do.
+                        let fitting = model.range(..=(size, Reverse(0))).next_back().copied();
+                        let (size, Reverse(id)) = fitting.unwrap_or(*model.first().unwrap());
+                        (size, id)
+                    } else {
+                        let &(size, Reverse(id)) = model.iter().nth(pick % model.len()).unwrap();
+                        (size, id)
+                    };
+                    prop_assert!(s.remove(size, id));
+                    prop_assert!(!s.remove(size, id));
+                    model.remove(&(size, Reverse(id)));
+                }
+                prop_assert_eq!(s.len(), model.len());
+                prop_assert_eq!(s.min_size(), model.first().map(|&(size, _)| size));
+                for room in 0..7 {
+                    let expect = model.range(..=(room, Reverse(0))).next_back().map(|&(size, Reverse(id))| (size, id));
+                    prop_assert_eq!(s.largest_at_most(room), expect);
+                }
+            }
+        }
+    }
+}
