@@ -502,7 +502,12 @@ mod tests {
         let marks = packlab_core::theory::load_marks(&setup.scenario);
         // Focus on MSFQ(31), the second lane.
         let snapshot = race.snapshot(Phase::Running, 1);
-        assert!(ChartKind::ALL.iter().all(|k| k.applies(&snapshot)));
+        // Every chart but the reward chart, which is PG-AS's.
+        let shown: Vec<ChartKind> = ChartKind::ALL.into_iter().filter(|k| k.applies(&snapshot)).collect();
+        assert_eq!(
+            shown,
+            [ChartKind::Queue, ChartKind::Occupancy, ChartKind::JobTime, ChartKind::ClassJobTime, ChartKind::Bins]
+        );
         let queue = chart(ChartKind::Queue, &snapshot, &marks, 0.9);
         assert_eq!(queue.title, "Jobs in the system n(t)");
         // n(t) counts running jobs too, so it is never below Q(t).
@@ -518,5 +523,25 @@ mod tests {
         // The PG-RR page has no response charts.
         let pgrr = Race::new(&Setup::from_preset("pgrr-a1").unwrap(), 64).snapshot(Phase::Ready, 0);
         assert!(!ChartKind::ClassJobTime.applies(&pgrr) && !ChartKind::JobTime.applies(&pgrr));
+    }
+
+    #[test]
+    fn a_loss_system_plots_its_reward_against_the_bounds_not_a_queue() {
+        let mut setup = Setup::from_preset("pgas-c4").unwrap();
+        setup.scenario.set("servers", "24").unwrap();
+        setup.scenario.set("horizon", "5").unwrap();
+        let mut race = Race::new(&setup, 64);
+        race.advance(5, f64::INFINITY, || 0.0).unwrap();
+        let marks = packlab_core::theory::load_marks(&setup.scenario);
+        let snapshot = race.snapshot(Phase::Finished, 0);
+        let shown: Vec<ChartKind> = ChartKind::ALL.into_iter().filter(|k| k.applies(&snapshot)).collect();
+        assert_eq!(shown, [ChartKind::Reward, ChartKind::Occupancy, ChartKind::Bins]);
+        let reward = chart(ChartKind::Reward, &snapshot, &marks, 0.8);
+        let lines: Vec<(f64, &str)> = reward.y_marks.iter().map(|m| (m.value, m.label)).collect();
+        assert!((lines[0].0 - 3196.0 / 3.0).abs() < 1e-6 && (lines[1].0 - 1236.0).abs() < 1e-4, "{lines:?}");
+        assert!(reward.curves.iter().all(|c| !c.points.is_empty()));
+        assert_eq!(chart(ChartKind::Bins, &snapshot, &marks, 0.8).title, "Jobs in service per type");
+        // α is not a fraction of the capacity: the occupancy chart carries no guarantee marks.
+        assert_eq!(chart(ChartKind::Occupancy, &snapshot, &marks, 0.8).y_marks.len(), 1);
     }
 }
