@@ -19,6 +19,14 @@ const ALPHA_MAX: f64 = 10.0;
 /// Grid steps over that range (0.05 apart, as SPEC 4.7 proposes).
 const STEPS: usize = 200;
 
+/// Draws now and again whenever the window resizes, until the returned destructor runs (the
+/// effect's cleanup).
+fn draw_and_follow_resizes(redraw: impl Fn() + 'static) -> impl FnOnce() {
+    redraw();
+    let listener = web_sys::window().map(|w| EventListener::new(&w, "resize", move |_| redraw()));
+    move || drop(listener)
+}
+
 /// The canvas's CSS size, read from the layout: these charts redraw only when their inputs or
 /// the window change, not every frame, so the read costs nothing that matters.
 fn client_size(canvas: &HtmlCanvasElement) -> (f64, f64) {
@@ -114,9 +122,7 @@ pub fn AlphaChart(props: &AlphaChartProps) -> Html {
                     }
                 }
             };
-            redraw();
-            let listener = web_sys::window().map(|w| EventListener::new(&w, "resize", move |_| redraw()));
-            move || drop(listener)
+            draw_and_follow_resizes(redraw)
         });
     }
     let save = {
@@ -210,9 +216,7 @@ pub fn CollectionsView(props: &CollectionsViewProps) -> Html {
                     web_sys::console::warn_1(&e.into());
                 }
             };
-            redraw();
-            let listener = web_sys::window().map(|w| EventListener::new(&w, "resize", move |_| redraw()));
-            move || drop(listener)
+            draw_and_follow_resizes(redraw)
         });
     }
     let save = {
