@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use gloo_events::{EventListener, EventListenerOptions};
 use packlab_core::policy::Model;
+use packlab_core::scenario::{PgasTypes, Scenario};
 use packlab_core::theory::{LoadMark, load_marks};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
@@ -108,7 +109,7 @@ fn Workbench(props: &LabProps) -> Html {
                 <details class="explain">
                     <summary>{ "What am I looking at?" }</summary>
                     <p>{ preset.explanation }</p>
-                    <p>{ how_to_read(setup.scenario.model()) }</p>
+                    <p>{ how_to_read(&setup.scenario) }</p>
                 </details>
             </section>
             <aside class="controls" aria-label="Scenario">
@@ -324,29 +325,42 @@ fn prefers_reduced_motion() -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// How to read the page for `model`: what the server views, the bins and the charts show.
-fn how_to_read(model: Model) -> &'static str {
-    match model {
-        Model::Pgrr => {
+/// How to read the page for `scenario`: what the server views, the bins and the charts show.
+fn how_to_read(scenario: &Scenario) -> &'static str {
+    match scenario {
+        Scenario::Pgrr(_) => {
             "Each policy runs on the same arrivals (same jobs, sizes and service times). Its servers are bars \
              filled by their jobs, coloured by size class; the job placed last is outlined and explained under \
              the bars. Below the bars, the waiting jobs per virtual queue (VQS, VQS-BF) or per size class. On \
              the charts, the dashed vertical line ends the warm-up; on the occupancy chart, dashed lines mark \
              the offered load and the papers' guarantees."
         }
-        Model::Msj => {
+        Scenario::Msj(_) => {
             "Each policy runs on the same arrivals (same jobs, classes and service times). The machine's k cores \
              are one bar, filled by the running jobs coloured by class, with the policy's phase above; below, \
              the waiting jobs per class. The charts show the jobs in the system n(t), the running mean response \
              time of every policy (the paper's analysis dashed where it applies) and per class."
         }
-        Model::Vm => {
+        Scenario::Vm(_) => {
             "Each policy runs on the same arrivals (same VMs and service times). Each server is a group of bars, \
              one per resource, stacked by its VMs coloured by type; hatched blocks are dummy jobs. Below, the \
              waiting VMs per type. The charts show the total queue, the occupancy and the running mean delay \
              until service; the dashed vertical line ends the warm-up."
         }
-        Model::Pgas => {
+        Scenario::Pgas(s) if s.bounds_only() => {
+            "Nothing is simulated here: each random collection of VM types is solved exactly, for the global \
+             greedy's reward U^(g) and the LP optimum U*, and the chart sorts the ratios U^(g)/U* with the \
+             theorems' 1 − 1/e and 1/2 dashed. The seed and the number of collections choose the collections; \
+             the servers, α, the horizon and the policies do not enter."
+        }
+        Scenario::Pgas(s) if s.types == PgasTypes::Trace => {
+            "Each policy replays the same tasks; a task is admitted into a free slot of its type or lost. Each \
+             server is a grid of its deployed slots: a filled square per job, a hollow square per reserved empty \
+             slot, coloured by type; an arrow shows the last migration. Below, the jobs in service per type and \
+             the share of each type lost. The reward chart shows R(t)/L of every policy; a trace has no arrival \
+             rates, so there is no U^(g) or U* to draw and no α chart."
+        }
+        Scenario::Pgas(_) => {
             "Each policy sees the same arrivals; a job is admitted into a free slot of its type or lost. Each \
              server is a grid of its deployed slots: a filled square per job, a hollow square per reserved empty \
              slot, coloured by type; an arrow shows the last migration. Below, the jobs in service per type and \

@@ -59,9 +59,20 @@ pub fn summary(curve: &AlphaCurve) -> String {
     }
 }
 
-fn chart<'a>(curve: &'a AlphaCurve, points: &'a [Vec<Point>; 2], labels: &'a [String], alpha: f64) -> Chart<'a> {
+/// The α chart; `figure` says whether the types are the paper's Fig. 2 collection.
+fn chart<'a>(
+    curve: &'a AlphaCurve,
+    points: &'a [Vec<Point>; 2],
+    labels: &'a [String],
+    alpha: f64,
+    figure: bool,
+) -> Chart<'a> {
     Chart {
-        title: "Bounds against the workload scale α (PG-AS Fig. 2)",
+        title: if figure {
+            "Bounds against the workload scale α (PG-AS Fig. 2)"
+        } else {
+            "Bounds against the workload scale α"
+        },
         x_label: "workload scale α",
         y_label: "reward per server",
         curves: vec![
@@ -101,6 +112,7 @@ pub fn AlphaChart(props: &AlphaChartProps) -> Html {
         use_memo(key, move |_| alpha_curve(&scenario))
     };
     let alpha = props.scenario.load();
+    let figure = matches!(&*props.scenario, Scenario::Pgas(s) if s.types == PgasTypes::C2);
     let prepared = use_memo(curve.clone(), |curve| {
         let Some(Ok(curve)) = &**curve else { return None };
         let line = |f: fn(&packlab_core::theory::pgas::SweepPoint) -> f64| {
@@ -111,13 +123,13 @@ pub fn AlphaChart(props: &AlphaChartProps) -> Html {
     });
     {
         let (canvas, curve, prepared) = (canvas.clone(), curve.clone(), prepared.clone());
-        use_effect_with((prepared.clone(), alpha.to_bits()), move |_| {
+        use_effect_with((prepared.clone(), alpha.to_bits(), figure), move |_| {
             let redraw = move || {
                 if let (Some(Ok(curve)), Some(prepared), Some(canvas)) =
                     (&*curve, &*prepared, canvas.cast::<HtmlCanvasElement>())
                 {
                     let (points, labels) = &**prepared;
-                    if let Err(e) = draw(&canvas, client_size(&canvas), &chart(curve, points, labels, alpha)) {
+                    if let Err(e) = draw(&canvas, client_size(&canvas), &chart(curve, points, labels, alpha, figure)) {
                         web_sys::console::warn_1(&e.into());
                     }
                 }

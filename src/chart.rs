@@ -30,6 +30,23 @@ const ONE_PER_FRAME_MS: f64 = 8.0;
 thread_local! {
     /// When a chart last redrew while the race ran (`performance.now()`, ms).
     static LAST_RUNNING_DRAW: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::NEG_INFINITY) };
+    /// Each chart on the page (by a number of its own) and when it last redrew. The turn goes to
+    /// the chart that has waited longest: with five charts and a turn every frame, the first
+    /// ones in the page would otherwise be due again before the last ever got one.
+    static LAST_DRAWS: std::cell::RefCell<Vec<(u64, f64)>> = const { std::cell::RefCell::new(Vec::new()) };
+    static NEXT_CHART: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Whether chart `me`, last drawn at `last`, has waited longest of the charts on the page.
+fn my_turn(me: u64, last: f64) -> bool {
+    LAST_DRAWS.with_borrow(|draws| draws.iter().all(|&(other, t)| other == me || t >= last))
+}
+
+fn record_draw(me: u64, now: f64) {
+    LAST_DRAWS.with_borrow_mut(|draws| match draws.iter_mut().find(|(other, _)| *other == me) {
+        Some(entry) => entry.1 = now,
+        None => draws.push((me, now)),
+    });
 }
 
 /// The charts of the page.
@@ -417,6 +434,11 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
     let latest = use_mut_ref(|| (props.snapshot.clone(), props.marks.clone(), props.load));
     *latest.borrow_mut() = (props.snapshot.clone(), props.marks.clone(), props.load);
     let last_draw = use_mut_ref(|| f64::NEG_INFINITY);
+    let me = *use_state(|| NEXT_CHART.replace(NEXT_CHART.get() + 1));
+    use_effect_with((), move |()| {
+        record_draw(me, f64::NEG_INFINITY);
+        move || LAST_DRAWS.with_borrow_mut(|draws| draws.retain(|(other, _)| *other != me))
+    });
     let kind = props.kind;
     // A chart follows its canvas's size, paused or not.
     let on_resize = {
@@ -437,10 +459,14 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
             let now = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
             // The snapshot that ends a run (paused, finished, failed) is never skipped.
             let running = snapshot.phase == Phase::Running;
+            let last = *last_draw.borrow();
             let due = !running
-                || (now - *last_draw.borrow() >= min_interval && now - LAST_RUNNING_DRAW.get() >= ONE_PER_FRAME_MS);
+                || (now - last >= min_interval
+                    && now - LAST_RUNNING_DRAW.get() >= ONE_PER_FRAME_MS
+                    && my_turn(me, last));
             if due && let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
                 *last_draw.borrow_mut() = now;
+                record_draw(me, now);
                 if running {
                     LAST_RUNNING_DRAW.set(now);
                 }

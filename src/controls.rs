@@ -11,6 +11,7 @@ use packlab_core::workload::trace::Trace;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::bounds::collections_only;
 use crate::lab::{Action, Lab, MAX_POLICIES, SPEED_KEY, Speed};
 use crate::snapshot::{Phase, Snapshot};
 use crate::stats::group_digits;
@@ -41,6 +42,7 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
     let setup = &lab.setup;
     let on_preset = props.dispatch.reform(|e: Event| Action::ChoosePreset(value_of(&e)));
     let reset = props.dispatch.reform(|_: MouseEvent| Action::ResetScenario);
+    let collections = collections_only(&setup.scenario);
     let field = |key: &'static str, label: &'static str, kind: &'static str| {
         html! { <KeyField name={key} {label} {kind} lab={lab.clone()} dispatch={props.dispatch.clone()} /> }
     };
@@ -56,8 +58,19 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
                     }) }
                 </select>
             </label>
-            <PolicyPicker lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
+            if collections {
+                // PGAS-C1 solves random collections exactly: only they and the seed enter.
+                <div class="fields">
+                    { field("seed", "Seed", "number") }
+                </div>
+                <div class="classes">
+                    { field("types", "Collections (random:N, or random:N:per-value)", "text") }
+                </div>
+            } else {
+                <PolicyPicker lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
+            }
             { match setup.scenario.model() {
+                Model::Pgas if collections => html! {},
                 Model::Pgrr => html! {
                     <>
                         <div class="fields">
@@ -97,7 +110,6 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
                         </div>
                     </>
                 },
-                // lead: PG-AS controls
                 Model::Pgas => html! {
                     <>
                         <div class="fields">
@@ -136,7 +148,8 @@ fn PolicyPicker(props: &LabControlsProps) -> Html {
                     <label class="check" title={kind.summary()}>
                         <input type="checkbox" name="policy" value={kind.name()} {checked}
                             disabled={full && !checked} onchange={toggle} />
-                        { kind.label() }
+                        // A long name may break after its "+" (DRA+Preemption) in a narrow column.
+                        <span>{ for kind.label().split_inclusive('+').map(|part| html! { <>{ part }<wbr /></> }) }</span>
                     </label>
                 }
             }) }

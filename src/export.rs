@@ -4,50 +4,77 @@
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlAnchorElement, HtmlCanvasElement};
 
-use crate::snapshot::Snapshot;
+use std::rc::Rc;
 
-/// The series of every chart, one row per grid interval: the slot at the interval's middle,
-/// then each policy's queue and running-mean occupancy (and, where the model has them, n(t)
-/// and the running-mean response time or delay), then the focused policy's bins.
+use packlab_plot::Point;
+
+use crate::snapshot::{LaneStats, Snapshot};
+
+/// One column of the CSV: a plotted series and how its points line up with the rows.
+struct Column<'a> {
+    name: String,
+    points: &'a [Point],
+    /// Point `i` is row `i` (series on the common grid); otherwise points are matched to rows by
+    /// time (series that start later, like a running mean after the warm-up).
+    by_row: bool,
+}
+
+impl Column<'_> {
+    fn cell(&self, row: usize, x: f64) -> String {
+        let point = if self.by_row {
+            self.points.get(row)
+        } else {
+            let i = self.points.partition_point(|p| p.x < x);
+            self.points.get(i).filter(|p| p.x == x)
+        };
+        point.map_or(String::new(), |p| p.y.to_string())
+    }
+}
+
+/// The series of every chart, one row per grid interval: the time at the interval's middle,
+/// then each policy's series (its queue, n(t), reward rate, running-mean occupancy and
+/// running-mean response time or delay, as far as the model has them), then the focused
+/// policy's bins. A cell is empty where a series has no value yet (a running mean before its
+/// first measured job).
 ///
-/// Every lane runs the same slots on the same grid, so row `i` of each series is the same
+/// Every lane runs the same time on the same grid, so row `i` of each grid series is the same
 /// interval.
 pub fn series_csv(snapshot: &Snapshot) -> Result<String, csv::Error> {
-    let mut out = csv::Writer::from_writer(Vec::new());
     let focus = snapshot.lanes.get(snapshot.focus).map_or("", |l| l.policy.as_str());
     let in_system = snapshot.lanes.iter().any(|l| !l.in_system_series.is_empty());
-    let job_time = snapshot.job_time;
-    let mut header = vec![if snapshot.time_unit == "slots" { "slot" } else { "time" }.to_string()];
+    let rewards = snapshot.reward.is_some() || snapshot.lanes.iter().any(|l| !l.reward_series.is_empty());
+    let column = |name: String, points, by_row| Column { name, points, by_row };
+    let mut columns = Vec::new();
     for lane in &snapshot.lanes {
-        header.push(format!("{} queue", lane.policy));
-        if in_system {
-            header.push(format!("{} in system", lane.policy));
+        let policy = &lane.policy;
+        if snapshot.queues {
+            columns.push(column(format!("{policy} queue"), &lane.queue_series[..], true));
         }
-        header.push(format!("{} occupancy running mean", lane.policy));
-        if let Some(t) = job_time {
-            header.push(format!("{} {} running mean", lane.policy, t.key));
+        if in_system {
+            columns.push(column(format!("{policy} in system"), &lane.in_system_series[..], true));
+        }
+        if rewards {
+            columns.push(column(format!("{policy} reward rate per server"), &lane.reward_series[..], true));
+        }
+        columns.push(column(format!("{policy} occupancy running mean"), &lane.occupancy_series[..], true));
+        if let Some(t) = snapshot.job_time {
+            columns.push(column(format!("{policy} {} running mean", t.key), &lane.job_time_series[..], false));
         }
     }
-    header.extend(snapshot.bin_labels.iter().map(|b| format!("{focus} {b}")));
-    out.write_record(&header)?;
-    let rows = snapshot.lanes.iter().map(|l| l.queue_series.len()).min().unwrap_or(0);
-    for i in 0..rows {
-        let x = snapshot.lanes[0].queue_series[i].x;
-        let mut record = vec![x.to_string()];
-        for lane in &snapshot.lanes {
-            record.push(lane.queue_series[i].y.to_string());
-            if in_system {
-                record.push(lane.in_system_series.get(i).map_or(String::new(), |p| p.y.to_string()));
-            }
-            record.push(lane.occupancy_series.get(i).map_or(String::new(), |p| p.y.to_string()));
-            if job_time.is_some() {
-                // The per-job time series starts after the warm-up; match its points by time.
-                let at = lane.job_time_series.iter().find(|p| p.x == x);
-                record.push(at.map_or(String::new(), |p| p.y.to_string()));
-            }
-        }
-        record.extend(snapshot.bin_series.iter().map(|s| s.get(i).map_or(String::new(), |p| p.y.to_string())));
-        out.write_record(&record)?;
+    for (bin, series) in snapshot.bin_labels.iter().zip(&snapshot.bin_series) {
+        columns.push(column(format!("{focus} {bin}"), &series[..], true));
+    }
+    // The rows are the grid's intervals: those of the queue, or of the reward in a loss system.
+    let grid =
+        |lane: &'_ LaneStats| if snapshot.queues { lane.queue_series.clone() } else { lane.reward_series.clone() };
+    let rows = snapshot.lanes.iter().map(|l| grid(l).len()).min().unwrap_or(0);
+    let times = snapshot.lanes.first().map(grid).unwrap_or_else(|| Rc::from([]));
+
+    let mut out = csv::Writer::from_writer(Vec::new());
+    let time = if snapshot.time_unit == "slots" { "slot" } else { "time" };
+    out.write_record(std::iter::once(time.to_string()).chain(columns.iter().map(|c| c.name.clone())))?;
+    for (row, at) in times.iter().take(rows).enumerate() {
+        out.write_record(std::iter::once(at.x.to_string()).chain(columns.iter().map(|c| c.cell(row, at.x))))?;
     }
     let bytes = out.into_inner().map_err(|e| e.into_error())?;
     Ok(String::from_utf8(bytes).expect("CSV of numbers and names is UTF-8"))
@@ -117,5 +144,40 @@ mod tests {
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), 1 + 10);
         assert!(lines[1].starts_with("50,"));
+    }
+
+    /// A loss system has no queue: its rows follow the reward's grid, and the reward is a column.
+    #[test]
+    fn a_loss_system_exports_its_reward() {
+        let setup = Setup::from_preset("pgas-c4").unwrap();
+        let mut race = Race::new(&setup, 64);
+        race.advance(2_000, f64::INFINITY, || 0.0).unwrap();
+        let csv = series_csv(&race.snapshot(Phase::Paused, 0)).unwrap();
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+        assert!(!header.iter().any(|h| h.ends_with(" queue")), "{header:?}");
+        let reward = header.iter().position(|h| h == "dra reward rate per server").expect("a reward column");
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert!(rows.len() > 10, "{} rows", rows.len());
+        let last: f64 = rows.last().unwrap()[reward].parse().unwrap();
+        assert!(last > 0.0, "DRA earns a reward: {last}");
+    }
+
+    /// Before the first measured job there is no running mean: the cell is empty, not 0.
+    #[test]
+    fn a_running_mean_starts_empty_not_at_zero() {
+        let mut setup = Setup::from_preset("msfq-d1").unwrap();
+        setup.scenario.set("warmup", "100").unwrap();
+        setup.scenario.set("sample_every", "10").unwrap();
+        let mut race = Race::new(&setup, 4096);
+        race.advance(1_000, f64::INFINITY, || 0.0).unwrap();
+        let csv = series_csv(&race.snapshot(Phase::Paused, 0)).unwrap();
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+        let column = header.iter().position(|h| h.ends_with("response running mean")).expect("a response column");
+        let cells: Vec<String> = reader.records().map(|r| r.unwrap()[column].to_string()).collect();
+        let first = cells.iter().position(|c| !c.is_empty()).expect("some job measured by t = 1000");
+        assert!(first >= 10, "nothing is measured in the warm-up: {first}");
+        assert!(cells[first..].iter().all(|c| c.parse::<f64>().is_ok_and(|v| v > 0.0)), "{:?}", &cells[first..]);
     }
 }

@@ -89,18 +89,21 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// The preset `id` as it comes, with its own policies.
-    /// A preset that compares more than [`MAX_POLICIES`] policies (msfq-d4's eight
-    /// thresholds) races the first, the last and two evenly spaced between.
+    /// The preset `id` as it comes, with its own policies (four of them for msfq-d4's eight
+    /// thresholds: [`raced_policies`]).
     pub fn from_preset(id: &str) -> Result<Self, ConfigError> {
         let preset = preset(id)?;
-        let all = &preset.policies;
-        let policies = if all.len() <= MAX_POLICIES {
-            all.clone()
-        } else {
-            (0..MAX_POLICIES).map(|i| all[i * (all.len() - 1) / (MAX_POLICIES - 1)]).collect()
-        };
-        Ok(Self { scenario: preset.scenario.clone(), policies, preset })
+        Ok(Self { scenario: preset.scenario.clone(), policies: raced_policies(&preset.policies), preset })
+    }
+}
+
+/// The policies of a preset that the page races: all of them, or for a preset that compares
+/// more than [`MAX_POLICIES`] the first, the last and evenly spaced ones between.
+fn raced_policies(all: &[PolicySpec]) -> Vec<PolicySpec> {
+    if all.len() <= MAX_POLICIES {
+        all.to_vec()
+    } else {
+        (0..MAX_POLICIES).map(|i| all[i * (all.len() - 1) / (MAX_POLICIES - 1)]).collect()
     }
 }
 
@@ -142,8 +145,10 @@ impl Lab {
     /// notice and the rest loads.
     pub fn from_link(input: &str) -> Self {
         let (link, errors) = decode_link(input, &[SPEED_KEY]);
+        // A link without policies races what choosing its preset races.
+        let policies = if link.named_policies { link.policies } else { raced_policies(&link.policies) };
         let mut lab = Lab {
-            setup: Rc::new(Setup { preset: link.preset, scenario: link.scenario, policies: link.policies }),
+            setup: Rc::new(Setup { preset: link.preset, scenario: link.scenario, policies }),
             speed: Speed::DEFAULT,
             notices: Vec::new(),
         };
@@ -203,8 +208,13 @@ impl Lab {
                         Rc::make_mut(&mut self.setup).scenario = scenario;
                     }
                     Err(mut e) => {
-                        // Name the field the person edited, whichever relation failed.
-                        if e.key != key {
+                        // Name the field the person edited, whichever relation failed; a
+                        // running policy that cannot take the new value is said as such.
+                        if e.key == PolicySpec::KEY && key != PolicySpec::KEY {
+                            e.message =
+                                format!("a running policy cannot take this value ({}); remove it first", e.message);
+                            e.key = key;
+                        } else if e.key != key {
                             e.message = format!("{}: {}", e.key, e.message);
                             e.key = key;
                         }

@@ -163,7 +163,7 @@ impl Race {
                     mean_occupancy: run.mean_occupancy(),
                     mean_job_time: run.mean_job_time(),
                     analysis: lane.analysis.as_ref().map(|a| (a.mean_response, format!("{} analysis", lane.label))),
-                    // Before the warm-up ends no job is measured and the running mean is 0.
+                    // From the first interval with a measured job on (before, there is no mean).
                     job_time_series: self.measured_points(run.job_time_series()),
                     in_system_series: points(run.in_system_series()),
                     measured: run.measured(),
@@ -209,12 +209,12 @@ impl Race {
 }
 
 impl Race {
-    /// A running mean of measured jobs at interval midpoints, from the end of the warm-up on
-    /// (before it no job is measured and the running mean is 0).
+    /// A running mean of measured jobs at interval midpoints, from its first interval with a
+    /// measured job on (before, the core's running mean is NaN: there is nothing to plot).
     fn measured_points(&self, series: &[packlab_core::metrics::SeriesPoint]) -> Rc<[Point]> {
         series
             .iter()
-            .filter(|p| p.end > self.warmup as f64)
+            .filter(|p| p.end > self.warmup as f64 && p.mean.is_finite())
             .map(|p| Point::new(0.5 * (p.start + p.end), p.mean))
             .collect()
     }

@@ -114,11 +114,20 @@ struct Columns {
     reward: Option<RewardReference>,
 }
 
+/// The mean occupancy for people: "–" before anything was measured, or for a policy that
+/// occupies no servers (PG-AS's upper bound, NaN).
+fn occupancy(lane: &LaneStats) -> String {
+    if lane.measured == 0 || !lane.mean_occupancy.is_finite() {
+        "–".to_string()
+    } else {
+        format!("{:.1}%", 100.0 * lane.mean_occupancy)
+    }
+}
+
 fn row(lane: &LaneStats, columns: &Columns) -> Html {
     let job_time = columns.job_time;
     // The attribute is named by the model's per-job time: data-mean-response, data-mean-delay.
     let mean = |key: &str| job_time.filter(|t| t.key == key).and(lane.mean_job_time).map(|m| m.to_string());
-    let measured = |text: String| if lane.measured == 0 { "–".to_string() } else { text };
     let reward_now = lane.reward_series.last().map(|p| p.y.to_string());
     let ratio = |to: f64| lane.mean_reward.map_or_else(|| "–".to_string(), |r| format!("{:.3}", r / to));
     html! {
@@ -145,7 +154,8 @@ fn row(lane: &LaneStats, columns: &Columns) -> Html {
                 <td class="num">{ ratio(reference.greedy) }</td>
                 <td class="num">{ ratio(reference.optimal) }</td>
             }
-            <td class="num">{ measured(format!("{:.1}%", 100.0 * lane.mean_occupancy)) }</td>
+            // NaN where a policy holds no servers (PG-AS's upper bound).
+            <td class="num">{ occupancy(lane) }</td>
             if job_time.is_some() {
                 <td class="num">{ lane.mean_job_time.map_or_else(|| "–".to_string(), |m| format!("{m:.2}")) }</td>
             }

@@ -144,6 +144,7 @@ fn multiserver_job_presets() {
     lab.apply(Action::Set { key: "cores".into(), value: "48".into() });
     let notice = lab.notice_for("cores").expect("MSFQ on 48 cores with needs 1 and 32");
     assert!(notice.message.contains("one-or-all"), "{notice}");
+    assert!(notice.message.starts_with("a running policy cannot take this value (msfq: MSFQ is defined"), "{notice}");
     assert_eq!(lab.setup.scenario.get("cores").unwrap(), "32");
     lab.apply(Action::Set { key: "cores".into(), value: "32".into() });
     lab.apply(Action::Set { key: "classes".into(), value: "1@0.8,32@0.2".into() });
@@ -155,6 +156,13 @@ fn multiserver_job_presets() {
     lab.apply(Action::ChoosePreset("msfq-d4".into()));
     assert_eq!(policies(&lab), ["msfq:l=0", "msfq:l=2", "msfq:l=8", "msfq:l=31"]);
     assert!(lab.notices.is_empty());
+    // A link to the preset races the same four, without a notice; a link that names more
+    // than four is told so.
+    let linked = Lab::from_link("?preset=msfq-d4");
+    assert_eq!((linked.setup.policies.clone(), linked.notices.len()), (lab.setup.policies.clone(), 0));
+    let named = Lab::from_link("?preset=msfq-d4&policy=msfq:l=0,msfq:l=1,msfq:l=2,msfq:l=4,msfq:l=8");
+    assert_eq!(policies(&named), ["msfq:l=0", "msfq:l=1", "msfq:l=2", "msfq:l=4"]);
+    assert!(named.notice_for("policy").is_some());
 }
 
 /// The VM presets: the fleet and the VM types are keys like any other, a fleet whose servers

@@ -154,38 +154,50 @@ where
         (r.start, r.end)
     };
     let mark_style = ShapeStyle { color: RGBColor(0x55, 0x55, 0x55).to_rgba(), filled: false, stroke_width: 1 };
-    for m in &chart.x_marks {
+    let mark_font = ("sans-serif", 12).into_font().color(&RGBColor(0x33, 0x33, 0x33));
+    let label_width =
+        |label: &str| area.estimate_text_size(label, &mark_font).map_or(6 * label.len() as i32, |(w, _)| w as i32);
+    // Where each label goes: marks close together get their labels stacked (x marks) or put
+    // side by side (y marks) instead of printed over each other.
+    let x_labels: Vec<_> =
+        chart.x_marks.iter().map(|m| (ctx.backend_coord(&(m.value, y_max)).0, label_width(m.label))).collect();
+    let x_rows = stack_labels(&x_labels);
+    for (m, row) in chart.x_marks.iter().zip(x_rows) {
         ctx.draw_series(DashedLineSeries::new([(m.value, clamp(y_min)), (m.value, y_max)], 6, 4, mark_style))?;
-        // A few pixels right of the line and below the top border.
+        // A few pixels right of the line and below the top border, a row lower per crowding.
         ctx.draw_series(std::iter::once(
-            EmptyElement::at((m.value, y_max))
-                + Text::new(
-                    m.label.to_string(),
-                    (4, 4),
-                    ("sans-serif", 12).into_font().color(&RGBColor(0x33, 0x33, 0x33)),
-                ),
+            EmptyElement::at((m.value, y_max)) + Text::new(m.label.to_string(), (4, 4 + 14 * row), mark_font.clone()),
         ))?;
     }
-    for m in &chart.y_marks {
+    let y_labels: Vec<_> =
+        chart.y_marks.iter().map(|m| (ctx.backend_coord(&(x_lo, clamp(m.value))).1, label_width(m.label))).collect();
+    let y_offsets = side_by_side(&y_labels);
+    for (m, dx) in chart.y_marks.iter().zip(y_offsets) {
         ctx.draw_series(DashedLineSeries::new([(x_lo, clamp(m.value)), (x_hi, clamp(m.value))], 6, 4, mark_style))?;
         ctx.draw_series(std::iter::once(
-            EmptyElement::at((x_lo, clamp(m.value)))
-                + Text::new(
-                    m.label.to_string(),
-                    (4, -16),
-                    ("sans-serif", 12).into_font().color(&RGBColor(0x33, 0x33, 0x33)),
-                ),
+            EmptyElement::at((x_lo, clamp(m.value))) + Text::new(m.label.to_string(), (4 + dx, -16), mark_font.clone()),
         ))?;
     }
-    for curve in &chart.curves {
+    // The legend lists as many curves as fit in the plot's height (an entry is about 20 px),
+    // then says how many more there are, rather than running off the chart.
+    let plot_height = {
+        let (top, bottom) = (ctx.backend_coord(&(x_lo, y_max)).1, ctx.backend_coord(&(x_lo, clamp(y_min))).1);
+        (bottom - top).max(0) as usize
+    };
+    let fit = (plot_height.saturating_sub(12) / LEGEND_ROW).max(1);
+    let listed = if chart.curves.len() <= fit { chart.curves.len() } else { fit - 1 };
+    for (i, curve) in chart.curves.iter().enumerate() {
         let color = PALETTE[curve.color % PALETTE.len()];
         let line = ShapeStyle { color: color.to_rgba(), filled: false, stroke_width: 2 };
         let points: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.x, clamp(p.y))).collect();
         let shape = curve.color % 4;
         let legend_marker = curve.markers.then_some(shape);
-        ctx.draw_series(LineSeries::new(points.iter().copied(), line))?.label(curve.label).legend(move |(x, y)| {
-            EmptyElement::at((x, y)) + PathElement::new([(-8, 0), (8, 0)], line) + marker(legend_marker, color)
-        });
+        let drawn = ctx.draw_series(LineSeries::new(points.iter().copied(), line))?;
+        if i < listed {
+            drawn.label(curve.label).legend(move |(x, y)| {
+                EmptyElement::at((x, y)) + PathElement::new([(-8, 0), (8, 0)], line) + marker(legend_marker, color)
+            });
+        }
         for p in curve.points.iter().filter_map(|p| p.interval.map(|(lo, hi)| (p.x, lo, hi))) {
             let (x, lo, hi) = p;
             ctx.draw_series(std::iter::once(PathElement::new([(x, clamp(lo)), (x, clamp(hi))], line)))?;
@@ -193,6 +205,11 @@ where
         if curve.markers {
             ctx.draw_series(points.iter().map(|&(x, y)| EmptyElement::at((x, y)) + marker(Some(shape), color)))?;
         }
+    }
+    if listed < chart.curves.len() {
+        ctx.draw_series(std::iter::empty::<PathElement<(f64, f64)>>())?
+            .label(format!("and {} more", chart.curves.len() - listed))
+            .legend(|(x, y)| EmptyElement::at((x, y)));
     }
     if !chart.curves.is_empty() {
         ctx.configure_series_labels()
@@ -208,6 +225,47 @@ where
             .draw()?;
     }
     Ok(())
+}
+
+/// Height of a legend entry in pixels (13 px text and the spacing plotters puts between).
+const LEGEND_ROW: usize = 20;
+
+/// Rows for labels drawn to the right of vertical lines at pixel columns `labels` (x, width):
+/// each label takes the first row where it clears the labels already placed.
+fn stack_labels(labels: &[(i32, i32)]) -> Vec<i32> {
+    let mut order: Vec<usize> = (0..labels.len()).collect();
+    order.sort_by_key(|&i| labels[i].0);
+    let mut row_ends: Vec<i32> = Vec::new();
+    let mut rows = vec![0; labels.len()];
+    for i in order {
+        let (x, width) = labels[i];
+        let row = row_ends.iter().position(|&end| end + 6 <= x).unwrap_or(row_ends.len());
+        if row == row_ends.len() {
+            row_ends.push(0);
+        }
+        row_ends[row] = x + 4 + width;
+        rows[i] = row as i32;
+    }
+    rows
+}
+
+/// Shifts, in pixels, for labels drawn above horizontal lines at pixel rows `labels` (y,
+/// width): a label less than a text line from an earlier one goes to its right.
+fn side_by_side(labels: &[(i32, i32)]) -> Vec<i32> {
+    let mut order: Vec<usize> = (0..labels.len()).collect();
+    order.sort_by_key(|&i| labels[i].0);
+    let mut shifts = vec![0; labels.len()];
+    let mut previous: Option<(i32, i32)> = None; // (y, right end of its label)
+    for i in order {
+        let (y, width) = labels[i];
+        let shift = match previous {
+            Some((py, end)) if y - py < 14 => end + 12,
+            _ => 0,
+        };
+        shifts[i] = shift;
+        previous = Some((y, shift + width));
+    }
+    shifts
 }
 
 /// A marker of one of four shapes, so curves differ by more than colour; `None` draws
@@ -345,6 +403,24 @@ mod tests {
         assert_eq!(tick(2.5), "2.5");
         assert_eq!(tick(0.0), "0");
         assert_eq!(tick(0.001), "0.001");
+    }
+
+    #[test]
+    fn close_mark_labels_do_not_overprint() {
+        // Three vertical lines 10 px apart with 50 px labels: three rows; a far one: row 0.
+        assert_eq!(stack_labels(&[(100, 50), (110, 50), (300, 40), (120, 50)]), [0, 1, 0, 2]);
+        // Two horizontal lines at the same height: side by side; a distant one stays left.
+        assert_eq!(side_by_side(&[(50, 40), (50, 30), (200, 10)]), [0, 52, 0]);
+    }
+
+    #[test]
+    fn a_long_legend_says_how_many_it_leaves_out() {
+        let points = [Point::new(0.0, 1.0), Point::new(1.0, 2.0)];
+        let labels: Vec<String> = (0..30).map(|i| format!("class {i}")).collect();
+        let curves = labels.iter().map(|l| Curve { label: l, color: 0, points: &points, markers: false }).collect();
+        let out = svg(&Chart { curves, ..Chart::default() });
+        assert!(out.contains("class 0") && !out.contains("class 29"), "a 400 px chart cannot list 30 curves");
+        assert!(out.contains(" more<") || out.contains(" more"), "the legend says what it left out");
     }
 
     #[test]

@@ -5,39 +5,70 @@ use super::{Series, SeriesPoint};
 
 /// A piecewise-constant quantity: its value since the last change, its integral over the
 /// measured window and, optionally, a series of interval means.
+///
+/// The sums are split only where the value changes and at the series' grid boundaries, never
+/// at the moments someone reads them. Floating-point addition is not associative, so a split
+/// at a frame boundary would change the last bits: a link replayed in other frame sizes, or
+/// the page against the CLI's one-go run, would then disagree in the last digits.
 #[derive(Debug, Clone)]
 pub struct Level {
     value: f64,
+    /// When the value last changed: `area` covers the measured part of `[0, since)`.
     since: f64,
     area: f64,
     warmup: f64,
     series: Option<Series>,
+    /// How far the series has been fed: `since`, or a later grid boundary that
+    /// [`Level::flush`] closed while the value held.
+    fed: f64,
 }
 
 impl Level {
+    /// A level that is 0 until first set (a count, an occupancy).
     pub fn new(warmup: f64, series: Option<Series>) -> Self {
-        Self { value: 0.0, since: 0.0, area: 0.0, warmup, series }
+        Self { value: 0.0, since: 0.0, area: 0.0, warmup, series, fed: 0.0 }
+    }
+
+    /// A running mean of measured jobs: undefined (NaN) until the first job is measured, so
+    /// its series points are NaN ("no data yet") rather than a response time of 0. Only its
+    /// series is meant to be read.
+    pub fn running_mean(warmup: f64, series: Option<Series>) -> Self {
+        Self { value: f64::NAN, ..Self::new(warmup, series) }
     }
 
     /// Changes the value at `now`.
     pub fn set(&mut self, now: f64, value: f64) {
+        // `!=` is also true when the old value is NaN, as a running mean's is at first.
         if value != self.value {
-            self.flush(now);
+            self.integrate(now);
             self.value = value;
         }
     }
 
-    /// Brings the integral and the series up to `now`.
-    pub fn flush(&mut self, now: f64) {
+    /// Adds the current value over `[since, now)` to the integral and the series.
+    fn integrate(&mut self, now: f64) {
         if now > self.since {
             if let Some(s) = &mut self.series {
-                s.add(self.since, now, self.value);
+                s.add(self.fed, now, self.value);
             }
             let from = self.since.max(self.warmup);
             if now > from {
                 self.area += self.value * (now - from);
             }
             self.since = now;
+            self.fed = now;
+        }
+    }
+
+    /// Closes the series' grid intervals that ended by `now`, so a live chart moves on through
+    /// a stretch without events. The pieces it adds end on grid boundaries, where the series
+    /// splits the sums anyway, so no bit depends on when this is called.
+    pub fn flush(&mut self, now: f64) {
+        let Some(s) = &mut self.series else { return };
+        while s.next_boundary() <= now {
+            let boundary = s.next_boundary();
+            s.add(self.fed, boundary, self.value);
+            self.fed = boundary;
         }
     }
 
@@ -54,5 +85,34 @@ impl Level {
 
     pub fn points(&self) -> &[SeriesPoint] {
         self.series.as_ref().map_or(&[], |s| s.points())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reading between changes, as a page does every frame, leaves every bit as it was.
+    #[test]
+    fn flushing_between_changes_changes_no_bit() {
+        let changes = [(0.3, 2.0), (1.7, 5.0), (4.1, 1.0), (9.95, 3.0), (10.0, 0.0), (17.3, 4.0)];
+        let run = |flushes: &[f64]| {
+            let mut level = Level::new(1.1, Some(Series::new(0.7, 8)));
+            let mut flushes = flushes.iter().copied().peekable();
+            for &(t, v) in &changes {
+                while let Some(f) = flushes.next_if(|&f| f < t) {
+                    level.flush(f);
+                }
+                level.set(t, v);
+            }
+            level.flush(20.0);
+            let points: Vec<_> = level.points().iter().map(|p| (p.start, p.end, p.mean.to_bits())).collect();
+            (level.mean(20.0, 1.1).to_bits(), points)
+        };
+        let reference = run(&[]);
+        assert!(reference.1.len() >= 4, "the series merged down to its last points: {:?}", reference.1);
+        let thirds: Vec<f64> = (1..60).map(|i| i as f64 / 3.0).collect();
+        assert_eq!(run(&thirds), reference);
+        assert_eq!(run(&[0.7, 1.4, 2.0999, 2.1, 5.0, 12.0]), reference);
     }
 }

@@ -18,6 +18,9 @@ pub const PAGE_KEYS: &[&str] = &["speed"];
 pub struct Link {
     pub preset: Preset,
     pub policies: Vec<PolicySpec>,
+    /// Whether `policies` are the link's own; false when the link named none that could run,
+    /// and `policies` are the preset's.
+    pub named_policies: bool,
     pub scenario: Scenario,
     /// Keys that are not the core's but were listed as accepted by the caller (the page's
     /// `speed`), in link order.
@@ -62,7 +65,9 @@ pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>)
             }
         }
     }
-    if policies.is_empty() {
+    // Without usable policies in the link, the preset's, checked against the scenario below.
+    let mut named_policies = !policies.is_empty();
+    if !named_policies {
         policies = chosen.policies.clone();
     }
 
@@ -119,9 +124,10 @@ pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>)
         }
     });
     if policies.is_empty() {
+        named_policies = false;
         policies = chosen.policies.clone();
     }
-    (Link { preset: chosen, policies, scenario, extras }, errors)
+    (Link { preset: chosen, policies, named_policies, scenario, extras }, errors)
 }
 
 /// Encodes a scenario as a query string (without `?`): preset, policies, seed, the keys that

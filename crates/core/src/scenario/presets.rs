@@ -439,8 +439,7 @@ fn ghra_b3() -> Preset {
                       0.9, λ = (7.5, 18, 6). MaxWeight with local refresh re-picks a server's configuration whenever \
                       that server empties; whether it is stable on a heterogeneous fleet is unknown, and here its total \
                       queue keeps climbing (slowly: it shows after a few thousand time units). Algorithm 2 is provably \
-                      throughput-optimal and its queue stays near 50. Each server is drawn with one bar per resource; \
-                      hatched blocks are dummy jobs.",
+                      throughput-optimal and its queue stays near 50.",
         scenario: Scenario::Vm(VmScenario { sample_every: 10, warmup: 2_000, ..ec2("5xsmall,5xlarge", 0.9, 20_000) }),
         policies: vec![PolicySpec::new(PolicyKind::MwLocal), alg2()],
         load_grid: ZETA_GRID.to_vec(),

@@ -89,13 +89,12 @@ impl VmScenario {
             ));
         }
         if let Some(j) = (0..demands.len()).find(|&j| !capacities.iter().any(|c| demands[j].le(c))) {
+            // Demand vectors are already named "type N (a/b/c)"; sizes and EC2 types are not.
+            let name = &self.types.names()[j];
+            let label = if name.starts_with("type ") { name.clone() } else { format!("type {} ({name})", j + 1) };
             return Err(ConfigError::new(
                 "types",
-                format!(
-                    "type {} ({}) fits no server, even an empty one; every type must fit some server",
-                    j + 1,
-                    self.types.names()[j]
-                ),
+                format!("{label} fits no server, even an empty one; every type must fit some server"),
             ));
         }
         self.traffic_vector().map(|_| ())
@@ -189,6 +188,11 @@ mod tests {
         s.set("types", "2,11").unwrap();
         let e = s.validate().unwrap_err();
         assert!(e.message.contains("type 2 (size 11) fits no server"), "{e}");
+        s.set("servers", "2x10/10").unwrap();
+        s.set("types", "2/2,11/1").unwrap();
+        let e = s.validate().unwrap_err();
+        assert!(e.message.starts_with("type 2 (11/1) fits no server"), "{e}");
+        s.set("servers", "2x10").unwrap();
         s.set("types", "2,3").unwrap();
         s.validate().unwrap();
         let rates = s.arrival_rates().unwrap();

@@ -95,6 +95,8 @@ impl Trace {
             .from_reader(text.as_bytes());
         // Column of each field: the default order, or a header's.
         let mut order = [0usize, 1, 2, 3];
+        // Only the first line that is not blank or a comment may be a header.
+        let mut first = true;
         let mut raw = Vec::new();
         for record in reader.records() {
             let record = record.map_err(|e| err(format!("CSV: {e}")))?;
@@ -102,7 +104,7 @@ impl Trace {
             if record.iter().all(str::is_empty) {
                 continue;
             }
-            if raw.is_empty() && record.get(0).is_some_and(|f| f.parse::<f64>().is_err()) {
+            if std::mem::take(&mut first) && record.get(0).is_some_and(|f| f.parse::<f64>().is_err()) {
                 order = header_order(&record).map_err(|m| err(format!("line {line}: {m}")))?;
                 continue;
             }
@@ -342,6 +344,7 @@ mod tests {
             ("0,1,0.5,12", "line 1: priority '12' must be an integer in 0..=11"),
             ("0,1,0.5,high", "priority 'high'"),
             ("nan,1,0.5,1", "submit_time 'nan' must be a number >= 0"),
+            ("submit_time,duration,size,priority\nabc,1,0.5,0", "line 2: submit_time 'abc' must be a number"),
             ("start,duration,size,priority\n", "header 'start,duration,size,priority' has no column 'submit_time'"),
             ("# nothing\n", "no task lines"),
         ] {

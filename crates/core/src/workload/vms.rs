@@ -182,7 +182,12 @@ impl Fleet {
             let kind = match kind.trim().to_ascii_lowercase().as_str() {
                 "small" => ServerKind::Small,
                 "large" => ServerKind::Large,
-                other => ServerKind::Custom(parse_vector(other).map_err(|m| err(format!("'{part}': {m}")))?),
+                other if other.starts_with(|c: char| c.is_ascii_digit()) => {
+                    ServerKind::Custom(parse_vector(other).map_err(|m| err(format!("'{part}': {m}")))?)
+                }
+                other => {
+                    return Err(err(format!("'{part}': the kind '{other}' is not small, large or a capacity a/b/c")));
+                }
             };
             groups.push((count, kind));
         }
@@ -288,7 +293,8 @@ mod tests {
             ("5small", "COUNTxKIND"),
             ("0xsmall", "no servers"),
             ("1001xsmall", "1001 servers"),
-            ("2xhuge", "'huge' is not a whole number"),
+            ("2xhuge", "the kind 'huge' is not small, large or a capacity"),
+            ("2x10/big", "'big' is not a whole number"),
             ("1x10,1xsmall", "same number of resources"),
             ("1x1/2/3/4/5", "5 amounts"),
         ] {

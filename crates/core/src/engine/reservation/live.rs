@@ -128,8 +128,9 @@ impl LiveRun for ReservationSim {
         0.0
     }
 
+    /// NaN for the upper bound, which admits jobs without servers: it occupies nothing.
     fn mean_occupancy(&self) -> f64 {
-        self.stats.occupancy.mean(self.now, self.config.warmup)
+        if self.unlimited { f64::NAN } else { self.stats.occupancy.mean(self.now, self.config.warmup) }
     }
 
     fn measured(&self) -> u64 {
@@ -145,7 +146,7 @@ impl LiveRun for ReservationSim {
     }
 
     fn occupancy_series(&self) -> &[SeriesPoint] {
-        self.stats.occupancy.points()
+        if self.unlimited { &[] } else { self.stats.occupancy.points() }
     }
 
     /// The bins are the job types; their values the jobs of each type in service.
