@@ -86,7 +86,7 @@ pub fn Stats(props: &StatsProps) -> Html {
             </table>
             <p class="note">
                 { format!(
-                    "{}{}{}",
+                    "{}{}{}{}",
                     if props.warmup == 0 {
                         "* over the whole run (no warm-up)".to_string()
                     } else {
@@ -96,6 +96,14 @@ pub fn Stats(props: &StatsProps) -> Html {
                         )
                     },
                     job_time.map_or(String::new(), |t| format!("; {}: {}", t.name, t.definition)),
+                    // E[T] weighs every class's mean: it has none while a class has no measured
+                    // completion, which a policy that starves the class never gives.
+                    if job_time.is_some() && props.lanes.iter().any(|l| l.measured > 0 && l.mean_job_time.is_none()) {
+                        "; – : some class has not completed a measured job yet (under a policy that starves the \
+                         class, it never will)"
+                    } else {
+                        ""
+                    },
                     props.reward.map_or(String::new(), |r| format!(
                         "; U^(g) = {:.1}: the global greedy's reward per server, U* = {:.1}: the LP optimum",
                         r.greedy, r.optimal
