@@ -7,7 +7,7 @@
 
 use super::{Preset, Scenario, preset, presets};
 use crate::ConfigError;
-use crate::policy::PolicySpec;
+use crate::policy::{PolicyKind, PolicySpec};
 
 /// Keys that only the web page uses (playback speed); the CLI accepts and ignores them so
 /// that any page link replays on the command line.
@@ -124,8 +124,15 @@ pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>)
         }
     });
     if policies.is_empty() {
+        // None of the link's (or the preset's) policies can run this scenario: the preset's
+        // that can, else the model's first that can, so the page still races something. The
+        // errors above say what was dropped.
         named_policies = false;
-        policies = chosen.policies.clone();
+        let fits = |p: &PolicySpec| scenario.check_policy(p).is_ok();
+        policies = chosen.policies.iter().filter(|p| fits(p)).cloned().collect();
+        if policies.is_empty() {
+            policies.extend(PolicyKind::of_model(scenario.model()).map(PolicySpec::new).find(fits));
+        }
     }
     (Link { preset: chosen, policies, named_policies, scenario, extras }, errors)
 }
@@ -219,6 +226,11 @@ mod tests {
         let (link, errors) = decode_link("preset=msfq-d1&policy=msf,vqs,msfq:l=40", &[]);
         assert_eq!(errors.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["policy", "policy"]);
         assert_eq!(link.policies, vec![PolicySpec::parse("msf").unwrap()]);
+        // The preset's own policies cannot run general classes: the model's first that can.
+        let (link, errors) = decode_link("preset=msfq-d4&classes=1@0.5,4@0.5", &[]);
+        assert_eq!(errors.len(), 8, "one per threshold of the preset: {errors:?}");
+        assert_eq!(link.policies, vec![PolicySpec::parse("fcfs").unwrap()]);
+        assert!(!link.named_policies);
         let (_, errors) = decode_link("preset=nope", &[]);
         assert_eq!(errors[0].key, "preset");
         let (link, errors) = decode_link("", &[]);
