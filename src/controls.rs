@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use packlab_core::ConfigError;
 use packlab_core::policy::{Model, PolicyKind};
 use packlab_core::scenario::presets;
 use packlab_core::theory::LoadMark;
@@ -244,34 +245,42 @@ fn LoadField(props: &LabControlsProps) -> Html {
     }
 }
 
+/// The change handler of a file input: reads the chosen file and dispatches what `parse` makes
+/// of its text, or its error (prefixed "uploaded CSV:") as a notice on the error's key.
+fn csv_upload(
+    dispatch: &Callback<Action>,
+    parse: impl Fn(&str) -> Result<Action, ConfigError> + 'static,
+) -> Callback<Event> {
+    let (dispatch, parse) = (dispatch.clone(), Rc::new(parse));
+    Callback::from(move |e: Event| {
+        let Some(input) = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlInputElement>(t).ok()) else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        let (dispatch, parse) = (dispatch.clone(), parse.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+            let text = text.ok().and_then(|t| t.as_string()).unwrap_or_default();
+            match parse(&text) {
+                Ok(action) => dispatch.emit(action),
+                Err(mut e) => {
+                    e.message = format!("uploaded CSV: {}", e.message);
+                    dispatch.emit(Action::Reject(e));
+                }
+            }
+        });
+    })
+}
+
 /// The job classes of the multiserver-job model: the `classes` key as text, and a CSV upload
 /// (need, probability, mean_size per line) for tables such as Borg's (msfq-d6).
 #[component]
 fn ClassEditor(props: &LabControlsProps) -> Html {
-    let upload = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |e: Event| {
-            let Some(input) = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlInputElement>(t).ok())
-            else {
-                return;
-            };
-            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-            let dispatch = dispatch.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
-                let text = text.ok().and_then(|t| t.as_string()).unwrap_or_default();
-                // The CSV becomes the `classes` key's text form; a bad table shows its
-                // message (naming the line) under the field.
-                match JobClasses::from_csv(&text) {
-                    Ok(classes) => dispatch.emit(Action::Set { key: "classes".into(), value: classes.to_string() }),
-                    Err(mut e) => {
-                        e.message = format!("uploaded CSV: {}", e.message);
-                        dispatch.emit(Action::Reject(e));
-                    }
-                }
-            });
-        })
-    };
+    // The CSV becomes the `classes` key's text form; a bad table shows its message (naming the
+    // line) under the field.
+    let upload = csv_upload(&props.dispatch, |text| {
+        JobClasses::from_csv(text).map(|classes| Action::Set { key: "classes".into(), value: classes.to_string() })
+    });
     html! {
         <div class="classes">
             <KeyField name="classes" label="Job classes (need@probability@mean size, …)" kind="text"
@@ -289,28 +298,8 @@ fn ClassEditor(props: &LabControlsProps) -> Html {
 /// and arrivals. Links do not carry it.
 #[component]
 fn TraceUpload(props: &LabControlsProps) -> Html {
-    let upload = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |e: Event| {
-            let Some(input) = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlInputElement>(t).ok())
-            else {
-                return;
-            };
-            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-            let dispatch = dispatch.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
-                let text = text.ok().and_then(|t| t.as_string()).unwrap_or_default();
-                match Trace::from_csv(&text) {
-                    Ok(trace) => dispatch.emit(Action::AttachTrace(Rc::new(trace))),
-                    Err(mut e) => {
-                        e.message = format!("uploaded CSV: {}", e.message);
-                        dispatch.emit(Action::Reject(e));
-                    }
-                }
-            });
-        })
-    };
+    let upload =
+        csv_upload(&props.dispatch, |text| Trace::from_csv(text).map(|trace| Action::AttachTrace(Rc::new(trace))));
     let loaded = match &props.lab.setup.scenario {
         packlab_core::scenario::Scenario::Pgas(s) => s.trace.as_ref().map(|t| t.0.len()),
         _ => None,

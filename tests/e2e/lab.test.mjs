@@ -13,68 +13,25 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { mkdtemp, mkdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { mkdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+
+import { launchChromium, serveDist } from './browser.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const DIST = join(ROOT, 'dist');
 const RESULTS = join(ROOT, 'test-results');
 // Served below a sub-path, as on a project page, to check that asset URLs are relative.
 const BASE = '/packlab/';
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const MIME = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
 /** How long a run to the horizon at speed=max may take. */
 const RUN_TIMEOUT_MS = 120_000;
 /** The race of tests (a): VQS is unstable on one server, BF-J/S is not. */
 const RACE = 'preset=pgrr-a1&policy=vqs,bf-js&seed=1';
 
-/** A static server for dist/ under BASE, on 127.0.0.1 and a free port. */
-async function serveDist() {
-  const server = createServer(async (req, res) => {
-    try {
-      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-      if (!path.startsWith(BASE)) throw new Error('outside the base');
-      let file = normalize(join(DIST, path.slice(BASE.length)));
-      if (file !== DIST && !file.startsWith(DIST + sep)) throw new Error('outside dist');
-      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      const body = await readFile(file);
-      res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
-      res.end(body);
-    } catch {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('not found');
-    }
-  });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  return server;
-}
-
 let server;
 let context;
-let profile;
+let closeChromium;
 let origin;
 
 before(async () => {
@@ -82,22 +39,14 @@ before(async () => {
     throw new Error('dist/index.html is missing: run `trunk build --release` first');
   });
   await mkdir(RESULTS, { recursive: true });
-  server = await serveDist();
-  origin = `http://127.0.0.1:${server.address().port}`;
-  profile = await mkdtemp(join(tmpdir(), 'packlab-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: CHROMIUM_ARGS,
-    headless: true,
-    viewport: { width: 1280, height: 720 },
-  });
+  ({ server, origin } = await serveDist(DIST, BASE));
+  ({ context, close: closeChromium } = await launchChromium('packlab-chromium-'));
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
 });
 
 after(async () => {
-  await context?.close();
+  await closeChromium?.();
   await new Promise((ok) => (server ? server.close(ok) : ok()));
-  if (profile) await rm(profile, { recursive: true, force: true });
 });
 
 // ---------------------------------------------------------------------------------------------

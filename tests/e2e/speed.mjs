@@ -10,26 +10,13 @@
 // each figure. It also counts the slots the page ran over the whole window (the progress
 // label), as a check on the meter.
 
-import { createServer } from 'node:http';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+
+import { launchChromium, serveDist } from './browser.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const DIST = resolve(process.env.DIST ?? join(ROOT, 'dist'));
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
 /** The rows of the README's table. */
 const LINKS = [
   'preset=pgrr-a1&servers=1000&policy=bf-js',
@@ -42,27 +29,8 @@ const args = process.argv.slice(2);
 const seconds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 10;
 const links = args.length ? args : LINKS;
 
-const server = createServer(async (req, res) => {
-  try {
-    let file = normalize(join(DIST, decodeURIComponent(new URL(req.url, 'http://x').pathname)));
-    if (file !== DIST && !file.startsWith(DIST + sep)) throw new Error('outside dist');
-    if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-    res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
-    res.end(await readFile(file));
-  } catch {
-    res.writeHead(404);
-    res.end();
-  }
-});
-await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-const origin = `http://127.0.0.1:${server.address().port}`;
-const profile = await mkdtemp(join(tmpdir(), 'packlab-speed-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: CHROMIUM_ARGS,
-  headless: true,
-  viewport: { width: 1280, height: 720 },
-});
+const { server, origin } = await serveDist(DIST);
+const { context, close } = await launchChromium('packlab-speed-');
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const range = (xs) => `${Math.round(Math.min(...xs)).toLocaleString('en')}-${Math.round(Math.max(...xs)).toLocaleString('en')}`;
@@ -109,7 +77,6 @@ try {
     );
   }
 } finally {
-  await context.close();
+  await close();
   await new Promise((ok) => server.close(ok));
-  await rm(profile, { recursive: true, force: true });
 }
