@@ -5,9 +5,7 @@
 use std::rc::Rc;
 
 use gloo_events::{EventListener, EventListenerOptions};
-use packlab_core::policy::Model;
-use packlab_core::scenario::{PgasTypes, Scenario};
-use packlab_core::theory::{LoadMark, load_marks};
+use packlab_core::models::{Drawing, LoadMark};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 use web_sys::KeyboardEvent;
@@ -87,7 +85,7 @@ fn Workbench(props: &LabProps) -> Html {
     let lab = &props.lab;
     let setup = lab.setup.clone();
     let race = use_race(setup.clone(), lab.speed);
-    let marks = use_memo(setup.clone(), |s| Rc::<[LoadMark]>::from(load_marks(&s.scenario)));
+    let marks = use_memo(setup.clone(), |s| Rc::<[LoadMark]>::from(s.scenario.marks()));
     let marks: Rc<[LoadMark]> = (*marks).clone();
     let reduced_motion = use_memo((), |()| prefers_reduced_motion());
     use_keyboard(race.toggle.clone(), race.step.clone());
@@ -96,7 +94,7 @@ fn Workbench(props: &LabProps) -> Html {
     // The offered fraction of the capacity, drawn on the occupancy chart.
     let load = setup.scenario.offered_utilization();
     // What the time of the last placement is called: a slot, or t in continuous time.
-    let time_word = if setup.scenario.time_unit() == "slots" { "slot" } else { "t =" };
+    let time_word = setup.scenario.time_unit().prefix();
     let name = format!("packlab-{}", preset.id);
     // PGAS-C1's random collections are bounds only: statistics in place of a race.
     let collections = collections_only(&setup.scenario);
@@ -109,7 +107,7 @@ fn Workbench(props: &LabProps) -> Html {
                 <details class="explain">
                     <summary>{ "What am I looking at?" }</summary>
                     <p>{ preset.explanation }</p>
-                    <p>{ how_to_read(&setup.scenario) }</p>
+                    <p>{ setup.scenario.any().how_to_read() }</p>
                 </details>
             </section>
             <aside class="controls" aria-label="Scenario">
@@ -125,22 +123,22 @@ fn Workbench(props: &LabProps) -> Html {
                         <p class="error" role="alert">{ message.to_string() }</p>
                     }
                     <Stats lanes={snapshot.lanes.clone()} warmup={snapshot.warmup}
-                        unit={lab.setup.scenario.time_unit()} job_time={snapshot.job_time}
-                        queues={snapshot.queues} rewards={snapshot.model == Model::Pgas} reward={snapshot.reward} />
+                        unit={snapshot.model.time.plural()} job_time={snapshot.job_time()}
+                        queues={snapshot.queues()} rewards={snapshot.model.reward} reward={snapshot.reward} />
                     <div class="lanes">
                         { for snapshot.lanes.iter().map(|lane| html! {
                             <article class="lane" key={lane.policy.clone()} data-lane={lane.policy.clone()}>
                                 <h2><Swatch color={lane.color} />{ &lane.label }</h2>
                                 <ClusterCanvas view={lane.view.clone()} bin_labels={snapshot.bin_labels.clone()}
                                     detail={snapshot.detail} min_interval_ms={if *reduced_motion { 500.0 } else { 0.0 }}
-                                    style={if snapshot.model == Model::Pgas { ServerStyle::Slots } else { ServerStyle::Bars }} />
+                                    style={match snapshot.model.drawing { Drawing::Slots => ServerStyle::Slots, Drawing::Bars => ServerStyle::Bars }} />
                                 <p class="why">{ lane.view.last.as_ref().map_or_else(
                                     || "No job placed yet.".to_string(),
                                     |w| format!("{} {}: {}", time_word, w.time, w.text)) }</p>
                                 if let Some(readout) = &lane.view.readout {
                                     <p class="readout">{ readout }</p>
                                 }
-                                if let Some(legend) = server_legend(snapshot.model, &lane.view.resources, snapshot.detail) {
+                                if let Some(legend) = &lane.view.legend {
                                     <p class="legend">{ legend }</p>
                                 }
                             </article>
@@ -156,7 +154,7 @@ fn Workbench(props: &LabProps) -> Html {
                                     min_interval_ms={if *reduced_motion { 500.0 } else { RUNNING_REDRAW_MS }} />
                             </div>
                         }) }
-                        if snapshot.model == Model::Pgas {
+                        if snapshot.model.reward {
                             <AlphaChart scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                         }
                     </div>
@@ -259,7 +257,7 @@ fn ShareAndExport(props: &ShareProps) -> Html {
 }
 
 fn chart_name(kind: ChartKind, snapshot: &Snapshot) -> String {
-    let job_time = snapshot.job_time.map_or("", |t| t.name);
+    let job_time = snapshot.job_time().map_or("", |t| t.name);
     match kind {
         ChartKind::Queue => "Queue chart".into(),
         ChartKind::Occupancy => "Occupancy chart".into(),
@@ -323,90 +321,4 @@ fn prefers_reduced_motion() -> bool {
     web_sys::window()
         .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
         .is_some_and(|m| m.matches())
-}
-
-/// How to read the page for `scenario`: what the server views, the bins and the charts show.
-fn how_to_read(scenario: &Scenario) -> &'static str {
-    match scenario {
-        Scenario::Pgrr(_) => {
-            "Each policy runs on the same arrivals (same jobs, sizes and service times). Its servers are bars \
-             filled by their jobs, coloured by size class; the job placed last is outlined and explained under \
-             the bars. Below the bars, the waiting jobs per virtual queue (VQS, VQS-BF) or per size class. On \
-             the charts, the dashed vertical line ends the warm-up; on the occupancy chart, dashed lines mark \
-             the offered load and the papers' guarantees."
-        }
-        Scenario::Msj(_) => {
-            "Each policy runs on the same arrivals (same jobs, classes and service times). The machine's k cores \
-             are one bar, filled by the running jobs coloured by class, with the policy's phase above; below, \
-             the waiting jobs per class. The charts show the jobs in the system n(t), the running mean response \
-             time of every policy (the paper's analysis dashed where it applies) and per class."
-        }
-        Scenario::Vm(_) => {
-            "Each policy runs on the same arrivals (same VMs and service times). Each server is a group of bars, \
-             one per resource, stacked by its VMs coloured by type; hatched blocks are dummy jobs. Below, the \
-             waiting VMs per type. The charts show the total queue, the occupancy and the running mean delay \
-             until service; the dashed vertical line ends the warm-up."
-        }
-        Scenario::Pgas(s) if s.bounds_only() => {
-            "Nothing is simulated here: each random collection of VM types is solved exactly, for the global \
-             greedy's reward U^(g) and the LP optimum U*, and the chart sorts the ratios U^(g)/U* with the \
-             theorems' 1 − 1/e and 1/2 dashed. The seed and the number of collections choose the collections; \
-             the servers, α, the horizon and the policies do not enter."
-        }
-        Scenario::Pgas(s) if s.types == PgasTypes::Trace => {
-            "Each policy replays the same tasks; a task is admitted into a free slot of its type or lost. Each \
-             server is a grid of its deployed slots: a filled square per job, a hollow square per reserved empty \
-             slot, coloured by type; an arrow shows the last migration. Below, the jobs in service per type and \
-             the share of each type lost. The reward chart shows R(t)/L of every policy; a trace has no arrival \
-             rates, so there is no U^(g) or U* to draw and no α chart."
-        }
-        Scenario::Pgas(_) => {
-            "Each policy sees the same arrivals; a job is admitted into a free slot of its type or lost. Each \
-             server is a grid of its deployed slots: a filled square per job, a hollow square per reserved empty \
-             slot, coloured by type; an arrow shows the last migration. Below, the jobs in service per type and \
-             the share of each type lost. The reward chart shows R(t)/L against the global greedy's U^(g) and \
-             the LP optimum U*; the α chart shows both bounds against the workload scale."
-        }
-    }
-}
-
-/// What a server view's marks mean, for the models that need it said under each lane.
-fn server_legend(model: Model, resources: &[&str], detail: bool) -> Option<String> {
-    match model {
-        Model::Vm => Some(vm_legend(resources, detail)),
-        Model::Pgas if detail => Some(
-            "Slots per server, bottom-up by type: filled squares are jobs, hollow ones reserved empty slots. \
-             Above: the configuration k, and under DRA the server's rank, index in its configuration and group \
-             (AG accepts, RG gives its jobs up to migrations)."
-                .to_string(),
-        ),
-        Model::Pgas => Some("One square per server, darker when fuller (its fullest resource).".to_string()),
-        Model::Pgrr | Model::Msj => None,
-    }
-}
-
-/// How the VM model's servers are drawn: the bars (one per resource where there are several),
-/// the labels around them and the hatched dummy jobs, or, in the compact view of many
-/// servers, what a square's shade means.
-fn vm_legend(resources: &[&str], detail: bool) -> String {
-    if !detail {
-        return "One square per server, darker when fuller: the share of its fullest resource held by real and \
-                dummy jobs together (dummies hold a VM's room without doing work)."
-            .to_string();
-    }
-    let initials: Vec<String> = resources
-        .iter()
-        .map(|r| format!("{} {r}", r.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default()))
-        .collect();
-    let bars = if resources.is_empty() {
-        "Each server is a bar stacked by its jobs, coloured by type".to_string()
-    } else {
-        format!("One bar per resource ({})", initials.join(", "))
-    };
-    format!(
-        "{bars}; under each server the jobs waiting in its own queues (and its number, where \
-         there is room), above it the configuration it runs where the policy keeps one. Hatched blocks are dummy \
-         jobs: they hold a VM's resources for an exponential time, like a real job of their type, but carry no \
-         work and never count as waiting or delayed."
-    )
 }

@@ -6,8 +6,9 @@
 use std::rc::Rc;
 
 use gloo_events::EventListener;
-use packlab_core::scenario::{PgasTypes, Scenario};
-use packlab_core::theory::pgas::{AlphaCurve, CollectionSummary, c1_statistics};
+use packlab_core::models::pgas::PgasTypes;
+use packlab_core::models::pgas::theory::{AlphaCurve, CollectionResult, CollectionSummary, SweepPoint, c1_statistics};
+use packlab_core::scenario::Scenario;
 use packlab_plot::{Chart, Curve, LegendAt, Mark, Point};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
@@ -115,9 +116,8 @@ pub fn AlphaChart(props: &AlphaChartProps) -> Html {
     let figure = matches!(&*props.scenario, Scenario::Pgas(s) if s.types == PgasTypes::C2);
     let prepared = use_memo(curve.clone(), |curve| {
         let Some(Ok(curve)) = &**curve else { return None };
-        let line = |f: fn(&packlab_core::theory::pgas::SweepPoint) -> f64| {
-            curve.points.iter().map(|p| Point::new(p.alpha, f(p))).collect::<Vec<_>>()
-        };
+        let line =
+            |f: fn(&SweepPoint) -> f64| curve.points.iter().map(|p| Point::new(p.alpha, f(p))).collect::<Vec<_>>();
         let labels: Vec<String> = curve.critical.iter().map(|c| c.label()).collect();
         Some(Rc::new(([line(|p| p.greedy_reward), line(|p| p.optimal_reward)], labels)))
     });
@@ -175,12 +175,10 @@ pub fn collections_only(scenario: &Scenario) -> bool {
 }
 
 /// The C1 statistics of `scenario`'s random collections (`None` for other scenarios).
-fn collections(
-    scenario: &Scenario,
-) -> Option<Result<(Vec<packlab_core::theory::pgas::CollectionResult>, CollectionSummary), String>> {
+fn collections(scenario: &Scenario) -> Option<Result<(Vec<CollectionResult>, CollectionSummary), String>> {
     let Scenario::Pgas(s) = scenario else { return None };
     let PgasTypes::Random { collections, memory } = s.types else { return None };
-    Some(c1_statistics(s.seed, collections as usize, memory).map_err(|e| e.to_string()))
+    Some(c1_statistics(s.window.seed, collections as usize, memory).map_err(|e| e.to_string()))
 }
 
 #[derive(Properties, PartialEq)]

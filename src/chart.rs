@@ -3,8 +3,7 @@
 
 use std::rc::Rc;
 
-use packlab_core::policy::Model;
-use packlab_core::theory::LoadMark;
+use packlab_core::models::LoadMark;
 use packlab_plot::{Chart, Curve, LegendAt, Mark};
 use plotters::prelude::*;
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform};
@@ -81,10 +80,10 @@ impl ChartKind {
     /// in models that measure one. Fixed for a race, so charts never swap places mid-run.
     pub fn applies(self, snapshot: &Snapshot) -> bool {
         match self {
-            ChartKind::JobTime | ChartKind::ClassJobTime => snapshot.job_time.is_some(),
+            ChartKind::JobTime | ChartKind::ClassJobTime => snapshot.job_time().is_some(),
             // A loss system has no queue to plot; its reward is what it is about.
-            ChartKind::Queue => snapshot.queues,
-            ChartKind::Reward => snapshot.model == Model::Pgas,
+            ChartKind::Queue => snapshot.queues(),
+            ChartKind::Reward => snapshot.model.reward,
             ChartKind::Occupancy | ChartKind::Bins => true,
         }
     }
@@ -148,7 +147,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
     } else {
         Vec::new()
     };
-    let x_label = if snapshot.time_unit == "slots" { "slot" } else { "time" };
+    let x_label = snapshot.model.time.axis();
     let base = Chart { x_label, x_marks, x_range, ..Chart::default() };
     match kind {
         // The multiserver-job figures (MSFQ Fig. 1) plot n(t), every job in the system; the
@@ -181,14 +180,14 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                 .iter()
                 .map(|l| Curve { label: &l.label, color: l.color, points: &l.occupancy_series, markers: false })
                 .collect(),
-            // Offered load α (what a stable policy carries) and, for PG-RR, whose load knob is
-            // a fraction of the capacity, the fractions the papers guarantee; the
+            // Offered load (what a stable policy carries) and, where the load knob is a
+            // fraction of the capacity (PG-RR's α), the fractions the papers guarantee; the
             // work-conservation bound is the top of the axis.
             y_marks: std::iter::once(Mark { value: load, label: "offered load" })
                 .chain(
                     marks
                         .iter()
-                        .filter(|m| snapshot.model == Model::Pgrr && m.load < 1.0)
+                        .filter(|m| snapshot.model.load.is_utilization && m.load < 1.0)
                         .map(|m| Mark { value: m.load, label: &m.label }),
                 )
                 .collect(),
@@ -197,8 +196,8 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
             ..base
         },
         ChartKind::JobTime => Chart {
-            title: snapshot.job_time.map_or("", |t| t.title),
-            y_label: snapshot.job_time.map_or("", |t| t.name),
+            title: snapshot.job_time().map_or("", |t| t.title),
+            y_label: snapshot.job_time().map_or("", |t| t.name),
             curves: snapshot
                 .lanes
                 .iter()
@@ -213,8 +212,8 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
             ..base
         },
         ChartKind::ClassJobTime => Chart {
-            title: snapshot.job_time.map_or("", |t| t.bin_title),
-            y_label: snapshot.job_time.map_or("", |t| t.name),
+            title: snapshot.job_time().map_or("", |t| t.bin_title),
+            y_label: snapshot.job_time().map_or("", |t| t.name),
             curves: snapshot
                 .bin_labels
                 .iter()
@@ -230,7 +229,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                 .collect(),
             ..base
         },
-        ChartKind::Bins if !snapshot.queues => Chart {
+        ChartKind::Bins if !snapshot.queues() => Chart {
             title: "Jobs in service per type",
             y_label: "jobs in service",
             curves: snapshot
@@ -500,7 +499,7 @@ mod tests {
         setup.scenario.set("sample_every", "64").unwrap();
         let mut race = Race::new(&setup, 64);
         race.advance(512, f64::INFINITY, || 0.0).unwrap();
-        let marks = packlab_core::theory::load_marks(&setup.scenario);
+        let marks = setup.scenario.marks();
         let snapshot = race.snapshot(Phase::Running, 0);
         let queue = chart(ChartKind::Queue, &snapshot, &marks, 0.7);
         assert_eq!(queue.x_range, Some((0.0, 512.0)));
@@ -525,7 +524,7 @@ mod tests {
         setup.scenario.set("sample_every", "10").unwrap();
         let mut race = Race::new(&setup, 256);
         race.advance(4_000, f64::INFINITY, || 0.0).unwrap();
-        let marks = packlab_core::theory::load_marks(&setup.scenario);
+        let marks = setup.scenario.marks();
         // Focus on MSFQ(31), the second lane.
         let snapshot = race.snapshot(Phase::Running, 1);
         // Every chart but the reward chart, which is PG-AS's.
@@ -558,7 +557,7 @@ mod tests {
         setup.scenario.set("horizon", "5").unwrap();
         let mut race = Race::new(&setup, 64);
         race.advance(5, f64::INFINITY, || 0.0).unwrap();
-        let marks = packlab_core::theory::load_marks(&setup.scenario);
+        let marks = setup.scenario.marks();
         let snapshot = race.snapshot(Phase::Finished, 0);
         let shown: Vec<ChartKind> = ChartKind::ALL.into_iter().filter(|k| k.applies(&snapshot)).collect();
         assert_eq!(shown, [ChartKind::Reward, ChartKind::Occupancy, ChartKind::Bins]);

@@ -4,11 +4,11 @@
 use std::rc::Rc;
 
 use packlab_core::ConfigError;
-use packlab_core::policy::{Model, PolicyKind};
+use packlab_core::keys::{Editor, Input, KeyInfo};
+use packlab_core::models::msfq::JobClasses;
+use packlab_core::models::pgas::Trace;
+use packlab_core::models::{LoadMark, SliderMax, policies_of};
 use packlab_core::scenario::presets;
-use packlab_core::theory::LoadMark;
-use packlab_core::workload::JobClasses;
-use packlab_core::workload::trace::Trace;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -36,7 +36,7 @@ pub struct LabControlsProps {
     pub marks: Rc<[LoadMark]>,
 }
 
-/// Preset, policies and every scenario key.
+/// Preset, policies and every scenario key the model's table puts in the form.
 #[component]
 pub fn ScenarioControls(props: &LabControlsProps) -> Html {
     let lab = &props.lab;
@@ -44,9 +44,16 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
     let on_preset = props.dispatch.reform(|e: Event| Action::ChoosePreset(value_of(&e)));
     let reset = props.dispatch.reform(|_: MouseEvent| Action::ResetScenario);
     let collections = collections_only(&setup.scenario);
-    let field = |key: &'static str, label: &'static str, kind: &'static str| {
-        html! { <KeyField name={key} {label} {kind} lab={lab.clone()} dispatch={props.dispatch.clone()} /> }
+    let keys: Vec<KeyInfo> = setup.scenario.keys();
+    let unit = setup.scenario.time_unit().plural();
+    let field = |k: &KeyInfo| {
+        let label = if k.key == "horizon" { format!("{} ({unit})", k.label) } else { k.label.to_string() };
+        let kind = if k.input == Input::Number { "number" } else { "text" };
+        html! { <KeyField name={k.key} {label} {kind} lab={lab.clone()} dispatch={props.dispatch.clone()} /> }
     };
+    // Short fields in a grid, then the wide ones and the editors on rows of their own.
+    let compact = keys.iter().filter(|k| matches!(k.input, Input::Number | Input::Text | Input::Load));
+    let wide = keys.iter().filter(|k| matches!(k.input, Input::Wide | Input::Editor(_)));
     html! {
         <form class="scenario" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <label class="field wide">
@@ -62,71 +69,38 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
             if collections {
                 // PGAS-C1 solves random collections exactly: only they and the seed enter.
                 <div class="fields">
-                    { field("seed", "Seed", "number") }
+                    { for keys.iter().filter(|k| k.key == "seed").map(field) }
                 </div>
                 <div class="classes">
-                    { field("types", "Collections (random:N, or random:N:per-value)", "text") }
+                    <KeyField name="types" label="Collections (random:N, or random:N:per-value)" kind="text"
+                        lab={lab.clone()} dispatch={props.dispatch.clone()} />
                 </div>
             } else {
                 <PolicyPicker lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
-            }
-            { match setup.scenario.model() {
-                Model::Pgas if collections => html! {},
-                Model::Pgrr => html! {
-                    <>
-                        <div class="fields">
-                            { field("servers", "Servers L", "number") }
+                <div class="fields">
+                    { for compact.map(|k| match k.input {
+                        Input::Load => html! {
                             <LoadField lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
-                            { field("j", "Partition depth J", "number") }
-                            { field("seed", "Seed", "number") }
-                            { field("horizon", "Horizon (slots)", "number") }
-                            { field("service", "Service time", "text") }
-                        </div>
+                        },
+                        _ => field(k),
+                    }) }
+                </div>
+                { for wide.map(|k| match k.input {
+                    Input::Editor(Editor::Sizes) => html! {
                         <SizeEditor lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
-                    </>
-                },
-                Model::Msj => html! {
-                    <>
-                        <div class="fields">
-                            { field("cores", "Cores k", "number") }
-                            <LoadField lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
-                            { field("seed", "Seed", "number") }
-                            { field("horizon", "Horizon (time units)", "number") }
-                            { field("service", "Service law", "text") }
-                        </div>
+                    },
+                    Input::Editor(Editor::Classes) => html! {
                         <ClassEditor lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
-                    </>
-                },
-                Model::Vm => html! {
-                    <>
-                        <div class="fields">
-                            <LoadField lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
-                            { field("seed", "Seed", "number") }
-                            { field("horizon", "Horizon (time units)", "number") }
-                            { field("service", "Service law", "text") }
-                        </div>
+                    },
+                    Input::Editor(Editor::Types) => html! {
                         <div class="classes">
-                            { field("servers", "Servers (COUNTxKIND, …: small, large or a/b/c)", "text") }
-                            { field("types", "VM types (ec2, or demand vectors a/b/c, …)", "text") }
-                        </div>
-                    </>
-                },
-                Model::Pgas => html! {
-                    <>
-                        <div class="fields">
-                            { field("servers", "Servers L", "number") }
-                            <LoadField lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
-                            { field("seed", "Seed", "number") }
-                            { field("horizon", "Horizon (time units)", "number") }
-                        </div>
-                        <div class="classes">
-                            { field("types", "Types (c2, c6, trace, or VM types vCPU/GB, …)", "text") }
-                            { field("rho", "Workload ρ per type (default, or a list)", "text") }
+                            { field(k) }
                             <TraceUpload lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
                         </div>
-                    </>
-                },
-            } }
+                    },
+                    _ => html! { <div class="classes">{ field(k) }</div> },
+                }) }
+            }
             <p class="actions">
                 <button type="button" id="reset-scenario" onclick={reset}>{ "Preset values" }</button>
             </p>
@@ -142,15 +116,16 @@ fn PolicyPicker(props: &LabControlsProps) -> Html {
     html! {
         <fieldset class="policies" id="policies">
             <legend>{ format!("Policies (1 to {MAX_POLICIES}, side by side)") }</legend>
-            { for PolicyKind::of_model(props.lab.setup.scenario.model()).map(|kind| {
-                let checked = chosen.iter().any(|p| p.kind == kind);
-                let toggle = props.dispatch.reform(move |_: Event| Action::TogglePolicy(kind));
+            { for policies_of(props.lab.setup.scenario.info().id).map(|meta| {
+                let checked = chosen.iter().any(|p| p.name() == meta.name);
+                let name = meta.name;
+                let toggle = props.dispatch.reform(move |_: Event| Action::TogglePolicy(name));
                 html! {
-                    <label class="check" title={kind.summary()}>
-                        <input type="checkbox" name="policy" value={kind.name()} {checked}
+                    <label class="check" title={meta.summary}>
+                        <input type="checkbox" name="policy" value={meta.name} {checked}
                             disabled={full && !checked} onchange={toggle} />
                         // A long name may break after its "+" (DRA+Preemption) in a narrow column.
-                        <span>{ for kind.label().split_inclusive('+').map(|part| html! { <>{ part }<wbr /></> }) }</span>
+                        <span>{ for meta.label.split_inclusive('+').map(|part| html! { <>{ part }<wbr /></> }) }</span>
                     </label>
                 }
             }) }
@@ -163,7 +138,7 @@ fn PolicyPicker(props: &LabControlsProps) -> Html {
 pub struct KeyFieldProps {
     /// The scenario key (`servers`, `load`, …).
     pub name: &'static str,
-    pub label: &'static str,
+    pub label: AttrValue,
     /// The input type.
     pub kind: &'static str,
     pub lab: Rc<Lab>,
@@ -179,7 +154,7 @@ pub fn KeyField(props: &KeyFieldProps) -> Html {
     let current = props.lab.setup.scenario.get(key).unwrap_or_default();
     let rejected = props.lab.notice_for(key).is_some();
     let value = if rejected { (*draft).clone().unwrap_or(current) } else { current };
-    let help = props.lab.setup.scenario.keys().iter().find(|k| k.key == key).map(|k| k.help).unwrap_or_default();
+    let help = props.lab.setup.scenario.keys().into_iter().find(|k| k.key == key).map(|k| k.help).unwrap_or_default();
     let onchange = {
         let (dispatch, draft) = (props.dispatch.clone(), draft.clone());
         Callback::from(move |e: Event| {
@@ -190,7 +165,7 @@ pub fn KeyField(props: &KeyFieldProps) -> Html {
     };
     html! {
         <label class="field">
-            <span title={help}>{ props.label }</span>
+            <span title={help}>{ props.label.clone() }</span>
             <input id={format!("field-{key}")} name={key} type={props.kind} {value} {onchange}
                 aria-invalid={rejected.to_string()} aria-describedby={rejected.then(|| notice_id(key))}
                 inputmode={(props.kind == "number").then_some("numeric")} />
@@ -204,19 +179,16 @@ pub fn KeyField(props: &KeyFieldProps) -> Html {
 fn LoadField(props: &LabControlsProps) -> Html {
     let load = props.lab.setup.scenario.load();
     let slide = props.dispatch.reform(|e: Event| Action::Set { key: "load".into(), value: value_of(&e) });
-    // α is a fraction of the capacity; λ of the multiserver model runs up to a little past
-    // its capacity bound (the first mark), so the slider can show the unstable side too.
-    let (name, title, max, step) = match props.lab.setup.scenario.model() {
-        Model::Pgrr => ("Load α", "traffic intensity α = λ·R̄/(μ·L)", 1.2, 0.01),
-        Model::Msj => {
+    // A fixed end, or a little past the capacity bound (the first mark), so the slider can
+    // show the unstable side too.
+    let knob = props.lab.setup.scenario.info().load;
+    let (name, title, step) = (knob.name, knob.help, knob.step);
+    let max = match knob.slider {
+        SliderMax::Fixed(max) => max,
+        SliderMax::PastFirstMark(factor) => {
             let bound = props.marks.first().map_or(2.0 * load, |m| m.load);
-            ("Arrival rate λ", "total arrival rate λ, jobs per time unit", (1.1 * bound * 100.0).ceil() / 100.0, 0.01)
+            (factor * bound * 100.0).ceil() / 100.0
         }
-        Model::Vm => {
-            ("Traffic intensity ζ", "arrival rates λ = ζ·V, V on the boundary of the capacity region", 1.2, 0.01)
-        }
-        // lead: PG-AS controls
-        Model::Pgas => ("Workload scale α", "arrival rates α·ρ_j·L (a trace: submit times divided by α)", 10.0, 0.05),
     };
     let marks: Vec<String> = props
         .marks
@@ -494,7 +466,12 @@ pub fn Playback(props: &PlaybackProps) -> Html {
     }
     let (rate, simulating) = match (&s.rate, &s.phase) {
         (Some(r), Phase::Running) => (
-            format!("{:.0} frames/s · {} {}/s", r.fps, group_digits(r.slots_per_second.round() as u64), s.time_unit),
+            format!(
+                "{:.0} frames/s · {} {}/s",
+                r.fps,
+                group_digits(r.slots_per_second.round() as u64),
+                s.model.time.plural()
+            ),
             format!("{:.1}", r.simulating_ms),
         ),
         _ => (String::new(), String::new()),
@@ -510,7 +487,7 @@ pub fn Playback(props: &PlaybackProps) -> Html {
                 <span>{ "Speed" }</span>
                 <select id="speed" name={SPEED_KEY} onchange={speed}>
                     { for choices.iter().map(|c| html! {
-                        <option value={c.to_string()} selected={*c == props.speed}>{ c.label(s.time_unit) }</option>
+                        <option value={c.to_string()} selected={*c == props.speed}>{ c.label(s.model.time.plural()) }</option>
                     }) }
                 </select>
             </label>
@@ -519,7 +496,7 @@ pub fn Playback(props: &PlaybackProps) -> Html {
                 <span class="slots">
                     { format!(
                         "{} {} of {}",
-                        if s.time_unit == "slots" { "slot" } else { "t =" },
+                        s.model.time.prefix(),
                         group_digits(s.slot),
                         group_digits(s.horizon)
                     ) }

@@ -47,7 +47,7 @@ pub fn series_csv(snapshot: &Snapshot) -> Result<String, csv::Error> {
     let mut columns = Vec::new();
     for lane in &snapshot.lanes {
         let policy = &lane.policy;
-        if snapshot.queues {
+        if snapshot.queues() {
             columns.push(column(format!("{policy} queue"), &lane.queue_series[..], true));
         }
         if in_system {
@@ -57,7 +57,7 @@ pub fn series_csv(snapshot: &Snapshot) -> Result<String, csv::Error> {
             columns.push(column(format!("{policy} reward rate per server"), &lane.reward_series[..], true));
         }
         columns.push(column(format!("{policy} occupancy running mean"), &lane.occupancy_series[..], true));
-        if let Some(t) = snapshot.job_time {
+        if let Some(t) = snapshot.job_time() {
             columns.push(column(format!("{policy} {} running mean", t.key), &lane.job_time_series[..], false));
         }
     }
@@ -66,12 +66,12 @@ pub fn series_csv(snapshot: &Snapshot) -> Result<String, csv::Error> {
     }
     // The rows are the grid's intervals: those of the queue, or of the reward in a loss system.
     let grid =
-        |lane: &'_ LaneStats| if snapshot.queues { lane.queue_series.clone() } else { lane.reward_series.clone() };
+        |lane: &'_ LaneStats| if snapshot.queues() { lane.queue_series.clone() } else { lane.reward_series.clone() };
     let rows = snapshot.lanes.iter().map(|l| grid(l).len()).min().unwrap_or(0);
     let times = snapshot.lanes.first().map(grid).unwrap_or_else(|| Rc::from([]));
 
     let mut out = csv::Writer::from_writer(Vec::new());
-    let time = if snapshot.time_unit == "slots" { "slot" } else { "time" };
+    let time = snapshot.model.time.axis();
     out.write_record(std::iter::once(time.to_string()).chain(columns.iter().map(|c| c.name.clone())))?;
     for (row, at) in times.iter().take(rows).enumerate() {
         out.write_record(std::iter::once(at.x.to_string()).chain(columns.iter().map(|c| c.cell(row, at.x))))?;

@@ -10,9 +10,9 @@ use std::fmt;
 use std::rc::Rc;
 
 use packlab_core::ConfigError;
-use packlab_core::policy::{PolicyKind, PolicySpec};
+use packlab_core::models::pgas::Trace;
+use packlab_core::policy::{self, PolicySpec};
 use packlab_core::scenario::{Preset, Scenario, decode_link, encode_link, preset};
-use packlab_core::workload::trace::Trace;
 use yew::Reducible;
 
 /// Most policies that race side by side.
@@ -103,7 +103,7 @@ fn raced_policies(all: &[PolicySpec]) -> Vec<PolicySpec> {
     if all.len() <= MAX_POLICIES {
         all.to_vec()
     } else {
-        (0..MAX_POLICIES).map(|i| all[i * (all.len() - 1) / (MAX_POLICIES - 1)]).collect()
+        (0..MAX_POLICIES).map(|i| all[i * (all.len() - 1) / (MAX_POLICIES - 1)].clone()).collect()
     }
 }
 
@@ -126,8 +126,9 @@ pub enum Action {
         key: String,
         value: String,
     },
-    /// Add or remove a policy (there is always at least one, at most [`MAX_POLICIES`]).
-    TogglePolicy(PolicyKind),
+    /// Add or remove the policy of this name, without parameters (there is always at least
+    /// one, at most [`MAX_POLICIES`]).
+    TogglePolicy(&'static str),
     SetSpeed(String),
     /// Back to the preset's own values, keeping the policies and the seed.
     ResetScenario,
@@ -210,7 +211,7 @@ impl Lab {
                     Err(mut e) => {
                         // Name the field the person edited, whichever relation failed; a
                         // running policy that cannot take the new value is said as such.
-                        if e.key == PolicySpec::KEY && key != PolicySpec::KEY {
+                        if e.key == policy::KEY && key != policy::KEY {
                             e.message =
                                 format!("a running policy cannot take this value ({}); remove it first", e.message);
                             e.key = key;
@@ -222,9 +223,9 @@ impl Lab {
                     }
                 }
             }
-            Action::TogglePolicy(kind) => {
+            Action::TogglePolicy(name) => {
                 let policies = &self.setup.policies;
-                if let Some(at) = policies.iter().position(|p| p.kind == kind) {
+                if let Some(at) = policies.iter().position(|p| p.name() == name) {
                     if policies.len() == 1 {
                         self.notice(ConfigError::new("policy", "at least one policy must run"));
                     } else {
@@ -233,11 +234,14 @@ impl Lab {
                     }
                 } else if policies.len() >= MAX_POLICIES {
                     self.notice(too_many_policies());
-                } else if let Err(e) = self.setup.scenario.check_policy(&PolicySpec::new(kind)) {
-                    self.notice(e);
                 } else {
-                    self.clear("policy");
-                    Rc::make_mut(&mut self.setup).policies.push(PolicySpec::new(kind));
+                    match PolicySpec::parse(name).and_then(|p| self.setup.scenario.check_policy(&p).map(|()| p)) {
+                        Ok(spec) => {
+                            self.clear("policy");
+                            Rc::make_mut(&mut self.setup).policies.push(spec);
+                        }
+                        Err(e) => self.notice(e),
+                    }
                 }
             }
             Action::SetSpeed(text) => match Speed::parse(&text) {
@@ -251,7 +255,8 @@ impl Lab {
                 let setup = Rc::make_mut(&mut self.setup);
                 let seed = setup.scenario.seed().to_string();
                 setup.scenario = setup.preset.scenario.clone();
-                setup.scenario.set("seed", &seed).expect("a seed that was valid stays valid");
+                // A seed that was valid stays valid.
+                let _ = setup.scenario.set("seed", &seed);
                 self.notices.retain(|n| n.key == "policy" || n.key == SPEED_KEY);
             }
             Action::Dismiss => self.notices.clear(),

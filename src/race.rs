@@ -5,10 +5,10 @@
 use std::rc::Rc;
 
 use packlab_core::EngineError;
-use packlab_core::policy::Model;
+use packlab_core::metrics::SeriesPoint;
+use packlab_core::models::{ModelInfo, RewardReference};
 use packlab_core::report::live_run;
-use packlab_core::scenario::{JobTime, RewardReference};
-use packlab_core::view::LiveRun;
+use packlab_core::view::{Analysis, LiveRun, Metric};
 use packlab_plot::Point;
 
 use crate::lab::Setup;
@@ -33,27 +33,14 @@ struct Lane {
     analysis: Option<Analysis>,
 }
 
-/// What the analysis says of one lane.
-#[derive(Debug, Clone, PartialEq)]
-struct Analysis {
-    mean_response: f64,
-    /// E[T^(j)] in class (bin) order.
-    by_class: Vec<f64>,
-}
-
 /// The simulations of every policy of a [`Setup`], stepped in lockstep: after any call, all
 /// lanes have run the same number of slots (unless a policy failed).
 pub struct Race {
     horizon: u64,
     warmup: u64,
-    /// "slots" or "time units".
-    time_unit: &'static str,
-    model: Model,
-    queues: bool,
+    model: &'static ModelInfo,
     /// U^(g) and U* at the scenario's workload (PG-AS), solved once per race.
     reward: Option<RewardReference>,
-    /// The per-job time the model measures (its page charts it), if any.
-    job_time: Option<JobTime>,
     lanes: Vec<Lane>,
     bin_labels: Rc<[String]>,
     /// Whether the lanes draw every job (few servers) or a heat strip.
@@ -74,26 +61,17 @@ impl Race {
             // model that fit it, so building cannot fail here; a lane that did is left out.
             .filter_map(|spec| {
                 let run = live_run(s, spec, max_points).ok()?;
-                // The analysis covers one-or-all classes only: small jobs, then large ones.
-                let analysis = packlab_core::theory::analytic_mean_response(s, spec).map(|a| Analysis {
-                    mean_response: a.mean_response,
-                    by_class: vec![a.mean_response_small, a.mean_response_large],
-                });
+                let analysis = run.analysis();
                 Some(Lane { policy: spec.to_string(), label: s.policy_label(spec), run, analysis })
             })
             .collect();
         let bin_labels = lanes.first().map_or_else(Vec::new, |l| l.run.bin_labels()).into();
-        let warmup = s.get("warmup").and_then(|w| w.parse().ok()).unwrap_or(0);
         let detail = lanes.first().is_some_and(|l| l.run.view(false).servers.len() < DETAIL_LIMIT);
-        let job_time = s.job_time();
         Self {
             horizon: s.horizon(),
-            warmup,
-            time_unit: s.time_unit(),
-            model: s.model(),
-            queues: s.has_queue(),
-            reward: packlab_core::theory::pgas_reference(s),
-            job_time,
+            warmup: s.warmup(),
+            model: s.info(),
+            reward: s.any().reward_reference(),
             lanes,
             bin_labels,
             detail,
@@ -153,25 +131,26 @@ impl Race {
             .enumerate()
             .map(|(color, lane)| {
                 let run = &lane.run;
+                let r = run.readings();
                 LaneStats {
                     policy: lane.policy.clone(),
                     label: lane.label.clone(),
                     color,
                     slot: run.time(),
-                    queue: run.queue_len(),
-                    mean_queue: run.mean_queue(),
-                    mean_occupancy: run.mean_occupancy(),
-                    mean_job_time: run.mean_job_time(),
+                    queue: r.queue_len,
+                    mean_queue: r.mean_queue,
+                    mean_occupancy: r.mean_occupancy,
+                    mean_job_time: r.mean_job_time,
                     analysis: lane.analysis.as_ref().map(|a| (a.mean_response, format!("{} analysis", lane.label))),
                     // From the first interval with a measured job on (before, there is no mean).
-                    job_time_series: self.measured_points(run.job_time_series()),
-                    in_system_series: points(run.in_system_series()),
-                    measured: run.measured(),
-                    arrivals: run.arrivals(),
-                    queue_series: points(run.queue_series()),
-                    mean_reward: run.mean_reward(),
-                    reward_series: points(run.reward_series()),
-                    occupancy_series: running_mean(run.occupancy_series()),
+                    job_time_series: self.measured_points(run.series(Metric::JobTime)),
+                    in_system_series: points(run.series(Metric::InSystem)),
+                    measured: r.measured,
+                    arrivals: r.arrivals,
+                    queue_series: points(run.series(Metric::Queue)),
+                    mean_reward: r.mean_reward,
+                    reward_series: points(run.series(Metric::Reward)),
+                    occupancy_series: running_mean(run.series(Metric::Occupancy)),
                     view: Rc::new(run.view(detail)),
                 }
             })
@@ -179,22 +158,20 @@ impl Race {
         let focus = focus.min(self.lanes.len().saturating_sub(1));
         let bins = 0..self.bin_labels.len();
         let focused = self.lanes.get(focus);
-        let bin_series =
-            focused.map(|lane| bins.clone().map(|b| points(lane.run.bin_series(b))).collect()).unwrap_or_default();
+        let bin_series = focused
+            .map(|lane| bins.clone().map(|b| points(lane.run.series(Metric::Bin(b)))).collect())
+            .unwrap_or_default();
         let bin_job_time_series = focused
-            .map(|lane| bins.map(|b| self.measured_points(lane.run.bin_job_time_series(b))).collect())
+            .map(|lane| bins.map(|b| self.measured_points(lane.run.series(Metric::BinJobTime(b)))).collect())
             .unwrap_or_default();
         let bin_analysis =
-            focused.and_then(|lane| lane.analysis.as_ref()).map(|a| a.by_class.clone()).unwrap_or_default();
+            focused.and_then(|lane| lane.analysis.as_ref()).map(|a| a.by_bin.clone()).unwrap_or_default();
         Snapshot {
             slot: self.slot(),
             horizon: self.horizon,
             warmup: self.warmup,
-            time_unit: self.time_unit,
             model: self.model,
-            queues: self.queues,
             reward: self.reward,
-            job_time: self.job_time,
             phase,
             lanes,
             bin_labels: self.bin_labels.clone(),
@@ -211,7 +188,7 @@ impl Race {
 impl Race {
     /// A running mean of measured jobs at interval midpoints, from its first interval with a
     /// measured job on (before, the core's running mean is NaN: there is nothing to plot).
-    fn measured_points(&self, series: &[packlab_core::metrics::SeriesPoint]) -> Rc<[Point]> {
+    fn measured_points(&self, series: &[SeriesPoint]) -> Rc<[Point]> {
         series
             .iter()
             .filter(|p| p.end > self.warmup as f64 && p.mean.is_finite())
@@ -223,7 +200,7 @@ impl Race {
 /// The running average of a series of interval means, at each interval's end: what a long
 /// run's time average converges to, and where the papers' bounds apply. (The intervals of a
 /// series all have the same length, so the running average is the mean of the points.)
-fn running_mean(series: &[packlab_core::metrics::SeriesPoint]) -> Rc<[Point]> {
+fn running_mean(series: &[SeriesPoint]) -> Rc<[Point]> {
     let mut sum = 0.0;
     series
         .iter()
@@ -236,7 +213,7 @@ fn running_mean(series: &[packlab_core::metrics::SeriesPoint]) -> Rc<[Point]> {
 }
 
 /// Interval means at their midpoints, for drawing.
-fn points(series: &[packlab_core::metrics::SeriesPoint]) -> Rc<[Point]> {
+fn points(series: &[SeriesPoint]) -> Rc<[Point]> {
     series.iter().map(|p| Point::new(0.5 * (p.start + p.end), p.mean)).collect()
 }
 

@@ -3,8 +3,7 @@
 
 use std::rc::Rc;
 
-use packlab_core::policy::Model;
-use packlab_core::scenario::{JobTime, RewardReference};
+use packlab_core::models::{JobTime, ModelInfo, RewardReference};
 use packlab_core::view::ClusterView;
 use packlab_plot::Point;
 
@@ -81,17 +80,12 @@ pub struct Snapshot {
     pub slot: u64,
     pub horizon: u64,
     pub warmup: u64,
-    /// "slots" or "time units".
-    pub time_unit: &'static str,
-    /// The model racing (what the server views need explained).
-    pub model: Model,
-    /// Whether jobs wait in this model (PG-AS's loss system has no queue).
-    pub queues: bool,
+    /// The model racing: its time unit, whether jobs wait, what it measures per job and how
+    /// its servers are drawn. Fixed for a race, so the set of charts does not change while it
+    /// runs.
+    pub model: &'static ModelInfo,
     /// The reward chart's reference lines, U^(g) and U* per server (PG-AS).
     pub reward: Option<RewardReference>,
-    /// The per-job time the model measures, if any (response time, delay): fixed for a race,
-    /// so the set of charts does not change while it runs.
-    pub job_time: Option<JobTime>,
     pub phase: Phase,
     pub lanes: Vec<LaneStats>,
     /// Names of the queue bins (virtual queues or size classes).
@@ -111,6 +105,16 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// The per-job time the model measures, if any (response time, delay).
+    pub fn job_time(&self) -> Option<JobTime> {
+        self.model.job_time
+    }
+
+    /// Whether jobs wait in this model (PG-AS's loss system has no queue).
+    pub fn queues(&self) -> bool {
+        self.model.queue
+    }
+
     /// The message to show, if the race failed.
     pub fn error(&self) -> Option<&str> {
         match &self.phase {

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use packlab_core::scenario::{JobTime, RewardReference};
+use packlab_core::models::{JobTime, RewardReference};
 
 use crate::chart::QUEUE_MARKERS;
 use crate::snapshot::LaneStats;

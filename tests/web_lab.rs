@@ -3,7 +3,6 @@
 //! control promises. Plain logic: these run in Chromium under wasm-bindgen-test (scripts/test)
 //! and natively under `cargo test`.
 
-use packlab_core::policy::PolicyKind;
 use packlab_web::lab::{Action, Lab, MAX_POLICIES, Speed};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -84,18 +83,18 @@ fn setting_a_key_changes_the_scenario_or_names_the_problem() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 fn policies_toggle_between_one_and_four() {
     let mut lab = Lab::from_link("?preset=pgrr-a1&policy=vqs");
-    lab.apply(Action::TogglePolicy(PolicyKind::Vqs));
+    lab.apply(Action::TogglePolicy("vqs"));
     assert_eq!(policies(&lab), ["vqs"], "the last policy stays");
     assert_eq!(lab.notice_for("policy").unwrap().message, "at least one policy must run");
-    for kind in [PolicyKind::BfJs, PolicyKind::VqsBf, PolicyKind::FifoFf] {
+    for kind in ["bf-js", "vqs-bf", "fifo-ff"] {
         lab.apply(Action::TogglePolicy(kind));
     }
     assert_eq!(policies(&lab), ["vqs", "bf-js", "vqs-bf", "fifo-ff"]);
     assert!(lab.notice_for("policy").is_none());
-    lab.apply(Action::TogglePolicy(PolicyKind::BfJ));
+    lab.apply(Action::TogglePolicy("bf-j"));
     assert_eq!(lab.setup.policies.len(), MAX_POLICIES);
     assert!(lab.notice_for("policy").unwrap().message.contains("at most 4"));
-    lab.apply(Action::TogglePolicy(PolicyKind::VqsBf));
+    lab.apply(Action::TogglePolicy("vqs-bf"));
     assert_eq!(policies(&lab), ["vqs", "bf-js", "fifo-ff"]);
     // A link with too many is cut to four, with a notice.
     let crowded = Lab::from_link("?policy=bf-j,bf-s,bf-js,vqs,vqs-bf");
@@ -131,10 +130,10 @@ fn presets_and_speed() {
 fn multiserver_job_presets() {
     let mut lab = Lab::from_link("?preset=msfq-d1&seed=3");
     assert_eq!(policies(&lab), ["msf", "msfq:l=31"]);
-    lab.apply(Action::TogglePolicy(PolicyKind::Vqs));
+    lab.apply(Action::TogglePolicy("vqs"));
     let notice = lab.notice_for("policy").expect("a PG-RR policy is refused");
     assert!(notice.message.contains("vqs is a policy of PG-RR"), "{notice}");
-    lab.apply(Action::TogglePolicy(PolicyKind::FirstFit));
+    lab.apply(Action::TogglePolicy("first-fit"));
     assert_eq!(policies(&lab), ["msf", "msfq:l=31", "first-fit"]);
     // The 32-core class does not fit 16 cores; with 48 cores, MSFQ no longer has one-or-all
     // classes.
@@ -172,10 +171,10 @@ fn multiserver_job_presets() {
 fn vm_presets() {
     let mut lab = Lab::from_link("?preset=ghra-b3&seed=2");
     assert_eq!(policies(&lab), ["mw-local", "alg2-jsq"]);
-    lab.apply(Action::TogglePolicy(PolicyKind::Alg1));
+    lab.apply(Action::TogglePolicy("alg1"));
     assert_eq!(policies(&lab), ["mw-local", "alg2-jsq", "alg1"]);
-    lab.apply(Action::TogglePolicy(PolicyKind::Msf));
-    assert!(lab.notice_for("policy").unwrap().message.contains("msf is a policy of MSJ"));
+    lab.apply(Action::TogglePolicy("msf"));
+    assert!(lab.notice_for("policy").unwrap().message.contains("msf is a policy of MSFQ"));
     lab.apply(Action::Dismiss);
     // One-resource servers under three-resource VM types.
     lab.apply(Action::Set { key: "servers".into(), value: "4x10".into() });
@@ -199,7 +198,7 @@ fn vm_presets() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 fn reward_presets_and_traces() {
-    use packlab_core::workload::trace::Trace;
+    use packlab_core::models::pgas::Trace;
     use std::rc::Rc;
 
     let mut lab = Lab::from_link("?preset=pgas-c4");

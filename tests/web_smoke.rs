@@ -82,10 +82,10 @@ async fn stats_rows_carry_the_numbers() {
     let props = StatsProps {
         lanes: snap.lanes.clone(),
         warmup: snap.warmup,
-        unit: snap.time_unit,
-        job_time: snap.job_time,
-        queues: snap.queues,
-        rewards: snap.model == packlab_core::policy::Model::Pgas,
+        unit: snap.model.time.plural(),
+        job_time: snap.job_time(),
+        queues: snap.queues(),
+        rewards: snap.model.reward,
         reward: snap.reward,
     };
     let app = yew::Renderer::<Stats>::with_root_and_props(root.clone(), props).render();

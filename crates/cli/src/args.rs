@@ -26,21 +26,22 @@ pub enum Command {
     Run(RunArgs),
     /// Run a preset over a grid of loads and draw mean queue against load.
     Sweep(SweepArgs),
-    /// Time the slotted engine on large clusters (pgrr-a3 at load 0.95).
+    /// Time the engines: every model's headline cases, or the given presets (over a list of
+    /// server counts with --servers).
     Bench(BenchArgs),
-    /// Time the multiserver-job engine: MSF, First-Fit and MSFQ on msfq-d1 at λ = 7 (k = 32),
-    /// Adaptive Quickswap on msfq-d6 (k = 2048, 26 classes).
-    BenchMsj(BenchMsjArgs),
-    /// Time the VM-scheduling engine: Algorithm 2 and MW-local on ghra-b4 (100 servers) at
-    /// ζ = 0.9, and the mixed fleet of ghra-b3.
-    BenchVm(BenchVmArgs),
+    /// `bench` on MSFQ's headline cases (the old name).
+    #[command(hide = true)]
+    BenchMsj(BenchArgs),
+    /// `bench` on GH-RA's headline cases (the old name).
+    #[command(hide = true)]
+    BenchVm(BenchArgs),
     /// PG-AS bounds without simulation: U^(g) and U* with the greedy configurations and an
     /// optimal LP support (pgas-c2, c4, c6, VM lists), or the random-collection statistics
     /// (pgas-c1).
     Bounds(BoundsArgs),
-    /// Time the PG-AS engine: DRA and power-of-d events per second at L = 1000 (pgas-c3's
-    /// collection at α = 1, and the pgas-c5 synthetic trace with DRA+Preemption).
-    BenchPgas(BenchPgasArgs),
+    /// `bench` on PG-AS's headline cases (the old name).
+    #[command(hide = true)]
+    BenchPgas(BenchArgs),
 }
 
 #[derive(Debug, Args)]
@@ -136,48 +137,34 @@ pub struct SweepArgs {
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// A PG-RR preset: its sizes, service and policies' parameters.
-    #[arg(long, value_name = "ID", default_value = "pgrr-a3")]
-    pub preset: String,
+    /// Presets to time, repeatable or comma-separated (default: every model's headline cases).
+    #[arg(long = "preset", value_name = "ID")]
+    pub presets: Vec<String>,
 
-    /// Load α, the fraction of the work-conservation bound (close to 1 the queue and the
-    /// packing work peak).
-    #[arg(long, value_name = "A", allow_hyphen_values = true, default_value_t = 0.95)]
-    pub load: f64,
-
-    /// Comma-separated server counts L.
-    #[arg(long, value_name = "L,...", default_value = "10,100,1000,10000", allow_hyphen_values = true)]
-    pub servers: String,
-
-    /// Policies to time, repeatable or comma-separated.
-    #[arg(long = "policy", value_name = "NAME", default_value = "bf-js,vqs-bf")]
+    /// Policies to time, repeatable or comma-separated (default: the case's or the preset's).
+    #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
 
-    /// Arriving jobs per timed run (rounded up to whole slots).
-    #[arg(long, value_name = "N", value_parser = at_least_one, allow_hyphen_values = true, default_value_t = 1_000_000)]
-    pub jobs: u64,
+    /// Comma-separated server counts L: one case per count (the key `servers`).
+    #[arg(long, value_name = "L,...", allow_hyphen_values = true)]
+    pub servers: Option<String>,
 
-    /// Print one JSON object per timed run per line.
-    #[arg(long)]
-    pub json: bool,
-}
+    /// The load knob (shorthand for `--set load=X`).
+    #[arg(long, value_name = "X", allow_hyphen_values = true)]
+    pub load: Option<String>,
 
-#[derive(Debug, Args)]
-pub struct BenchMsjArgs {
-    /// Jobs per timed run (arrivals; the run stops at the first event after that many).
-    #[arg(long, value_name = "N", value_parser = at_least_one, allow_hyphen_values = true, default_value_t = 10_000_000)]
-    pub jobs: u64,
+    /// Sets a scenario key, repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE", allow_hyphen_values = true)]
+    pub sets: Vec<String>,
 
-    /// Print one JSON object per timed run per line.
-    #[arg(long)]
-    pub json: bool,
-}
+    /// Arriving jobs per timed run (default: the case's, 10^6 for a preset).
+    #[arg(long, value_name = "N", value_parser = at_least_one, allow_hyphen_values = true)]
+    pub jobs: Option<u64>,
 
-#[derive(Debug, Args)]
-pub struct BenchVmArgs {
-    /// Simulated time units per timed run (B4 has about 6000 events per time unit).
-    #[arg(long, value_name = "T", value_parser = positive_time, allow_hyphen_values = true, default_value_t = 2000.0)]
-    pub time: f64,
+    /// Untimed time units before the clock starts (default: the case's; for a preset, until
+    /// its warm-up ends or a fifth of the timed jobs have arrived).
+    #[arg(long, value_name = "T", value_parser = at_least_one, allow_hyphen_values = true)]
+    pub warmup: Option<u64>,
 
     /// Print one JSON object per timed run per line.
     #[arg(long)]
@@ -196,29 +183,6 @@ pub struct BoundsArgs {
     /// Print one JSON object, and nothing else, on stdout.
     #[arg(long)]
     pub json: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct BenchPgasArgs {
-    /// Arrivals and departures per timed run.
-    #[arg(long, value_name = "N", value_parser = at_least_one, allow_hyphen_values = true, default_value_t = 2_000_000)]
-    pub events: u64,
-
-    /// Servers L.
-    #[arg(long, value_name = "L", value_parser = at_least_one, allow_hyphen_values = true, default_value_t = 1000)]
-    pub servers: u64,
-
-    /// Print one JSON object per timed run per line.
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// A number of time units in (0, 10^7].
-fn positive_time(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(t) if t.is_finite() && t > 0.0 && t <= 1e7 => Ok(t),
-        _ => Err(format!("must be a number of time units in (0, 10000000] (got '{text}')")),
-    }
 }
 
 /// An integer ≥ 1; clap prefixes the flag name to the message.

@@ -1,33 +1,41 @@
-//! `packlab bench`: the slotted engine's cost per job as the cluster grows.
+//! `packlab bench`: how fast the engines run, in jobs and events per second of wall time.
 //!
-//! Runs one at a time on purpose: parallel runs would compete for cores and caches and the
-//! timings would measure the contention instead of the engine.
+//! Without `--preset` it times every model's headline cases (each model declares them,
+//! [`packlab_core::models::ModelInfo::bench`]); with presets, those presets under their own
+//! or the given policies, optionally over a list of server counts. Runs one at a time on
+//! purpose: parallel runs would compete for cores and caches and the timings would measure
+//! the contention instead of the engine.
 
 use std::io::Write;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
+use packlab_core::models::{BenchCase, all};
 use packlab_core::policy::PolicySpec;
-use packlab_core::report::slotted_sim;
+use packlab_core::report::live_run;
 use packlab_core::scenario::{Scenario, preset};
+use packlab_core::view::LiveRun;
 use serde::Serialize;
 
 use crate::args::BenchArgs;
 use crate::setup::{parse_policies, with};
 
-/// Untimed slots before the clock starts: twenty mean service times, enough to fill the
-/// servers and reach the queue's working level at α = 0.95.
-const WARMUP_SLOTS: u64 = 2_000;
 /// Series points kept; the benchmark reads none, so keep them few.
 const MAX_POINTS: usize = 64;
+/// Arriving jobs timed per run when neither the case nor `--jobs` says.
+const DEFAULT_JOBS: u64 = 1_000_000;
 
 /// One timed run.
 #[derive(Debug, Serialize)]
 struct BenchRow {
-    servers: u32,
+    preset: String,
+    /// The keys the case sets, `key=value` joined by spaces.
+    setting: String,
     policy: String,
+    /// Arrivals in the timed part.
     jobs: u64,
-    slots: u64,
+    /// Time units (slots) simulated in the timed part.
+    time: u64,
     events: u64,
     seconds: f64,
     events_per_s: f64,
@@ -37,37 +45,33 @@ struct BenchRow {
     final_queue: u64,
 }
 
-pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<()> {
-    let policies = parse_policies(&args.policies)?;
-    let base = preset(&args.preset).map_err(|e| anyhow!("--preset: {e}"))?.scenario;
-    if !matches!(base, Scenario::Pgrr(_)) {
-        bail!("--preset {}: the slotted benchmark runs PG-RR presets only (bench-msj times the others)", args.preset);
-    }
-    let base = with(&base, "load", args.load).map_err(|e| anyhow!("--load: {e}"))?;
-    let mut scenarios = Vec::new();
-    for entry in args.servers.split(',').map(str::trim) {
-        if entry.is_empty() {
-            bail!("--servers: empty entry in '{}'; give server counts separated by commas", args.servers);
-        }
-        let s = with(&base, "servers", entry).map_err(|e| anyhow!("--servers: {e}"))?;
-        s.validate().map_err(|e| anyhow!("--servers {entry}: {e}"))?;
-        scenarios.push(s);
-    }
+/// A case to time: a scenario and its policies.
+struct Case {
+    preset: String,
+    setting: String,
+    scenario: Scenario,
+    policies: Vec<PolicySpec>,
+    /// Untimed time units, or `None`: until the scenario's warm-up ends or a fifth of the
+    /// timed jobs have arrived, whichever comes first.
+    warmup: Option<u64>,
+    jobs: u64,
+}
 
+pub fn command(args: &BenchArgs, model: Option<&str>, out: &mut dyn Write) -> Result<()> {
+    let cases = cases(args, model)?;
     if !args.json {
+        writeln!(out, "untimed warm-up, then at least the given number of arriving jobs timed")?;
+        writeln!(out, "events: arrivals + starts + departures (slotted), arrivals + departures + clock ticks\n")?;
         writeln!(
             out,
-            "{} at load α = {}, {WARMUP_SLOTS} warm-up slots untimed, then at least {} arriving jobs timed",
-            args.preset, args.load, args.jobs
+            "{}",
+            line(["preset", "setting", "policy", "jobs", "time", "events", "events/s", "jobs/s", "ns/job", "queue"])
         )?;
-        writeln!(out, "events = arrivals + starts + departures in the timed part\n")?;
     }
-    if !args.json {
-        writeln!(out, "{}", line(["L", "policy", "jobs", "slots", "events", "events/s", "jobs/s", "ns/job", "queue"]))?;
-    }
-    for policy in &policies {
-        for scenario in &scenarios {
-            let row = time_one(scenario, policy, args.jobs)?;
+    for case in &cases {
+        for policy in &case.policies {
+            let row =
+                time_one(case, policy).with_context(|| format!("{} {}, policy {policy}", case.preset, case.setting))?;
             if args.json {
                 writeln!(out, "{}", serde_json::to_string(&row)?)?;
             } else {
@@ -75,10 +79,11 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<()> {
                     out,
                     "{}",
                     line([
-                        &row.servers.to_string(),
+                        &row.preset,
+                        &row.setting,
                         &row.policy,
                         &row.jobs.to_string(),
-                        &row.slots.to_string(),
+                        &row.time.to_string(),
                         &row.events.to_string(),
                         &format!("{:.3e}", row.events_per_s),
                         &format!("{:.3e}", row.jobs_per_s),
@@ -94,37 +99,180 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
-/// A fixed-width row: rows are printed one by one, before the widest value is known.
-fn line(cells: [&str; 9]) -> String {
-    let [l, policy, jobs, slots, events, eps, jps, ns, queue] = cells;
-    format!("{l:>6}  {policy:<12}  {jobs:>9}  {slots:>8}  {events:>10}  {eps:>9}  {jps:>9}  {ns:>7}  {queue:>7}")
+/// What to time before the flags are applied: a model's headline case or a preset the user
+/// named.
+struct Plan {
+    preset: String,
+    sets: Vec<(String, String)>,
+    policies: Vec<String>,
+    warmup: Option<u64>,
+    jobs: Option<u64>,
 }
 
-fn time_one(scenario: &Scenario, policy: &PolicySpec, jobs: u64) -> Result<BenchRow> {
-    let Scenario::Pgrr(s) = scenario else { bail!("the slotted benchmark runs PG-RR scenarios only") };
-    let mut sim = slotted_sim(s, policy, MAX_POINTS);
-    sim.run(WARMUP_SLOTS).with_context(|| format!("policy {policy}, L = {}", s.servers))?;
-    let before = sim.counters();
-    let slot0 = sim.slot();
-    let clock = Instant::now();
-    // Whole slots: stop at the first slot boundary after `jobs` arrivals.
-    while sim.counters().arrivals - before.arrivals < jobs {
-        sim.step().with_context(|| format!("policy {policy}, L = {}", s.servers))?;
+impl From<&BenchCase> for Plan {
+    fn from(case: &BenchCase) -> Self {
+        Self {
+            preset: case.preset.to_string(),
+            sets: case.sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            policies: case.policies.iter().map(|p| p.to_string()).collect(),
+            warmup: Some(case.warmup),
+            jobs: Some(case.jobs),
+        }
     }
+}
+
+/// The cases the flags ask for: the given presets (each over `--servers`, if given), or the
+/// headline cases of every model (of `model` only, for the old per-model commands).
+fn cases(args: &BenchArgs, model: Option<&str>) -> Result<Vec<Case>> {
+    let given = parse_policies(&args.policies)?;
+    let mut sets: Vec<(String, String)> = Vec::new();
+    if let Some(load) = &args.load {
+        sets.push(("load".into(), load.clone()));
+    }
+    for pair in &args.sets {
+        let (key, value) = pair.split_once('=').ok_or_else(|| anyhow!("--set '{pair}': expected KEY=VALUE"))?;
+        sets.push((key.trim().into(), value.trim().into()));
+    }
+    let servers: Vec<String> = match &args.servers {
+        Some(text) => {
+            let list: Vec<String> = text.split(',').map(|s| s.trim().to_string()).collect();
+            if list.iter().any(String::is_empty) {
+                bail!("--servers: empty entry in '{text}'; give server counts separated by commas");
+            }
+            list
+        }
+        None => Vec::new(),
+    };
+    let ids: Vec<String> = args.presets.iter().flat_map(|p| p.split(',')).map(|s| s.trim().to_string()).collect();
+    let plans: Vec<Plan> = if ids.is_empty() {
+        let models = all();
+        if let Some(id) = model
+            && !models.iter().any(|m| m.id == id)
+        {
+            bail!("no model '{id}'");
+        }
+        models
+            .iter()
+            .filter(|m| model.is_none_or(|id| m.id == id))
+            .flat_map(|m| m.bench.iter().map(Plan::from))
+            .collect()
+    } else {
+        ids.into_iter()
+            .map(|preset| Plan { preset, sets: Vec::new(), policies: Vec::new(), warmup: None, jobs: None })
+            .collect()
+    };
+    let mut cases = Vec::new();
+    for plan in plans {
+        let p = preset(&plan.preset).map_err(|e| anyhow!("--preset: {}", e.message))?;
+        let scales: Vec<Option<&String>> =
+            if servers.is_empty() { vec![None] } else { servers.iter().map(Some).collect() };
+        for scale in scales {
+            let mut scenario = p.scenario.clone();
+            let mut keys: Vec<(String, String)> = Vec::new();
+            for (key, value) in plan.sets.iter().chain(&sets) {
+                scenario = with(&scenario, key, value).map_err(|e| anyhow!("--set {key}={value}: {e}"))?;
+                keys.retain(|(k, _)| k != key);
+                keys.push((key.clone(), value.clone()));
+            }
+            if let Some(value) = scale {
+                scenario = with(&scenario, "servers", value).map_err(|e| anyhow!("--servers: {e}"))?;
+                keys.retain(|(k, _)| k != "servers");
+                keys.push(("servers".into(), value.clone()));
+            }
+            scenario.validate().map_err(|e| anyhow!("{}: {e}", p.id))?;
+            let policies = if !given.is_empty() {
+                given.clone()
+            } else if !plan.policies.is_empty() {
+                parse_policies(&plan.policies)?
+            } else {
+                p.policies.clone()
+            };
+            for policy in &policies {
+                scenario.check_policy(policy).map_err(|e| anyhow!("--policy: {}", e.message))?;
+            }
+            let setting: Vec<String> = keys.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            cases.push(Case {
+                preset: p.id.to_string(),
+                setting: setting.join(" "),
+                scenario,
+                policies,
+                warmup: args.warmup.or(plan.warmup),
+                jobs: args.jobs.or(plan.jobs).unwrap_or(DEFAULT_JOBS),
+            });
+        }
+    }
+    Ok(cases)
+}
+
+/// A fixed-width row: rows are printed one by one, before the widest value is known.
+fn line(cells: [&str; 10]) -> String {
+    let [preset, setting, policy, jobs, time, events, eps, jps, ns, queue] = cells;
+    format!(
+        "{preset:<8}  {setting:<24}  {policy:<12}  {jobs:>9}  {time:>9}  {events:>10}  {eps:>9}  {jps:>9}  {ns:>7}  {queue:>7}"
+    )
+}
+
+/// Times one policy on one case: the untimed warm-up, then whole time units until `jobs`
+/// more jobs have arrived.
+fn time_one(case: &Case, policy: &PolicySpec) -> Result<BenchRow> {
+    let mut run = live_run(&case.scenario, policy, MAX_POINTS)?;
+    match case.warmup {
+        Some(units) => run.run(units)?,
+        None => {
+            let until = case.scenario.warmup();
+            advance(run.as_mut(), case.jobs / 5, until)?;
+        }
+    }
+    let before = run.readings();
+    let t0 = run.time();
+    let clock = Instant::now();
+    advance(run.as_mut(), case.jobs, u64::MAX)?;
     let seconds = clock.elapsed().as_secs_f64();
-    let after = sim.counters();
-    let arrived = after.arrivals - before.arrivals;
-    let events = arrived + (after.started - before.started) + (after.departed - before.departed);
+    let after = run.readings();
+    let jobs = after.arrivals - before.arrivals;
+    if jobs == 0 {
+        bail!("no job arrived in the timed part (the scenario's horizon or trace ended)");
+    }
+    let events = after.events - before.events;
     Ok(BenchRow {
-        servers: s.servers,
+        preset: case.preset.clone(),
+        setting: case.setting.clone(),
         policy: policy.to_string(),
-        jobs: arrived,
-        slots: sim.slot() - slot0,
+        jobs,
+        time: run.time() - t0,
         events,
         seconds,
         events_per_s: events as f64 / seconds,
-        jobs_per_s: arrived as f64 / seconds,
-        ns_per_job: seconds * 1e9 / arrived as f64,
-        final_queue: sim.queue().len() as u64,
+        jobs_per_s: jobs as f64 / seconds,
+        ns_per_job: seconds * 1e9 / jobs as f64,
+        final_queue: after.queue_len,
     })
+}
+
+/// Runs whole time units until `jobs` more jobs have arrived or time `until` is reached (or
+/// the run's arrivals stop), in chunks that grow while a chunk brings few jobs, so checking
+/// costs nothing and the count overshoots by at most about 1%.
+fn advance(run: &mut dyn LiveRun, jobs: u64, until: u64) -> Result<()> {
+    let start = run.readings().arrivals;
+    let mut chunk = 1;
+    let mut idle = 0;
+    loop {
+        let done = run.readings().arrivals - start;
+        if done >= jobs || run.time() >= until {
+            return Ok(());
+        }
+        let before = run.readings().arrivals;
+        run.run(chunk.min(until - run.time()))?;
+        let brought = run.readings().arrivals - before;
+        if brought == 0 {
+            // A trace that has ended brings nothing more.
+            idle += 1;
+            if idle > 64 {
+                return Ok(());
+            }
+        }
+        if brought < jobs / 100 {
+            chunk *= 2;
+        }
+    }
 }

@@ -5,13 +5,14 @@
 use std::io::Write;
 
 use anyhow::{Context, Result, anyhow, bail};
-use packlab_core::scenario::{PgasTypes, Scenario};
-use packlab_core::theory::pgas::rational::{self, Rational};
-use packlab_core::theory::pgas::{MemoryDraw, c1_statistics};
+use packlab_core::models::pgas::PgasTypes;
+use packlab_core::models::pgas::theory::rational::{self, Rational};
+use packlab_core::models::pgas::theory::{MemoryDraw, c1_statistics};
+use packlab_core::scenario::Scenario;
 use serde::Serialize;
 
 use crate::args::BoundsArgs;
-use crate::output::Table;
+use crate::output::{Table, print_table};
 use crate::setup::resolve;
 
 #[derive(Debug, Serialize)]
@@ -66,7 +67,7 @@ struct CollectionsJson<'a> {
     min_ratio: f64,
     guarantee: f64,
     below_guarantee: usize,
-    results: Vec<packlab_core::theory::pgas::CollectionResult>,
+    results: Vec<packlab_core::models::pgas::theory::CollectionResult>,
 }
 
 pub fn command(args: &BoundsArgs, out: &mut dyn Write) -> Result<()> {
@@ -88,11 +89,11 @@ pub fn command(args: &BoundsArgs, out: &mut dyn Write) -> Result<()> {
         ),
         PgasTypes::Random { collections, memory } => {
             let (results, summary) =
-                c1_statistics(s.seed, *collections as usize, *memory).map_err(|e| anyhow!("{id}: {e}"))?;
+                c1_statistics(s.window.seed, *collections as usize, *memory).map_err(|e| anyhow!("{id}: {e}"))?;
             if args.json {
                 let json = CollectionsJson {
                     preset: id,
-                    seed: s.seed,
+                    seed: s.window.seed,
                     collections: summary.count,
                     memory: *memory,
                     ratio_one: summary.ratio_one,
@@ -106,7 +107,11 @@ pub fn command(args: &BoundsArgs, out: &mut dyn Write) -> Result<()> {
                 return Ok(());
             }
             writeln!(out, "{}: {} ({})", p.id, p.title, p.figure)?;
-            writeln!(out, "{} collections from seed {} (memory draw: {memory:?}, RES-33)\n", summary.count, s.seed)?;
+            writeln!(
+                out,
+                "{} collections from seed {} (memory draw: {memory:?}, RES-33)\n",
+                summary.count, s.window.seed
+            )?;
             let mut table = Table::new(&["collection", "U^(g)", "U*", "ratio"]);
             for (i, r) in results.iter().enumerate() {
                 table.row(vec![
@@ -116,7 +121,7 @@ pub fn command(args: &BoundsArgs, out: &mut dyn Write) -> Result<()> {
                     format!("{:.6}", r.ratio),
                 ]);
             }
-            table.print(out)?;
+            print_table(&table, out)?;
             writeln!(out)?;
             writeln!(out, "ratio exactly 1: {} of {}   (paper: 23 of 50)", summary.ratio_one, summary.count)?;
             writeln!(out, "mean ratio:      {:.4}   (paper: 0.972)", summary.mean_ratio)?;
@@ -193,7 +198,7 @@ pub fn command(args: &BoundsArgs, out: &mut dyn Write) -> Result<()> {
                     st.share_exact.clone(),
                 ]);
             }
-            table.print(out)?;
+            print_table(&table, out)?;
             if json.empty_share != "0" {
                 writeln!(out, "empty configuration: x = {}", json.empty_share)?;
             }
@@ -203,7 +208,7 @@ pub fn command(args: &BoundsArgs, out: &mut dyn Write) -> Result<()> {
                 table
                     .row(vec![counts(&e.counts), e.weight_exact.clone().unwrap_or_else(|| format!("{:.6}", e.weight))]);
             }
-            table.print(out)?;
+            print_table(&table, out)?;
             Ok(())
         }
     }

@@ -3,8 +3,9 @@
 use std::io::Write;
 
 use anyhow::{Result, anyhow};
-use packlab_core::policy::{Model, PolicyKind, PolicySpec};
-use packlab_core::scenario::{Preset, preset, presets};
+use packlab_core::models::{ModelInfo, all, all_policies, policies_of};
+use packlab_core::policy::PolicyMeta;
+use packlab_core::scenario::{Preset, Sweep, preset, presets};
 
 /// Width the explanation paragraph is wrapped to.
 const WRAP: usize = 96;
@@ -38,41 +39,54 @@ fn write_description(p: &Preset, out: &mut dyn Write) -> Result<()> {
     writeln!(out)?;
     let defaults: Vec<String> = p.policies.iter().map(|s| format!("{s} ({})", p.scenario.policy_label(s))).collect();
     writeln!(out, "default policies: {}", defaults.join(", "))?;
-    let grid: Vec<String> = p.load_grid.iter().map(|l| l.to_string()).collect();
-    writeln!(out, "sweep load grid:  {}", grid.join(", "))?;
+    let join = |grid: Vec<String>| grid.join(", ");
+    match &p.sweep {
+        Sweep::Load { grid, .. } => {
+            writeln!(out, "sweep load grid:  {}", join(grid.iter().map(f64::to_string).collect()))?
+        }
+        Sweep::Theory { grid } => writeln!(
+            out,
+            "sweep load grid:  {} (the theory's bounds)",
+            join(grid.iter().map(f64::to_string).collect())
+        )?,
+        Sweep::Servers { grid } => {
+            writeln!(out, "sweep servers L:  {}", join(grid.iter().map(u32::to_string).collect()))?
+        }
+        Sweep::Unavailable(why) => writeln!(out, "sweep:            none ({why})")?,
+    }
 
     writeln!(out, "\nkeys (--set KEY=VALUE; --seed N and --horizon T are shorthands):")?;
     let keys = p.scenario.keys();
     let width = keys.iter().map(|k| k.key.len()).max().unwrap_or(0);
-    for k in keys {
+    for k in &keys {
         let value = p.scenario.get(k.key).unwrap_or_default();
         writeln!(out, "  {:<width$} = {value}", k.key)?;
         writeln!(out, "  {:<width$}   {}", "", k.help)?;
         writeln!(out, "  {:<width$}   range: {}", "", k.range)?;
     }
     writeln!(out, "\npolicies (--policy NAME[:PARAM=VALUE]...; * = default of this preset):")?;
-    write_policies(out, p.scenario.model(), |kind| p.policies.iter().any(|s| s.kind == kind))
+    write_policies(out, p.scenario.info(), |meta| p.policies.iter().any(|s| s.name() == meta.name))
 }
 
 pub fn list_policies(out: &mut dyn Write) -> Result<()> {
     writeln!(out, "policies (--policy NAME[:PARAM=VALUE]..., e.g. vqs:j=7:ties=random or msfq:l=31):")?;
-    for model in Model::ALL {
-        writeln!(out, "\n{}:", model.label())?;
+    for model in all() {
+        writeln!(out, "\n{}:", model.label)?;
         write_policies(out, model, |_| false)?;
     }
     Ok(())
 }
 
-fn write_policies(out: &mut dyn Write, model: Model, is_default: impl Fn(PolicyKind) -> bool) -> Result<()> {
-    let name_w = PolicyKind::ALL.iter().map(|k| k.name().len()).max().unwrap_or(0);
-    let label_w = PolicyKind::ALL.iter().map(|k| k.label().chars().count()).max().unwrap_or(0);
-    for kind in PolicyKind::of_model(model) {
-        let star = if is_default(kind) { '*' } else { ' ' };
-        writeln!(out, "{star} {:<name_w$}  {:<label_w$}  {}", kind.name(), kind.label(), kind.summary())?;
-        let params = PolicySpec::parameters(kind);
-        let param_w = params.iter().map(|(p, _, _)| p.len() + 2).max().unwrap_or(0);
-        for (param, range, help) in params {
-            writeln!(out, "  {:<name_w$}  {:<param_w$}  {range}: {help}", "", format!(":{param}="))?;
+fn write_policies(out: &mut dyn Write, model: &ModelInfo, is_default: impl Fn(&PolicyMeta) -> bool) -> Result<()> {
+    let name_w = all_policies().map(|(_, p)| p.name.len()).max().unwrap_or(0);
+    let label_w = all_policies().map(|(_, p)| p.label.chars().count()).max().unwrap_or(0);
+    for meta in policies_of(model.id) {
+        let star = if is_default(meta) { '*' } else { ' ' };
+        writeln!(out, "{star} {:<name_w$}  {:<label_w$}  {}", meta.name, meta.label, meta.summary)?;
+        let param_w = meta.params.iter().map(|p| p.key.len() + 2).max().unwrap_or(0);
+        for param in meta.params {
+            let key = format!(":{}=", param.key);
+            writeln!(out, "  {:<name_w$}  {key:<param_w$}  {}: {}", "", param.range(), param.help)?;
         }
     }
     Ok(())
@@ -116,10 +130,12 @@ mod tests {
         write_description(&p, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         for k in p.scenario.keys() {
-            assert!(text.contains(k.key) && text.contains(k.range), "{}", k.key);
+            assert!(text.contains(k.key) && text.contains(&k.range), "{}", k.key);
         }
-        for (param, _, _) in PolicySpec::parameters(PolicyKind::Vqs) {
-            assert!(text.contains(&format!(":{param}=")), "{param}");
+        for meta in policies_of("pgrr") {
+            for param in meta.params {
+                assert!(text.contains(&format!(":{}=", param.key)), "{}", param.key);
+            }
         }
     }
 }

@@ -3,9 +3,6 @@
 
 mod args;
 mod bench;
-mod bench_msj;
-mod bench_pgas;
-mod bench_vm;
 mod bounds;
 mod catalog;
 mod output;
@@ -45,11 +42,11 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Policies => catalog::list_policies(out),
         Command::Run(a) => run::command(a, out),
         Command::Sweep(a) => sweep::command(a, out),
-        Command::Bench(a) => bench::command(a, out),
-        Command::BenchMsj(a) => bench_msj::command(a, out),
-        Command::BenchVm(a) => bench_vm::command(a, out),
+        Command::Bench(a) => bench::command(a, None, out),
+        Command::BenchMsj(a) => bench::command(a, Some("msfq"), out),
+        Command::BenchVm(a) => bench::command(a, Some("ghra"), out),
+        Command::BenchPgas(a) => bench::command(a, Some("pgas"), out),
         Command::Bounds(a) => bounds::command(a, out),
-        Command::BenchPgas(a) => bench_pgas::command(a, out),
     }
 }
 

@@ -1,9 +1,10 @@
 //! Turns `--preset`/`--link` and the override flags into one validated scenario.
 
 use anyhow::{Context, Result, anyhow, bail};
+use packlab_core::models::msfq::JobClasses;
+use packlab_core::models::pgas::Trace;
 use packlab_core::policy::PolicySpec;
 use packlab_core::scenario::{PAGE_KEYS, Preset, Scenario, decode_link, preset};
-use packlab_core::workload::{JobClasses, Trace};
 
 use crate::args::ScenarioArgs;
 
@@ -54,7 +55,7 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Setup> {
     }
     for pair in &args.sets {
         let Some((key, value)) = pair.split_once('=') else {
-            let keys: Vec<_> = base.keys().iter().map(|k| k.key).collect();
+            let keys: Vec<_> = base.keys().into_iter().map(|k| k.key).collect();
             bail!("--set '{pair}': expected KEY=VALUE, e.g. load=0.9; keys: {}", keys.join(", "));
         };
         overrides.push((key.trim().to_string(), value.trim().to_string(), format!("--set {pair}")));
@@ -93,7 +94,7 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Setup> {
             base.get("warmup").unwrap_or_default(),
             scenario.horizon(),
             base.horizon(),
-            scenario.time_unit()
+            scenario.time_unit().plural()
         )
     });
     scenario.validate().map_err(|e| anyhow!("invalid scenario: {e}"))?;

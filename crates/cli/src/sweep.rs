@@ -1,120 +1,27 @@
-//! `packlab sweep`: a paper figure from replicated runs over a grid of loads: the mean queue,
-//! response time or delay against the load (PG-RR Fig. 4, MSFQ Figs. 2, 5, 6, GH-RA Figs. 1, 2,
-//! 4, 5), MSF/MSFQ phase durations
-//! against λ (MSFQ Fig. 3) or E[T] against the threshold ℓ, one curve per λ (MSFQ Fig. 4).
+//! `packlab sweep`: a paper figure from replicated runs over a grid, as the preset defines it
+//! ([`Sweep`]): a figure of the runs against the load (PG-RR Fig. 4, MSFQ Figs. 2, 3, 5, 6,
+//! GH-RA Figs. 1, 2, 4, 5), a figure against a policy parameter, one curve per load (MSFQ
+//! Fig. 4), or PG-AS's sweeps against L and its bounds against α ([`crate::sweep_pgas`]).
+//!
+//! Figures are read from the runs' JSON reports by field name, so a sweep needs to know
+//! nothing of the model whose runs it plots.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use packlab_core::metrics::mean_ci;
-use packlab_core::policy::{Model, PolicyKind, PolicySpec};
+use packlab_core::policy::PolicySpec;
 use packlab_core::report::{RunReport, run, summarise_reps};
-use packlab_core::scenario::Scenario;
-use packlab_core::theory::msfq::MsfqAnalysis;
-use packlab_core::theory::{load_marks, pgrr_marks};
+use packlab_core::scenario::{Figure, Plot, Sweep};
 use packlab_plot::{Chart, Curve, Mark, Point};
 use rayon::prelude::*;
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::args::SweepArgs;
-use crate::output::{Table, create_dir, labels, num, progress, write_svg};
+use crate::output::{Table, create_dir, labels, num, print_table, progress, write_svg};
 use crate::setup::{Setup, replication_seeds, resolve, with};
-
-/// One row of `<preset>-runs.csv`.
-#[derive(Debug, Serialize)]
-struct RunRow<'a> {
-    preset: &'a str,
-    policy: String,
-    load: f64,
-    rep: u64,
-    seed: u64,
-    horizon: u64,
-    mean_queue: f64,
-    ci_lo: f64,
-    ci_hi: f64,
-    final_queue: u64,
-    mean_wait: f64,
-    mean_occupancy: f64,
-    arrivals: u64,
-    started: u64,
-    unstable: bool,
-    /// Multiserver-job runs: response times (empty for PG-RR).
-    mean_response: Option<f64>,
-    weighted_mean_response: Option<f64>,
-    p95_response: Option<f64>,
-    h1: Option<f64>,
-    h2: Option<f64>,
-    h3: Option<f64>,
-    h4: Option<f64>,
-    /// VM-scheduling runs: delay until service and the dummy jobs' share of the capacity.
-    mean_delay: Option<f64>,
-    dummy_share: Option<f64>,
-}
-
-/// What a sweep draws against the load.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Metric {
-    MeanQueue,
-    /// Mean delay until service starts (GH-RA Figs. 1, 2, 5).
-    MeanDelay,
-    MeanResponse,
-    WeightedMeanResponse,
-    /// E[H_i] of MSF/MSFQ, i in 0..4 (MSFQ Fig. 3).
-    Phase(usize),
-}
-
-impl Metric {
-    /// PG-RR Fig. 4 plots the mean queue; MSFQ Fig. 2 the mean response time; Figs. 5 and 6
-    /// the weighted one.
-    fn default_for(setup: &Setup) -> Self {
-        match setup.scenario.model() {
-            Model::Pgrr => Self::MeanQueue,
-            Model::Msj if matches!(setup.preset.id, "msfq-d5" | "msfq-d6") => Self::WeightedMeanResponse,
-            Model::Msj => Self::MeanResponse,
-            // GH-RA Fig. 4 plots the average total queue; Figs. 1, 2 and 5 the mean delay.
-            Model::Vm if matches!(setup.preset.id, "ghra-b3" | "ghra-b4") => Self::MeanQueue,
-            Model::Vm => Self::MeanDelay,
-            // PG-AS sweeps go through `sweep_pgas`.
-            Model::Pgas => Self::MeanQueue,
-        }
-    }
-
-    fn label(self) -> &'static str {
-        match self {
-            Self::MeanQueue => "mean waiting jobs",
-            Self::MeanDelay => "mean delay until service",
-            Self::MeanResponse => "mean response time E[T]",
-            Self::WeightedMeanResponse => "weighted mean response time E[T^w]",
-            Self::Phase(i) => ["E[H1]", "E[H2]", "E[H3]", "E[H4]"][i],
-        }
-    }
-
-    /// The run's value and, where the run has one, its own 95% interval.
-    /// The analysis's value of this metric, where there is one.
-    fn of_analysis(self, a: &MsfqAnalysis) -> Option<f64> {
-        match self {
-            Self::MeanQueue | Self::MeanDelay => None,
-            Self::MeanResponse => Some(a.mean_response),
-            Self::WeightedMeanResponse => Some(a.weighted_mean_response),
-            Self::Phase(i) => Some(a.phase_means[i]),
-        }
-    }
-
-    fn of(self, r: &RunReport) -> (f64, [f64; 2]) {
-        let unbounded = [f64::NEG_INFINITY, f64::INFINITY];
-        if let (Self::MeanDelay, Some(m)) = (self, &r.vm) {
-            return (m.mean_delay, m.mean_delay_ci95);
-        }
-        match (self, &r.msj) {
-            (Self::MeanResponse, Some(m)) => (m.mean_response, m.mean_response_ci95),
-            (Self::WeightedMeanResponse, Some(m)) => (m.weighted_mean_response, unbounded),
-            // A policy without phases (only MSF and MSFQ have them) has no value.
-            (Self::Phase(i), m) => (m.as_ref().and_then(|m| m.phase_means).map_or(f64::NAN, |h| h[i]), unbounded),
-            _ => (r.mean_queue, r.mean_queue_ci95),
-        }
-    }
-}
 
 /// One row of `<preset>-summary.csv`: the replications of one (policy, load) cell.
 #[derive(Debug, Clone, Serialize)]
@@ -128,23 +35,19 @@ struct SummaryRow {
     ci_lo: f64,
     ci_hi: f64,
     unstable_reps: usize,
-    /// The paper's analysis of the metric at this load (SPEC 5.6; MSF and MSFQ only).
+    /// The paper's analysis of the figure at this load, where the runs carry one (MSFQ's
+    /// SPEC 5.6 for MSF and MSFQ).
     analysis: Option<f64>,
 }
 
-/// The layout of a sweep's chart and table: the paper figure it reproduces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Figure {
-    /// One curve per policy against the load: PG-RR Fig. 4, MSFQ Figs. 2, 5 and 6.
-    AgainstLoad(Metric),
-    /// MSFQ Fig. 3: E[H1..H4] against λ, one curve per policy and phase.
-    Phases,
-    /// MSFQ Fig. 4: E[T] against the threshold ℓ, one curve per λ (every policy is MSFQ(ℓ)).
-    AgainstThreshold,
+/// The layout of a sweep's chart and table.
+#[derive(Debug, Clone, PartialEq)]
+enum Layout {
+    /// One curve per policy and figure against the load.
+    AgainstLoad { figures: Vec<Figure>, y_label: &'static str },
+    /// `figure` against the policies' value of parameter `key`, one curve per load.
+    AgainstParameter { key: &'static str, axis: &'static str, figure: Figure },
 }
-
-/// The phases of MSF/MSFQ's cycle (SPEC 5.4 H_1..H_4).
-const PHASES: usize = 4;
 
 /// One curve of a sweep: its cells with their x values.
 struct Line<'a> {
@@ -154,88 +57,91 @@ struct Line<'a> {
     cells: Vec<(f64, &'a SummaryRow)>,
 }
 
-impl Figure {
-    fn of(setup: &Setup) -> Self {
-        match setup.preset.id {
-            "msfq-d3" => Self::Phases,
-            "msfq-d4" if setup.policies.iter().all(|p| p.kind == PolicyKind::Msfq) => Self::AgainstThreshold,
-            _ => Self::AgainstLoad(Metric::default_for(setup)),
+impl Layout {
+    /// What the preset's plot becomes for the chosen policies: against a parameter only when
+    /// every policy has it.
+    fn of(setup: &Setup, plot: Plot) -> Self {
+        match plot {
+            Plot::Curves { figures, y_label } => Self::AgainstLoad { figures: figures.to_vec(), y_label },
+            Plot::AgainstParameter { key, axis, figure } => {
+                if setup.policies.iter().all(|p| p.meta().params.iter().any(|param| param.key == key)) {
+                    Self::AgainstParameter { key, axis, figure }
+                } else {
+                    Self::AgainstLoad { figures: vec![figure], y_label: figure.label }
+                }
+            }
         }
     }
 
-    /// The metrics summarised per cell, in the order of the summary rows.
-    fn metrics(self) -> Vec<Metric> {
+    /// The figures summarised per cell, in the order of the summary rows.
+    fn figures(&self) -> Vec<Figure> {
         match self {
-            Self::AgainstLoad(metric) => vec![metric],
-            Self::Phases => (0..PHASES).map(Metric::Phase).collect(),
-            Self::AgainstThreshold => vec![Metric::MeanResponse],
+            Self::AgainstLoad { figures, .. } => figures.clone(),
+            Self::AgainstParameter { figure, .. } => vec![*figure],
         }
     }
 
-    fn x_label(self, setup: &Setup) -> &'static str {
-        match (self, setup.scenario.model()) {
-            (Self::AgainstThreshold, _) => "threshold ℓ (0 = MSF)",
-            (_, Model::Pgrr) => "load α",
-            (_, Model::Msj) => "arrival rate λ",
-            (_, Model::Vm) => "traffic intensity ζ",
-            (_, Model::Pgas) => "workload scale α",
-        }
-    }
-
-    fn y_label(self) -> &'static str {
+    fn x_label(&self, setup: &Setup) -> &'static str {
         match self {
-            Self::AgainstLoad(metric) => metric.label(),
-            Self::Phases => "mean phase duration E[H_i]",
-            Self::AgainstThreshold => Metric::MeanResponse.label(),
+            Self::AgainstParameter { axis, .. } => axis,
+            Self::AgainstLoad { .. } => setup.scenario.info().load.axis,
         }
     }
 
-    /// The curves of `summary` (policy-major, then load, then metric).
-    fn lines<'a>(self, setup: &Setup, loads: &[f64], summary: &'a [SummaryRow]) -> Vec<Line<'a>> {
+    fn y_label(&self) -> &'static str {
+        match self {
+            Self::AgainstLoad { y_label, .. } => y_label,
+            Self::AgainstParameter { figure, .. } => figure.label,
+        }
+    }
+
+    /// Several figures per policy (MSFQ Fig. 3's phases): one colour per figure.
+    fn grouped(&self) -> bool {
+        matches!(self, Self::AgainstLoad { figures, .. } if figures.len() > 1)
+    }
+
+    /// The curves of `summary` (policy-major, then load, then figure).
+    fn lines<'a>(&self, setup: &Setup, loads: &[f64], summary: &'a [SummaryRow]) -> Vec<Line<'a>> {
         let names = labels(&setup.policies, &setup.scenario);
-        let per_metric = self.metrics().len();
+        let per_cell = self.figures().len();
         let cell =
-            |policy: usize, load: usize, metric: usize| &summary[(policy * loads.len() + load) * per_metric + metric];
-        let by_load = |policy: usize, metric: usize| -> Vec<(f64, &'a SummaryRow)> {
-            loads.iter().enumerate().map(|(k, &x)| (x, cell(policy, k, metric))).collect()
+            |policy: usize, load: usize, figure: usize| &summary[(policy * loads.len() + load) * per_cell + figure];
+        let by_load = |policy: usize, figure: usize| -> Vec<(f64, &'a SummaryRow)> {
+            loads.iter().enumerate().map(|(k, &x)| (x, cell(policy, k, figure))).collect()
         };
         match self {
-            Self::AgainstLoad(_) => names
+            Self::AgainstLoad { figures, .. } if figures.len() == 1 => names
                 .into_iter()
                 .enumerate()
                 .map(|(p, label)| Line { label, color: p, markers: true, cells: by_load(p, 0) })
                 .collect(),
-            // Colour says the phase; markers tell the policies apart (the first without).
-            Self::Phases => names
+            // Colour says the figure; markers tell the policies apart (the first without).
+            Self::AgainstLoad { figures, .. } => names
                 .iter()
                 .enumerate()
                 .flat_map(|(p, name)| {
-                    (0..PHASES).map(move |i| Line {
-                        label: format!("{name} {}", Metric::Phase(i).label()),
+                    figures.iter().enumerate().map(move |(i, f)| Line {
+                        label: format!("{name} {}", f.label),
                         color: i,
                         markers: p > 0,
                         cells: by_load(p, i),
                     })
                 })
                 .collect(),
-            Self::AgainstThreshold => {
-                let cores = match &setup.scenario {
-                    Scenario::Msj(s) => s.cores,
-                    Scenario::Pgrr(_) | Scenario::Vm(_) | Scenario::Pgas(_) => {
-                        unreachable!("MSFQ policies run on the multiserver-job model")
-                    }
+            &Self::AgainstParameter { key, .. } => {
+                let value = |p: &PolicySpec| {
+                    setup.scenario.policy_param(p, key).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN)
                 };
-                let threshold = |p: &PolicySpec| f64::from(p.msj.l.unwrap_or(cores - 1));
                 let mut order: Vec<usize> = (0..setup.policies.len()).collect();
-                order.sort_by(|&a, &b| threshold(&setup.policies[a]).total_cmp(&threshold(&setup.policies[b])));
+                order.sort_by(|&a, &b| value(&setup.policies[a]).total_cmp(&value(&setup.policies[b])));
                 loads
                     .iter()
                     .enumerate()
                     .map(|(k, load)| Line {
-                        label: format!("λ = {load}"),
+                        label: format!("{} = {load}", setup.scenario.info().load.symbol),
                         color: k,
                         markers: true,
-                        cells: order.iter().map(|&p| (threshold(&setup.policies[p]), cell(p, k, 0))).collect(),
+                        cells: order.iter().map(|&p| (value(&setup.policies[p]), cell(p, k, 0))).collect(),
                     })
                     .collect()
             }
@@ -245,11 +151,13 @@ impl Figure {
 
 pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     let setup = resolve(&args.scenario)?;
-    if setup.scenario.model() == Model::Pgas {
-        return crate::sweep_pgas::command(args, &setup, out);
-    }
+    let plot = match &setup.preset.sweep {
+        Sweep::Load { plot, .. } => *plot,
+        Sweep::Servers { .. } | Sweep::Theory { .. } => return crate::sweep_pgas::command(args, &setup, out),
+        Sweep::Unavailable(why) => bail!("{}: {why}", setup.preset.id),
+    };
     if args.servers.is_some() {
-        bail!("--servers: only PG-AS sweeps run against L; this preset sweeps the load (--load)");
+        bail!("--servers: this preset sweeps the load (--load); sweeps against L are PG-AS's (pgas-c3, pgas-c5)");
     }
     if setup.explicit.iter().any(|k| k == "load") {
         bail!("--set load: a sweep sets the load itself; give the grid with --load A,B,...");
@@ -276,49 +184,27 @@ pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
         .collect::<Result<Vec<RunReport>>>();
     bar.finish_and_clear();
     let reports = reports?;
+    let values: Vec<Value> = reports.iter().map(serde_json::to_value).collect::<Result<_, _>>()?;
 
     let id = setup.preset.id;
     let [runs_path, summary_path, svg_path] = files(&args.out, id);
-
-    let rows = tasks.iter().zip(&reports).map(|(&(_, _, rep), r)| RunRow {
-        preset: id,
-        policy: r.policy.clone(),
-        load: r.load,
-        rep,
-        seed: r.seed,
-        horizon: r.horizon,
-        mean_queue: r.mean_queue,
-        ci_lo: r.mean_queue_ci95[0],
-        ci_hi: r.mean_queue_ci95[1],
-        final_queue: r.final_queue,
-        mean_wait: r.mean_wait,
-        mean_occupancy: r.mean_occupancy,
-        arrivals: r.arrivals,
-        started: r.started,
-        unstable: r.unstable,
-        mean_response: r.msj.as_ref().map(|m| m.mean_response),
-        weighted_mean_response: r.msj.as_ref().map(|m| m.weighted_mean_response),
-        p95_response: r.msj.as_ref().map(|m| m.p95_response),
-        h1: r.msj.as_ref().and_then(|m| m.phase_means).map(|h| h[0]),
-        h2: r.msj.as_ref().and_then(|m| m.phase_means).map(|h| h[1]),
-        h3: r.msj.as_ref().and_then(|m| m.phase_means).map(|h| h[2]),
-        h4: r.msj.as_ref().and_then(|m| m.phase_means).map(|h| h[3]),
-        mean_delay: r.vm.as_ref().map(|m| m.mean_delay),
-        dummy_share: r.vm.as_ref().map(|m| m.dummy_share),
-    });
-    write_csv(&runs_path, rows)?;
+    write_runs(&runs_path, id, &tasks, &values)?;
 
     // Tasks are policy-major, then load, then replication, so each cell is one chunk; its
-    // summary rows follow in the figure's metric order.
-    let figure = Figure::of(&setup);
-    let metrics = figure.metrics();
-    let summary: Vec<SummaryRow> =
-        reports.chunks(args.reps as usize).flat_map(|cell| metrics.iter().map(move |&m| summarise(cell, m))).collect();
+    // summary rows follow in the layout's figure order.
+    let layout = Layout::of(&setup, plot);
+    let figures = layout.figures();
+    let reps = args.reps as usize;
+    let summary: Vec<SummaryRow> = reports
+        .chunks(reps)
+        .zip(values.chunks(reps))
+        .flat_map(|(cell, json)| figures.iter().map(move |f| summarise(cell, json, f)))
+        .collect::<Result<_>>()?;
     write_csv(&summary_path, summary.iter().cloned())?;
-    let lines = figure.lines(&setup, &loads, &summary);
-    write_chart(&svg_path, &setup, figure, &loads, &lines)?;
+    let lines = layout.lines(&setup, &loads, &summary);
+    write_chart(&svg_path, &setup, &layout, &loads, &lines)?;
 
-    print_summary(&setup, figure, &loads, args.reps, &lines, out)?;
+    print_summary(&setup, &layout, &loads, args.reps, &lines, out)?;
     writeln!(out)?;
     writeln!(out, "wrote {} ({} runs)", runs_path.display(), reports.len())?;
     writeln!(out, "wrote {}", summary_path.display())?;
@@ -328,11 +214,14 @@ pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
 
 /// The loads of the grid, each checked by the scenario's own `load` key and relations, then
 /// sorted (the chart's x axis) with duplicates removed.
-fn parse_loads(text: Option<&str>, setup: &Setup) -> Result<Vec<f64>> {
-    let range = setup.scenario.keys().iter().find(|k| k.key == "load").map_or("a positive number", |k| k.range);
+pub fn parse_loads(text: Option<&str>, setup: &Setup) -> Result<Vec<f64>> {
+    let range = setup.scenario.keys().into_iter().find(|k| k.key == "load").map_or(String::new(), |k| k.range);
     let entries: Vec<String> = match text {
         Some(text) => text.split(',').map(|s| s.trim().to_string()).collect(),
-        None => setup.preset.load_grid.iter().map(|l| l.to_string()).collect(),
+        None => match &setup.preset.sweep {
+            Sweep::Load { grid, .. } | Sweep::Theory { grid } => grid.iter().map(|l| l.to_string()).collect(),
+            Sweep::Servers { .. } | Sweep::Unavailable(_) => vec![setup.scenario.load().to_string()],
+        },
     };
     let mut loads = Vec::with_capacity(entries.len());
     for entry in &entries {
@@ -348,24 +237,127 @@ fn parse_loads(text: Option<&str>, setup: &Setup) -> Result<Vec<f64>> {
     Ok(loads)
 }
 
+/// A figure of a run's JSON report: its value (NaN where the run has none, e.g. the phases of
+/// a policy without them) and the run's own 95% interval (unbounded where it has none).
+fn figure_of(json: &Value, figure: &Figure) -> (f64, [f64; 2]) {
+    let field = |key: &str| json.get(key);
+    let mut value = field(figure.key);
+    if let Some(i) = figure.index {
+        value = value.and_then(|v| v.get(i));
+    }
+    let value = value.and_then(Value::as_f64).unwrap_or(f64::NAN);
+    let ci = figure
+        .ci
+        .and_then(field)
+        .and_then(|v| Some([v.get(0)?.as_f64()?, v.get(1)?.as_f64()?]))
+        .unwrap_or([f64::NEG_INFINITY, f64::INFINITY]);
+    (value, ci)
+}
+
 /// The replications of one cell. A single replication has no spread for a Student-t
-/// interval, so its batch-means interval stands in.
-fn summarise(cell: &[RunReport], metric: Metric) -> SummaryRow {
-    let reps = summarise_reps(cell);
-    let values: Vec<f64> = cell.iter().map(|r| metric.of(r).0).collect();
+/// interval, so its own interval stands in.
+fn summarise(cell: &[RunReport], json: &[Value], figure: &Figure) -> Result<SummaryRow> {
+    let reps = summarise_reps(cell).context("internal: an empty cell")?;
+    let values: Vec<f64> = json.iter().map(|r| figure_of(r, figure).0).collect();
     let ci = mean_ci(&values);
-    let [ci_lo, ci_hi] = if cell.len() == 1 { metric.of(&cell[0]).1 } else { [ci.lo, ci.hi] };
-    SummaryRow {
+    let [ci_lo, ci_hi] = if cell.len() == 1 { figure_of(&json[0], figure).1 } else { [ci.lo, ci.hi] };
+    // The analysis does not depend on the seed: the first run's.
+    let analysis = json[0].get("analysis").map(|a| figure_of(a, figure).0).filter(|a| a.is_finite());
+    Ok(SummaryRow {
         policy: reps.policy,
         load: reps.load,
         reps: reps.reps,
-        metric: metric.label(),
+        metric: figure.label,
         value: ci.mean,
         ci_lo,
         ci_hi,
         unstable_reps: reps.unstable_reps,
-        analysis: cell[0].msj.as_ref().and_then(|m| m.analysis.as_ref()).and_then(|a| metric.of_analysis(a)),
+        analysis,
+    })
+}
+
+/// `<preset>-runs.csv`: one row per run with the figures every model shares, then every
+/// number the model's report adds (arrays as `key_1`, `key_2`, …), empty where a run has none.
+fn write_runs(path: &Path, id: &str, tasks: &[(&PolicySpec, f64, u64)], reports: &[Value]) -> Result<()> {
+    const SHARED: [&str; 14] = [
+        "policy",
+        "load",
+        "seed",
+        "horizon",
+        "mean_queue",
+        "mean_queue_ci95",
+        "final_queue",
+        "mean_wait",
+        "mean_occupancy",
+        "arrivals",
+        "started",
+        "unstable",
+        "preset",
+        "warmup",
+    ];
+    let flatten = |json: &Value| -> Vec<(String, String)> {
+        let mut cells = Vec::new();
+        if let Value::Object(map) = json {
+            for (key, value) in map {
+                if SHARED.contains(&key.as_str())
+                    || matches!(key.as_str(), "trend" | "servers" | "arrival_rate" | "censored")
+                {
+                    continue;
+                }
+                match value {
+                    Value::Number(n) => cells.push((key.clone(), n.to_string())),
+                    Value::Bool(b) => cells.push((key.clone(), b.to_string())),
+                    Value::Array(items) if items.iter().all(Value::is_number) => {
+                        cells.extend(items.iter().enumerate().map(|(i, v)| (format!("{key}_{}", i + 1), v.to_string())))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        cells
+    };
+    let own: Vec<Vec<(String, String)>> = reports.iter().map(flatten).collect();
+    let mut extra: Vec<String> = Vec::new();
+    for (key, _) in own.iter().flatten() {
+        if !extra.contains(key) {
+            extra.push(key.clone());
+        }
     }
+    let context = || format!("writing {}", path.display());
+    let mut w = csv::Writer::from_path(path).with_context(context)?;
+    let mut header: Vec<String> = [
+        "preset",
+        "policy",
+        "load",
+        "rep",
+        "seed",
+        "horizon",
+        "mean_queue",
+        "ci_lo",
+        "ci_hi",
+        "final_queue",
+        "mean_wait",
+        "mean_occupancy",
+        "arrivals",
+        "started",
+        "unstable",
+    ]
+    .map(String::from)
+    .to_vec();
+    header.extend(extra.iter().cloned());
+    w.write_record(&header).with_context(context)?;
+    for ((&(_, _, rep), json), cells) in tasks.iter().zip(reports).zip(&own) {
+        let get =
+            |key: &str| json.get(key).map_or(String::new(), |v| v.as_str().map_or_else(|| v.to_string(), String::from));
+        let ci = |i: usize| json.get("mean_queue_ci95").and_then(|v| v.get(i)).map_or(String::new(), Value::to_string);
+        let mut record = vec![id.to_string(), get("policy"), get("load"), rep.to_string(), get("seed"), get("horizon")];
+        record.extend([get("mean_queue"), ci(0), ci(1)]);
+        record.extend(["final_queue", "mean_wait", "mean_occupancy", "arrivals", "started", "unstable"].map(get));
+        record
+            .extend(extra.iter().map(|k| cells.iter().find(|(c, _)| c == k).map_or(String::new(), |(_, v)| v.clone())));
+        w.write_record(&record).with_context(context)?;
+    }
+    w.flush().with_context(context)
 }
 
 fn write_csv<R: Serialize>(path: &Path, rows: impl Iterator<Item = R>) -> Result<()> {
@@ -377,29 +369,23 @@ fn write_csv<R: Serialize>(path: &Path, rows: impl Iterator<Item = R>) -> Result
     w.flush().with_context(context)
 }
 
-/// Theory marks inside the swept range: (load, short label for the chart, meaning for the
-/// axis caption). α = 1 is drawn whenever the grid comes within 10% of it: the queues of
-/// Fig. 4 blow up towards that bound, and the line says why.
-fn marks(loads: &[f64]) -> Vec<(f64, &'static str, String)> {
+/// The theory's marks inside the swept range, or just past its end (within 10% of the grid's
+/// largest load: the curves blow up towards such a bound, and the line says why), left to
+/// right: (load, short symbol for the chart, meaning for the axis caption).
+fn marks(setup: &Setup, loads: &[f64]) -> Vec<(f64, &'static str, String)> {
     let (lo, hi) = (loads[0], loads[loads.len() - 1]);
-    // The chart writes a mark's label to the right of its line, where a long one runs off the
-    // plot at the right edge; so the line gets a short symbol and the caption the meaning.
-    let short = |load: f64| match load {
-        1.0 => "α = 1",
-        0.5 => "ρ*/2",
-        _ => "(2/3)ρ*",
-    };
-    let mut marks: Vec<_> = pgrr_marks(1.0)
+    let mut marks: Vec<_> = setup
+        .scenario
+        .marks()
         .into_iter()
-        .filter(|m| (m.load >= lo - 1e-9 && m.load <= hi + 1e-9) || (m.load == 1.0 && hi >= 0.9))
-        .map(|m| (m.load, short(m.load), m.label))
+        .filter(|m| m.load >= lo - 1e-9 && m.load <= hi / 0.9 + 1e-9)
+        .map(|m| (m.load, m.short, m.label))
         .collect();
-    // Left to right, so the caption reads in the order the lines appear.
     marks.sort_by(|a, b| a.0.total_cmp(&b.0));
     marks
 }
 
-fn write_chart(path: &Path, setup: &Setup, figure: Figure, loads: &[f64], lines: &[Line<'_>]) -> Result<()> {
+fn write_chart(path: &Path, setup: &Setup, layout: &Layout, loads: &[f64], lines: &[Line<'_>]) -> Result<()> {
     let points: Vec<Vec<Point>> = lines
         .iter()
         .map(|line| {
@@ -417,9 +403,9 @@ fn write_chart(path: &Path, setup: &Setup, figure: Figure, loads: &[f64], lines:
         })
         .collect();
     // The analysis as an unmarked line in its curve's colour, where it answers (SPEC 5.6 does
-    // not at low load, where its approximations fail). Fig. 3 has eight curves already; its
-    // analysis is in the table and the summary CSV.
-    let analysis: Vec<(usize, String, Vec<Point>)> = if figure == Figure::Phases {
+    // not at low load, where its approximations fail). A chart of several figures per policy
+    // has curves enough already; its analysis is in the table and the summary CSV.
+    let analysis: Vec<(usize, String, Vec<Point>)> = if layout.grouped() {
         Vec::new()
     } else {
         lines
@@ -434,24 +420,11 @@ fn write_chart(path: &Path, setup: &Setup, figure: Figure, loads: &[f64], lines:
             })
             .collect()
     };
-    let marks = match (figure, setup.scenario.model()) {
-        (Figure::AgainstThreshold, _) => Vec::new(),
-        (_, Model::Pgrr) => marks(loads),
-        // The capacity bound (and Static QS's bound where lower), drawn when the grid nears it.
-        (_, Model::Msj) => load_marks(&setup.scenario)
-            .into_iter()
-            .filter(|m| m.load <= 1.1 * loads[loads.len() - 1])
-            .map(|m| (m.load, "λ max", m.label))
-            .collect(),
-        // ζ = 1, the boundary of the capacity region, when the grid comes near it.
-        (_, Model::Vm) => load_marks(&setup.scenario)
-            .into_iter()
-            .filter(|m| m.load <= 1.1 * loads[loads.len() - 1])
-            .map(|m| (m.load, "ζ = 1", m.label))
-            .collect(),
-        (_, Model::Pgas) => Vec::new(),
+    let marks = match layout {
+        Layout::AgainstParameter { .. } => Vec::new(),
+        Layout::AgainstLoad { .. } => marks(setup, loads),
     };
-    let mut x_label = figure.x_label(setup).to_string();
+    let mut x_label = layout.x_label(setup).to_string();
     if !marks.is_empty() {
         let meanings: Vec<&str> = marks.iter().map(|(_, _, meaning)| meaning.as_str()).collect();
         x_label.push_str(&format!("   (dashed: {})", meanings.join("; ")));
@@ -466,7 +439,7 @@ fn write_chart(path: &Path, setup: &Setup, figure: Figure, loads: &[f64], lines:
     let chart = Chart {
         title: &title,
         x_label: &x_label,
-        y_label: &format!("{} (log scale)", figure.y_label()),
+        y_label: &format!("{} (log scale)", layout.y_label()),
         curves: lines
             .iter()
             .zip(&points)
@@ -485,14 +458,14 @@ fn write_chart(path: &Path, setup: &Setup, figure: Figure, loads: &[f64], lines:
 
 fn print_summary(
     setup: &Setup,
-    figure: Figure,
+    layout: &Layout,
     loads: &[f64],
     reps: u64,
     lines: &[Line<'_>],
     out: &mut dyn Write,
 ) -> Result<()> {
     let p = &setup.preset;
-    let unit = setup.scenario.time_unit();
+    let unit = setup.scenario.time_unit().plural();
     writeln!(out, "{}: {} ({})", p.id, p.title, p.figure)?;
     writeln!(
         out,
@@ -502,7 +475,7 @@ fn print_summary(
         plural(reps, "replication"),
         setup.scenario.seed(),
         setup.scenario.horizon(),
-        setup.scenario.get("warmup").unwrap_or_default()
+        setup.scenario.warmup()
     )?;
     if let Some(note) = &setup.warmup_note {
         writeln!(out, "({note})")?;
@@ -511,7 +484,7 @@ fn print_summary(
     writeln!(
         out,
         "\n{} ± half-width of its 95% interval ({interval}); * = unstable in most replications",
-        figure.y_label()
+        layout.y_label()
     )?;
     let cell_text = |c: &SummaryRow| {
         if !c.value.is_finite() {
@@ -526,22 +499,23 @@ fn print_summary(
     let mut xs: Vec<f64> = lines.iter().flat_map(|l| l.cells.iter().map(|(x, _)| *x)).collect();
     xs.sort_by(f64::total_cmp);
     xs.dedup();
-    let table = if figure == Figure::Phases {
-        // One row per load and policy, one column per phase: eight curves side by side would
+    let table = if layout.grouped() {
+        // One row per load and policy, one column per figure: all curves side by side would
         // not fit a terminal.
-        let mut header = vec![figure.x_label(setup).to_string(), "policy".to_string()];
-        header.extend((0..PHASES).map(|i| Metric::Phase(i).label().to_string()));
+        let figures = layout.figures();
+        let mut header = vec![layout.x_label(setup).to_string(), "policy".to_string()];
+        header.extend(figures.iter().map(|f| f.label.to_string()));
         let mut table = Table::new(&header.iter().map(String::as_str).collect::<Vec<_>>());
         for (k, x) in xs.iter().enumerate() {
-            for (policy, phases) in labels(&setup.policies, &setup.scenario).iter().zip(lines.chunks(PHASES)) {
+            for (policy, group) in labels(&setup.policies, &setup.scenario).iter().zip(lines.chunks(figures.len())) {
                 let mut row = vec![x.to_string(), policy.clone()];
-                row.extend(phases.iter().map(|line| cell_text(line.cells[k].1)));
+                row.extend(group.iter().map(|line| cell_text(line.cells[k].1)));
                 table.row(row);
             }
         }
         table
     } else {
-        let mut header = vec![figure.x_label(setup).to_string()];
+        let mut header = vec![layout.x_label(setup).to_string()];
         header.extend(lines.iter().map(|l| l.label.clone()));
         let mut table = Table::new(&header.iter().map(String::as_str).collect::<Vec<_>>());
         for x in xs {
@@ -553,7 +527,7 @@ fn print_summary(
         }
         table
     };
-    table.print(out)?;
+    print_table(&table, out)?;
     Ok(())
 }
 
@@ -578,6 +552,7 @@ fn files(dir: &Path, preset: &str) -> [PathBuf; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::args::ScenarioArgs;
 
     #[test]
     fn plurals() {
@@ -588,10 +563,22 @@ mod tests {
 
     #[test]
     fn marks_inside_the_range_and_the_bound_near_it() {
-        let loads = |v: &[f64]| marks(v).into_iter().map(|(l, _, _)| l).collect::<Vec<_>>();
+        let args = ScenarioArgs {
+            preset: Some("pgrr-a1".into()),
+            link: None,
+            policies: vec![],
+            seed: None,
+            horizon: None,
+            sets: vec![],
+            classes_file: None,
+            trace_file: None,
+        };
+        let setup = resolve(&args).unwrap();
+        let loads = |v: &[f64]| marks(&setup, v).into_iter().map(|(l, _, _)| l).collect::<Vec<_>>();
         assert_eq!(loads(&[0.85, 0.99]), [1.0]);
         assert_eq!(loads(&[0.5, 0.7]), [0.5, 2.0 / 3.0]);
         assert_eq!(loads(&[0.6, 0.95]), [2.0 / 3.0, 1.0]);
+        assert_eq!(loads(&[0.5, 0.9]), [0.5, 2.0 / 3.0, 1.0]);
         assert!(loads(&[0.7, 0.8]).is_empty());
     }
 }

@@ -7,16 +7,18 @@ use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
 use packlab_core::metrics::mean_ci;
+use packlab_core::models::Summary;
+use packlab_core::models::pgas::PgasSummary;
+use packlab_core::models::pgas::theory::Rational;
 use packlab_core::policy::PolicySpec;
-use packlab_core::report::{PgasMetrics, RunReport, run};
-use packlab_core::scenario::{Scenario, server_grid};
-use packlab_core::theory::pgas_marks;
+use packlab_core::report::{RunReport, run};
+use packlab_core::scenario::{Scenario, Sweep};
 use packlab_plot::{Chart, Curve, LegendAt, Mark, Point};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::args::SweepArgs;
-use crate::output::{Table, create_dir, labels, num, progress, write_svg};
+use crate::output::{Table, create_dir, labels, num, print_table, progress, write_svg};
 use crate::setup::{Setup, replication_seeds, with};
 
 pub fn command(args: &SweepArgs, setup: &Setup, out: &mut dyn Write) -> Result<()> {
@@ -25,9 +27,10 @@ pub fn command(args: &SweepArgs, setup: &Setup, out: &mut dyn Write) -> Result<(
     if s.bounds_only() {
         bail!("{id}: random collections have no sweep; run `packlab bounds --preset {id}` for their statistics");
     }
-    let grid = match &args.servers {
-        Some(text) => Some(parse_servers(text, setup)?),
-        None => server_grid(id).map(<[u32]>::to_vec),
+    let grid = match (&args.servers, &setup.preset.sweep) {
+        (Some(text), _) => Some(parse_servers(text, setup)?),
+        (None, Sweep::Servers { grid }) => Some(grid.clone()),
+        (None, _) => None,
     };
     match grid {
         Some(servers) => {
@@ -87,7 +90,7 @@ fn against_alpha(args: &SweepArgs, setup: &Setup, out: &mut dyn Write) -> Result
             v.dedup();
             v
         }
-        None => setup.preset.load_grid.clone(),
+        None => crate::sweep::parse_loads(None, setup)?,
     };
     create_dir(&args.out)?;
     let rho = s.base_rho(instance.types());
@@ -107,7 +110,7 @@ fn against_alpha(args: &SweepArgs, setup: &Setup, out: &mut dyn Write) -> Result
     let greedy: Vec<Point> = points.iter().map(|p| Point::new(p.alpha, p.greedy_reward)).collect();
     let optimal: Vec<Point> = points.iter().map(|p| Point::new(p.alpha, p.optimal_reward)).collect();
     let (lo, hi) = (alphas[0], alphas[alphas.len() - 1]);
-    let marks: Vec<_> = pgas_marks(s).into_iter().filter(|m| m.load >= lo && m.load <= hi).collect();
+    let marks: Vec<_> = setup.scenario.marks().into_iter().filter(|m| m.load >= lo && m.load <= hi).collect();
     let mark_labels: Vec<String> = marks.iter().map(|m| format!("α = {}", packlab_plot::tick(m.load))).collect();
     let meanings: Vec<&str> = marks.iter().map(|m| m.label.as_str()).collect();
     let x_label = if marks.is_empty() {
@@ -142,7 +145,7 @@ fn against_alpha(args: &SweepArgs, setup: &Setup, out: &mut dyn Write) -> Result
             format!("{:.6}", p.ratio),
         ]);
     }
-    table.print(out)?;
+    print_table(&table, out)?;
     let worst = points.iter().min_by(|a, b| a.ratio.total_cmp(&b.ratio)).expect("at least one point");
     writeln!(out, "\nworst ratio {:.6} at α = {}", worst.ratio, packlab_plot::tick(worst.alpha))?;
     writeln!(out, "wrote {}", csv_path.display())?;
@@ -150,7 +153,7 @@ fn against_alpha(args: &SweepArgs, setup: &Setup, out: &mut dyn Write) -> Result
     Ok(())
 }
 
-fn rho_text(rho: &[packlab_core::theory::pgas::Rational]) -> String {
+fn rho_text(rho: &[Rational]) -> String {
     rho.iter().map(|q| q.to_string()).collect::<Vec<_>>().join(", ")
 }
 
@@ -216,39 +219,43 @@ fn against_servers(args: &SweepArgs, setup: &Setup, servers: &[u32], out: &mut d
         .collect::<Result<Vec<RunReport>>>();
     bar.finish_and_clear();
     let reports = reports?;
-    let metrics = |r: &RunReport| -> PgasMetrics { r.pgas.clone().expect("a PG-AS run") };
+    // A sweep against L runs PG-AS presets only (their sweep says so).
+    let all: Vec<PgasSummary> = reports
+        .iter()
+        .map(|r| match &r.summary {
+            Summary::Pgas(m) => Ok(m.clone()),
+            _ => Err(anyhow!("{id}: a sweep against L needs a PG-AS preset")),
+        })
+        .collect::<Result<_>>()?;
 
     let runs_path = args.out.join(format!("{id}-runs.csv"));
     let summary_path = args.out.join(format!("{id}-summary.csv"));
     let svg_path = args.out.join(format!("{id}.svg"));
     write_csv(
         &runs_path,
-        tasks.iter().zip(&reports).map(|(&(_, _, rep), r)| {
-            let m = metrics(r);
-            RunRow {
-                preset: id,
-                policy: r.policy.clone(),
-                servers: r.servers,
-                rep,
-                seed: r.seed,
-                normalized_reward: m.normalized_reward,
-                ci_lo: m.normalized_reward_ci95[0],
-                ci_hi: m.normalized_reward_ci95[1],
-                ratio_to_optimal: m.ratio_to_optimal,
-                ratio_to_greedy: m.ratio_to_greedy,
-                blocking: m.overall_blocking,
-                migrations: m.migrations,
-                preemptions: m.preemptions,
-                reconfigurations: m.reconfigurations,
-                arrivals: r.arrivals,
-            }
+        tasks.iter().zip(&reports).zip(&all).map(|((&(_, _, rep), r), m)| RunRow {
+            preset: id,
+            policy: r.policy.clone(),
+            servers: r.servers,
+            rep,
+            seed: r.seed,
+            normalized_reward: m.normalized_reward,
+            ci_lo: m.normalized_reward_ci95[0],
+            ci_hi: m.normalized_reward_ci95[1],
+            ratio_to_optimal: m.ratio_to_optimal,
+            ratio_to_greedy: m.ratio_to_greedy,
+            blocking: m.overall_blocking,
+            migrations: m.migrations,
+            preemptions: m.preemptions,
+            reconfigurations: m.reconfigurations,
+            arrivals: r.arrivals,
         }),
     )?;
 
     let summary: Vec<SummaryRow> = reports
         .chunks(args.reps as usize)
-        .map(|cell| {
-            let ms: Vec<PgasMetrics> = cell.iter().map(metrics).collect();
+        .zip(all.chunks(args.reps as usize))
+        .map(|(cell, ms)| {
             let ci = mean_ci(&ms.iter().map(|m| m.normalized_reward).collect::<Vec<_>>());
             let [lo, hi] = if cell.len() == 1 { ms[0].normalized_reward_ci95 } else { [ci.lo, ci.hi] };
             let scale = |v: f64, r: Option<f64>| r.map(|r| v / r);
@@ -270,7 +277,7 @@ fn against_servers(args: &SweepArgs, setup: &Setup, servers: &[u32], out: &mut d
         })
         .collect();
     write_csv(&summary_path, summary.iter().cloned())?;
-    let first = metrics(&reports[0]);
+    let first = &all[0];
     let reference = first.greedy_reward.zip(first.optimal_reward);
     let names = labels(&setup.policies, &setup.scenario);
     let cells = |p: usize| &summary[p * servers.len()..(p + 1) * servers.len()];
@@ -380,7 +387,7 @@ fn against_servers(args: &SweepArgs, setup: &Setup, servers: &[u32], out: &mut d
         }
         table.row(row);
     }
-    table.print(out)?;
+    print_table(&table, out)?;
     writeln!(out)?;
     writeln!(out, "wrote {} ({} runs)", runs_path.display(), reports.len())?;
     writeln!(out, "wrote {}", summary_path.display())?;

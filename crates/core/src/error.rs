@@ -33,6 +33,8 @@ pub enum EngineError {
     NotWaiting { job: u64 },
     #[error("policy bug: no job of class {class} is waiting")]
     NoneWaiting { class: u32 },
+    #[error("policy bug: a type-{job_type} arrival was routed to no server")]
+    Unrouted { job_type: u16 },
     #[error("policy bug: server {server} does not exist")]
     NoSuchServer { server: u32 },
     #[error("policy bug: job {job} of size {size} does not fit server {server} (residual {residual})")]

@@ -18,32 +18,40 @@
 //! * Nothing that decides iterates a hash map. Ties are broken by explicit, documented rules
 //!   (lowest index, earliest arrival, canonical order).
 //! * Slotted time (PG-RR) runs the phases of SPEC 1.1 in a fixed order: departures, arrivals,
-//!   scheduling, measurement. The continuous-time engine (later models) orders events by
-//!   `(time, sequence)` with first-in-first-out ties.
+//!   scheduling, measurement. The continuous-time engines (MSFQ, GH-RA, PG-AS) order events by
+//!   `(time, sequence)` with first-in-first-out ties ([`des`]).
 //!
 //! # Layout
 //!
-//! * [`model`]: jobs, servers and resource vectors in integer units (SPEC RES-3).
-//! * [`index`]: the ordered structures that keep per-job cost logarithmic.
-//! * [`workload`]: arrival, size and service samplers.
-//! * [`engine`]: the slotted engine that validates and applies policy decisions.
-//! * [`policy`]: one file per policy, each citing the paper section it implements.
-//! * [`metrics`]: time averages, bounded series, confidence intervals, the instability verdict.
-//! * [`scenario`]: the serde scenario type shared by presets, CLI flags and URL links.
-//! * [`theory`]: the papers' bounds, drawn next to the simulations.
+//! * [`models`]: one folder per model of the papers (PG-RR, MSFQ, GH-RA, PG-AS), each with its
+//!   scenario, policies (one file each), engine, statistics, live view, summary, theory and
+//!   presets, and the [`models::Model`] trait they implement; the one place that lists them.
+//! * [`scenario`]: the scenario of any model, links and the preset catalogue.
+//! * [`policy`]: the policy registry and the specs users write (`vqs:j=7`).
+//! * [`keys`]: scenario keys, each declared once with its range and form field.
+//! * [`window`]: the run window (seed, horizon, warm-up, series grid) every scenario carries.
+//! * [`report`]: running to the horizon and the report every model shares.
 //! * [`view`]: what the page shows of a live run, the same for every model.
+//! * Shared kernels: [`des`] (the event queue and driver of the continuous-time engines),
+//!   [`index`] (ordered structures that keep per-event cost logarithmic), [`metrics`] (time
+//!   averages, bounded series, confidence intervals, the instability verdict), [`resources`]
+//!   (resource vectors and configurations), [`workload`] (samplers), [`rng`] (streams),
+//!   [`limits`] and [`error`].
 
-pub mod engine;
+pub mod des;
 pub mod error;
 pub mod index;
+pub mod keys;
+pub mod limits;
 pub mod metrics;
-pub mod model;
+pub mod models;
 pub mod policy;
 pub mod report;
+pub mod resources;
 pub mod rng;
 pub mod scenario;
-pub mod theory;
 pub mod view;
+pub mod window;
 pub mod workload;
 
 pub use error::{ConfigError, EngineError};

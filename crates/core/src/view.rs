@@ -7,65 +7,80 @@
 
 use crate::EngineError;
 use crate::metrics::SeriesPoint;
-use crate::model::MAX_RESOURCES;
+use crate::resources::MAX_RESOURCES;
 
-/// A running simulation as the page steps and reads it.
+/// A running simulation as the page steps and reads it, whatever its model.
 pub trait LiveRun {
     /// Runs `units` more time units (slots in slotted time).
     fn run(&mut self, units: u64) -> Result<(), EngineError>;
     /// Time units simulated so far.
     fn time(&self) -> u64;
-    /// Jobs waiting now.
-    fn queue_len(&self) -> u64;
-    /// Time-average of the queue length after the warm-up.
-    fn mean_queue(&self) -> f64;
-    /// Time-average of the occupied fraction of the total capacity after the warm-up.
-    fn mean_occupancy(&self) -> f64;
-    /// Time units measured so far (after the warm-up).
-    fn measured(&self) -> u64;
-    /// Jobs generated so far (the same for every policy on the same scenario and seed).
-    fn arrivals(&self) -> u64;
-    /// Q(t) as interval means.
-    fn queue_series(&self) -> &[SeriesPoint];
-    /// Occupied fraction of the total capacity as interval means.
-    fn occupancy_series(&self) -> &[SeriesPoint];
-    /// Names of the queue bins, in bin order (virtual queues, or size classes).
+    /// The figures of this moment.
+    fn readings(&self) -> Readings;
+    /// A measured quantity over time, as interval means (empty where the model has none).
+    fn series(&self, metric: Metric) -> &[SeriesPoint];
+    /// Names of the queue bins, in bin order (virtual queues, size classes, types).
     fn bin_labels(&self) -> Vec<String>;
-    /// Waiting jobs of bin `bin` as interval means.
-    fn bin_series(&self, bin: usize) -> &[SeriesPoint];
     /// The picture of this moment. Without `detail`, servers carry their fill but no blocks
     /// (what a compact view of many servers needs, at a fraction of the cost).
     fn view(&self, detail: bool) -> ClusterView;
+    /// What the paper's analysis predicts for this run, where one applies (SPEC 5.6).
+    fn analysis(&self) -> Option<Analysis> {
+        None
+    }
+}
+
+/// The figures of a run at one moment. Time averages are over the measured window (after the
+/// warm-up) so far.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Readings {
+    /// Jobs waiting now.
+    pub queue_len: u64,
+    /// Time average of the queue length.
+    pub mean_queue: f64,
+    /// Time average of the occupied fraction of the total capacity.
+    pub mean_occupancy: f64,
+    /// Time units measured so far.
+    pub measured: u64,
+    /// Jobs generated so far (the same for every policy on the same scenario and seed).
+    pub arrivals: u64,
+    /// Events handled so far: arrivals, starts and departures in slotted time; arrivals,
+    /// departures and clock ticks in continuous time (what a benchmark divides by).
+    pub events: u64,
     /// The mean per-job time of the measured jobs, where the model measures one
-    /// ([`crate::scenario::Scenario::job_time`] says which): the response time of the
-    /// multiserver-job model (weighted by the nominal class mix, SPEC RES-45), the delay until
-    /// service of the VM model.
-    fn mean_job_time(&self) -> Option<f64> {
-        None
-    }
-    /// The running mean per-job time over time (empty where the model has none).
-    fn job_time_series(&self) -> &[SeriesPoint] {
-        &[]
-    }
-    /// The running mean per-job time of the jobs of bin `bin` (a job class), where the model
-    /// measures it per class.
-    fn bin_job_time_series(&self, _bin: usize) -> &[SeriesPoint] {
-        &[]
-    }
-    /// n(t), jobs waiting or in service, where the model's figures plot it (the
-    /// multiserver-job model); empty otherwise.
-    fn in_system_series(&self) -> &[SeriesPoint] {
-        &[]
-    }
-    /// The normalised reward after the warm-up: the time average of R(t)/L, R(t) = Σ_j u_j
-    /// Y_j(t), where the model earns rewards (PG-AS).
-    fn mean_reward(&self) -> Option<f64> {
-        None
-    }
-    /// R(t)/L as interval means (empty where the model earns no reward).
-    fn reward_series(&self) -> &[SeriesPoint] {
-        &[]
-    }
+    /// ([`crate::models::ModelInfo::job_time`] says which) and has measured a job: the
+    /// response time of MSFQ (weighted by the nominal class mix, SPEC RES-45), the delay until
+    /// service of GH-RA.
+    pub mean_job_time: Option<f64>,
+    /// The time average of R(t)/L, R(t) = Σ_j u_j Y_j(t), where the model earns rewards (PG-AS).
+    pub mean_reward: Option<f64>,
+}
+
+/// A quantity a run measures over time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// Q(t), jobs waiting.
+    Queue,
+    /// Occupied fraction of the total capacity.
+    Occupancy,
+    /// The running mean per-job time.
+    JobTime,
+    /// n(t), jobs waiting or in service (MSFQ's figures).
+    InSystem,
+    /// R(t)/L (PG-AS).
+    Reward,
+    /// Jobs of bin `b` (waiting, or in service in a loss model).
+    Bin(usize),
+    /// The running mean per-job time of bin `b`'s jobs (a class, a type).
+    BinJobTime(usize),
+}
+
+/// What the paper's analysis says of a run: E[T] and, per bin, E[T^(j)].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Analysis {
+    pub mean_response: f64,
+    /// In bin order.
+    pub by_bin: Vec<f64>,
 }
 
 /// One moment of a cluster.
@@ -78,6 +93,9 @@ pub struct ClusterView {
     /// A line of live readings under the servers, where the policy has some (GH-RA: the
     /// rates of its Poisson clocks).
     pub readout: Option<String>,
+    /// What the drawing's marks mean, where the model needs it said (hatched dummies, slot
+    /// grids, the compact view's shades).
+    pub legend: Option<String>,
     /// What the bins are: `Queues` for policies that keep virtual queues, `Sizes` when the
     /// bins are only a histogram of the waiting jobs by size class.
     pub bins_kind: BinsKind,

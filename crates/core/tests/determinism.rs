@@ -1,9 +1,12 @@
 //! Same scenario + seed ⇒ the same trajectory; policies share their arrivals (common random
 //! numbers).
 
-use packlab_core::policy::{Model, PolicyKind, PolicySpec};
-use packlab_core::report::{run, slotted_sim};
-use packlab_core::scenario::{Scenario, preset};
+use packlab_core::models::pgrr::Pgrr;
+use packlab_core::models::{Model, Scenario, all_policies, start};
+use packlab_core::policy::PolicySpec;
+use packlab_core::report::run;
+use packlab_core::scenario::{preset, presets};
+use packlab_core::view::{LiveRun, Metric};
 
 fn json(id: &str, policy: &str, seed: &str) -> String {
     let mut s = preset(id).unwrap().scenario;
@@ -27,8 +30,10 @@ fn same_seed_same_report_and_trajectory() {
 #[test]
 fn policies_see_the_same_arrivals() {
     let Scenario::Pgrr(s) = preset("pgrr-a3").unwrap().scenario else { unreachable!("a PG-RR preset") };
-    let mut sims: Vec<_> =
-        PolicyKind::of_model(Model::Pgrr).map(|k| slotted_sim(&s, &PolicySpec::new(k), 64)).collect();
+    let mut sims: Vec<_> = Pgrr::POLICIES
+        .iter()
+        .map(|p| start::<Pgrr>(&s, &PolicySpec::parse(p.meta.name).unwrap(), 64).unwrap())
+        .collect();
     let mut total = 0;
     for _ in 0..20_000 {
         let mut seen = Vec::new();
@@ -47,44 +52,78 @@ fn policies_see_the_same_arrivals() {
 
 /// Everything a page reads from a run, as bits: the same run read after stepping in other
 /// chunks must give the same bits, or a replayed link would differ in the last digits.
-fn fingerprint(run: &dyn packlab_core::view::LiveRun) -> Vec<u64> {
-    let mut bits = vec![run.time(), run.queue_len(), run.arrivals(), run.mean_queue().to_bits()];
-    bits.push(run.mean_occupancy().to_bits());
-    bits.extend(run.mean_job_time().map(f64::to_bits));
-    bits.extend(run.mean_reward().map(f64::to_bits));
-    let series = [run.queue_series(), run.occupancy_series(), run.job_time_series(), run.reward_series()];
-    for points in series.into_iter().chain((0..run.bin_labels().len()).map(|b| run.bin_series(b))) {
-        bits.extend(points.iter().flat_map(|p| [p.start.to_bits(), p.end.to_bits(), p.mean.to_bits()]));
+fn fingerprint(run: &dyn LiveRun) -> Vec<u64> {
+    let r = run.readings();
+    let mut bits = vec![run.time(), r.queue_len, r.arrivals, r.mean_queue.to_bits(), r.mean_occupancy.to_bits()];
+    bits.extend(r.mean_job_time.map(f64::to_bits));
+    bits.extend(r.mean_reward.map(f64::to_bits));
+    let bins = run.bin_labels().len();
+    let metrics = [Metric::Queue, Metric::Occupancy, Metric::JobTime, Metric::InSystem, Metric::Reward]
+        .into_iter()
+        .chain((0..bins).flat_map(|b| [Metric::Bin(b), Metric::BinJobTime(b)]));
+    for metric in metrics {
+        bits.extend(run.series(metric).iter().flat_map(|p| [p.start.to_bits(), p.end.to_bits(), p.mean.to_bits()]));
     }
     bits
 }
 
+/// A short run of every model's first preset that simulates (PGAS-C1 only computes bounds), for
+/// tests that cover every policy.
+fn short(model: &str) -> Scenario {
+    let runs =
+        |p: &packlab_core::scenario::Preset| packlab_core::report::live_run(&p.scenario, &p.policies[0], 2).is_ok();
+    let preset = presets().into_iter().find(|p| p.scenario.info().id == model && runs(p)).unwrap();
+    let mut s = preset.scenario;
+    // About the same number of events in every model: PG-AS handles hundreds per time unit.
+    let horizon = if model == "pgas" { 20 } else { 4_000 };
+    s.set_horizon_scaled(horizon.min(s.horizon())).unwrap();
+    s
+}
+
 /// The page steps a run frame by frame, a different number of time units each frame; the CLI
-/// runs it in one go. Where the frames fall must not change a single bit of what is measured.
+/// runs it in one go. Where the frames fall must not change a single bit of what is measured,
+/// for any policy of any model.
 #[test]
 fn stepping_in_chunks_changes_no_bit() {
-    for (id, policy) in [
-        ("msfq-d1", "msfq"),
-        ("msfq-d5", "adaptive-qs"),
-        ("ghra-b3", "alg2-jsq"),
-        ("ghra-b3", "mw-local"),
-        ("pgas-c4", "dra"),
-    ] {
-        let mut s = preset(id).unwrap().scenario;
-        s.set_horizon_scaled(4_000).unwrap();
-        let policy = PolicySpec::parse(policy).unwrap();
+    for (model, meta) in all_policies() {
+        let s = short(model.id);
+        let policy = PolicySpec::parse(meta.name).unwrap();
+        if s.check_policy(&policy).is_err() {
+            continue;
+        }
+        let horizon = s.horizon();
         let mut whole = packlab_core::report::live_run(&s, &policy, 256).unwrap();
-        whole.run(4_000).unwrap();
+        whole.run(horizon).unwrap();
         let mut chunked = packlab_core::report::live_run(&s, &policy, 256).unwrap();
         for step in [1, 2, 3, 5, 7, 11, 13, 17].iter().cycle() {
-            let left = 4_000 - chunked.time();
+            let left = horizon - chunked.time();
             if left == 0 {
                 break;
             }
             chunked.run(left.min(*step)).unwrap();
         }
-        let points = whole.queue_series().len().max(whole.reward_series().len());
-        assert!(whole.arrivals() > 1_000 && points > 10, "{id}: the run must measure something");
-        assert_eq!(fingerprint(&*whole), fingerprint(&*chunked), "{id} {policy:?}");
+        assert!(whole.readings().arrivals > 10, "{}: the run must measure something", meta.name);
+        assert_eq!(fingerprint(&*whole), fingerprint(&*chunked), "{} {policy:?}", model.id);
+    }
+}
+
+/// Every policy of every model replays bit for bit from its scenario and seed, and the seed
+/// matters.
+#[test]
+fn every_policy_replays_from_its_seed() {
+    for (model, meta) in all_policies() {
+        let s = short(model.id);
+        let policy = PolicySpec::parse(meta.name).unwrap();
+        if s.check_policy(&policy).is_err() {
+            continue;
+        }
+        let report = |seed: u64| {
+            let mut s = s.clone();
+            s.set("seed", &seed.to_string()).unwrap();
+            let out = run("test", &s, &policy).unwrap();
+            serde_json::to_string(&(out.report, out.queue, out.reward)).unwrap()
+        };
+        assert_eq!(report(11), report(11), "{}", meta.name);
+        assert_ne!(report(11), report(12), "{}: the seed must matter", meta.name);
     }
 }

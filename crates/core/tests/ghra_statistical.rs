@@ -1,9 +1,11 @@
 //! Statistical tests of the VM-scheduling model (GH-RA; SPEC 3.5's expected outcomes, 6.2-6
 //! Little's law), with fixed seeds. The LOSS product form (SPEC 6.2-1) is tested next to the
-//! engine (`engine::vm::tests`), where the state between events is visible.
+//! engine (`models::ghra::engine_tests`), where the state between events is visible.
 
+use packlab_core::models::Summary;
+use packlab_core::models::ghra::GhraSummary;
 use packlab_core::policy::PolicySpec;
-use packlab_core::report::{RunReport, VmMetrics, run};
+use packlab_core::report::{RunReport, run};
 use packlab_core::scenario::preset;
 
 fn report(id: &str, policy: &str, settings: &[(&str, &str)]) -> RunReport {
@@ -14,8 +16,9 @@ fn report(id: &str, policy: &str, settings: &[(&str, &str)]) -> RunReport {
     run(id, &scenario, &PolicySpec::parse(policy).unwrap()).unwrap().report
 }
 
-fn vm(r: &RunReport) -> &VmMetrics {
-    r.vm.as_ref().expect("a VM-scheduling run")
+fn vm(r: &RunReport) -> &GhraSummary {
+    let Summary::Ghra(m) = &r.summary else { panic!("a GH-RA run") };
+    m
 }
 
 /// GH-RA Fig. 3 (SPEC 3.5, B3): on 5 small + 5 large servers at ζ = 0.9, MaxWeight with local

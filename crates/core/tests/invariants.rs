@@ -4,11 +4,10 @@
 
 use std::collections::BTreeMap;
 
-use packlab_core::model::{JobId, ServerId};
-use packlab_core::policy::{PolicyKind, PolicySpec};
-use packlab_core::report::slotted_sim;
-use packlab_core::scenario::PgrrScenario;
-use packlab_core::workload::{SizeDist, SlotService};
+use packlab_core::models::pgrr::{JobId, Pgrr, PgrrScenario, ServerId, SizeDist, SlotService};
+use packlab_core::models::{Model, start};
+use packlab_core::policy::PolicySpec;
+use packlab_core::window::RunWindow;
 use proptest::prelude::*;
 
 fn size_dist() -> impl Strategy<Value = SizeDist> {
@@ -25,28 +24,10 @@ fn size_dist() -> impl Strategy<Value = SizeDist> {
     ]
 }
 
+/// Any policy of the model's registry, with any parameters it takes.
 fn policy() -> impl Strategy<Value = PolicySpec> {
-    let plain = prop::sample::select(vec![
-        PolicyKind::BfJ,
-        PolicyKind::BfS,
-        PolicyKind::BfJs,
-        PolicyKind::FifoFf,
-        PolicyKind::FifoFfSkip,
-    ])
-    .prop_map(PolicySpec::new);
-    let vq = (
-        prop::sample::select(vec!["vqs", "vqs-bf"]),
-        2u8..=5,
-        prop::sample::select(vec!["first", "random"]),
-        prop::sample::select(vec!["current", "snapshot"]),
-        prop::sample::select(vec!["round", "real"]),
-        prop::sample::select(vec!["skip", "strict"]),
-    )
-        .prop_map(|(name, j, ties, weights, small, fill)| {
-            let fill = if name == "vqs" { format!(":fill={fill}") } else { String::new() };
-            PolicySpec::parse(&format!("{name}:j={j}:ties={ties}:weights={weights}:small={small}{fill}")).unwrap()
-        });
-    prop_oneof![plain, vq]
+    (0..Pgrr::POLICIES.len(), prop::collection::vec(any::<usize>(), 8))
+        .prop_map(|(i, picks)| PolicySpec::sampled(&Pgrr::INFO, &Pgrr::POLICIES[i].meta, &picks))
 }
 
 fn scenario() -> impl Strategy<Value = PgrrScenario> {
@@ -66,10 +47,7 @@ fn scenario() -> impl Strategy<Value = PgrrScenario> {
             size,
             service: SlotService::parse(&service).unwrap(),
             j: 3,
-            seed,
-            horizon: 400,
-            warmup: 0,
-            sample_every: 10,
+            window: RunWindow { seed, horizon: 400, warmup: 0, sample_every: 10.0 },
         })
 }
 
@@ -78,13 +56,13 @@ proptest! {
 
     #[test]
     fn the_engine_keeps_every_invariant(s in scenario(), p in policy()) {
-        let mut sim = slotted_sim(&s, &p, 64);
+        let mut sim = start::<Pgrr>(&s, &p, 64).unwrap();
         // Where and until when each running job was last seen.
         let mut running: BTreeMap<JobId, (ServerId, u64)> = BTreeMap::new();
         let mut departed = 0u64;
         // Service length of every job, as drawn at its arrival.
         let mut service: BTreeMap<JobId, u64> = BTreeMap::new();
-        for _ in 0..s.horizon {
+        for _ in 0..s.window.horizon {
             sim.step().unwrap();
             let t = sim.slot() - 1;
             service.extend(sim.arrivals().iter().map(|j| (j.id, j.service)));
@@ -119,7 +97,7 @@ proptest! {
             prop_assert_eq!(waiting.len() as u64 + now.len() as u64 + departed, counters.arrivals);
             prop_assert_eq!(counters.started, now.len() as u64 + departed);
             // BF-J/S: after each slot no waiting job fits any server.
-            if p.kind == PolicyKind::BfJs
+            if p.name() == "bf-js"
                 && let Some(smallest) = sim.queue().min_size() {
                     prop_assert!(smallest > cluster.max_residual(), "a waiting job fits after BF-J/S");
                 }

@@ -1,8 +1,10 @@
 //! Statistical tests of the multiserver-job model (SPEC 6.2 items 8-10, the D2 ordering and
 //! Little's law), with fixed seeds and reduced horizons.
 
+use packlab_core::models::Summary;
+use packlab_core::models::msfq::MsfqSummary;
 use packlab_core::policy::PolicySpec;
-use packlab_core::report::{MsjMetrics, RunReport, run};
+use packlab_core::report::{RunReport, run};
 use packlab_core::scenario::preset;
 
 fn report(id: &str, policy: &str, settings: &[(&str, &str)]) -> RunReport {
@@ -13,8 +15,9 @@ fn report(id: &str, policy: &str, settings: &[(&str, &str)]) -> RunReport {
     run(id, &scenario, &PolicySpec::parse(policy).unwrap()).unwrap().report
 }
 
-fn msj(r: &RunReport) -> &MsjMetrics {
-    r.msj.as_ref().expect("a multiserver-job run")
+fn msj(r: &RunReport) -> &MsfqSummary {
+    let Summary::Msfq(m) = &r.summary else { panic!("an MSFQ run") };
+    m
 }
 
 /// SPEC 6.2-8: with ℓ = 31 phase 4 is the time for 31 small jobs to finish one by one,
@@ -42,7 +45,7 @@ fn msfq_phase_four_is_a_harmonic_number() {
 fn msfq_stability_boundary() {
     let r = report("msfq-d1", "msfq:l=31", &[("load", "7.5"), ("horizon", "400000"), ("warmup", "40000")]);
     assert!(!r.unstable, "{:?}", r.trend);
-    let stable_level = r.msj.as_ref().unwrap().mean_in_system;
+    let stable_level = msj(&r).mean_in_system;
     for policy in ["msfq:l=31", "msf", "first-fit"] {
         let r = report("msfq-d1", policy, &[("load", "7.9"), ("horizon", "1500000"), ("warmup", "10000")]);
         let t = r.trend;
@@ -85,7 +88,7 @@ fn littles_law_per_class() {
         let r = report(id, policy, &[("load", load), ("horizon", "200000"), ("warmup", "20000")]);
         let m = msj(&r);
         let classes = match preset(id).unwrap().scenario {
-            packlab_core::scenario::Scenario::Msj(s) => s.classes,
+            packlab_core::scenario::Scenario::Msfq(s) => s.classes,
             _ => unreachable!(),
         };
         for c in classes.as_slice() {

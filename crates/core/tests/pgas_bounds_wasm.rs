@@ -4,8 +4,8 @@
 //! (`cargo test`, and `cargo test --target wasm32-unknown-unknown` under
 //! wasm-bindgen-test-runner), so any difference in the solver's arithmetic fails one of them.
 
-use packlab_core::theory::pgas::instances::{pgas_c2, pgas_c2_rho};
-use packlab_core::theory::pgas::rational::{self, Rational};
+use packlab_core::models::pgas::theory::instances::{pgas_c2, pgas_c2_rho};
+use packlab_core::models::pgas::theory::rational::{self, Rational};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn fingerprint(values: impl IntoIterator<Item = u64>) -> u64 {

@@ -2,11 +2,12 @@
 //! file runs in seconds. Tolerances are set from the spread of the replications, not tuned to
 //! one seed.
 
-use packlab_core::engine::reservation::ReservationSim;
 use packlab_core::metrics::{SeriesPoint, mean_ci};
+use packlab_core::models::pgas::{Pgas, PgasScenario, PgasSim, PgasSummary};
+use packlab_core::models::{Scenario, Summary, start};
 use packlab_core::policy::PolicySpec;
-use packlab_core::report::{RunOutcome, pgas_sim, run};
-use packlab_core::scenario::{PgasScenario, Scenario, preset};
+use packlab_core::report::{RunOutcome, run};
+use packlab_core::scenario::preset;
 
 fn scenario(id: &str, keys: &[(&str, &str)]) -> Scenario {
     let mut s = preset(id).unwrap().scenario;
@@ -19,6 +20,15 @@ fn scenario(id: &str, keys: &[(&str, &str)]) -> Scenario {
 
 fn outcome(s: &Scenario, policy: &str) -> RunOutcome {
     run("test", s, &PolicySpec::parse(policy).unwrap()).unwrap()
+}
+
+fn pgas(outcome: RunOutcome) -> PgasSummary {
+    let Summary::Pgas(m) = outcome.report.summary else { panic!("a PG-AS run") };
+    m
+}
+
+fn pgas_sim(s: &PgasScenario, policy: &PolicySpec, max_points: usize) -> PgasSim {
+    start::<Pgas>(s, policy, max_points).unwrap()
 }
 
 /// SPEC 6.2-7 (PG-AS Fig. 3): along the C3 grid DRA's normalised reward divided by U^(g)
@@ -37,7 +47,7 @@ fn dra_approaches_the_global_greedy_as_l_grows() {
                     "pgas-c3",
                     &[("servers", &l.to_string()), ("horizon", "40"), ("warmup", "10"), ("seed", &seed.to_string())],
                 );
-                outcome(&s, "dra").report.pgas.unwrap().ratio_to_greedy.unwrap()
+                pgas(outcome(&s, "dra")).ratio_to_greedy.unwrap()
             })
             .collect();
         let ci = mean_ci(&values);
@@ -83,8 +93,8 @@ fn dra_beats_power_of_d_on_the_paper_instances() {
         [("pgas-c3", vec![("horizon", "60"), ("warmup", "10")]), ("pgas-c6", vec![("horizon", "60"), ("warmup", "10")])]
     {
         let s = scenario(id, &keys);
-        let dra = outcome(&s, "dra").report.pgas.unwrap();
-        let po_d = outcome(&s, "po-d").report.pgas.unwrap();
+        let dra = pgas(outcome(&s, "dra"));
+        let po_d = pgas(outcome(&s, "po-d"));
         assert!(
             dra.normalized_reward > 1.2 * po_d.normalized_reward,
             "{id}: {} vs {}",
@@ -125,7 +135,7 @@ fn the_upper_bound_holds_pathwise_for_every_policy() {
         }
     }
     let s = scenario("pgas-c3", &[("horizon", "40"), ("warmup", "10")]);
-    let ub = outcome(&s, "upper-bound").report.pgas.unwrap();
+    let ub = pgas(outcome(&s, "upper-bound"));
     let ratio = ub.ratio_to_optimal.unwrap();
     assert!(ratio > 0.95 && ratio <= 1.0, "time average of UB(t)/L over U*: {ratio:.4}");
 }
@@ -136,7 +146,7 @@ fn the_upper_bound_holds_pathwise_for_every_policy() {
 fn littles_law_holds_for_the_admitted_jobs() {
     let Scenario::Pgas(s) = scenario("pgas-c3", &[("horizon", "100"), ("warmup", "20")]) else { panic!("PG-AS") };
     for policy in ["dra", "po-d"] {
-        let mut sim: ReservationSim = pgas_sim(&s, &PolicySpec::parse(policy).unwrap(), 256).unwrap();
+        let mut sim = pgas_sim(&s, &PolicySpec::parse(policy).unwrap(), 256);
         sim.run_until(20.0).unwrap();
         let before = sim.stats().admitted;
         sim.run_until(100.0).unwrap();
@@ -152,10 +162,10 @@ fn littles_law_holds_for_the_admitted_jobs() {
 fn preemption_protects_the_higher_priorities() {
     let s = scenario("pgas-c5", &[("servers", "100"), ("horizon", "20"), ("warmup", "2")]);
     let Scenario::Pgas(p) = &s else { panic!("PG-AS") };
-    let types = p.config(64).unwrap().priorities.unwrap();
+    let types = p.engine_config(64).unwrap().priorities.unwrap();
     let blocked = |policy: &str| {
         let Scenario::Pgas(p) = &s else { panic!("PG-AS") };
-        let mut sim = pgas_sim(p, &PolicySpec::parse(policy).unwrap(), 64).unwrap();
+        let mut sim = pgas_sim(p, &PolicySpec::parse(policy).unwrap(), 64);
         sim.run_until(20.0).unwrap();
         let st = sim.stats();
         for (j, &priority) in types.iter().enumerate() {
@@ -174,6 +184,6 @@ fn preemption_protects_the_higher_priorities() {
 #[test]
 fn c3_is_the_c2_collection_at_alpha_1() {
     let Scenario::Pgas(s) = preset("pgas-c3").unwrap().scenario else { panic!("PG-AS") };
-    let PgasScenario { servers, load, horizon, warmup, .. } = s;
-    assert_eq!((servers, load, horizon, warmup), (180, 1.0, 200, 50));
+    let PgasScenario { servers, load, window, .. } = s;
+    assert_eq!((servers, load, window.horizon, window.warmup), (180, 1.0, 200, 50));
 }

@@ -6,6 +6,7 @@
 //! If an intended change to the simulation moves the numbers, recompute the value natively
 //! and update it here.
 
+use packlab_core::models::Summary;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::run;
 use packlab_core::scenario::preset;
@@ -59,7 +60,7 @@ fn msj_fingerprint() -> u64 {
         s.set("sample_every", "50").unwrap();
         let out = run(id, &s, &PolicySpec::parse(policy).unwrap()).unwrap();
         let r = out.report;
-        let m = r.msj.unwrap();
+        let Summary::Msfq(m) = r.summary else { panic!("MSFQ") };
         values.extend([
             r.mean_queue.to_bits(),
             r.arrivals,
@@ -98,7 +99,7 @@ fn vm_fingerprint() -> u64 {
         s.set("sample_every", "10").unwrap();
         let out = run(id, &s, &PolicySpec::parse(policy).unwrap()).unwrap();
         let r = out.report;
-        let m = r.vm.unwrap();
+        let Summary::Ghra(m) = r.summary else { panic!("GH-RA") };
         values.extend([
             r.mean_queue.to_bits(),
             r.arrivals,
@@ -139,7 +140,7 @@ fn pgas_fingerprint() -> u64 {
         }
         let out = run(id, &s, &PolicySpec::parse(policy).unwrap()).unwrap();
         let r = out.report;
-        let m = r.pgas.unwrap();
+        let Summary::Pgas(m) = r.summary else { panic!("PG-AS") };
         values.extend([
             r.arrivals,
             r.started,

@@ -3,7 +3,8 @@
 use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, VecDeque};
 
-use crate::model::JobId;
+/// Job ids: numbered in arrival order, so comparing them compares arrival.
+type JobId = u64;
 
 /// Job ids grouped by size: "the largest size at most r, and its earliest job" (best fit from
 /// a server's view, SPEC 2.2.1) is one ordered-map lookup and a look at a queue's head.

@@ -7,7 +7,8 @@
 
 use super::{Preset, Scenario, preset, presets};
 use crate::ConfigError;
-use crate::policy::{PolicyKind, PolicySpec};
+use crate::models::policies_of;
+use crate::policy::PolicySpec;
 
 /// Keys that only the web page uses (playback speed); the CLI accepts and ignores them so
 /// that any page link replays on the command line.
@@ -131,7 +132,7 @@ pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>)
         let fits = |p: &PolicySpec| scenario.check_policy(p).is_ok();
         policies = chosen.policies.iter().filter(|p| fits(p)).cloned().collect();
         if policies.is_empty() {
-            policies.extend(PolicyKind::of_model(scenario.model()).map(PolicySpec::new).find(fits));
+            policies.extend(policies_of(scenario.info().id).filter_map(|p| PolicySpec::parse(p.name).ok()).find(fits));
         }
     }
     (Link { preset: chosen, policies, named_policies, scenario, extras }, errors)

@@ -1,21 +1,15 @@
-//! Workload: arrival counts, job sizes, job classes, service times and task traces.
+//! Workload samplers every model shares: arrival counts and times, uniform and exponential
+//! draws, and the shapes of continuous service times. Each model's own workload (PG-RR's job
+//! sizes, MSFQ's classes, GH-RA's fleets, PG-AS's traces) lives in its folder.
 
-pub mod classes;
 pub mod sample;
-pub mod service;
-pub mod size;
-pub mod trace;
-pub mod vms;
+pub mod service_law;
 
-pub use classes::{JobClass, JobClasses, ServiceLaw};
-pub use service::{ServiceSampler, SlotService};
-pub use size::{CAPACITY_UNITS, SizeDist};
-pub use trace::{Task, Trace, TraceType};
-pub use vms::{Fleet, ServerKind, VmCatalog};
+pub use service_law::ServiceLaw;
 
 /// A probability written as a decimal or a fraction `a/b` (`0.25`, `1/3`); the message names
 /// the text. Range checks are the caller's, which knows what the probability is of.
-pub(crate) fn parse_probability(text: &str) -> Result<f64, String> {
+pub fn parse_probability(text: &str) -> Result<f64, String> {
     let t = text.trim();
     let bad = || format!("probability '{t}' is not a number or a fraction a/b");
     match t.split_once('/') {

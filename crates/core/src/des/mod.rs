@@ -1,0 +1,186 @@
+//! The continuous-time engines' shared kernel (SPEC 1.1): the event queue, versioned clocks,
+//! and the one driver loop every continuous-time engine runs ([`run_until`]).
+//!
+//! Events are ordered by `(time, sequence)`: the earliest time first and, at equal times, the
+//! order in which they were scheduled (first in, first out). Times are `f64` compared with
+//! `total_cmp`, so the order is total and the same on every platform.
+//!
+//! Clocks whose rate depends on the state (the Poisson clocks of GH-RA) are handled by
+//! **resampling with lazy invalidation**: each clock carries a version; changing its rate
+//! bumps the version and schedules a fresh event, and events of an older version are dropped
+//! when they reach the front. Memorylessness makes this exact, and it keeps every operation a
+//! heap push or pop, O(log n).
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// One scheduled event.
+#[derive(Debug, Clone, Copy)]
+struct Entry<E> {
+    time: f64,
+    seq: u64,
+    event: E,
+}
+
+impl<E> PartialEq for Entry<E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl<E> Eq for Entry<E> {}
+
+impl<E> PartialOrd for Entry<E> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<E> Ord for Entry<E> {
+    /// Reversed, so that `BinaryHeap` (a max-heap) pops the earliest `(time, seq)` first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.time.total_cmp(&self.time).then_with(|| other.seq.cmp(&self.seq))
+    }
+}
+
+/// A priority queue of events keyed by `(time, sequence)`.
+#[derive(Debug, Clone)]
+pub struct EventQueue<E> {
+    heap: BinaryHeap<Entry<E>>,
+    next_seq: u64,
+}
+
+impl<E> Default for EventQueue<E> {
+    fn default() -> Self {
+        Self { heap: BinaryHeap::new(), next_seq: 0 }
+    }
+}
+
+impl<E: Copy> EventQueue<E> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Schedules `event` at `time` (finite, not NaN).
+    pub fn push(&mut self, time: f64, event: E) {
+        debug_assert!(time.is_finite(), "event time {time}");
+        self.heap.push(Entry { time, seq: self.next_seq, event });
+        self.next_seq += 1;
+    }
+
+    /// The time of the next event.
+    pub fn peek_time(&self) -> Option<f64> {
+        self.heap.peek().map(|e| e.time)
+    }
+
+    /// Removes and returns the next event.
+    pub fn pop(&mut self) -> Option<(f64, E)> {
+        self.heap.pop().map(|e| (e.time, e.event))
+    }
+
+    pub fn len(&self) -> usize {
+        self.heap.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+}
+
+/// Versions of state-dependent clocks, for lazy invalidation.
+///
+/// A clock's event carries the version it was scheduled under; [`Clocks::is_current`] tells
+/// whether it still stands. [`Clocks::reset`] makes every earlier event of that clock stale.
+#[derive(Debug, Clone, Default)]
+pub struct Clocks {
+    versions: Vec<u64>,
+}
+
+/// The identity of one clock event: which clock, and the version it was scheduled under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tick {
+    pub clock: u32,
+    pub version: u64,
+}
+
+impl Clocks {
+    pub fn new(clocks: usize) -> Self {
+        Self { versions: vec![0; clocks] }
+    }
+
+    /// Invalidates the pending event of `clock` and returns the tick for its next one.
+    pub fn reset(&mut self, clock: u32) -> Tick {
+        let v = &mut self.versions[clock as usize];
+        *v += 1;
+        Tick { clock, version: *v }
+    }
+
+    /// Whether `tick` is the clock's latest scheduled event.
+    pub fn is_current(&self, tick: Tick) -> bool {
+        self.versions[tick.clock as usize] == tick.version
+    }
+}
+
+/// A continuous-time engine, as the driver steps it: one event at a time.
+pub trait EventDriven {
+    /// The time of the next event, if any (stale events included: [`EventDriven::step`]
+    /// drops them).
+    fn next_time(&self) -> Option<f64>;
+    /// Takes the next event off the queue and handles it, with the policy's reaction; a stale
+    /// event (an invalidated clock tick or timer) is dropped without moving time.
+    fn step(&mut self) -> Result<(), crate::EngineError>;
+    /// The current time.
+    fn now(&self) -> f64;
+    /// Moves time forward to `time` (no event in between) and brings the time averages and
+    /// series up to it.
+    fn advance(&mut self, time: f64);
+}
+
+/// Handles every event up to time `until` (inclusive), then brings the time averages up to
+/// `until`. The same loop for every continuous-time engine, so where a run is cut (a page's
+/// frame, the horizon) never changes what happens between the cuts.
+pub fn run_until(engine: &mut impl EventDriven, until: f64) -> Result<(), crate::EngineError> {
+    while let Some(t) = engine.next_time() {
+        if t > until {
+            break;
+        }
+        engine.step()?;
+    }
+    engine.advance(until.max(engine.now()));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn earliest_first_and_fifo_ties() {
+        let mut q = EventQueue::new();
+        q.push(2.0, 'c');
+        q.push(1.0, 'a');
+        q.push(2.0, 'd');
+        q.push(1.0, 'b');
+        q.push(0.5, 'z');
+        let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+        assert_eq!(order, ['z', 'a', 'b', 'c', 'd']);
+        assert!(q.is_empty());
+    }
+
+    #[test]
+    fn stale_clock_events_are_recognised() {
+        let mut clocks = Clocks::new(2);
+        let mut q = EventQueue::new();
+        let first = clocks.reset(0);
+        q.push(5.0, first);
+        // The rate changes: a new event replaces the first, which is left in the heap.
+        let second = clocks.reset(0);
+        q.push(3.0, second);
+        q.push(4.0, clocks.reset(1));
+        let live: Vec<(f64, u32)> = std::iter::from_fn(|| q.pop())
+            .filter(|(_, tick)| clocks.is_current(*tick))
+            .map(|(t, tick)| (t, tick.clock))
+            .collect();
+        assert_eq!(live, [(3.0, 0), (4.0, 1)]);
+    }
+}

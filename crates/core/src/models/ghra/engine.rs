@@ -1,0 +1,286 @@
+//! The VM-scheduling engine (GH-RA, SPEC 3): L servers with capacity vectors over several
+//! resources (memory, CPU, storage), J VM types with demand vectors, Poisson arrivals per
+//! type, service that is never interrupted, continuous time.
+//!
+//! Jobs wait either in one central FIFO queue per type or in per-server queues, one per type
+//! (the distributed architecture); the policy says which by routing each arrival. Policies
+//! start jobs, and *dummy* jobs (placeholders that hold capacity like a real job of their type
+//! and leave after a service time, GH-RA §3.2.1), through [`GhraDecision::Start`](super::GhraDecision::Start); the engine
+//! checks that the job waits where the policy says and that it fits the server in every
+//! resource, real and dummy jobs counted. Nothing lets a policy stop a running job.
+//!
+//! Poisson clocks (one per queue, rate exp(f(Q))) are armed with [`GhraContext::set_clock`]:
+//! a new tick at now + Exp(rate) replaces any pending one, which is then dropped when it
+//! reaches the front of the event queue (lazy invalidation, SPEC 1.1). By memorylessness this
+//! is exactly a clock whose rate changed.
+//!
+//! Common random numbers: inter-arrival times come from the arrivals stream, types from the
+//! sizes stream and service times from the service stream, all drawn when the job arrives,
+//! so job i is the same job under every policy. Everything a policy draws (servers, ties,
+//! clock ticks, dummy service times) comes from its own stream.
+
+use std::collections::VecDeque;
+
+use super::policy::{GhraContext, GhraPolicy, LastStart};
+use super::state::{Event, GhraConfig, GhraEvent, GhraJob, GhraState, QueueRef};
+use super::stats::GhraStats;
+use crate::EngineError;
+use crate::des::{Clocks, EventDriven, EventQueue, run_until};
+use crate::limits::MAX_WAITING;
+use crate::resources::Resources;
+use crate::rng::Streams;
+use crate::workload::sample;
+
+/// A VM-scheduling simulation.
+pub struct GhraSim {
+    pub(super) config: GhraConfig,
+    pub(super) policy: Box<dyn GhraPolicy>,
+    pub(super) state: GhraState,
+    pub(super) events: EventQueue<Event>,
+    pub(super) clocks: Clocks,
+    pub(super) streams: Streams,
+    pub(super) stats: GhraStats,
+    pub(super) now: f64,
+    pub(super) next_id: u64,
+    pub(super) last: Option<LastStart>,
+    /// The configuration each server runs, where the policy reports one (MaxWeight).
+    pub(super) configurations: Vec<Option<Vec<u32>>>,
+    /// Whether jobs wait at the servers (the policy's architecture).
+    pub(super) distributed: bool,
+    /// Cumulative arrival probabilities per type, for drawing the type of an arrival.
+    pub(super) type_cdf: Vec<f64>,
+    pub(super) total_rate: f64,
+    /// Events handled, and clock ticks dropped as stale (for benchmarks).
+    pub(super) handled: u64,
+    pub(super) stale: u64,
+}
+
+impl GhraSim {
+    pub fn new(config: GhraConfig, policy: Box<dyn GhraPolicy>, seed: u64) -> Result<Self, EngineError> {
+        let (l, j) = (config.servers(), config.types());
+        let state = GhraState {
+            capacities: config.capacities.clone(),
+            demands: config.demands.clone(),
+            used: config.capacities.iter().map(|c| Resources::zero(c.dims())).collect(),
+            real: vec![0; l * j],
+            dummy: vec![0; l * j],
+            jobs: vec![0; l],
+            queues: vec![VecDeque::new(); j * (l + 1)],
+            waiting_by_type: vec![0; j],
+            waiting_at: vec![0; l],
+            waiting_total: 0,
+            occupied: 0,
+            rates: vec![0.0; j * (l + 1)],
+        };
+        let total_rate: f64 = config.arrival_rates.iter().sum();
+        let mut acc = 0.0;
+        let type_cdf = config
+            .arrival_rates
+            .iter()
+            .map(|r| {
+                acc += r / total_rate;
+                acc
+            })
+            .collect();
+        let mut streams = Streams::new(seed);
+        let mut events = EventQueue::new();
+        if total_rate > 0.0 {
+            events.push(sample::exponential(&mut streams.arrivals, total_rate), Event::Arrival);
+        }
+        let stats = GhraStats::new(&config);
+        let distributed = policy.distributed();
+        let mut sim = Self {
+            distributed,
+            clocks: Clocks::new(j * (l + 1)),
+            config,
+            policy,
+            state,
+            events,
+            streams,
+            stats,
+            now: 0.0,
+            next_id: 0,
+            last: None,
+            configurations: vec![None; l],
+            type_cdf,
+            total_rate,
+            handled: 0,
+            stale: 0,
+        };
+        sim.dispatch(GhraEvent::Begin)?;
+        Ok(sim)
+    }
+
+    pub fn config(&self) -> &GhraConfig {
+        &self.config
+    }
+
+    pub fn now(&self) -> f64 {
+        self.now
+    }
+
+    pub fn state(&self) -> &GhraState {
+        &self.state
+    }
+
+    pub fn stats(&self) -> &GhraStats {
+        &self.stats
+    }
+
+    pub fn last_start(&self) -> Option<&LastStart> {
+        self.last.as_ref()
+    }
+
+    /// Events handled so far (arrivals, departures, clock ticks), and the stale clock ticks
+    /// dropped on the way (lazy invalidation).
+    pub fn events(&self) -> (u64, u64) {
+        (self.handled, self.stale)
+    }
+
+    fn context(&mut self) -> (GhraContext<'_>, &mut Box<dyn GhraPolicy>) {
+        (
+            GhraContext {
+                now: self.now,
+                state: &mut self.state,
+                events: &mut self.events,
+                clocks: &mut self.clocks,
+                stats: &mut self.stats,
+                last: &mut self.last,
+                configurations: &mut self.configurations,
+                policy_rng: &mut self.streams.policy,
+                service: self.config.service,
+                mean_service: &self.config.mean_service,
+            },
+            &mut self.policy,
+        )
+    }
+
+    fn dispatch(&mut self, event: GhraEvent) -> Result<(), EngineError> {
+        let (mut ctx, policy) = self.context();
+        policy.on_event(event, &mut ctx)
+    }
+
+    /// Processes every event up to time `until` (inclusive) and brings the time averages
+    /// up to `until`.
+    pub fn run_until(&mut self, until: f64) -> Result<(), EngineError> {
+        run_until(self, until)
+    }
+
+    /// The configuration `server` runs, if the policy reported one.
+    pub fn configuration(&self, server: usize) -> Option<&[u32]> {
+        self.configurations[server].as_deref()
+    }
+
+    fn queue_of_clock(&self, i: usize) -> QueueRef {
+        let j = self.state.types();
+        if i < j {
+            QueueRef::Central { job_type: i as u16 }
+        } else {
+            QueueRef::Local { server: (i / j - 1) as u32, job_type: (i % j) as u16 }
+        }
+    }
+
+    fn arrive(&mut self) -> Result<GhraEvent, EngineError> {
+        if self.state.waiting_total >= MAX_WAITING {
+            return Err(EngineError::QueueLimit { slot: self.now as u64, limit: MAX_WAITING });
+        }
+        let u = sample::open_unit(&mut self.streams.sizes);
+        let j = self.type_cdf.iter().position(|&c| u < c).unwrap_or(self.type_cdf.len() - 1);
+        let service = self.config.service.sample(&mut self.streams.service, self.config.mean_service[j]);
+        let job = GhraJob { id: self.next_id, arrival: self.now, service };
+        self.next_id += 1;
+        let next = self.now + sample::exponential(&mut self.streams.arrivals, self.total_rate);
+        self.events.push(next, Event::Arrival);
+
+        let (mut ctx, policy) = self.context();
+        let target = match policy.distributed() {
+            true => Some(policy.route(j, &mut ctx).ok_or(EngineError::Unrouted { job_type: j as u16 })?),
+            false => None,
+        };
+        let queue = match target {
+            None => QueueRef::Central { job_type: j as u16 },
+            Some(server) => {
+                let l = server as usize;
+                if l >= self.state.servers() {
+                    return Err(EngineError::NoSuchServer { server });
+                }
+                if !self.state.fits_empty(j, l) {
+                    // A job routed to a server it can never fit would wait forever.
+                    return Err(EngineError::CapacityExceeded {
+                        job: job.id,
+                        server,
+                        size: self.state.demands[j].primary(),
+                        residual: self.state.capacities[l].primary(),
+                    });
+                }
+                QueueRef::Local { server, job_type: j as u16 }
+            }
+        };
+        let st = &mut self.state;
+        let i = st.index(queue);
+        st.queues[i].push_back(job);
+        st.waiting_by_type[j] += 1;
+        st.waiting_total += 1;
+        if let QueueRef::Local { server, .. } = queue {
+            st.waiting_at[server as usize] += 1;
+        }
+        self.stats.arrived(self.now, j, &self.state);
+        Ok(GhraEvent::Arrival { queue })
+    }
+
+    fn depart(&mut self, server: usize, job_type: usize, dummy: bool) {
+        let st = &mut self.state;
+        let slot = server * st.types() + job_type;
+        if dummy {
+            st.dummy[slot] -= 1;
+        } else {
+            st.real[slot] -= 1;
+        }
+        st.used[server] = st.used[server].minus(&st.demands[job_type]);
+        st.jobs[server] -= 1;
+        if st.jobs[server] == 0 {
+            st.occupied -= 1;
+        }
+        self.stats.departed(self.now, job_type, dummy, st);
+    }
+}
+
+impl EventDriven for GhraSim {
+    fn next_time(&self) -> Option<f64> {
+        self.events.peek_time()
+    }
+
+    fn step(&mut self) -> Result<(), EngineError> {
+        let Some((t, event)) = self.events.pop() else { return Ok(()) };
+        let event = match event {
+            Event::Tick(tick) if !self.clocks.is_current(tick) => {
+                self.stale += 1;
+                return Ok(());
+            }
+            Event::Tick(tick) => {
+                self.now = t;
+                GhraEvent::Tick { queue: self.queue_of_clock(tick.clock as usize) }
+            }
+            Event::Arrival => {
+                self.now = t;
+                self.arrive()?
+            }
+            Event::Departure { server, job_type, dummy } => {
+                self.now = t;
+                self.depart(server as usize, job_type as usize, dummy);
+                GhraEvent::Departure { server, job_type, dummy }
+            }
+        };
+        self.handled += 1;
+        self.dispatch(event)
+    }
+
+    fn now(&self) -> f64 {
+        self.now
+    }
+
+    fn advance(&mut self, time: f64) {
+        self.now = time;
+        self.stats.flush(self.now);
+    }
+}

@@ -1,0 +1,154 @@
+//! GH-RA: VMs of several types on servers with memory, CPU and storage, Poisson clocks and
+//! dummy jobs, in continuous time (Ghaderi, "Randomized algorithms for scheduling VMs in the
+//! cloud"; SPEC section 3).
+//!
+//! * [`scenario`]: the scenario and its keys; [`vms`]: fleets and VM catalogues;
+//! * [`state`]: servers, queues and clocks policies read; [`policy`]: the policy trait,
+//!   decisions, observations and context; [`policies`]: one file each;
+//! * [`engine`]: the event-driven engine; [`stats`]: streaming measurement; [`live`]: what the
+//!   page shows; [`summary`]: the report;
+//! * [`theory`]: the traffic vector and the LOSS system's law; [`presets`]: the paper's figures.
+
+pub mod engine;
+mod live;
+pub mod policies;
+pub mod policy;
+mod presets;
+pub mod scenario;
+pub mod state;
+pub mod stats;
+pub mod summary;
+pub mod theory;
+pub mod vms;
+
+#[cfg(test)]
+mod engine_tests;
+
+pub use engine::GhraSim;
+pub use policy::{GhraContext, GhraDecision, GhraObservation, GhraPolicy, LastStart, boxed};
+pub use scenario::GhraScenario;
+pub use state::{GhraConfig, GhraEvent, GhraJob, GhraState, QueueRef, Source};
+pub use stats::GhraStats;
+pub use summary::GhraSummary;
+pub use vms::{Fleet, ServerKind, VmCatalog};
+
+use crate::ConfigError;
+use crate::keys::Key;
+use crate::models::{BenchCase, Drawing, JobTime, LoadKnob, LoadMark, Model, ModelInfo, SliderMax, TimeUnit};
+use crate::policy::{Policy, PolicySpec};
+use crate::report::{RunError, RunOutcome, RunReport, Table};
+use crate::scenario::Preset;
+
+/// The GH-RA model.
+pub struct Ghra;
+
+impl Model for Ghra {
+    type Scenario = GhraScenario;
+    type Policy = dyn GhraPolicy;
+    type Context = GhraScenario;
+    type Run = GhraSim;
+    type Summary = GhraSummary;
+
+    const INFO: ModelInfo = ModelInfo {
+        id: "ghra",
+        name: "GH-RA",
+        label: "GH-RA (VM scheduling on multi-resource servers, continuous time)",
+        time: TimeUnit::Continuous,
+        load: LoadKnob {
+            name: "Traffic intensity ζ",
+            symbol: "ζ",
+            axis: "traffic intensity ζ",
+            help: "arrival rates λ = ζ·V, V on the boundary of the capacity region",
+            slider: SliderMax::Fixed(1.2),
+            step: 0.01,
+            is_utilization: false,
+        },
+        job_time: Some(JobTime {
+            name: "delay",
+            key: "delay",
+            definition: "start of service − arrival",
+            title: "Mean delay until service, running average",
+            bin_title: "Mean delay per VM type, running average",
+        }),
+        queue: true,
+        reward: false,
+        drawing: Drawing::Bars,
+        bench: &[
+            BenchCase {
+                preset: "ghra-b4",
+                sets: &[("load", "0.9"), ("warmup", "0")],
+                policies: &["alg2-jsq", "alg2-po2", "mw-local"],
+                warmup: 500,
+                jobs: 1_000_000,
+            },
+            BenchCase {
+                preset: "ghra-b3",
+                sets: &[("load", "0.9"), ("warmup", "0")],
+                policies: &["alg2-jsq", "alg1"],
+                warmup: 500,
+                jobs: 1_000_000,
+            },
+        ],
+    };
+    const POLICIES: &'static [Policy<Self>] = policies::ALL;
+    const KEYS: &'static [Key<GhraScenario>] = scenario::KEYS;
+
+    fn validate(scenario: &GhraScenario) -> Result<(), ConfigError> {
+        scenario.validate()
+    }
+
+    fn load(scenario: &GhraScenario) -> f64 {
+        scenario.load
+    }
+
+    fn offered_utilization(scenario: &GhraScenario) -> f64 {
+        scenario.offered_occupancy()
+    }
+
+    /// At ζ = 1 the arrival rates λ = V sit on the boundary of the capacity region (SPEC 3.3);
+    /// Algorithms 1 and 2 are stable for every ζ < 1.
+    fn marks(_: &GhraScenario) -> Vec<LoadMark> {
+        vec![LoadMark { load: 1.0, label: "capacity region boundary ζ = 1".into(), short: "ζ = 1" }]
+    }
+
+    fn how_to_read(_: &GhraScenario) -> &'static str {
+        "Each policy runs on the same arrivals (same VMs and service times). Each server is a group of bars, one \
+         per resource, stacked by its VMs coloured by type; hatched blocks are dummy jobs. Below, the waiting VMs \
+         per type. The charts show the total queue, the occupancy and the running mean delay until service; the \
+         dashed vertical line ends the warm-up."
+    }
+
+    fn context(scenario: &GhraScenario, _: usize) -> Result<GhraScenario, ConfigError> {
+        Ok(scenario.clone())
+    }
+
+    fn start(
+        scenario: &GhraScenario,
+        _: &PolicySpec,
+        _: GhraScenario,
+        policy: Box<dyn GhraPolicy>,
+        max_points: usize,
+    ) -> Result<GhraSim, RunError> {
+        Ok(GhraSim::new(scenario.engine_config(max_points)?, policy, scenario.window.seed)?)
+    }
+
+    fn summarize(scenario: &GhraScenario, spec: &PolicySpec, run: &GhraSim) -> RunOutcome {
+        summary::summarize(scenario, spec, run)
+    }
+
+    fn over_replications(runs: &[&GhraSummary]) -> GhraSummary {
+        GhraSummary::over_replications(runs)
+    }
+
+    fn table(names: &[String], runs: &[Vec<&RunReport>], _: bool) -> Table {
+        summary::table(names, runs)
+    }
+
+    fn setting(scenario: &GhraScenario, first: &RunReport) -> String {
+        summary::setting(scenario, first)
+    }
+
+    fn presets() -> Vec<Preset> {
+        presets::presets()
+    }
+}

@@ -1,0 +1,83 @@
+//! Algorithm 2 (GH-RA §3.2.2, SPEC 3.2.2): per-server queues, join-the-shortest-queue (or
+//! power-of-two) routing, one Poisson clock per server and type, dummy jobs.
+//!
+//! An arriving type-j job joins the shortest type-j queue among the servers that could hold
+//! it when empty (RES-17; ties at random, RES-18), or the shorter of two sampled ones
+//! (Remark 1). Clock (ℓ, j) ticks at rate exp(f(Q_j^ℓ)); at a tick, if a type-j job fits
+//! server ℓ (real and dummy jobs counted), the head of Q_j^ℓ starts there, or a dummy when the
+//! queue is empty. Servers that can never hold type j keep no such queue and no clock.
+
+use super::routing::{Router, Routing};
+use super::weight::{F, Weight};
+use crate::EngineError;
+use crate::models::ghra::{Ghra, GhraContext, GhraDecision, GhraEvent, GhraPolicy, QueueRef, Source, boxed};
+use crate::policy::Policy;
+
+pub const POLICY: Policy<Ghra> = Policy::new(
+    "alg2-jsq",
+    "Alg. 2 (JSQ)",
+    "join the shortest queue at a server; each server's type-j clock starts the head job or a dummy (GH-RA Alg. 2)",
+    |spec, _| boxed(Alg2::new(Weight::of(spec), Routing::Jsq)),
+)
+.params(&[F]);
+
+#[derive(Debug, Clone)]
+pub struct Alg2 {
+    weight: Weight,
+    routing: Routing,
+    /// Built at `Begin`, when the servers are known.
+    router: Option<Router>,
+}
+
+impl Alg2 {
+    pub fn new(weight: Weight, routing: Routing) -> Self {
+        Self { weight, routing, router: None }
+    }
+
+    fn arm(&self, ctx: &mut GhraContext<'_>, queue: QueueRef) {
+        ctx.set_clock(queue, self.weight.rate(ctx.state().queue_len(queue)));
+    }
+}
+
+impl GhraPolicy for Alg2 {
+    fn distributed(&self) -> bool {
+        true
+    }
+
+    fn route(&mut self, job_type: usize, ctx: &mut GhraContext<'_>) -> Option<u32> {
+        // The router is built at Begin, before any arrival.
+        Some(self.router.as_mut()?.route(job_type, ctx.rng()))
+    }
+
+    fn on_event(&mut self, event: GhraEvent, ctx: &mut GhraContext<'_>) -> Result<(), EngineError> {
+        match event {
+            GhraEvent::Begin => {
+                let router = Router::new(self.routing, ctx.state());
+                for j in 0..ctx.state().types() {
+                    for &server in router.eligible(j) {
+                        self.arm(ctx, QueueRef::Local { server, job_type: j as u16 });
+                    }
+                }
+                self.router = Some(router);
+            }
+            GhraEvent::Arrival { queue } => self.arm(ctx, queue),
+            GhraEvent::Tick { queue } => {
+                let QueueRef::Local { server, .. } = queue else { unreachable!("Algorithm 2 arms local clocks only") };
+                let j = queue.job_type();
+                if ctx.state().fits(j, server as usize) {
+                    if ctx.state().queue_len(queue) > 0 {
+                        let why = "its queue's clock ticked and the job fits";
+                        ctx.apply(GhraDecision::Start { server, job_type: j, source: Source::Local, why })?;
+                        self.router.as_mut().expect("built at Begin").left(j, server);
+                    } else {
+                        let why = "its queue's clock ticked while empty: a dummy";
+                        ctx.apply(GhraDecision::Start { server, job_type: j, source: Source::Dummy, why })?;
+                    }
+                }
+                self.arm(ctx, queue);
+            }
+            GhraEvent::Departure { .. } => {}
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,100 @@
+//! Routing an arriving job to a server's own queue (GH-RA §3.2.2): join the shortest queue
+//! of its type, or the shorter of two sampled ones (power of two), among the servers that
+//! could hold one job of the type when empty (RES-17). Ties are broken uniformly at random
+//! and the two sampled servers are distinct (RES-18).
+//!
+//! Algorithm 2 and the MaxWeight baselines (RES-19) share it. Each type keeps its eligible
+//! servers in [`LengthBuckets`], so a routing decision costs O(1) however many servers there
+//! are.
+
+use crate::index::LengthBuckets;
+use crate::models::ghra::GhraState;
+use crate::rng::StreamRng;
+use crate::workload::sample;
+
+/// How an arrival picks among the eligible servers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Routing {
+    /// Join the shortest queue of the type.
+    Jsq,
+    /// Sample two distinct eligible servers, join the shorter.
+    PowerOfTwo,
+}
+
+/// Per-type queue lengths of the eligible servers.
+#[derive(Debug, Clone)]
+pub struct Router {
+    routing: Routing,
+    /// Eligible servers of each type.
+    eligible: Vec<Vec<u32>>,
+    /// `member[j][ℓ]`: server ℓ's position in `eligible[j]` (u32::MAX if not eligible).
+    member: Vec<Vec<u32>>,
+    lengths: Vec<LengthBuckets>,
+}
+
+impl Router {
+    /// Every type must fit some server when empty (the scenario checks it).
+    pub fn new(routing: Routing, state: &GhraState) -> Self {
+        let eligible: Vec<Vec<u32>> = (0..state.types())
+            .map(|j| (0..state.servers()).filter(|&l| state.fits_empty(j, l)).map(|l| l as u32).collect())
+            .collect();
+        let member = eligible
+            .iter()
+            .map(|servers| {
+                let mut m = vec![u32::MAX; state.servers()];
+                for (i, &l) in servers.iter().enumerate() {
+                    m[l as usize] = i as u32;
+                }
+                m
+            })
+            .collect();
+        let lengths = eligible.iter().map(|s| LengthBuckets::new(s.len())).collect();
+        Self { routing, eligible, member, lengths }
+    }
+
+    /// Whether `server` may queue jobs of `job_type`.
+    pub fn is_eligible(&self, job_type: usize, server: usize) -> bool {
+        self.member[job_type][server] != u32::MAX
+    }
+
+    /// The servers that may queue jobs of `job_type`.
+    pub fn eligible(&self, job_type: usize) -> &[u32] {
+        &self.eligible[job_type]
+    }
+
+    /// Picks the server for an arriving job of `job_type` and counts the job in its queue.
+    pub fn route(&mut self, job_type: usize, rng: &mut StreamRng) -> u32 {
+        let lengths = &self.lengths[job_type];
+        let pick = |rng: &mut StreamRng, n: usize| sample::uniform_int(rng, 0, n as u64 - 1) as usize;
+        let member = match self.routing {
+            Routing::Jsq => {
+                let shortest = lengths.shortest();
+                shortest[if shortest.len() > 1 { pick(rng, shortest.len()) } else { 0 }] as usize
+            }
+            Routing::PowerOfTwo => {
+                let n = lengths.len();
+                if n == 1 {
+                    0
+                } else {
+                    let a = pick(rng, n);
+                    // A uniform second server among the other n − 1.
+                    let b = (a + 1 + pick(rng, n - 1)) % n;
+                    match lengths.count(a).cmp(&lengths.count(b)) {
+                        std::cmp::Ordering::Less => a,
+                        std::cmp::Ordering::Greater => b,
+                        std::cmp::Ordering::Equal => [a, b][pick(rng, 2)],
+                    }
+                }
+            }
+        };
+        self.lengths[job_type].increment(member);
+        self.eligible[job_type][member]
+    }
+
+    /// A job of `job_type` left `server`'s queue (it started).
+    pub fn left(&mut self, job_type: usize, server: u32) {
+        let member = self.member[job_type][server as usize];
+        debug_assert_ne!(member, u32::MAX, "server {server} does not queue type {job_type}");
+        self.lengths[job_type].decrement(member as usize);
+    }
+}

@@ -1,0 +1,181 @@
+//! What a GH-RA policy is: the trait, the decisions it hands the engine, what it reports
+//! about itself, and the context it reads the cluster through.
+//!
+//! Policies start jobs and *dummy* jobs (placeholders that hold capacity like a real job of
+//! their type and leave after a service time, GH-RA §3.2.1) with [`GhraDecision::Start`]; the
+//! engine checks that the job waits where the policy says and that it fits the server in
+//! every resource, real and dummy jobs counted. Nothing lets a policy stop a running job.
+//! Poisson clocks are armed with [`GhraContext::set_clock`]; what the policy runs (MaxWeight's
+//! configurations, its refreshes) it reports with [`GhraContext::observe`].
+
+use super::state::{Event, GhraEvent, GhraJob, GhraState, QueueRef, Source};
+use super::stats::GhraStats;
+use crate::EngineError;
+use crate::des::{Clocks, EventQueue};
+use crate::rng::StreamRng;
+use crate::workload::{ServiceLaw, sample};
+
+/// A built policy, as a policy file's `build` returns it.
+pub fn boxed(policy: impl GhraPolicy + 'static) -> Result<Box<dyn GhraPolicy>, crate::ConfigError> {
+    Ok(Box::new(policy))
+}
+
+/// What a GH-RA policy asks the engine to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GhraDecision {
+    /// Start a job of `job_type` on `server`: the head of the central queue, the head of the
+    /// server's own queue, or a new dummy (`source`). `why` is the rule, shown to the user.
+    Start { server: u32, job_type: usize, source: Source, why: &'static str },
+}
+
+/// What a policy reports about itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GhraObservation<'a> {
+    /// `server` now runs the configuration with these counts per type (MaxWeight).
+    Configuration { server: usize, counts: &'a [u32] },
+    /// A moment at which the refresh rule re-selected configurations (SPEC 3.4's diagnostic).
+    Refresh,
+}
+
+/// The most recent start, for the page's "why".
+#[derive(Debug, Clone, PartialEq)]
+pub struct LastStart {
+    pub time: f64,
+    pub server: u32,
+    pub job_type: u16,
+    pub source: Source,
+    pub why: &'static str,
+}
+
+/// What a policy sees and may do when it handles an event.
+pub struct GhraContext<'a> {
+    pub(crate) now: f64,
+    pub(crate) state: &'a mut GhraState,
+    pub(crate) events: &'a mut EventQueue<Event>,
+    pub(crate) clocks: &'a mut Clocks,
+    pub(crate) stats: &'a mut GhraStats,
+    pub(crate) last: &'a mut Option<LastStart>,
+    pub(crate) configurations: &'a mut [Option<Vec<u32>>],
+    pub(crate) policy_rng: &'a mut StreamRng,
+    pub(crate) service: ServiceLaw,
+    pub(crate) mean_service: &'a [f64],
+}
+
+impl GhraContext<'_> {
+    pub fn now(&self) -> f64 {
+        self.now
+    }
+
+    pub fn state(&self) -> &GhraState {
+        self.state
+    }
+
+    /// The policy's own random numbers.
+    pub fn rng(&mut self) -> &mut StreamRng {
+        self.policy_rng
+    }
+
+    /// Validates and applies a decision; a refused one changes nothing: the job must wait
+    /// where the decision says (or be a dummy), and fit the server in every resource.
+    pub fn apply(&mut self, decision: GhraDecision) -> Result<(), EngineError> {
+        let GhraDecision::Start { server, job_type, source, why } = decision;
+        let st = &mut *self.state;
+        let (l, j) = (server as usize, job_type);
+        if l >= st.servers() {
+            return Err(EngineError::NoSuchServer { server });
+        }
+        if j >= st.types() {
+            return Err(EngineError::NoneWaiting { class: j as u32 });
+        }
+        let queue = match source {
+            Source::Central => Some(QueueRef::Central { job_type: j as u16 }),
+            Source::Local => Some(QueueRef::Local { server, job_type: j as u16 }),
+            Source::Dummy => None,
+        };
+        let job = match queue {
+            Some(q) => *st.queues[st.index(q)].front().ok_or(EngineError::NoneWaiting { class: j as u32 })?,
+            None => GhraJob {
+                id: u64::MAX,
+                arrival: self.now,
+                service: self.service.sample(&mut *self.policy_rng, self.mean_service[j]),
+            },
+        };
+        if !st.fits(j, l) {
+            let d = st.demands[j];
+            let (size, residual) = (0..d.dims())
+                .find(|&r| st.used[l].as_slice()[r] + d.as_slice()[r] > st.capacities[l].as_slice()[r])
+                .map(|r| (d.as_slice()[r], st.capacities[l].as_slice()[r] - st.used[l].as_slice()[r]))
+                .unwrap_or((0, 0));
+            return Err(EngineError::CapacityExceeded { job: job.id, server, size, residual });
+        }
+        if let Some(q) = queue {
+            let i = st.index(q);
+            st.queues[i].pop_front();
+            st.waiting_by_type[j] -= 1;
+            st.waiting_total -= 1;
+            if let QueueRef::Local { server, .. } = q {
+                st.waiting_at[server as usize] -= 1;
+            }
+        }
+        let dummy = source == Source::Dummy;
+        st.used[l] = st.used[l].plus(&st.demands[j]);
+        let slot = l * st.types() + j;
+        if dummy {
+            st.dummy[slot] += 1;
+        } else {
+            st.real[slot] += 1;
+        }
+        if st.jobs[l] == 0 {
+            st.occupied += 1;
+        }
+        st.jobs[l] += 1;
+        self.events.push(self.now + job.service, Event::Departure { server, job_type: j as u16, dummy });
+        self.stats.started(self.now, j, (!dummy).then_some(&job), st);
+        *self.last = Some(LastStart { time: self.now, server, job_type: j as u16, source, why });
+        Ok(())
+    }
+
+    /// Arms the Poisson clock of `queue` at `rate` (> 0): its next tick comes at now +
+    /// Exp(rate), replacing any tick pending.
+    pub fn set_clock(&mut self, queue: QueueRef, rate: f64) {
+        debug_assert!(rate > 0.0 && rate.is_finite(), "clock rate {rate}");
+        let i = self.state.index(queue);
+        self.state.rates[i] = rate;
+        let tick = self.clocks.reset(i as u32);
+        self.events.push(self.now + sample::exponential(&mut *self.policy_rng, rate), Event::Tick(tick));
+    }
+
+    /// Reports what the policy is doing, for the statistics and the page.
+    pub fn observe(&mut self, observation: GhraObservation<'_>) {
+        match observation {
+            GhraObservation::Configuration { server, counts } => {
+                let slot = &mut self.configurations[server];
+                if slot.as_deref() != Some(counts) {
+                    *slot = Some(counts.to_vec());
+                }
+            }
+            GhraObservation::Refresh => self.stats.refreshes += 1,
+        }
+    }
+}
+
+/// A policy of the GH-RA model.
+pub trait GhraPolicy {
+    /// Reacts to an event the engine has just applied (an arrival is already in the queue
+    /// [`GhraPolicy::route`] chose; a departed job has already left its server).
+    fn on_event(&mut self, event: GhraEvent, ctx: &mut GhraContext<'_>) -> Result<(), EngineError>;
+
+    /// Whether jobs wait at the servers (the distributed architecture) rather than in
+    /// central queues.
+    fn distributed(&self) -> bool {
+        false
+    }
+
+    /// The server whose own queue an arriving job of `job_type` joins (distributed
+    /// architecture only; central queues never ask).
+    /// Central queues are never asked; a policy that answers `None` routes nothing and the
+    /// engine stops with an error rather than lose the job.
+    fn route(&mut self, _job_type: usize, _ctx: &mut GhraContext<'_>) -> Option<u32> {
+        None
+    }
+}

@@ -1,0 +1,241 @@
+//! Streaming measurement of a VM-scheduling run (SPEC 1.6, 3.4): the time-average total
+//! queue Σ_j Q_j(t), the mean delay until service starts, the share of the capacity held by
+//! real and by dummy jobs, and the refresh count of the MaxWeight baselines. Nothing is kept
+//! per job, so memory stays flat with the run length.
+//!
+//! The mean delay is over every job that arrived after the warm-up (SPEC 1.6: censored jobs
+//! are not dropped). A job still waiting counts with the time it has waited so far, a lower
+//! bound of its delay: otherwise an unstable policy, which never starts a growing share of its
+//! jobs, would look faster the worse it gets. Running sums make this O(1) per event.
+
+use super::state::{GhraConfig, GhraJob, GhraState};
+use crate::limits::BATCHES;
+use crate::metrics::{Level, Series, mean_ci};
+
+/// Everything measured during a run.
+#[derive(Debug, Clone)]
+pub struct GhraStats {
+    warmup: f64,
+    horizon: f64,
+    /// Total capacity of the fleet in each resource.
+    capacity: Vec<f64>,
+    /// Resources held by real and by dummy jobs, fleet-wide.
+    real_used: Vec<u64>,
+    dummy_used: Vec<u64>,
+    /// Σ_j Q_j(t), waiting jobs only.
+    pub waiting: Level,
+    /// Q_j(t) per type (the page's queue bins).
+    pub type_waiting: Vec<Level>,
+    /// The mean over resources of the fraction of the fleet's capacity held by real jobs.
+    pub occupancy: Level,
+    /// The same for dummy jobs.
+    pub dummy_share: Level,
+    /// The running mean delay of the measured jobs, as it stood over time.
+    pub running_delay: Level,
+    /// The same per VM type.
+    pub type_running_delay: Vec<Level>,
+    /// Delays of the measured jobs: all of them, per type, and per batch of arrival times.
+    delays: Delays,
+    type_delays: Vec<Delays>,
+    batch_delays: [Delays; BATCHES],
+    /// Jobs that arrived after the warm-up, and those of them that started.
+    pub window_arrivals: u64,
+    pub window_started: u64,
+    /// All arrivals, real and dummy starts, warm-up included.
+    pub arrivals: u64,
+    pub started: u64,
+    pub dummies_started: u64,
+    /// Real jobs that finished service.
+    pub completed: u64,
+    /// MaxWeight configuration choices (refreshes) so far.
+    pub refreshes: u64,
+}
+
+impl GhraStats {
+    pub(super) fn new(config: &GhraConfig) -> Self {
+        let series = || Some(Series::new(config.sample_every, config.max_points));
+        let dims = config.capacities.first().map_or(1, |c| c.dims());
+        let capacity =
+            (0..dims).map(|d| config.capacities.iter().map(|c| c.as_slice()[d] as f64).sum::<f64>().max(1.0)).collect();
+        let w = config.warmup;
+        Self {
+            warmup: w,
+            horizon: config.horizon,
+            capacity,
+            real_used: vec![0; dims],
+            dummy_used: vec![0; dims],
+            waiting: Level::new(w, series()),
+            type_waiting: (0..config.types()).map(|_| Level::new(w, series())).collect(),
+            occupancy: Level::new(w, series()),
+            dummy_share: Level::new(w, None),
+            running_delay: Level::running_mean(w, series()),
+            type_running_delay: (0..config.types()).map(|_| Level::running_mean(w, series())).collect(),
+            delays: Delays::default(),
+            type_delays: vec![Delays::default(); config.types()],
+            batch_delays: [Delays::default(); BATCHES],
+            window_arrivals: 0,
+            window_started: 0,
+            arrivals: 0,
+            started: 0,
+            dummies_started: 0,
+            completed: 0,
+            refreshes: 0,
+        }
+    }
+
+    pub(super) fn arrived(&mut self, now: f64, job_type: usize, st: &GhraState) {
+        self.arrivals += 1;
+        if now >= self.warmup {
+            self.window_arrivals += 1;
+            self.delays.arrived(now);
+            self.type_delays[job_type].arrived(now);
+            let b = self.batch(now);
+            self.batch_delays[b].arrived(now);
+            self.running_delay.set(now, self.delays.mean(now));
+            self.type_running_delay[job_type].set(now, self.type_delays[job_type].mean(now));
+        }
+        self.waiting.set(now, st.waiting_total as f64);
+        self.type_waiting[job_type].set(now, st.waiting_by_type[job_type] as f64);
+    }
+
+    /// A job of `job_type` started: `job` is the real job, `None` for a dummy.
+    pub(super) fn started(&mut self, now: f64, job_type: usize, job: Option<&GhraJob>, st: &GhraState) {
+        let demand = st.demands[job_type];
+        match job {
+            Some(job) => {
+                self.started += 1;
+                add(&mut self.real_used, demand.as_slice());
+                if job.arrival >= self.warmup {
+                    self.window_started += 1;
+                    self.delays.started(job.arrival, now);
+                    self.type_delays[job_type].started(job.arrival, now);
+                    let b = self.batch(job.arrival);
+                    self.batch_delays[b].started(job.arrival, now);
+                    self.running_delay.set(now, self.delays.mean(now));
+                    self.type_running_delay[job_type].set(now, self.type_delays[job_type].mean(now));
+                }
+                self.waiting.set(now, st.waiting_total as f64);
+                self.type_waiting[job_type].set(now, st.waiting_by_type[job_type] as f64);
+                self.occupancy.set(now, share(&self.real_used, &self.capacity));
+            }
+            None => {
+                self.dummies_started += 1;
+                add(&mut self.dummy_used, demand.as_slice());
+                self.dummy_share.set(now, share(&self.dummy_used, &self.capacity));
+            }
+        }
+    }
+
+    pub(super) fn departed(&mut self, now: f64, job_type: usize, dummy: bool, st: &GhraState) {
+        let demand = st.demands[job_type];
+        if dummy {
+            sub(&mut self.dummy_used, demand.as_slice());
+            self.dummy_share.set(now, share(&self.dummy_used, &self.capacity));
+        } else {
+            self.completed += 1;
+            sub(&mut self.real_used, demand.as_slice());
+            self.occupancy.set(now, share(&self.real_used, &self.capacity));
+        }
+    }
+
+    fn batch(&self, arrival: f64) -> usize {
+        let span = self.horizon - self.warmup;
+        if span <= 0.0 {
+            return 0;
+        }
+        (((arrival - self.warmup) / span * BATCHES as f64) as usize).min(BATCHES - 1)
+    }
+
+    /// Mean delay of the measured jobs at `now`, those still waiting counted with their wait
+    /// so far; NaN before the first measured arrival.
+    pub fn mean_delay(&self, now: f64) -> f64 {
+        self.delays.mean(now)
+    }
+
+    /// Batch-means 95% interval of the mean delay at `now` (20 batches by arrival time).
+    pub fn mean_delay_ci(&self, now: f64) -> [f64; 2] {
+        let means: Vec<f64> = self.batch_delays.iter().map(|d| d.mean(now)).filter(|m| m.is_finite()).collect();
+        let ci = mean_ci(&means);
+        [ci.lo, ci.hi]
+    }
+
+    /// Brings every level up to `now`.
+    pub(super) fn flush(&mut self, now: f64) {
+        for level in [&mut self.waiting, &mut self.occupancy, &mut self.dummy_share, &mut self.running_delay] {
+            level.flush(now);
+        }
+        for level in self.type_waiting.iter_mut().chain(&mut self.type_running_delay) {
+            level.flush(now);
+        }
+    }
+}
+
+/// The delays of a set of measured jobs: the ones that started, and the ones still waiting as
+/// a count and a sum of arrival times (their waits so far at time t sum to count·t − sum).
+#[derive(Debug, Clone, Copy, Default)]
+struct Delays {
+    started: u64,
+    delay_sum: f64,
+    waiting: u64,
+    waiting_arrivals: f64,
+}
+
+impl Delays {
+    fn arrived(&mut self, now: f64) {
+        self.waiting += 1;
+        self.waiting_arrivals += now;
+    }
+
+    fn started(&mut self, arrival: f64, now: f64) {
+        self.waiting -= 1;
+        self.waiting_arrivals -= arrival;
+        self.started += 1;
+        self.delay_sum += now - arrival;
+    }
+
+    /// The mean delay at `now`; NaN without jobs.
+    fn mean(&self, now: f64) -> f64 {
+        let jobs = self.started + self.waiting;
+        if jobs == 0 {
+            return f64::NAN;
+        }
+        // The waits so far are non-negative; rounding in the running sum must not make them less.
+        let waited = (self.waiting as f64 * now - self.waiting_arrivals).max(0.0);
+        (self.delay_sum + waited) / jobs as f64
+    }
+}
+
+fn add(total: &mut [u64], demand: &[u64]) {
+    for (t, d) in total.iter_mut().zip(demand) {
+        *t += d;
+    }
+}
+
+fn sub(total: &mut [u64], demand: &[u64]) {
+    for (t, d) in total.iter_mut().zip(demand) {
+        *t -= d;
+    }
+}
+
+/// The mean over resources of the fraction of the capacity in `used`.
+fn share(used: &[u64], capacity: &[f64]) -> f64 {
+    used.iter().zip(capacity).map(|(u, c)| *u as f64 / c).sum::<f64>() / capacity.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_still_waiting_count_with_their_wait_so_far() {
+        let mut d = Delays::default();
+        assert!(d.mean(0.0).is_nan());
+        d.arrived(0.0);
+        d.arrived(1.0);
+        d.started(0.0, 2.0);
+        // One delay of 2, one job waiting since 1: at t = 10 it has waited 9.
+        assert_eq!(d.mean(10.0), 5.5);
+        d.started(1.0, 12.0);
+        assert_eq!(d.mean(100.0), 6.5);
+    }
+}

@@ -1,0 +1,198 @@
+//! The multiserver-job engine (MSFQ paper, SPEC 5): one machine with k cores, jobs that hold
+//! `need` cores for their whole run, continuous time.
+//!
+//! Events come from the [`EventQueue`](crate::des::EventQueue): the next arrival and
+//! one completion per running job, so the heap never holds more than k + 1 events. After
+//! every arrival and every completion the policy runs its admission routine (RES-55) through
+//! [`MsfqContext::apply`]; the engine checks that the job fits in the free cores and never
+//! lets a policy stop a running job (non-preemption by construction).
+//!
+//! Waiting jobs sit in one FIFO queue per class (RES-37: first come, first served within a
+//! class, for every policy), so "the oldest waiting job of class c" is a queue head and every
+//! policy decision costs O(number of classes), never a scan of the waiting jobs.
+//!
+//! Common random numbers: inter-arrival times come from the arrivals stream, classes from
+//! the sizes stream and service times from the service stream, all drawn when the job
+//! arrives. Job i is therefore the same job, with the same service time, under every policy.
+
+use super::policy::{LastStart, MsfqContext, MsfqPolicy, Status};
+use super::state::{Event, MsfqConfig, MsfqJob, MsfqState};
+use super::stats::MsfqStats;
+use crate::EngineError;
+use crate::des::{EventDriven, EventQueue, run_until};
+use crate::limits::MAX_WAITING;
+use crate::metrics::SeriesPoint;
+use crate::rng::Streams;
+use crate::workload::sample;
+
+use super::theory::MsfqAnalysis;
+
+/// A multiserver-job simulation.
+pub struct MsfqSim {
+    pub(super) config: MsfqConfig,
+    pub(super) policy: Box<dyn MsfqPolicy>,
+    pub(super) state: MsfqState,
+    pub(super) events: EventQueue<Event>,
+    pub(super) streams: Streams,
+    pub(super) stats: MsfqStats,
+    pub(super) now: f64,
+    pub(super) next_id: u64,
+    pub(super) last: Option<LastStart>,
+    /// What the policy last reported doing.
+    pub(super) status: Option<Status>,
+    pub(super) timer_version: u64,
+    /// The paper's analysis of this run, where it applies (SPEC 5.6).
+    pub(super) analysis: Option<MsfqAnalysis>,
+}
+
+impl MsfqSim {
+    pub fn new(config: MsfqConfig, policy: Box<dyn MsfqPolicy>, seed: u64) -> Self {
+        let needs: Vec<u32> = config.classes.as_slice().iter().map(|c| c.need).collect();
+        let state = MsfqState::new(config.cores, needs);
+        let mut streams = Streams::new(seed);
+        let mut events = EventQueue::new();
+        events.push(sample::exponential(&mut streams.arrivals, config.arrival_rate), Event::Arrival);
+        let stats = MsfqStats::new(&config);
+        let mut sim = Self {
+            config,
+            policy,
+            state,
+            events,
+            streams,
+            stats,
+            now: 0.0,
+            next_id: 0,
+            last: None,
+            status: None,
+            timer_version: 0,
+            analysis: None,
+        };
+        let (mut ctx, policy) = sim.context();
+        policy.on_start(&mut ctx);
+        sim
+    }
+
+    /// Attaches the paper's analysis of this run.
+    pub fn with_analysis(mut self, analysis: Option<MsfqAnalysis>) -> Self {
+        self.analysis = analysis;
+        self
+    }
+
+    pub fn analysis(&self) -> Option<&MsfqAnalysis> {
+        self.analysis.as_ref()
+    }
+
+    fn context(&mut self) -> (MsfqContext<'_>, &mut Box<dyn MsfqPolicy>) {
+        let ctx = MsfqContext {
+            now: self.now,
+            state: &mut self.state,
+            events: &mut self.events,
+            stats: &mut self.stats,
+            last: &mut self.last,
+            status: &mut self.status,
+            policy_rng: &mut self.streams.policy,
+            timer_version: &mut self.timer_version,
+        };
+        (ctx, &mut self.policy)
+    }
+
+    pub fn config(&self) -> &MsfqConfig {
+        &self.config
+    }
+
+    pub fn now(&self) -> f64 {
+        self.now
+    }
+
+    pub fn state(&self) -> &MsfqState {
+        &self.state
+    }
+
+    pub fn stats(&self) -> &MsfqStats {
+        &self.stats
+    }
+
+    pub fn last_start(&self) -> Option<&LastStart> {
+        self.last.as_ref()
+    }
+
+    /// What the policy last reported doing.
+    pub fn status(&self) -> Option<&Status> {
+        self.status.as_ref()
+    }
+
+    /// Processes every event up to time `until` (inclusive) and brings the time averages
+    /// up to `until`.
+    pub fn run_until(&mut self, until: f64) -> Result<(), EngineError> {
+        run_until(self, until)
+    }
+
+    fn arrive(&mut self) -> Result<(), EngineError> {
+        if self.state.waiting_total >= MAX_WAITING {
+            return Err(EngineError::QueueLimit { slot: self.now as u64, limit: MAX_WAITING });
+        }
+        let classes = &self.config.classes;
+        let class = classes.sample(&mut self.streams.sizes);
+        let mean = classes.as_slice()[class].mean_size;
+        let service = self.config.service.sample(&mut self.streams.service, mean);
+        let job = MsfqJob { id: self.next_id, arrival: self.now, service };
+        self.next_id += 1;
+        self.state.waiting[class].push_back(job);
+        self.state.waiting_total += 1;
+        self.stats.arrived(self.now, class, &self.state);
+        let next = self.now + sample::exponential(&mut self.streams.arrivals, self.config.arrival_rate);
+        self.events.push(next, Event::Arrival);
+        Ok(())
+    }
+
+    fn complete(&mut self, class: usize, arrival: f64) {
+        let st = &mut self.state;
+        st.free += st.needs[class];
+        st.in_service[class] -= 1;
+        st.running_total -= 1;
+        self.stats.completed(self.now, class, arrival, st);
+    }
+
+    /// Mean number of waiting jobs after the warm-up, up to now.
+    pub fn mean_queue(&self) -> f64 {
+        self.stats.waiting.mean(self.now, self.config.warmup)
+    }
+
+    /// n(t) as interval means.
+    pub fn in_system_series(&self) -> &[SeriesPoint] {
+        self.stats.in_system.points()
+    }
+}
+
+impl EventDriven for MsfqSim {
+    fn next_time(&self) -> Option<f64> {
+        self.events.peek_time()
+    }
+
+    fn step(&mut self) -> Result<(), EngineError> {
+        let Some((t, event)) = self.events.pop() else { return Ok(()) };
+        if matches!(event, Event::Timer { version } if version != self.timer_version) {
+            return Ok(());
+        }
+        self.now = t;
+        match event {
+            Event::Arrival => self.arrive()?,
+            Event::Completion { class, arrival } => self.complete(class as usize, arrival),
+            Event::Timer { .. } => {}
+        }
+        let (mut ctx, policy) = self.context();
+        if matches!(event, Event::Timer { .. }) {
+            policy.on_timer(&mut ctx);
+        }
+        policy.admit(&mut ctx)
+    }
+
+    fn now(&self) -> f64 {
+        self.now
+    }
+
+    fn advance(&mut self, time: f64) {
+        self.now = time;
+        self.stats.flush(self.now);
+    }
+}

@@ -1,0 +1,126 @@
+//! Engine invariants of the multiserver-job model.
+
+use proptest::prelude::*;
+
+use super::classes::JobClasses;
+use super::{Msfq, MsfqContext, MsfqDecision, MsfqPolicy, MsfqScenario, MsfqSim};
+use crate::EngineError;
+use crate::models::{Model, start};
+use crate::policy::PolicySpec;
+use crate::window::RunWindow;
+use crate::workload::ServiceLaw;
+
+fn config(cores: u32, classes: &str, load: f64) -> MsfqScenario {
+    MsfqScenario {
+        cores,
+        load,
+        classes: JobClasses::parse(classes).unwrap(),
+        service: ServiceLaw::Exponential,
+        window: RunWindow { seed: 1, horizon: 1_000, warmup: 0, sample_every: 10.0 },
+    }
+}
+
+fn sim(mut scenario: MsfqScenario, policy: &str, seed: u64) -> MsfqSim {
+    scenario.window.seed = seed;
+    start::<Msfq>(&scenario, &PolicySpec::parse(policy).unwrap(), 64).unwrap()
+}
+
+fn names(skip: &str) -> Vec<&'static str> {
+    Msfq::POLICIES.iter().map(|p| p.meta.name).filter(|n| *n != skip).collect()
+}
+
+/// Cores in use equal the needs of the running jobs, never more than k; every arrival is
+/// waiting, running or completed.
+fn check_invariants(sim: &MsfqSim) {
+    let st = sim.state();
+    let busy: u32 = (0..st.classes()).map(|c| st.need(c) * st.in_service(c)).sum();
+    assert_eq!(busy, st.busy());
+    assert!(busy <= st.cores());
+    let waiting: usize = (0..st.classes()).map(|c| st.waiting(c)).sum();
+    assert_eq!(waiting, st.waiting_total());
+    let stats = sim.stats();
+    assert_eq!(stats.arrivals, stats.completed + st.running_total() as u64 + st.waiting_total() as u64);
+    assert_eq!(stats.started, stats.completed + st.running_total() as u64);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    #[test]
+    fn invariants_hold_for_every_policy(
+        seed in 0u64..1000,
+        cores in 2u32..20,
+        load in 0.5f64..12.0,
+        policy in 0usize..16,
+    ) {
+        let names = names("");
+        let name = names[policy % names.len()];
+        // One-or-all classes so that MSFQ applies too.
+        let mut s = sim(config(cores, &format!("1@0.7,{cores}@0.3"), load), name, seed);
+        for step in 1..=40 {
+            s.run_until(step as f64 * 5.0).unwrap();
+            check_invariants(&s);
+        }
+    }
+
+    #[test]
+    fn invariants_hold_with_general_classes(seed in 0u64..1000, load in 0.5f64..6.0, policy in 0usize..16) {
+        let names = names("msfq");
+        let name = names[policy % names.len()];
+        let mut s = sim(config(15, "1@0.5,3@0.25,5@0.2,15@0.05", load), name, seed);
+        for step in 1..=40 {
+            s.run_until(step as f64 * 5.0).unwrap();
+            check_invariants(&s);
+        }
+    }
+}
+
+#[test]
+fn same_seed_same_path_and_common_arrivals() {
+    let a = {
+        let mut s = sim(config(8, "1@0.8,8@0.2", 3.0), "first-fit", 7);
+        s.run_until(2_000.0).unwrap();
+        s
+    };
+    let b = {
+        let mut s = sim(config(8, "1@0.8,8@0.2", 3.0), "first-fit", 7);
+        s.run_until(2_000.0).unwrap();
+        s
+    };
+    assert_eq!(a.stats().classes[1].response_sum.to_bits(), b.stats().classes[1].response_sum.to_bits());
+    // Another policy sees the same arrivals.
+    let mut c = sim(config(8, "1@0.8,8@0.2", 3.0), "msf", 7);
+    c.run_until(2_000.0).unwrap();
+    assert_eq!(a.stats().arrivals, c.stats().arrivals);
+    assert_eq!(
+        a.stats().classes.iter().map(|x| x.arrivals).collect::<Vec<_>>(),
+        c.stats().classes.iter().map(|x| x.arrivals).collect::<Vec<_>>()
+    );
+}
+
+/// A policy bug is refused, not applied: starting a job that does not fit.
+#[test]
+fn the_engine_refuses_a_job_that_does_not_fit() {
+    struct Greedy;
+    impl MsfqPolicy for Greedy {
+        fn admit(&mut self, ctx: &mut MsfqContext<'_>) -> Result<(), EngineError> {
+            if ctx.state().waiting(1) > 0 {
+                ctx.apply(MsfqDecision::Start { class: 1, why: "test" })?;
+            }
+            Ok(())
+        }
+    }
+    let config = config(4, "1@0.5,4@0.5", 5.0).engine_config(64);
+    let mut s = MsfqSim::new(config, Box::new(Greedy), 1);
+    let e = s.run_until(100.0).unwrap_err();
+    assert!(matches!(e, EngineError::CapacityExceeded { .. }), "{e}");
+}
+
+#[test]
+fn event_times_advance_and_levels_integrate() {
+    let mut s = sim(config(4, "1@1", 2.0), "fcfs", 3);
+    s.run_until(10_000.0).unwrap();
+    // M/M/4 with λ = 2, μ = 1: utilisation λ/(kμ) = 0.5.
+    let u = s.stats().busy.mean(s.now(), 0.0);
+    assert!((u - 0.5).abs() < 0.02, "{u}");
+    assert_eq!(s.now(), 10_000.0);
+}

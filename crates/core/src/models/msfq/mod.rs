@@ -1,0 +1,226 @@
+//! MSFQ: multiserver jobs on one machine of k cores in continuous time (Grosof et al., "Most
+//! Servers First with Quickswap"; SPEC section 5).
+//!
+//! * [`scenario`]: the scenario and its keys; [`classes`]: job-class tables;
+//! * [`state`]: the machine and its per-class queues; [`policy`]: the policy trait, decisions,
+//!   observations and context; [`policies`]: one file each;
+//! * [`engine`]: the event-driven engine; [`stats`]: streaming measurement; [`live`]: what the
+//!   page shows; [`summary`]: the report;
+//! * [`theory`]: the paper's analysis of MSF/MSFQ (SPEC 5.6); [`presets`]: Figs. 1-6.
+
+pub mod classes;
+pub mod engine;
+mod live;
+pub mod policies;
+pub mod policy;
+mod presets;
+pub mod scenario;
+pub mod state;
+pub mod stats;
+pub mod summary;
+pub mod theory;
+
+#[cfg(test)]
+mod engine_tests;
+
+pub use classes::{JobClass, JobClasses};
+pub use engine::MsfqSim;
+pub use policy::{LastStart, MsfqContext, MsfqDecision, MsfqObservation, MsfqPolicy, Status, boxed};
+pub use presets::SYNTHETIC_BORG_CLASSES;
+pub use scenario::MsfqScenario;
+pub use state::{MsfqConfig, MsfqJob, MsfqState};
+pub use stats::{ClassStats, MsfqStats, PHASES, PhaseStats};
+pub use summary::MsfqSummary;
+
+use crate::ConfigError;
+use crate::keys::Key;
+use crate::models::{BenchCase, Drawing, JobTime, LoadKnob, LoadMark, Model, ModelInfo, SliderMax, TimeUnit};
+use crate::policy::{Policy, PolicySpec};
+use crate::report::{RunError, RunOutcome, RunReport, Table};
+use crate::scenario::Preset;
+use crate::workload::ServiceLaw;
+
+/// The MSFQ model.
+pub struct Msfq;
+
+impl Model for Msfq {
+    type Scenario = MsfqScenario;
+    type Policy = dyn MsfqPolicy;
+    type Context = MsfqScenario;
+    type Run = MsfqSim;
+    type Summary = MsfqSummary;
+
+    const INFO: ModelInfo = ModelInfo {
+        id: "msfq",
+        name: "MSFQ",
+        label: "MSFQ (multiserver jobs, continuous time)",
+        time: TimeUnit::Continuous,
+        load: LoadKnob {
+            name: "Arrival rate λ",
+            symbol: "λ",
+            axis: "arrival rate λ",
+            help: "total arrival rate λ, jobs per time unit",
+            slider: SliderMax::PastFirstMark(1.1),
+            step: 0.01,
+            is_utilization: false,
+        },
+        job_time: Some(JobTime {
+            name: "response time",
+            key: "response",
+            definition: "completion − arrival, weighted by the class mix",
+            title: "Mean response time, running average",
+            bin_title: "Mean response time per class, running average",
+        }),
+        queue: true,
+        reward: false,
+        drawing: Drawing::Bars,
+        bench: &[
+            BenchCase {
+                preset: "msfq-d1",
+                sets: &[("load", "7")],
+                policies: &["msf", "first-fit", "msfq:l=31"],
+                warmup: 28_572,
+                jobs: 10_000_000,
+            },
+            BenchCase {
+                preset: "msfq-d6",
+                sets: &[("load", "4.5")],
+                policies: &["adaptive-qs", "static-qs"],
+                warmup: 44_445,
+                jobs: 10_000_000,
+            },
+        ],
+    };
+    const POLICIES: &'static [Policy<Self>] = policies::ALL;
+    const KEYS: &'static [Key<MsfqScenario>] = scenario::KEYS;
+
+    fn validate(scenario: &MsfqScenario) -> Result<(), ConfigError> {
+        scenario.validate()
+    }
+
+    fn load(scenario: &MsfqScenario) -> f64 {
+        scenario.load
+    }
+
+    /// λ·Σ_j p_j·j·E[S_j]/k.
+    fn offered_utilization(scenario: &MsfqScenario) -> f64 {
+        scenario.load * scenario.classes.work_per_arrival() / scenario.cores as f64
+    }
+
+    fn marks(scenario: &MsfqScenario) -> Vec<LoadMark> {
+        marks(scenario.cores, &scenario.classes)
+    }
+
+    fn how_to_read(_: &MsfqScenario) -> &'static str {
+        "Each policy runs on the same arrivals (same jobs, classes and service times). The machine's k cores are one \
+         bar, filled by the running jobs coloured by class, with the policy's phase above; below, the waiting jobs \
+         per class. The charts show the jobs in the system n(t), the running mean response time of every policy \
+         (the paper's analysis dashed where it applies) and per class."
+    }
+
+    fn context(scenario: &MsfqScenario, _: usize) -> Result<MsfqScenario, ConfigError> {
+        Ok(scenario.clone())
+    }
+
+    fn start(
+        scenario: &MsfqScenario,
+        _: &PolicySpec,
+        _: MsfqScenario,
+        policy: Box<dyn MsfqPolicy>,
+        max_points: usize,
+    ) -> Result<MsfqSim, RunError> {
+        let analysis = policy.analysed_threshold().and_then(|l| analysis_input(scenario, l));
+        let analysis = analysis.and_then(|input| theory::msfq_analysis(&input).ok());
+        Ok(MsfqSim::new(scenario.engine_config(max_points), policy, scenario.window.seed).with_analysis(analysis))
+    }
+
+    fn summarize(scenario: &MsfqScenario, spec: &PolicySpec, run: &MsfqSim) -> RunOutcome {
+        summary::summarize(scenario, spec, run)
+    }
+
+    fn over_replications(runs: &[&MsfqSummary]) -> MsfqSummary {
+        MsfqSummary::over_replications(runs)
+    }
+
+    fn table(names: &[String], runs: &[Vec<&RunReport>], _: bool) -> Table {
+        summary::table(names, runs)
+    }
+
+    fn setting(_: &MsfqScenario, first: &RunReport) -> String {
+        summary::setting(first)
+    }
+
+    fn presets() -> Vec<Preset> {
+        presets::presets()
+    }
+}
+
+/// Load marks in units of λ (SPEC 5.3): the capacity bound Σ_j j·λ_j/(k·μ_j) < 1, beyond
+/// which no policy is stable (for one-or-all classes MSF and MSFQ reach it: Theorems 1 and 3),
+/// and, where it is lower, Static Quickswap's sufficient condition Σ_j λ_j/(⌊k/j⌋·μ_j) < 1
+/// (Remark 1).
+pub fn marks(cores: u32, classes: &JobClasses) -> Vec<LoadMark> {
+    let capacity = capacity(cores, classes);
+    let mut marks =
+        vec![LoadMark { load: capacity, label: format!("capacity bound λ = {capacity:.4}"), short: "λ max" }];
+    let quickswap =
+        1.0 / classes.as_slice().iter().map(|c| c.probability * c.mean_size / (cores / c.need) as f64).sum::<f64>();
+    if quickswap < capacity * (1.0 - 1e-9) {
+        marks.push(LoadMark {
+            load: quickswap,
+            label: format!("Static QS stable below λ = {quickswap:.4}"),
+            short: "λ max",
+        });
+    }
+    marks
+}
+
+/// The largest total arrival rate any policy can sustain: k / Σ_j p_j·j·E[S_j].
+pub fn capacity(cores: u32, classes: &JobClasses) -> f64 {
+    cores as f64 / classes.work_per_arrival()
+}
+
+/// The input of the MSFQ analysis (SPEC 5.6) for threshold `l` on `scenario`, where it
+/// applies: exactly the classes {1, k}, exponential service.
+pub fn analysis_input(scenario: &MsfqScenario, l: u32) -> Option<theory::MsfqInput> {
+    let k = scenario.cores;
+    let classes = scenario.classes.as_slice();
+    if scenario.service != ServiceLaw::Exponential || k < 2 || classes.len() != 2 {
+        return None;
+    }
+    let (small, large) = (classes[0], classes[1]);
+    if small.need != 1 || large.need != k {
+        return None;
+    }
+    Some(theory::MsfqInput {
+        k,
+        lambda: scenario.load,
+        p1: small.probability,
+        mu1: 1.0 / small.mean_size,
+        muk: 1.0 / large.mean_size,
+        l,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_of_the_presets() {
+        let one_or_all = JobClasses::parse("1@0.9,32@0.1").unwrap();
+        let m = marks(32, &one_or_all);
+        assert_eq!(m.len(), 1);
+        assert!((m[0].load - 7.80488).abs() < 1e-5, "{}", m[0].load);
+        let four = JobClasses::parse("1@0.5,3@0.25,5@0.2,15@0.05").unwrap();
+        let m = marks(15, &four);
+        assert_eq!(m.len(), 1, "every need divides 15");
+        assert!((m[0].load - 5.0).abs() < 1e-9);
+        // k = 3, needs 1 and 2: capacity 3 / (0.5 + 1) = 2; Static QS runs one 2-core job at a
+        // time, 1 / (0.5/3 + 0.5/1) = 1.5.
+        let odd = JobClasses::parse("1@0.5,2@0.5").unwrap();
+        let m = marks(3, &odd);
+        assert_eq!(m.len(), 2);
+        assert!((m[0].load - 2.0).abs() < 1e-9 && (m[1].load - 1.5).abs() < 1e-9);
+    }
+}

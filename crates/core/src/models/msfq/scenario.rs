@@ -1,0 +1,152 @@
+//! The multiserver-job scenario (MSFQ paper, SPEC section 5) and its keys.
+
+use super::Msfq;
+use super::classes::{JobClasses, MAX_CORES};
+use super::state::MsfqConfig;
+use crate::ConfigError;
+use crate::keys::{Editor, Input, Key};
+use crate::models::{ModelScenario, window_keys};
+use crate::window::{HasWindow, RunWindow, WindowRules};
+use crate::workload::ServiceLaw;
+
+/// Largest total arrival rate.
+pub const MAX_ARRIVAL_RATE: f64 = 1e6;
+
+/// One machine of k cores; Poisson arrivals at total rate λ (the load knob), each job of a
+/// class drawn from the class table, holding `need` cores for an exponential (or other)
+/// service time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MsfqScenario {
+    /// k.
+    pub cores: u32,
+    /// λ, total arrivals per time unit.
+    pub load: f64,
+    pub classes: JobClasses,
+    pub service: ServiceLaw,
+    pub window: RunWindow,
+}
+
+const WINDOW: [Key<MsfqScenario>; 4] = window_keys();
+
+/// The keys of an MSFQ scenario, in the order listings and links use.
+pub const KEYS: &[Key<MsfqScenario>] = &[
+    Key::real("load", 0.0, MAX_ARRIVAL_RATE, |s: &MsfqScenario| s.load, |s: &mut MsfqScenario, v| s.load = v)
+        .label("Arrival rate λ")
+        .help("total arrival rate λ (jobs per time unit)")
+        .input(Input::Load),
+    Key::int(
+        "cores",
+        1,
+        MAX_CORES as u64,
+        |s: &MsfqScenario| s.cores as u64,
+        |s: &mut MsfqScenario, v| s.cores = v as u32,
+    )
+    .label("Cores k")
+    .help("cores k of the machine"),
+    Key::text(
+        "classes",
+        JobClasses::RANGE,
+        |s: &MsfqScenario| s.classes.to_string(),
+        |s: &mut MsfqScenario, v| {
+            s.classes = JobClasses::parse(v)?;
+            Ok(())
+        },
+    )
+    .label("Job classes")
+    .help("job classes: server need, probability, mean size")
+    .input(Input::Editor(Editor::Classes)),
+    Key::text(
+        "service",
+        ServiceLaw::RANGE,
+        |s: &MsfqScenario| s.service.to_string(),
+        |s: &mut MsfqScenario, v| {
+            s.service = ServiceLaw::parse(v)?;
+            Ok(())
+        },
+    )
+    .label("Service law")
+    .help("shape of the service times (mean: the class's mean size)"),
+    WINDOW[0],
+    WINDOW[1],
+    WINDOW[2],
+    WINDOW[3],
+];
+
+impl HasWindow for MsfqScenario {
+    const WINDOW_RULES: WindowRules = WindowRules { max_horizon: 10_000_000_000, whole_grid: true, slotted: false };
+
+    fn window(&self) -> &RunWindow {
+        &self.window
+    }
+
+    fn window_mut(&mut self) -> &mut RunWindow {
+        &mut self.window
+    }
+}
+
+impl ModelScenario for MsfqScenario {
+    type Model = Msfq;
+}
+
+impl MsfqScenario {
+    pub(super) fn validate(&self) -> Result<(), ConfigError> {
+        let need = self.classes.max_need();
+        if need > self.cores {
+            return Err(ConfigError::new(
+                "classes",
+                format!(
+                    "a class needs {need} cores but the machine has cores = {}; needs must be in 1..=cores",
+                    self.cores
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The engine configuration.
+    pub fn engine_config(&self, max_points: usize) -> MsfqConfig {
+        MsfqConfig {
+            cores: self.cores,
+            arrival_rate: self.load,
+            classes: self.classes.clone(),
+            service: self.service,
+            warmup: self.window.warmup as f64,
+            horizon: self.window.horizon as f64,
+            sample_every: self.window.sample_every,
+            max_points,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::{AnyScenario, Scenario};
+    use crate::scenario::preset;
+
+    #[test]
+    fn keys_round_trip_and_reject() {
+        let Scenario::Msfq(mut s) = preset("msfq-d1").unwrap().scenario else { panic!("msfq-d1 is MSFQ") };
+        for k in KEYS {
+            let v = k.get(&s);
+            k.set(&mut s, &v).unwrap();
+        }
+        for (key, value) in [
+            ("cores", "0"),
+            ("cores", "-3"),
+            ("load", "-1"),
+            ("load", "x"),
+            ("classes", "1@0.9,64@0.2"),
+            ("service", "gamma"),
+            ("seed", "abc"),
+            ("nonsense", "1"),
+        ] {
+            let e = AnyScenario::set(&mut s, key, value).unwrap_err();
+            assert_eq!(e.key, key, "{key}={value}: {e}");
+        }
+        AnyScenario::set(&mut s, "classes", "1@0.9,64@0.1").unwrap();
+        let e = AnyScenario::validate(&s).unwrap_err();
+        assert_eq!(e.key, "classes");
+        assert!(e.message.contains("needs 64 cores"), "{e}");
+    }
+}

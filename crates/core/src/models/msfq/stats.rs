@@ -1,0 +1,239 @@
+//! Streaming measurement of a multiserver-job run (SPEC 1.6, 5.4): time averages of levels
+//! that change at events, per-class response times, a bounded percentile sketch and the
+//! MSFQ phase durations. Memory stays flat with the run length: no per-job records are kept.
+
+use hdrhistogram::Histogram;
+
+use super::state::{MsfqConfig, MsfqJob, MsfqState};
+use crate::limits::BATCHES;
+use crate::metrics::{Level, Series};
+
+/// Response times enter the percentile sketch in units of 10^-3 time units.
+const SKETCH_SCALE: f64 = 1_000.0;
+/// Phases 1..=4 of MSF/MSFQ plus 0, parked (idle).
+pub const PHASES: usize = 5;
+
+/// Per-class counts over the measured window (jobs that arrived after the warm-up).
+#[derive(Debug, Clone, Default)]
+pub struct ClassStats {
+    pub arrivals: u64,
+    pub started: u64,
+    pub completed: u64,
+    pub wait_sum: f64,
+    pub response_sum: f64,
+    /// Response sums and counts per batch of arrival times.
+    pub batch_sum: [f64; BATCHES],
+    pub batch_count: [u64; BATCHES],
+}
+
+impl ClassStats {
+    pub fn mean_response(&self) -> f64 {
+        if self.completed == 0 { f64::NAN } else { self.response_sum / self.completed as f64 }
+    }
+}
+
+/// Visits of the MSF/MSFQ phases (SPEC 5.4): lengths H_i of the visits that started after
+/// the warm-up, zero-length ones included, and the parked (idle) time.
+#[derive(Debug, Clone)]
+pub struct PhaseStats {
+    warmup: f64,
+    open: Option<(u8, f64)>,
+    pub visits: [u64; PHASES],
+    pub time: [f64; PHASES],
+}
+
+impl PhaseStats {
+    fn new(warmup: f64) -> Self {
+        Self { warmup, open: None, visits: [0; PHASES], time: [0.0; PHASES] }
+    }
+
+    fn close(&mut self, now: f64) {
+        if let Some((phase, since)) = self.open.take()
+            && since >= self.warmup
+        {
+            self.visits[phase as usize] += 1;
+            self.time[phase as usize] += now - since;
+        }
+    }
+
+    /// Closes the current visit and opens one of `phase`.
+    pub fn enter(&mut self, now: f64, phase: u8) {
+        debug_assert!((1..=4).contains(&phase));
+        self.close(now);
+        self.open = Some((phase, now));
+    }
+
+    /// The system emptied: the visit just opened did not really start; idle time begins.
+    pub fn park(&mut self, now: f64) {
+        if let Some((_, since)) = self.open
+            && since == now
+        {
+            self.open = None;
+        }
+        self.close(now);
+        self.open = Some((0, now));
+    }
+
+    /// The phase now, 0 when parked; `None` if the policy has no phases.
+    pub fn current(&self) -> Option<u8> {
+        self.open.map(|(p, _)| p)
+    }
+
+    /// Whether any phase was ever entered (only MSF and MSFQ on one-or-all classes).
+    pub fn tracked(&self) -> bool {
+        self.open.is_some()
+    }
+
+    /// E[H_1..H_4] over completed visits.
+    pub fn means(&self) -> [f64; 4] {
+        std::array::from_fn(|i| {
+            let n = self.visits[i + 1];
+            if n == 0 { 0.0 } else { self.time[i + 1] / n as f64 }
+        })
+    }
+
+    /// m_1..m_4: fractions of the non-idle time spent in each phase.
+    pub fn fractions(&self) -> [f64; 4] {
+        let busy: f64 = self.time[1..].iter().sum();
+        std::array::from_fn(|i| if busy > 0.0 { self.time[i + 1] / busy } else { 0.0 })
+    }
+
+    /// Time parked on an empty system.
+    pub fn idle(&self) -> f64 {
+        self.time[0]
+    }
+}
+
+/// Everything measured during a run.
+#[derive(Debug, Clone)]
+pub struct MsfqStats {
+    warmup: f64,
+    horizon: f64,
+    cores: f64,
+    /// Waiting jobs Q(t).
+    pub waiting: Level,
+    /// Jobs in the system n(t) (SPEC 5.4, Fig. 1).
+    pub in_system: Level,
+    /// Busy fraction of the cores.
+    pub busy: Level,
+    /// The running mean response time E[T] of the measured jobs (nominal class mix), as it
+    /// stood over time: what the page plots next to the analysis.
+    pub running_response: Level,
+    /// The running E[T^(j)] of each class after the warm-up (the page's per-class curves).
+    pub class_running_response: Vec<Level>,
+    /// Waiting jobs per class (the page's queue bins).
+    pub class_waiting: Vec<Level>,
+    /// Jobs in the system per class (Little's law per class).
+    pub class_in_system: Vec<Level>,
+    pub classes: Vec<ClassStats>,
+    /// Response times of the measured jobs, 3 significant digits.
+    pub sketch: Histogram<u64>,
+    pub phases: PhaseStats,
+    probabilities: Vec<f64>,
+    /// All arrivals and starts, warm-up included.
+    pub arrivals: u64,
+    pub started: u64,
+    pub completed: u64,
+}
+
+impl MsfqStats {
+    pub(super) fn new(config: &MsfqConfig) -> Self {
+        let series = || Some(Series::new(config.sample_every, config.max_points));
+        let n = config.classes.len();
+        let w = config.warmup;
+        Self {
+            warmup: w,
+            horizon: config.horizon,
+            cores: config.cores as f64,
+            waiting: Level::new(w, series()),
+            in_system: Level::new(w, series()),
+            busy: Level::new(w, series()),
+            running_response: Level::running_mean(w, series()),
+            class_running_response: (0..n).map(|_| Level::running_mean(w, series())).collect(),
+            probabilities: config.classes.as_slice().iter().map(|c| c.probability).collect(),
+            class_waiting: (0..n).map(|_| Level::new(w, series())).collect(),
+            class_in_system: (0..n).map(|_| Level::new(w, None)).collect(),
+            classes: vec![ClassStats::default(); n],
+            sketch: Histogram::new(3).expect("3 significant digits are supported"),
+            phases: PhaseStats::new(w),
+            arrivals: 0,
+            started: 0,
+            completed: 0,
+        }
+    }
+
+    pub(super) fn arrived(&mut self, now: f64, class: usize, st: &MsfqState) {
+        self.arrivals += 1;
+        if now >= self.warmup {
+            self.classes[class].arrivals += 1;
+        }
+        self.waiting.set(now, st.waiting_total as f64);
+        self.in_system.set(now, (st.waiting_total + st.running_total) as f64);
+        self.class_waiting[class].set(now, st.waiting[class].len() as f64);
+        self.class_in_system[class].set(now, (st.waiting[class].len() + st.in_service[class] as usize) as f64);
+    }
+
+    pub(super) fn started(&mut self, now: f64, class: usize, job: &MsfqJob, st: &MsfqState) {
+        self.started += 1;
+        if job.arrival >= self.warmup {
+            let c = &mut self.classes[class];
+            c.started += 1;
+            c.wait_sum += now - job.arrival;
+        }
+        self.waiting.set(now, st.waiting_total as f64);
+        self.busy.set(now, (st.cores - st.free) as f64 / self.cores);
+        self.class_waiting[class].set(now, st.waiting[class].len() as f64);
+    }
+
+    pub(super) fn completed(&mut self, now: f64, class: usize, arrival: f64, st: &MsfqState) {
+        self.completed += 1;
+        if arrival >= self.warmup {
+            let response = now - arrival;
+            let b = self.batch(arrival);
+            let c = &mut self.classes[class];
+            c.completed += 1;
+            c.response_sum += response;
+            c.batch_sum[b] += response;
+            c.batch_count[b] += 1;
+            self.class_running_response[class].set(now, c.mean_response());
+            // The sketch grows its range as needed (auto-resize); should that ever fail, the
+            // value is clamped to the range rather than lost. The means above stay exact.
+            let value = ((response * SKETCH_SCALE) as u64).max(1);
+            if self.sketch.record(value).is_err() {
+                self.sketch.saturating_record(value);
+            }
+            let running: f64 = self.probabilities.iter().zip(&self.classes).map(|(p, c)| p * c.mean_response()).sum();
+            if running.is_finite() {
+                self.running_response.set(now, running);
+            }
+        }
+        self.in_system.set(now, (st.waiting_total + st.running_total) as f64);
+        self.busy.set(now, (st.cores - st.free) as f64 / self.cores);
+        self.class_in_system[class].set(now, (st.waiting[class].len() + st.in_service[class] as usize) as f64);
+    }
+
+    fn batch(&self, arrival: f64) -> usize {
+        let span = self.horizon - self.warmup;
+        if span <= 0.0 {
+            return 0;
+        }
+        (((arrival - self.warmup) / span * BATCHES as f64) as usize).min(BATCHES - 1)
+    }
+
+    /// Brings every level up to `now`.
+    pub(super) fn flush(&mut self, now: f64) {
+        for level in [&mut self.waiting, &mut self.in_system, &mut self.busy, &mut self.running_response] {
+            level.flush(now);
+        }
+        for level in
+            self.class_waiting.iter_mut().chain(&mut self.class_in_system).chain(&mut self.class_running_response)
+        {
+            level.flush(now);
+        }
+    }
+
+    /// The q-quantile of the measured response times (NaN before the first completion).
+    pub fn response_quantile(&self, q: f64) -> f64 {
+        if self.sketch.is_empty() { f64::NAN } else { self.sketch.value_at_quantile(q) as f64 / SKETCH_SCALE }
+    }
+}

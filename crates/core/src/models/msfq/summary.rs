@@ -1,0 +1,213 @@
+//! The report of an MSFQ run (SPEC 5.4): response times overall, weighted and per class, their
+//! percentiles, jobs in the system, the phases of MSF/MSFQ, and the paper's analysis.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::MsfqScenario;
+use super::engine::MsfqSim;
+use super::theory::MsfqAnalysis;
+use crate::limits::BATCHES;
+use crate::metrics::{mean_ci, trend_verdict};
+use crate::models::Summary;
+use crate::policy::PolicySpec;
+use crate::report::{RunOutcome, RunReport, Table, interval, num, percent, sig, verdict, window_ci};
+
+/// What an MSFQ run adds to [`RunReport`] (SPEC 5.4). Means are over the jobs
+/// that arrived after the warm-up and completed by the horizon (`censored` counts the rest).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MsfqSummary {
+    /// E[T] = Σ_j p_j E[T^(j)] with the nominal class probabilities (RES-45).
+    pub mean_response: f64,
+    /// Batch-means 95% interval of E[T] (20 batches by arrival time).
+    pub mean_response_ci95: [f64; 2],
+    /// E[T^w] = Σ_j (ρ_j/ρ) E[T^(j)], ρ_j = j·λ_j/μ_j.
+    pub weighted_mean_response: f64,
+    /// The plain mean over all completed jobs (the empirical class mix).
+    pub mean_response_all_jobs: f64,
+    /// E[T^(j)] keyed by server need.
+    pub mean_response_by_class: BTreeMap<String, f64>,
+    pub p50_response: f64,
+    pub p95_response: f64,
+    pub p99_response: f64,
+    /// Time-average number of jobs in the system, overall and per class (Little's law:
+    /// λ_j·E[T^(j)]).
+    pub mean_in_system: f64,
+    pub mean_in_system_by_class: BTreeMap<String, f64>,
+    /// E[H_1..H_4] for MSF and MSFQ on one-or-all classes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase_means: Option<[f64; 4]>,
+    /// m_1..m_4, the fractions of non-idle time in each phase.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase_fractions: Option<[f64; 4]>,
+    /// The paper's analysis for the same setting (SPEC 5.6: MSF and MSFQ on one-or-all
+    /// classes with exponential service, where its approximation holds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<MsfqAnalysis>,
+    /// Fraction of the core-time in use after the warm-up.
+    pub utilization: f64,
+    /// Jobs completed (warm-up included).
+    pub completed: u64,
+}
+
+/// Summarises a multiserver-job simulation at its current time.
+pub fn summarize(s: &MsfqScenario, policy: &PolicySpec, sim: &MsfqSim) -> RunOutcome {
+    let stats = sim.stats();
+    let now = sim.now();
+    let warmup = s.window.warmup as f64;
+    let classes = s.classes.as_slice();
+    let key = |need: u32| need.to_string();
+    let by_class: Vec<f64> = stats.classes.iter().map(|c| c.mean_response()).collect();
+    let weight_sum: f64 = classes.iter().map(|c| c.probability * c.need as f64 * c.mean_size).sum();
+    let weighted =
+        classes.iter().zip(&by_class).map(|(c, t)| c.probability * c.need as f64 * c.mean_size / weight_sum * t).sum();
+    let nominal = |t: &[f64]| classes.iter().zip(t).map(|(c, t)| c.probability * t).sum::<f64>();
+    // E[T] per batch of arrival times, for the batch-means interval.
+    let batches: Vec<f64> = (0..BATCHES)
+        .filter_map(|b| {
+            let t: Vec<f64> = stats
+                .classes
+                .iter()
+                .map(|c| if c.batch_count[b] == 0 { f64::NAN } else { c.batch_sum[b] / c.batch_count[b] as f64 })
+                .collect();
+            let m = nominal(&t);
+            m.is_finite().then_some(m)
+        })
+        .collect();
+    let ci = mean_ci(&batches);
+    let completed: u64 = stats.classes.iter().map(|c| c.completed).sum();
+    let window_arrivals: u64 = stats.classes.iter().map(|c| c.arrivals).sum();
+    let window_started: u64 = stats.classes.iter().map(|c| c.started).sum();
+    let response_sum: f64 = stats.classes.iter().map(|c| c.response_sum).sum();
+    let one_or_all_phases = stats.phases.tracked();
+    let metrics = MsfqSummary {
+        mean_response: nominal(&by_class),
+        mean_response_ci95: [ci.lo, ci.hi],
+        weighted_mean_response: weighted,
+        mean_response_all_jobs: response_sum / completed.max(1) as f64,
+        mean_response_by_class: classes.iter().zip(&by_class).map(|(c, t)| (key(c.need), *t)).collect(),
+        p50_response: stats.response_quantile(0.50),
+        p95_response: stats.response_quantile(0.95),
+        p99_response: stats.response_quantile(0.99),
+        mean_in_system: stats.in_system.mean(now, warmup),
+        mean_in_system_by_class: classes
+            .iter()
+            .zip(&stats.class_in_system)
+            .map(|(c, l)| (key(c.need), l.mean(now, warmup)))
+            .collect(),
+        phase_means: one_or_all_phases.then(|| stats.phases.means()),
+        phase_fractions: one_or_all_phases.then(|| stats.phases.fractions()),
+        analysis: sim.analysis().copied(),
+        utilization: stats.busy.mean(now, warmup),
+        completed: stats.completed,
+    };
+    let in_system = sim.in_system_series().to_vec();
+    let trend = trend_verdict(&in_system, now);
+    let window_waits: f64 = stats.classes.iter().map(|c| c.wait_sum).sum();
+    let queue = stats.waiting.points().to_vec();
+    let queue_ci = window_ci(&queue, warmup);
+    let report = RunReport {
+        preset: String::new(),
+        policy: policy.to_string(),
+        seed: s.window.seed,
+        horizon: now as u64,
+        warmup: s.window.warmup,
+        load: s.load,
+        arrival_rate: s.load,
+        servers: s.cores,
+        mean_queue: sim.mean_queue(),
+        mean_queue_ci95: [queue_ci.lo, queue_ci.hi],
+        final_queue: sim.state().waiting_total() as u64,
+        arrivals: stats.arrivals,
+        started: stats.started,
+        mean_wait: window_waits / window_started.max(1) as f64,
+        censored: window_arrivals - completed,
+        mean_occupancy: metrics.utilization,
+        unstable: trend.unstable,
+        trend,
+        summary: Summary::Msfq(metrics),
+    };
+    RunOutcome { report, queue, occupancy: stats.busy.points().to_vec(), in_system, reward: Vec::new() }
+}
+
+impl MsfqSummary {
+    /// Replications of one setting: every value is the mean over the runs (percentiles the
+    /// mean of each run's percentile, counts the total), and `mean_response_ci95` becomes the
+    /// Student-t interval over the replications, which unlike one run's batch means does not
+    /// lean on the batches being independent. The analysis does not depend on the seed.
+    pub fn over_replications(runs: &[&MsfqSummary]) -> Self {
+        let n = runs.len() as f64;
+        let mean = |f: fn(&MsfqSummary) -> f64| runs.iter().map(|m| f(m)).sum::<f64>() / n;
+        let mean_map = |f: fn(&MsfqSummary) -> &BTreeMap<String, f64>| -> BTreeMap<String, f64> {
+            f(runs[0]).keys().map(|k| (k.clone(), runs.iter().map(|m| f(m)[k]).sum::<f64>() / n)).collect()
+        };
+        let mean_array = |f: fn(&MsfqSummary) -> Option<[f64; 4]>| -> Option<[f64; 4]> {
+            let arrays: Vec<[f64; 4]> = runs.iter().filter_map(|m| f(m)).collect();
+            (arrays.len() == runs.len()).then(|| std::array::from_fn(|i| arrays.iter().map(|a| a[i]).sum::<f64>() / n))
+        };
+        let ci = mean_ci(&runs.iter().map(|m| m.mean_response).collect::<Vec<_>>());
+        Self {
+            mean_response: ci.mean,
+            mean_response_ci95: if runs.len() > 1 { [ci.lo, ci.hi] } else { runs[0].mean_response_ci95 },
+            weighted_mean_response: mean(|m| m.weighted_mean_response),
+            mean_response_all_jobs: mean(|m| m.mean_response_all_jobs),
+            mean_response_by_class: mean_map(|m| &m.mean_response_by_class),
+            p50_response: mean(|m| m.p50_response),
+            p95_response: mean(|m| m.p95_response),
+            p99_response: mean(|m| m.p99_response),
+            mean_in_system: mean(|m| m.mean_in_system),
+            mean_in_system_by_class: mean_map(|m| &m.mean_in_system_by_class),
+            phase_means: mean_array(|m| m.phase_means),
+            phase_fractions: mean_array(|m| m.phase_fractions),
+            analysis: runs[0].analysis,
+            utilization: mean(|m| m.utilization),
+            completed: runs.iter().map(|m| m.completed).sum(),
+        }
+    }
+}
+
+fn summaries<'a>(runs: &[&'a RunReport]) -> Vec<&'a MsfqSummary> {
+    runs.iter().filter_map(|r| if let Summary::Msfq(m) = &r.summary { Some(m) } else { None }).collect()
+}
+
+/// The `run` table: response times (SPEC 5.4) of each policy (`names`), from its runs. With
+/// replications, each figure is the mean over them and the interval is Student t over the
+/// replications' E[T].
+pub fn table(names: &[String], runs: &[Vec<&RunReport>]) -> Table {
+    let classes: Vec<String> = runs
+        .first()
+        .and_then(|r| summaries(r).first().map(|m| m.mean_response_by_class.keys().cloned().collect()))
+        .unwrap_or_default();
+    let mut header = vec!["policy".to_string(), "E[T]".into(), "95% interval".into(), "E[T^w]".into()];
+    header.extend(classes.iter().map(|c| format!("E[T] need {c}")));
+    header.extend(["p95".into(), "in system".into(), "utilisation".into(), "verdict".into()]);
+    let header_refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut table = Table::new(&header_refs).left(header.len() - 1);
+    for (name, runs) in names.iter().zip(runs) {
+        let ms = summaries(runs);
+        if ms.is_empty() {
+            continue;
+        }
+        // One run's figures, or the replications' means with a Student-t interval.
+        let m = MsfqSummary::over_replications(&ms);
+        let mut row =
+            vec![name.clone(), num(m.mean_response), interval(m.mean_response_ci95), num(m.weighted_mean_response)];
+        row.extend(classes.iter().map(|c| num(m.mean_response_by_class.get(c).copied().unwrap_or(f64::NAN))));
+        row.extend([num(m.p95_response), num(m.mean_in_system), percent(m.utilization), verdict(runs)]);
+        table.row(row);
+    }
+    for note in [
+        "E[T]: mean response time (completion − arrival) weighted by the nominal class mix; E[T^w]: weighted by load share",
+        "95% interval: batch means over 20 arrival-time batches (Student t over replications with --reps)",
+        "in system: time-average n(t); verdict: UNSTABLE when n(t) grows over the second half",
+    ] {
+        table.note(note);
+    }
+    table
+}
+
+/// The run's setting for the header line: "λ = 7.5 jobs per time unit · k = 32 cores".
+pub fn setting(first: &RunReport) -> String {
+    format!("λ = {} jobs per time unit · k = {} cores", sig(first.load), first.servers)
+}

@@ -1,0 +1,179 @@
+//! The slotted engine as the page sees it ([`LiveRun`]): server fills, queue bins and the
+//! reason for the last placement.
+
+use super::engine::PgrrSim;
+use super::partition::reduced_configs;
+use super::policy::{ConfigStep, Placement, Rule};
+use crate::EngineError;
+use crate::metrics::SeriesPoint;
+use crate::view::{BinsKind, Block, ClusterView, LiveRun, Metric, Readings, ServerView, Why};
+
+impl LiveRun for PgrrSim {
+    fn run(&mut self, units: u64) -> Result<(), EngineError> {
+        PgrrSim::run(self, units)
+    }
+
+    fn time(&self) -> u64 {
+        self.slot
+    }
+
+    fn readings(&self) -> Readings {
+        Readings {
+            queue_len: self.state.queue.len() as u64,
+            mean_queue: self.mean_queue(),
+            mean_occupancy: self.mean_occupancy(),
+            measured: self.window_slots(),
+            arrivals: self.state.counters.arrivals,
+            events: self.state.counters.arrivals + self.state.counters.started + self.state.counters.departed,
+            mean_job_time: None,
+            mean_reward: None,
+        }
+    }
+
+    fn series(&self, metric: Metric) -> &[SeriesPoint] {
+        match metric {
+            Metric::Queue => self.queue_series(),
+            Metric::Occupancy => self.occupancy_series(),
+            Metric::Bin(b) => self.class_series(b),
+            Metric::JobTime | Metric::InSystem | Metric::Reward | Metric::BinJobTime(_) => &[],
+        }
+    }
+
+    fn bin_labels(&self) -> Vec<String> {
+        let classes = &self.state.classes;
+        (0..classes.types()).map(|t| format!("{} {}", bin_name(t), classes.interval_label(t))).collect()
+    }
+
+    fn view(&self, detail: bool) -> ClusterView {
+        let capacity = self.config.capacity as f64;
+        let classes = &self.state.classes;
+        let last = self.last;
+        // Configuration labels only for the servers that carry a tag (VQS, VQS-BF).
+        let configs = self.state.tags.iter().any(Option::is_some).then(|| reduced_configs(classes.j()));
+        let servers = self
+            .state
+            .cluster
+            .servers()
+            .iter()
+            .zip(&self.state.tags)
+            .map(|(server, tag)| {
+                let fill = (1.0 - server.residual() as f64 / capacity) as f32;
+                let blocks = if detail {
+                    server
+                        .jobs()
+                        .iter()
+                        .map(|job| {
+                            Block::scalar(
+                                (job.occupies.primary() as f64 / capacity) as f32,
+                                classes.type_of(job.size.primary()) as u16,
+                                last.is_some_and(|p| p.job == job.id),
+                            )
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let label = match (tag, &configs) {
+                    (Some(tag), Some(configs)) if detail => Some(configs[*tag as usize].label()),
+                    _ => None,
+                };
+                ServerView { fill, blocks, label, waiting: None }
+            })
+            .collect();
+        let bins_kind = if self.policy.virtual_queues().is_some() { BinsKind::Queues } else { BinsKind::Sizes };
+        ClusterView {
+            servers,
+            resources: Vec::new(),
+            readout: None,
+            legend: None,
+            bins_kind,
+            bins: self.state.waiting_by_class.clone(),
+            bin_notes: Vec::new(),
+            last: last.map(|p| self.why(p)),
+        }
+    }
+}
+
+/// "VQ1" … "VQ2J": the papers number the virtual queues from 1.
+fn bin_name(t: usize) -> String {
+    format!("VQ{}", t + 1)
+}
+
+impl PgrrSim {
+    /// A sentence on placement `p`: what the rule chose and the server's room before and after.
+    fn why(&self, p: Placement) -> Why {
+        let capacity = self.config.capacity as f64;
+        let frac = |units: u64| units as f64 / capacity;
+        let classes = &self.state.classes;
+        let rule = match p.rule {
+            Rule::Server(why) | Rule::Job(why) => why.to_string(),
+            Rule::Config { config, step } => {
+                let k = reduced_configs(classes.j())[config as usize].label();
+                match step {
+                    ConfigStep::TypeOne => format!("configuration {k}: its type-1 job"),
+                    ConfigStep::ConfigType => format!("configuration {k}: one of its jobs"),
+                    ConfigStep::BestFitFill => format!("configuration {k}, then best fit into the room left"),
+                }
+            }
+        };
+        let text = format!(
+            "job {} (size {:.2}, {}) → server {}: {rule}; room {:.2} → {:.2}",
+            p.job,
+            frac(p.size),
+            bin_name(classes.type_of(p.size)),
+            p.server + 1,
+            frac(p.residual_before),
+            frac(p.residual_after),
+        );
+        Why { time: p.slot, server: p.server, from: None, text }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::models::pgrr::{Pgrr, PgrrSim};
+    use crate::models::{Scenario, start};
+    use crate::policy::PolicySpec;
+    use crate::scenario::preset;
+    use crate::view::{BinsKind, LiveRun};
+
+    fn sim(policy: &str, servers: u32) -> PgrrSim {
+        let Scenario::Pgrr(mut s) = preset("pgrr-a1").unwrap().scenario else { panic!("a PG-RR preset") };
+        s.servers = servers;
+        start::<Pgrr>(&s, &PolicySpec::parse(policy).unwrap(), 64).unwrap()
+    }
+
+    #[test]
+    fn the_view_matches_the_engine() {
+        let mut sim = sim("vqs", 3);
+        LiveRun::run(&mut sim, 20_000).unwrap();
+        let view = sim.view(true);
+        assert_eq!(view.servers.len(), 3);
+        assert_eq!(view.bins_kind, BinsKind::Queues);
+        assert_eq!(view.bins.iter().sum::<u64>(), sim.readings().queue_len);
+        assert_eq!(sim.bin_labels()[0], "VQ1 (2/3, 1]");
+        for (server, engine) in view.servers.iter().zip(sim.cluster().servers()) {
+            assert_eq!(server.blocks.len(), engine.jobs().len());
+            let shares: f32 = server.blocks.iter().map(|b| b.share()).sum();
+            assert!((shares - server.fill).abs() < 1e-5);
+            assert_eq!(server.label.is_some(), !server.blocks.is_empty());
+        }
+        let why = view.last.expect("jobs were placed");
+        assert!(why.text.contains("configuration"), "{}", why.text);
+        assert!(view.servers.iter().flat_map(|s| &s.blocks).filter(|b| b.last).count() <= 1);
+        // The compact view carries the fills only.
+        let compact = sim.view(false);
+        assert!(compact.servers.iter().all(|s| s.blocks.is_empty() && s.label.is_none()));
+        assert_eq!(compact.servers[0].fill, view.servers[0].fill);
+    }
+
+    #[test]
+    fn best_fit_explains_itself() {
+        let mut sim = sim("bf-j", 2);
+        LiveRun::run(&mut sim, 5_000).unwrap();
+        let view = sim.view(true);
+        assert_eq!(view.bins_kind, BinsKind::Sizes);
+        let why = view.last.unwrap();
+        assert!(why.text.contains("best fit") && why.text.contains("room"), "{}", why.text);
+    }
+}

@@ -1,0 +1,152 @@
+//! PG-RR: jobs of random size on L unit servers in slotted time (Psychas & Ghaderi,
+//! "Scheduling jobs with random resource requirements in computing clusters"; SPEC section 2).
+//!
+//! * [`scenario`]: the scenario and its keys; [`sizes`]: job-size distributions;
+//! * [`state`]: the cluster, the waiting queue and the departure calendar policies read;
+//! * [`policy`]: the policy trait, its decisions and context; [`policies`]: one file each;
+//! * [`engine`]: the slotted engine; [`live`]: what the page shows; [`summary`]: the report;
+//! * [`partition`]: the universal partition and reduced configurations of the VQ policies;
+//! * [`theory`]: the load marks; [`presets`]: the paper's figures.
+
+pub mod engine;
+mod live;
+pub mod partition;
+pub mod policies;
+pub mod policy;
+mod presets;
+pub mod scenario;
+pub mod service;
+pub mod sizes;
+pub mod state;
+pub mod summary;
+pub mod theory;
+
+pub use engine::{PgrrConfig, PgrrSim};
+pub use policy::{ConfigStep, PgrrContext, PgrrDecision, PgrrPolicy, Placement, Rule, boxed};
+pub use scenario::PgrrScenario;
+pub use service::{ServiceSampler, SlotService};
+pub use sizes::{CAPACITY_UNITS, SizeDist};
+pub use state::{JobId, RunningJob, ServerId, WaitingJob};
+pub use summary::PgrrSummary;
+
+use crate::ConfigError;
+use crate::keys::Key;
+use crate::models::{BenchCase, Drawing, LoadKnob, LoadMark, Model, ModelInfo, SliderMax, TimeUnit};
+use crate::policy::{Policy, PolicySpec};
+use crate::report::{RunError, RunOutcome, RunReport, Table};
+use crate::scenario::Preset;
+
+/// The PG-RR model.
+pub struct Pgrr;
+
+impl Model for Pgrr {
+    type Scenario = PgrrScenario;
+    type Policy = dyn PgrrPolicy;
+    type Context = PgrrScenario;
+    type Run = PgrrSim;
+    type Summary = PgrrSummary;
+
+    const INFO: ModelInfo = ModelInfo {
+        id: "pgrr",
+        name: "PG-RR",
+        label: "PG-RR (random-size jobs, slotted)",
+        time: TimeUnit::Slots,
+        load: LoadKnob {
+            name: "Load α",
+            symbol: "α",
+            axis: "load α",
+            help: "traffic intensity α = λ·R̄/(μ·L)",
+            slider: SliderMax::Fixed(1.2),
+            step: 0.01,
+            is_utilization: true,
+        },
+        job_time: None,
+        queue: true,
+        reward: false,
+        drawing: Drawing::Bars,
+        bench: &[
+            BenchCase {
+                preset: "pgrr-a3",
+                sets: &[("load", "0.95"), ("servers", "10")],
+                policies: &["bf-js", "vqs-bf"],
+                warmup: 2_000,
+                jobs: 1_000_000,
+            },
+            BenchCase {
+                preset: "pgrr-a3",
+                sets: &[("load", "0.95"), ("servers", "1000")],
+                policies: &["bf-js", "vqs-bf"],
+                warmup: 2_000,
+                jobs: 1_000_000,
+            },
+            BenchCase {
+                preset: "pgrr-a1",
+                sets: &[("load", "0.7"), ("servers", "1000")],
+                policies: &["bf-js", "vqs"],
+                warmup: 2_000,
+                jobs: 1_000_000,
+            },
+        ],
+    };
+    const POLICIES: &'static [Policy<Self>] = policies::ALL;
+    const KEYS: &'static [Key<PgrrScenario>] = scenario::KEYS;
+
+    fn validate(scenario: &PgrrScenario) -> Result<(), ConfigError> {
+        scenario.validate()
+    }
+
+    fn load(scenario: &PgrrScenario) -> f64 {
+        scenario.load
+    }
+
+    fn offered_utilization(scenario: &PgrrScenario) -> f64 {
+        scenario.load
+    }
+
+    fn marks(_: &PgrrScenario) -> Vec<LoadMark> {
+        theory::marks(1.0)
+    }
+
+    fn how_to_read(_: &PgrrScenario) -> &'static str {
+        "Each policy runs on the same arrivals (same jobs, sizes and service times). Its servers are bars filled by \
+         their jobs, coloured by size class; the job placed last is outlined and explained under the bars. Below the \
+         bars, the waiting jobs per virtual queue (VQS, VQS-BF) or per size class. On the charts, the dashed \
+         vertical line ends the warm-up; on the occupancy chart, dashed lines mark the offered load and the papers' \
+         guarantees."
+    }
+
+    fn context(scenario: &PgrrScenario, _: usize) -> Result<PgrrScenario, ConfigError> {
+        Ok(scenario.clone())
+    }
+
+    fn start(
+        scenario: &PgrrScenario,
+        _: &PolicySpec,
+        _: PgrrScenario,
+        policy: Box<dyn PgrrPolicy>,
+        max_points: usize,
+    ) -> Result<PgrrSim, RunError> {
+        let config = scenario.engine_config(policy.virtual_queues(), max_points);
+        Ok(PgrrSim::new(config, policy, scenario.window.seed))
+    }
+
+    fn summarize(scenario: &PgrrScenario, spec: &PolicySpec, run: &PgrrSim) -> RunOutcome {
+        summary::summarize(scenario, spec, run)
+    }
+
+    fn over_replications(_: &[&PgrrSummary]) -> PgrrSummary {
+        PgrrSummary {}
+    }
+
+    fn table(names: &[String], runs: &[Vec<&RunReport>], replicated: bool) -> Table {
+        summary::table(names, runs, replicated)
+    }
+
+    fn setting(_: &PgrrScenario, first: &RunReport) -> String {
+        summary::setting(first)
+    }
+
+    fn presets() -> Vec<Preset> {
+        presets::presets()
+    }
+}

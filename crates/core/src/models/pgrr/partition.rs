@@ -1,0 +1,278 @@
+//! The universal partition I of PG-RR (SPEC 2.2.4) and the reduced configuration set
+//! K_RED^(J) (SPEC 2.2.5).
+//!
+//! Sizes are integers `r` out of a capacity `C`, so every boundary (1/2, 2/3, 2^-m) is
+//! compared exactly.
+
+use serde::{Deserialize, Serialize};
+
+/// Smallest and largest partition depth J accepted (RES-5; the upper bound keeps 2^-J a whole
+/// number of [`crate::models::pgrr::CAPACITY_UNITS`]).
+pub const MIN_J: u8 = 2;
+pub const MAX_J: u8 = 20;
+
+/// The partition of (0, 1] into 2J intervals, for a server capacity `C` in units.
+///
+/// * I_{2m} = ((2/3)·2^-m, 2^-m] and I_{2m+1} = ((1/2)·2^-m, (2/3)·2^-m] for m = 0..J−1;
+/// * sizes at most 2^-J join VQ_{2J−1} and are rounded up to 2^-J (RES-6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Partition {
+    j: u8,
+    capacity: u64,
+}
+
+impl Partition {
+    /// Panics if `j` is outside `MIN_J..=MAX_J` or `capacity` is not divisible by 2^J;
+    /// scenario validation reports both as errors before this point.
+    pub fn new(j: u8, capacity: u64) -> Self {
+        assert!((MIN_J..=MAX_J).contains(&j), "J = {j} outside {MIN_J}..={MAX_J}");
+        assert!(capacity.is_multiple_of(1u64 << j), "capacity {capacity} not divisible by 2^{j}");
+        Self { j, capacity }
+    }
+
+    pub fn j(&self) -> u8 {
+        self.j
+    }
+
+    pub fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    /// Number of types (virtual queues): 2J.
+    pub fn types(&self) -> usize {
+        2 * self.j as usize
+    }
+
+    /// 2^-J of the capacity, the size every job of VQ_{2J−1} is rounded up to.
+    pub fn smallest(&self) -> u64 {
+        self.capacity >> self.j
+    }
+
+    /// The type (virtual queue index) of a job of size `r`, 0 < r ≤ C.
+    pub fn type_of(&self, r: u64) -> usize {
+        let c = self.capacity as u128;
+        let r = r as u128;
+        let j = self.j as u32;
+        if r << j <= c {
+            return 2 * j as usize - 1;
+        }
+        // The largest m with r·2^m ≤ C (at most J−1 here, since r·2^J > C): shifting r to the
+        // bit length of C gives m or m + 1.
+        let mut m = r.leading_zeros() - c.leading_zeros();
+        if r << m > c {
+            m -= 1;
+        }
+        if 3 * (r << m) > 2 * c { 2 * m as usize } else { 2 * m as usize + 1 }
+    }
+
+    /// The space a job of size `r` takes under VQS/VQS-BF: `r`, or 2^-J if `r ≤ 2^-J`.
+    pub fn rounded(&self, r: u64) -> u64 {
+        r.max(self.smallest())
+    }
+
+    /// The right end of interval `t` in units: the size every type-t job is rounded up to in
+    /// the analysis. For odd types that is (2/3)·2^-m, not always a whole unit, so it is
+    /// returned as a numerator over 3.
+    pub fn upper_end_thirds(&self, t: usize) -> u128 {
+        let m = (t / 2) as u32;
+        let top = (self.capacity as u128) >> m;
+        if t.is_multiple_of(2) { 3 * top } else { 2 * top }
+    }
+
+    /// Human-readable interval of type `t`, e.g. "(1/3, 1/2]".
+    pub fn interval_label(&self, t: usize) -> String {
+        let m = (t / 2) as u32;
+        let den = 1u64 << m;
+        if t == self.types() - 1 {
+            return format!("(0, {}]", frac(2, 3 * den));
+        }
+        if t.is_multiple_of(2) {
+            format!("({}, {}]", frac(2, 3 * den), frac(1, den))
+        } else {
+            format!("({}, {}]", frac(1, 2 * den), frac(2, 3 * den))
+        }
+    }
+}
+
+fn frac(num: u64, den: u64) -> String {
+    fn gcd(a: u64, b: u64) -> u64 {
+        if b == 0 { a } else { gcd(b, a % b) }
+    }
+    let g = gcd(num, den);
+    if den / g == 1 { format!("{}", num / g) } else { format!("{}/{}", num / g, den / g) }
+}
+
+/// One configuration of K_RED: at most one type-1 job plus `count` jobs of one other type.
+///
+/// Every vector of K_RED has at most one nonzero entry besides entry 1 (SPEC 2.2.5), so this
+/// is the whole vector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Config {
+    /// k_1 ∈ {0, 1}.
+    pub type1: bool,
+    /// The other type with k_j > 0 and its count k_j.
+    pub other: Option<(usize, u32)>,
+}
+
+impl Config {
+    /// ⟨k, Q⟩.
+    pub fn weight(&self, queues: &[u64]) -> u64 {
+        let one = if self.type1 { queues[1] } else { 0 };
+        one + self.other.map_or(0, |(t, c)| c as u64 * queues[t])
+    }
+
+    /// k_t.
+    pub fn count(&self, t: usize) -> u32 {
+        match self.other {
+            Some((o, c)) if o == t => c,
+            _ if t == 1 && self.type1 => 1,
+            _ => 0,
+        }
+    }
+
+    /// Text such as "e1+2e5".
+    pub fn label(&self) -> String {
+        let other = self.other.map(|(t, c)| if c == 1 { format!("e{t}") } else { format!("{c}e{t}") });
+        match (self.type1, other) {
+            (true, Some(o)) => format!("e1+{o}"),
+            (true, None) => "e1".into(),
+            (false, Some(o)) => o,
+            (false, None) => "0".into(),
+        }
+    }
+}
+
+/// K_RED^(J) in canonical order (RES-8): families A, B, C, D.
+pub fn reduced_configs(j: u8) -> Vec<Config> {
+    let j = j as usize;
+    let mut out = Vec::with_capacity(4 * j - 4);
+    // A: 2^m e_{2m}, m = 0..J−1.
+    out.extend((0..j).map(|m| Config { type1: false, other: Some((2 * m, 1 << m)) }));
+    // B: 3·2^{m−1} e_{2m+1}, m = 1..J−1.
+    out.extend((1..j).map(|m| Config { type1: false, other: Some((2 * m + 1, 3 << (m - 1))) }));
+    // C: e_1 + ⌊2^m/3⌋ e_{2m}, m = 2..J−1.
+    out.extend((2..j).map(|m| Config { type1: true, other: Some((2 * m, (1 << m) / 3)) }));
+    // D: e_1 + 2^{m−1} e_{2m+1}, m = 1..J−1.
+    out.extend((1..j).map(|m| Config { type1: true, other: Some((2 * m + 1, 1 << (m - 1))) }));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SPEC 6.1 item 1, with C = 48 so that 1/3, 2/3, 1/6 and 1/8 are exact.
+    #[test]
+    fn partition_mapping_with_exact_boundaries() {
+        let c = 48;
+        let p = Partition::new(3, c);
+        let cases = [
+            (48, 0), // 1
+            (34, 0), // ≈ 0.7
+            (32, 1), // 2/3, right end of I_1 is closed
+            (29, 1), // ≈ 0.6
+            (24, 2), // 1/2
+            (19, 2), // ≈ 0.4
+            (16, 3), // 1/3
+            (14, 3), // ≈ 0.3
+            (12, 4), // 1/4
+            (10, 4), // ≈ 0.2
+            (8, 5),  // 1/6
+            (7, 5),  // ≈ 0.15
+            (6, 5),  // 1/8
+            (1, 5),  // ≈ 0.01
+        ];
+        for (r, t) in cases {
+            assert_eq!(p.type_of(r), t, "size {r}/{c}");
+        }
+        assert_eq!(p.rounded(6), 6);
+        assert_eq!(p.rounded(1), 6);
+        // The same decimal cases on the PG-RR grid.
+        let big = crate::models::pgrr::CAPACITY_UNITS;
+        let p = Partition::new(3, big);
+        let f = |s: &str| crate::models::pgrr::sizes::parse_fraction(s).unwrap();
+        for (s, t) in [
+            ("1", 0),
+            ("0.7", 0),
+            ("0.6", 1),
+            ("0.5", 2),
+            ("0.4", 2),
+            ("0.3", 3),
+            ("0.25", 4),
+            ("0.2", 4),
+            ("0.15", 5),
+            ("0.125", 5),
+            ("0.01", 5),
+        ] {
+            assert_eq!(p.type_of(f(s)), t, "size {s}");
+        }
+        assert_eq!(p.rounded(f("0.01")), f("0.125"));
+    }
+
+    /// `type_of` against the definition (the largest m ≤ J−1 with r·2^m ≤ C, found by trying
+    /// every m), over several J and capacities, at and around every boundary.
+    #[test]
+    fn type_of_matches_the_definition() {
+        let reference = |p: &Partition, r: u64| {
+            let (c, r, j) = (p.capacity() as u128, r as u128, p.j() as u32);
+            if r << j <= c {
+                return 2 * j as usize - 1;
+            }
+            let m = (0..j).rev().find(|m| r << m <= c).unwrap();
+            if 3 * (r << m) > 2 * c { 2 * m as usize } else { 2 * m as usize + 1 }
+        };
+        for j in MIN_J..=MAX_J {
+            for c in [3 << 20, 1 << 20, 5 << 22, crate::models::pgrr::CAPACITY_UNITS] {
+                let p = Partition::new(j, c);
+                let mut sizes = vec![1, c];
+                for m in 0..=j {
+                    let (half, two_thirds) = (c >> m, (2 * c / 3) >> m);
+                    for b in [half, two_thirds] {
+                        sizes.extend([b.saturating_sub(1), b, b + 1].into_iter().filter(|&r| r >= 1 && r <= c));
+                    }
+                }
+                for r in sizes {
+                    assert_eq!(p.type_of(r), reference(&p, r), "J = {j}, C = {c}, r = {r}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reduced_configuration_fixtures() {
+        let labels = |j| reduced_configs(j).iter().map(Config::label).collect::<Vec<_>>();
+        assert_eq!(labels(2), ["e0", "2e2", "3e3", "e1+e3"]);
+        assert_eq!(labels(3), ["e0", "2e2", "4e4", "3e3", "6e5", "e1+e4", "e1+e3", "e1+2e5"]);
+        for j in MIN_J..=12 {
+            assert_eq!(reduced_configs(j).len(), 4 * j as usize - 4);
+        }
+    }
+
+    /// SPEC 6.1 item 2: each vector fits one server when every job is rounded up to the top
+    /// of its interval.
+    #[test]
+    fn reduced_configurations_fit_when_rounded_up() {
+        for j in MIN_J..=MAX_J {
+            let p = Partition::new(j, crate::models::pgrr::CAPACITY_UNITS);
+            for k in reduced_configs(j) {
+                let mut thirds = 0u128;
+                if k.type1 {
+                    thirds += p.upper_end_thirds(1);
+                }
+                if let Some((t, c)) = k.other {
+                    thirds += c as u128 * p.upper_end_thirds(t);
+                }
+                assert!(thirds <= 3 * p.capacity() as u128, "J={j} {}", k.label());
+            }
+        }
+    }
+
+    #[test]
+    fn interval_labels() {
+        let p = Partition::new(3, 48);
+        assert_eq!(p.interval_label(0), "(2/3, 1]");
+        assert_eq!(p.interval_label(1), "(1/2, 2/3]");
+        assert_eq!(p.interval_label(3), "(1/4, 1/3]");
+        assert_eq!(p.interval_label(5), "(0, 1/6]");
+    }
+}

@@ -1,0 +1,15 @@
+//! FIFO-FF-skip: first fit in arrival order without head-of-line blocking.
+//!
+//! The variant of FIFO-FF (PG-RR §6, SPEC 2.2.8, RES-11) that skips a job fitting nowhere
+//! and places every later job that fits.
+
+use super::fifo_ff::FifoFf;
+use crate::models::pgrr::{Pgrr, boxed};
+use crate::policy::Policy;
+
+pub const POLICY: Policy<Pgrr> = Policy::new(
+    "fifo-ff-skip",
+    "FIFO-FF-skip",
+    "first fit in arrival order, skipping jobs that fit nowhere (§2.2.8 variant)",
+    |_, _| boxed(FifoFf { blocking: false }),
+);

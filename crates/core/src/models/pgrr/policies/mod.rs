@@ -1,0 +1,48 @@
+//! The policies of PG-RR (Psychas & Ghaderi, "Scheduling jobs with random resource
+//! requirements in computing clusters"; SPEC section 2.2), one file each.
+//!
+//! None of them scans the queue or the cluster per slot: they walk only servers that can
+//! take a job and jobs that fit somewhere, using the engine's ordered indexes, so the work per
+//! slot is O((placements + departures + arrivals) · log n).
+
+mod virtual_queues;
+
+use super::Pgrr;
+use super::policy::{PgrrContext, PgrrDecision, Rule};
+use super::state::{JobId, RunningJob, ServerId};
+use crate::EngineError;
+
+crate::policy_list!(Pgrr: bf_j, bf_s, bf_js, vqs, vqs_bf, fifo_ff, fifo_ff_skip);
+
+/// BF-J's rule, as the page states it.
+const BEST_SERVER: Rule = Rule::Server("best fit: the fullest server it fits");
+/// BF-S's rule.
+const LARGEST_FIT: Rule = Rule::Job("largest waiting job that fits this server");
+
+/// BF_S_fill (SPEC 2.2.1): while some waiting job fits `server`, start the largest one
+/// (earliest arrival among equal sizes). `started` sees every job placed.
+pub(crate) fn best_fit_fill(
+    ctx: &mut PgrrContext<'_>,
+    server: ServerId,
+    rule: Rule,
+    mut started: impl FnMut(&RunningJob),
+) -> Result<(), EngineError> {
+    while let Some(job) = ctx.queue().largest_fitting(ctx.cluster().residual(server)) {
+        let running = ctx.apply(PgrrDecision::Start { job: job.id, server, rule })?;
+        started(&running);
+    }
+    Ok(())
+}
+
+/// BF-J for one job (SPEC 2.2.2): start it on the server with the smallest residual that fits
+/// it, if there is one.
+pub(crate) fn best_server_place(ctx: &mut PgrrContext<'_>, job: JobId) -> Result<(), EngineError> {
+    let Some(waiting) = ctx.queue().get(job) else { return Ok(()) };
+    if let Some(server) = ctx.cluster().best_fit(waiting.occupies.primary()) {
+        ctx.apply(PgrrDecision::Start { job, server, rule: BEST_SERVER })?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,331 @@
+//! Virtual queues (SPEC 2.2.4) and the per-server bookkeeping VQS and VQS-BF share.
+
+use rand::RngExt;
+
+use crate::index::{FifoIndex, SizeOrder};
+use crate::models::pgrr::partition::{Config, MAX_J, MIN_J, Partition, reduced_configs};
+use crate::models::pgrr::state::{JobId, ServerId, WaitingJob};
+use crate::models::pgrr::{CAPACITY_UNITS, PgrrScenario};
+use crate::policy::{Param, PolicySpec};
+use crate::rng::StreamRng;
+
+/// The parameters of the virtual-queue policies (SPEC RES-6..10), shared by VQS and VQS-BF.
+pub(super) const J: Param =
+    Param::int("j", MIN_J as u64, MAX_J as u64, "partition depth J (default: the scenario's j)")
+        .symbol("J")
+        .always_in_label();
+pub(super) const TIES: Param =
+    Param::choice("ties", &["first", "random"], "how max-weight ties are broken (RES-8, default first)");
+pub(super) const WEIGHTS: Param = Param::choice(
+    "weights",
+    &["current", "snapshot"],
+    "queue counts used when several servers renew in one slot (RES-9, default current)",
+);
+pub(super) const SMALL: Param =
+    Param::choice("small", &["round", "real"], "space taken by jobs of size <= 2^-J (RES-6, default round)");
+pub(super) const FILL: Param =
+    Param::choice("fill", &["skip", "strict"], "FIFO walk of the configuration's queue (RES-10, default skip)");
+
+/// J when a policy does not set it: the scenario's.
+pub(super) fn resolve_j(key: &str, scenario: &PgrrScenario) -> Option<String> {
+    (key == "j").then(|| scenario.j.to_string())
+}
+
+/// RES-8: how ties in the max-weight configuration choice are broken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Ties {
+    /// The first maximiser in canonical order (default).
+    #[default]
+    First,
+    /// Uniformly at random among the maximisers (policy stream).
+    Random,
+}
+
+/// RES-9: which queue counts drive the configuration choice when several servers renew in
+/// one slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Weights {
+    /// The current counts, after placements made earlier in the slot (default).
+    #[default]
+    Current,
+    /// A snapshot taken right after the arrivals.
+    Snapshot,
+}
+
+/// RES-10: how VQS fills from the configuration's virtual queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Fill {
+    /// Walk the queue in FIFO order and place every job that fits (default).
+    #[default]
+    Skip,
+    /// Stop at the first job that does not fit.
+    Strict,
+}
+
+/// RES-6: the space taken by jobs of size at most 2^-J.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SmallJobs {
+    /// Rounded up to 2^-J (default).
+    #[default]
+    Round,
+    /// Their real size.
+    Real,
+}
+
+/// The options of a virtual-queue policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct VqOptions {
+    pub ties: Ties,
+    pub weights: Weights,
+    pub fill: Fill,
+    pub small: SmallJobs,
+}
+
+impl VqOptions {
+    /// The options `spec` sets (the others at their defaults).
+    pub fn of(spec: &PolicySpec) -> Self {
+        Self {
+            ties: if spec.is("ties", "random") { Ties::Random } else { Ties::First },
+            weights: if spec.is("weights", "snapshot") { Weights::Snapshot } else { Weights::Current },
+            fill: if spec.is("fill", "strict") { Fill::Strict } else { Fill::Skip },
+            small: if spec.is("small", "real") { SmallJobs::Real } else { SmallJobs::Round },
+        }
+    }
+}
+
+/// The partition of `spec`'s J (or the scenario's) over a PG-RR server.
+pub(super) fn partition(spec: &PolicySpec, scenario: &PgrrScenario) -> Partition {
+    let j = spec.int("j").map_or(scenario.j, |j| j as u8);
+    Partition::new(j, CAPACITY_UNITS)
+}
+
+/// One queue per partition type, holding waiting jobs by id. Q_j counts waiting jobs only
+/// (RES-7).
+///
+/// Each queue is kept in one of two orders, the one its policy asks about:
+///
+/// * by size, for "the largest job that fits" (VQS-BF);
+/// * in arrival order, with "the earliest job no larger than c" (the VQS walk); its segment
+///   tree also gives the smallest job.
+#[derive(Debug, Clone)]
+pub(crate) struct VirtualQueues {
+    partition: Partition,
+    counts: Vec<u64>,
+    order: Order,
+}
+
+#[derive(Debug, Clone)]
+enum Order {
+    BySize(Vec<SizeOrder>),
+    Arrival(Fifo),
+}
+
+/// The arrival-order side of the virtual queues.
+#[derive(Debug, Clone)]
+struct Fifo {
+    queues: Vec<FifoIndex<JobId>>,
+    next_position: Vec<u64>,
+    /// Queue position of every waiting job, by job id (never searched, so it is only a
+    /// sliding window of positions).
+    place: FifoIndex<()>,
+}
+
+impl VirtualQueues {
+    pub fn new(partition: Partition, in_arrival_order: bool) -> Self {
+        let n = partition.types();
+        let order = if in_arrival_order {
+            Order::Arrival(Fifo {
+                queues: vec![FifoIndex::new(); n],
+                next_position: vec![0; n],
+                place: FifoIndex::new(),
+            })
+        } else {
+            Order::BySize(vec![SizeOrder::new(); n])
+        };
+        Self { partition, counts: vec![0; n], order }
+    }
+
+    /// Q: waiting jobs per type.
+    pub fn counts(&self) -> &[u64] {
+        &self.counts
+    }
+
+    pub fn len(&self, t: usize) -> u64 {
+        self.counts[t]
+    }
+
+    pub fn push(&mut self, job: &WaitingJob) {
+        let t = self.partition.type_of(job.size.primary());
+        let size = job.occupies.primary();
+        self.counts[t] += 1;
+        match &mut self.order {
+            Order::BySize(by_size) => {
+                by_size[t].insert(size, job.id);
+            }
+            Order::Arrival(f) => {
+                let pos = f.next_position[t];
+                f.next_position[t] += 1;
+                f.queues[t].push(pos, size, job.id);
+                f.place.push(job.id, pos, ());
+            }
+        }
+    }
+
+    /// Removes a waiting job of the given size and occupied space.
+    pub fn remove(&mut self, id: JobId, size: u64, occupies: u64) {
+        let t = self.partition.type_of(size);
+        self.counts[t] -= 1;
+        match &mut self.order {
+            Order::BySize(by_size) => {
+                let removed = by_size[t].remove(occupies, id);
+                debug_assert!(removed, "job {id} is not in virtual queue {t}");
+            }
+            Order::Arrival(f) => {
+                let (pos, ()) = f.place.remove(id).expect("job is in a virtual queue");
+                f.queues[t].remove(pos).expect("position is live");
+            }
+        }
+    }
+
+    fn fifo(&self, t: usize) -> &FifoIndex<JobId> {
+        match &self.order {
+            Order::Arrival(f) => &f.queues[t],
+            Order::BySize(_) => unreachable!("virtual queues kept by size have no arrival order"),
+        }
+    }
+
+    fn by_size(&self, t: usize) -> &SizeOrder {
+        match &self.order {
+            Order::BySize(by_size) => &by_size[t],
+            Order::Arrival(_) => unreachable!("virtual queues kept in arrival order have no size order"),
+        }
+    }
+
+    /// The oldest job of queue `t` and its position.
+    pub fn head(&self, t: usize) -> Option<(u64, u64, JobId)> {
+        self.fifo(t).head()
+    }
+
+    /// The earliest job of queue `t` at position ≥ `from` that takes at most `room`.
+    pub fn first_fitting(&self, t: usize, from: u64, room: u64) -> Option<(u64, u64, JobId)> {
+        self.fifo(t).first_at_most(from, room)
+    }
+
+    /// The largest job of queue `t` that takes at most `room`; earliest arrival on ties.
+    pub fn largest_fitting(&self, t: usize, room: u64) -> Option<JobId> {
+        self.by_size(t).largest_at_most(room).map(|(_, id)| id)
+    }
+
+    /// The smallest space taken by a job of queue `t`.
+    pub fn min_size(&self, t: usize) -> Option<u64> {
+        match &self.order {
+            Order::BySize(by_size) => by_size[t].min_size(),
+            Order::Arrival(f) => f.queues[t].min_key(),
+        }
+    }
+}
+
+/// The max-weight choice over K_RED (SPEC 2.2.6) and what VQS and VQS-BF need to know about
+/// the jobs inside each server.
+///
+/// A server's configuration changes only while it is empty, so counting, per server, the
+/// type-1 jobs and the jobs of its configuration's other type is enough: O(L) memory rather
+/// than a count per server and type.
+#[derive(Debug, Clone)]
+pub(crate) struct Configurations {
+    pub partition: Partition,
+    pub configs: Vec<Config>,
+    ties: Ties,
+    /// Active configuration of each server, set when an empty server renews and cleared
+    /// when it empties.
+    pub active: Vec<Option<u16>>,
+    /// Type-1 jobs in each server.
+    type_one: Vec<u32>,
+    /// Jobs of the active configuration's other type in each server.
+    config_type: Vec<u32>,
+    /// Space taken by jobs of types other than 1, per server.
+    pub other_used: Vec<u64>,
+    /// Jobs in each server.
+    jobs: Vec<u32>,
+}
+
+impl Configurations {
+    pub fn new(partition: Partition, servers: usize, ties: Ties) -> Self {
+        Self {
+            partition,
+            configs: reduced_configs(partition.j()),
+            ties,
+            active: vec![None; servers],
+            type_one: vec![0; servers],
+            config_type: vec![0; servers],
+            other_used: vec![0; servers],
+            jobs: vec![0; servers],
+        }
+    }
+
+    /// argmax over K_RED of ⟨k, Q⟩: the first maximiser in canonical order, or a uniform one
+    /// among the maximisers (RES-8).
+    pub fn argmax(&self, weights: &[u64], rng: &mut StreamRng) -> u16 {
+        match self.ties {
+            Ties::First => {
+                let mut best = (0, 0);
+                for (i, k) in self.configs.iter().enumerate() {
+                    let w = k.weight(weights);
+                    if w > best.1 || i == 0 {
+                        best = (i, w);
+                    }
+                }
+                best.0 as u16
+            }
+            Ties::Random => {
+                let all: Vec<usize> = self.maximisers(weights).map(|(i, _)| i).collect();
+                all[rng.random_range(0..all.len() as u64) as usize] as u16
+            }
+        }
+    }
+
+    /// The maximisers of ⟨k, Q⟩ for `weights`, with their indexes.
+    pub fn maximisers<'s>(&'s self, weights: &'s [u64]) -> impl Iterator<Item = (usize, &'s Config)> + 's {
+        let best = self.configs.iter().map(|k| k.weight(weights)).max().unwrap_or(0);
+        self.configs.iter().enumerate().filter(move |(_, k)| k.weight(weights) == best)
+    }
+
+    pub fn is_empty(&self, server: ServerId) -> bool {
+        self.jobs[server as usize] == 0
+    }
+
+    /// Type-1 jobs in `server`.
+    pub fn type_one(&self, server: ServerId) -> u32 {
+        self.type_one[server as usize]
+    }
+
+    /// Jobs of the active configuration's other type in `server`, however they got there.
+    pub fn config_type(&self, server: ServerId) -> u32 {
+        self.config_type[server as usize]
+    }
+
+    /// Records a job of size `size` (occupying `occupies`) entering (+1) or leaving (−1)
+    /// `server`, which has an active configuration.
+    pub fn record(&mut self, server: ServerId, size: u64, occupies: u64, entering: bool) {
+        let s = server as usize;
+        let t = self.partition.type_of(size);
+        let is_config_type =
+            self.active[s].and_then(|k| self.configs[k as usize].other).is_some_and(|(other, _)| other == t);
+        let step = |v: &mut u32| if entering { *v += 1 } else { *v -= 1 };
+        step(&mut self.jobs[s]);
+        if t == 1 {
+            step(&mut self.type_one[s]);
+        } else if entering {
+            self.other_used[s] += occupies;
+        } else {
+            self.other_used[s] -= occupies;
+        }
+        if is_config_type {
+            step(&mut self.config_type[s]);
+        }
+        if self.jobs[s] == 0 {
+            // An empty server renews before it takes its next job.
+            self.active[s] = None;
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! VQS: virtual queue scheduling.
+//!
+//! PG-RR §4, "VQS" (SPEC 2.2.6). Waiting jobs are split into 2J virtual queues by the
+//! universal partition. Every slot, servers in index order:
+//!
+//! * an empty server picks the configuration k of K_RED with the largest ⟨k, Q⟩ (it re-picks
+//!   every slot while it stays empty, so a choice made on empty queues never sticks);
+//! * if k has a type-1 job, two thirds of the server are reserved for one type-1 job: the head
+//!   of VQ_1 enters when the server holds none; other jobs may use only the remaining third;
+//! * the configuration's other queue VQ_j is walked in FIFO order and every job that still
+//!   fits the unreserved room is placed (RES-10; `fill=strict` stops at the first misfit).
+//!
+//! Jobs of size at most 2^-J occupy 2^-J (RES-6). VQS is stable below (2/3)ρ* (Theorem 3).
+//!
+//! Instead of visiting all L servers per slot, the policy keeps, per type j, a max segment
+//! tree of the unreserved room of the non-empty servers whose configuration uses j, and a tree
+//! flagging the servers still missing their type-1 job. The next server that can take anything is the
+//! minimum over those indexes and the next empty server, found in O(J log L); servers that
+//! cannot take anything are exactly the ones the full loop would leave unchanged.
+
+use super::virtual_queues::{
+    Configurations, FILL, Fill, J, SMALL, SmallJobs, TIES, VirtualQueues, VqOptions, WEIGHTS, Weights, partition, resolve_j,
+};
+use crate::models::pgrr::partition::{Config, Partition};
+use crate::models::pgrr::state::{JobId, RunningJob, ServerId, WaitingJob};
+use crate::models::pgrr::{ConfigStep, Pgrr, boxed, PgrrContext, PgrrDecision, PgrrPolicy, Rule};
+use crate::policy::Policy;
+use crate::EngineError;
+use crate::index::MaxTree;
+
+pub const POLICY: Policy<Pgrr> = Policy::new(
+    "vqs",
+    "VQS",
+    "virtual queues per size class; an empty server picks the max-weight configuration of K_RED (PG-RR §2.2.6)",
+    |spec, scenario| boxed(Vqs::new(partition(spec, scenario), scenario.servers as usize, VqOptions::of(spec))),
+)
+.params(&[J, TIES, WEIGHTS, SMALL, FILL])
+.resolve(resolve_j);
+
+/// Virtual queue scheduling with parameter J.
+#[derive(Debug, Clone)]
+pub struct Vqs {
+    options: VqOptions,
+    queues: VirtualQueues,
+    configs: Configurations,
+    /// Per type t: three times the unreserved room of each non-empty server whose
+    /// configuration's other type is t (thirds keep the 1/3 reservation exact).
+    room_for: Vec<MaxTree>,
+    /// The tree each server is currently entered in.
+    room_tree: Vec<Option<usize>>,
+    /// 1 for the non-empty servers whose configuration has a type-1 job but which hold none.
+    wants_type_one: MaxTree,
+    /// 1 for the empty servers: the policy's own copy of what the cluster knows, updated only
+    /// when a server empties or takes its first job rather than at every start and departure.
+    empty: MaxTree,
+}
+
+impl Vqs {
+    pub fn new(partition: Partition, servers: usize, options: VqOptions) -> Self {
+        Self {
+            options,
+            queues: VirtualQueues::new(partition, true),
+            configs: Configurations::new(partition, servers, options.ties),
+            room_for: (0..partition.types()).map(|_| MaxTree::new(servers)).collect(),
+            room_tree: vec![None; servers],
+            wants_type_one: MaxTree::new(servers),
+            empty: {
+                let mut empty = MaxTree::new(servers);
+                (0..servers).for_each(|s| empty.set(s, 1));
+                empty
+            },
+        }
+    }
+
+    fn config(&self, server: ServerId) -> (u16, Config) {
+        let at = self.configs.active[server as usize].expect("a server with jobs has a configuration");
+        (at, self.configs.configs[at as usize])
+    }
+
+    /// Three times the room left for the configuration's other type.
+    fn room_thirds(&self, server: ServerId, k: &Config) -> u64 {
+        let capacity = self.configs.partition.capacity();
+        let other = self.configs.other_used[server as usize];
+        if k.type1 { capacity.saturating_sub(3 * other) } else { 3 * (capacity - other) }
+    }
+
+    /// Re-enters `server` in the candidate indexes after its contents changed. Only entries
+    /// that change are written: most starts and departures move one tree leaf, not four.
+    fn refresh(&mut self, server: ServerId) {
+        let s = server as usize;
+        let (mut tree, mut room, mut wants) = (None, 0, 0);
+        if !self.configs.is_empty(server) {
+            let (_, k) = self.config(server);
+            if let Some((t, _)) = k.other {
+                (tree, room) = (Some(t), self.room_thirds(server, &k));
+            }
+            wants = u64::from(k.type1 && self.configs.type_one(server) == 0);
+        }
+        let old = std::mem::replace(&mut self.room_tree[s], tree);
+        if let Some(t) = old
+            && old != tree
+        {
+            self.room_for[t].set(s, 0);
+        }
+        if let Some(t) = tree
+            && self.room_for[t].get(s) != room
+        {
+            self.room_for[t].set(s, room);
+        }
+        if self.wants_type_one.get(s) != wants {
+            self.wants_type_one.set(s, wants);
+        }
+        let empty = u64::from(self.configs.is_empty(server));
+        if self.empty.get(s) != empty {
+            self.empty.set(s, empty);
+        }
+    }
+
+    /// Whether an empty server renewing now would place a job: some configuration the choice
+    /// rule can pick has a non-empty queue (every job of such a queue fits an empty server).
+    fn empty_server_places(&self, weights: &[u64]) -> bool {
+        let q = &self.queues;
+        self.configs
+            .maximisers(weights)
+            .any(|(_, k)| (k.type1 && q.len(1) > 0) || k.other.is_some_and(|(t, _)| q.len(t) > 0))
+    }
+
+    /// The lowest-index server at or after `from` that would place a job.
+    fn next_server(&self, from: ServerId, snapshot: Option<&[u64]>) -> Option<ServerId> {
+        let mut next: Option<ServerId> = None;
+        let mut consider = |s: Option<ServerId>| {
+            if let Some(s) = s {
+                next = Some(next.map_or(s, |n| n.min(s)));
+            }
+        };
+        for (t, tree) in self.room_for.iter().enumerate() {
+            // The job the fill would take first if there is room for it.
+            let needed = match self.options.fill {
+                Fill::Skip => self.queues.min_size(t),
+                Fill::Strict => self.queues.head(t).map(|(_, size, _)| size),
+            };
+            if let Some(size) = needed {
+                consider(tree.first_at_least(from as usize, 3 * size).map(|s| s as ServerId));
+            }
+        }
+        if self.queues.len(1) > 0 {
+            consider(self.wants_type_one.first_at_least(from as usize, 1).map(|s| s as ServerId));
+        }
+        // An empty server comes first only if it lies before every other candidate; only then
+        // is the configuration choice (a pass over K_RED) worth evaluating.
+        if let Some(empty) = self.empty.first_at_least(from as usize, 1).map(|s| s as ServerId)
+            && next.is_none_or(|n| empty < n)
+            && self.empty_server_places(snapshot.unwrap_or(self.queues.counts()))
+        {
+            next = Some(empty);
+        }
+        next
+    }
+
+    fn start(
+        &mut self,
+        ctx: &mut PgrrContext<'_>,
+        job: JobId,
+        server: ServerId,
+        rule: Rule,
+    ) -> Result<(), EngineError> {
+        let running = ctx.apply(PgrrDecision::Start { job, server, rule })?;
+        self.queues.remove(job, running.size.primary(), running.occupies.primary());
+        self.configs.record(server, running.size.primary(), running.occupies.primary(), true);
+        self.refresh(server);
+        Ok(())
+    }
+
+    /// VQS_fill (SPEC 2.2.6).
+    fn fill(&mut self, ctx: &mut PgrrContext<'_>, server: ServerId) -> Result<(), EngineError> {
+        let (config, k) = self.config(server);
+        let rule = |step| Rule::Config { config, step };
+        if k.type1
+            && self.configs.type_one(server) == 0
+            && let Some((_, _, job)) = self.queues.head(1)
+        {
+            self.start(ctx, job, server, rule(ConfigStep::TypeOne))?;
+        }
+        if let Some((t, _)) = k.other {
+            let mut from = 0;
+            loop {
+                let room = self.room_thirds(server, &k) / 3;
+                let next = match self.options.fill {
+                    Fill::Skip => self.queues.first_fitting(t, from, room),
+                    Fill::Strict => self.queues.head(t).filter(|&(_, size, _)| size <= room),
+                };
+                let Some((position, _, job)) = next else { break };
+                self.start(ctx, job, server, rule(ConfigStep::ConfigType))?;
+                from = position + 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl PgrrPolicy for Vqs {
+    fn schedule(&mut self, ctx: &mut PgrrContext<'_>) -> Result<(), EngineError> {
+        let snapshot = (self.options.weights == Weights::Snapshot).then(|| self.queues.counts().to_vec());
+        let mut from = 0;
+        while let Some(server) = self.next_server(from, snapshot.as_deref()) {
+            if self.configs.is_empty(server) {
+                let weights = snapshot.as_deref().unwrap_or(self.queues.counts());
+                let choice = self.configs.argmax(weights, ctx.rng());
+                self.configs.active[server as usize] = Some(choice);
+            }
+            self.fill(ctx, server)?;
+            from = server + 1;
+        }
+        Ok(())
+    }
+
+    fn occupies(&self, size: u64) -> u64 {
+        match self.options.small {
+            SmallJobs::Round => self.configs.partition.rounded(size),
+            SmallJobs::Real => size,
+        }
+    }
+
+    fn on_arrival(&mut self, job: &WaitingJob) {
+        self.queues.push(job);
+    }
+
+    fn virtual_queues(&self) -> Option<u8> {
+        Some(self.configs.partition.j())
+    }
+
+    fn on_departure(&mut self, job: &RunningJob, server: ServerId) {
+        self.configs.record(server, job.size.primary(), job.occupies.primary(), false);
+        self.refresh(server);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::pgrr::CAPACITY_UNITS;
+    use crate::models::pgrr::engine::testing::Harness;
+
+    fn with_config(config: &str) -> (Vqs, Harness, Vec<JobId>) {
+        let partition = Partition::new(2, CAPACITY_UNITS);
+        let mut vqs = Vqs::new(partition, 1, VqOptions::default());
+        let mut h = Harness::new(1, CAPACITY_UNITS);
+        let size = 3 * CAPACITY_UNITS / 10;
+        let jobs = (0..2).map(|_| h.waiting(size, &mut vqs)).collect();
+        let at = vqs.configs.configs.iter().position(|k| k.label() == config).unwrap();
+        vqs.configs.active[0] = Some(at as u16);
+        (vqs, h, jobs)
+    }
+
+    /// SPEC 6.1 item 6: under e1+e3 with VQ_1 empty only a third of the server is open to the
+    /// two 0.3 jobs, so exactly one starts; under 3e3 both start.
+    #[test]
+    fn the_type_one_reservation_holds_when_its_queue_is_empty() {
+        let (mut vqs, mut h, jobs) = with_config("e1+e3");
+        vqs.fill(&mut h.context(), 0).unwrap();
+        assert_eq!(h.waiting_ids(), vec![jobs[1]]);
+
+        let (mut vqs, mut h, _) = with_config("3e3");
+        vqs.fill(&mut h.context(), 0).unwrap();
+        assert!(h.waiting_ids().is_empty());
+    }
+
+    /// RES-10: the default walk skips a job that does not fit and takes a later one;
+    /// `fill=strict` stops at the first misfit.
+    #[test]
+    fn fifo_walk_skips_or_stops() {
+        let partition = Partition::new(2, CAPACITY_UNITS);
+        let units = |x: f64| (x * CAPACITY_UNITS as f64).round() as u64;
+        for (fill, expected_waiting) in [(Fill::Skip, 1), (Fill::Strict, 2)] {
+            let options = VqOptions { fill, ..VqOptions::default() };
+            let mut vqs = Vqs::new(partition, 1, options);
+            let mut h = Harness::new(1, CAPACITY_UNITS);
+            // 0.15 already runs under 2e2, leaving 0.85 for type-2 jobs (sizes in (1/3, 1/2]).
+            let at = vqs.configs.configs.iter().position(|k| k.label() == "2e2").unwrap();
+            vqs.configs.active[0] = Some(at as u16);
+            h.running(0, units(0.15));
+            vqs.configs.record(0, units(0.15), units(0.15), true);
+            for s in [0.45, 0.5, 0.4] {
+                h.waiting(units(s), &mut vqs);
+            }
+            vqs.fill(&mut h.context(), 0).unwrap();
+            // 0.45 fits (0.4 left); 0.5 does not; the default walk still places 0.4.
+            assert_eq!(h.waiting_ids().len(), expected_waiting, "{fill:?}");
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! What a PG-RR policy is: the trait, the decisions it hands the engine, and the context it
+//! reads the cluster through during a slot's scheduling phase.
+//!
+//! A policy reads the state and hands back [`PgrrDecision`]s through [`PgrrContext::apply`];
+//! the engine's rules run there: the job must be waiting, the server must exist and the job
+//! must fit. Nothing lets a policy remove a running job, so non-preemption holds by
+//! construction.
+
+use serde::Serialize;
+
+use super::state::{Cluster, JobId, RunningJob, ServerId, SlotState, WaitingJob, WaitingQueue};
+use crate::EngineError;
+use crate::rng::StreamRng;
+
+/// A policy for the slotted engine.
+pub trait PgrrPolicy {
+    /// Places waiting jobs for the current slot through [`PgrrContext::apply`]. Called once
+    /// per slot, after departures and arrivals.
+    fn schedule(&mut self, ctx: &mut PgrrContext<'_>) -> Result<(), EngineError>;
+
+    /// The space a job of size `size` occupies once started (VQS rounds tiny jobs up).
+    fn occupies(&self, size: u64) -> u64 {
+        size
+    }
+
+    /// A job joined the queue.
+    fn on_arrival(&mut self, _job: &WaitingJob) {}
+
+    /// A job left `server` at the end of its service.
+    fn on_departure(&mut self, _job: &RunningJob, _server: ServerId) {}
+
+    /// The partition depth of the policy's own virtual queues (VQS, VQS-BF): the engine then
+    /// counts the waiting jobs by those queues, and the page draws them as queues rather than
+    /// as a size histogram.
+    fn virtual_queues(&self) -> Option<u8> {
+        None
+    }
+}
+
+/// A built policy, as a policy file's `build` returns it.
+pub fn boxed(policy: impl PgrrPolicy + 'static) -> Result<Box<dyn PgrrPolicy>, crate::ConfigError> {
+    Ok(Box::new(policy))
+}
+
+/// What a PG-RR policy asks the engine to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum PgrrDecision {
+    /// Start waiting job `job` on `server` now. `rule` says why, for the page's "why" label.
+    Start { job: JobId, server: ServerId, rule: Rule },
+}
+
+/// The rule behind a placement, shown to the user next to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Rule {
+    /// The policy chose the server for the job; the text says how ("best fit: the fullest
+    /// server it fits").
+    Server(&'static str),
+    /// The policy chose the job for the server ("largest waiting job that fits this server").
+    Job(&'static str),
+    /// VQS / VQS-BF: placed while the server runs configuration `config` (an index into
+    /// K_RED in canonical order).
+    Config { config: u16, step: ConfigStep },
+}
+
+/// Which part of a configuration-based placement started the job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ConfigStep {
+    /// The type-1 job (VQS: in the two-thirds region reserved for it).
+    TypeOne,
+    /// A job of the configuration's other type.
+    ConfigType,
+    /// VQS-BF step (iii): best-fit fill from the whole queue.
+    BestFitFill,
+}
+
+/// A placement the engine applied, with what the user needs to understand it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Placement {
+    pub slot: u64,
+    pub job: JobId,
+    pub server: ServerId,
+    /// Space the job occupies.
+    pub size: u64,
+    pub residual_before: u64,
+    pub residual_after: u64,
+    pub rule: Rule,
+}
+
+/// What the policy sees and may do during the scheduling phase of one slot.
+pub struct PgrrContext<'a> {
+    pub(crate) slot: u64,
+    pub(crate) departed: &'a [ServerId],
+    pub(crate) arrivals: &'a [WaitingJob],
+    pub(crate) state: &'a mut SlotState,
+    pub(crate) last: &'a mut Option<Placement>,
+    pub(crate) rng: &'a mut StreamRng,
+}
+
+impl<'a> PgrrContext<'a> {
+    /// The current slot t.
+    pub fn slot(&self) -> u64 {
+        self.slot
+    }
+
+    /// Dep(t): servers that lost at least one job this slot, in increasing index order.
+    pub fn departed(&self) -> &'a [ServerId] {
+        self.departed
+    }
+
+    /// Jobs that arrived this slot, in arrival order (some may have started already).
+    pub fn arrivals(&self) -> &'a [WaitingJob] {
+        self.arrivals
+    }
+
+    pub fn cluster(&self) -> &Cluster {
+        &self.state.cluster
+    }
+
+    pub fn queue(&self) -> &WaitingQueue {
+        &self.state.queue
+    }
+
+    /// The policy's own random stream (coin flips, random tie-breaks).
+    pub fn rng(&mut self) -> &mut StreamRng {
+        self.rng
+    }
+
+    /// Validates and applies a decision. A refused decision changes nothing.
+    pub fn apply(&mut self, decision: PgrrDecision) -> Result<RunningJob, EngineError> {
+        let PgrrDecision::Start { job, server, rule } = decision;
+        let st = &mut *self.state;
+        if server as usize >= st.cluster.len() {
+            return Err(EngineError::NoSuchServer { server });
+        }
+        let waiting = st.queue.get(job).ok_or(EngineError::NotWaiting { job })?;
+        let residual_before = st.cluster.residual(server);
+        if !st.cluster.server(server).fits(&waiting.occupies) {
+            return Err(EngineError::CapacityExceeded {
+                job,
+                server,
+                size: waiting.occupies.primary(),
+                residual: residual_before,
+            });
+        }
+        st.queue.remove(job);
+        let running = RunningJob {
+            id: job,
+            arrival: waiting.arrival,
+            start: self.slot,
+            departure: self.slot + waiting.service,
+            size: waiting.size,
+            occupies: waiting.occupies,
+        };
+        st.cluster.place(server, running);
+        st.departures.push(running.departure, job, server);
+        st.waiting_by_class[st.classes.type_of(waiting.size.primary())] -= 1;
+        if let Rule::Config { config, .. } = rule {
+            st.tags[server as usize] = Some(config);
+        }
+        *self.last = Some(Placement {
+            slot: self.slot,
+            job,
+            server,
+            size: waiting.occupies.primary(),
+            residual_before,
+            residual_after: st.cluster.residual(server),
+            rule,
+        });
+        st.counters.started += 1;
+        if waiting.arrival >= st.warmup {
+            st.counters.window_started += 1;
+            st.counters.window_wait += self.slot - waiting.arrival;
+        }
+        Ok(running)
+    }
+}

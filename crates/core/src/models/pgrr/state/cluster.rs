@@ -1,0 +1,224 @@
+//! The servers of a one-resource slotted cluster and the indexes over them.
+
+use std::cell::RefCell;
+
+use super::{JobId, RunningJob, Server, ServerId};
+use crate::index::{GroupedIds, MaxTree};
+use crate::resources::Resources;
+
+/// L identical one-resource servers with two indexes over their residual capacity:
+///
+/// * servers grouped by residual ([`GroupedIds`]): best fit (smallest residual that still
+///   fits, lowest index on ties, SPEC 2.2.2) is one range query over the distinct residuals;
+/// * a max segment tree by index: first fit from any position (FIFO-FF, "the next server that
+///   could take anything at all", the next empty server) is one descent.
+///
+/// Both are brought up to date when they are asked, not when a server changes: each keeps the
+/// list of servers changed since its last query and re-enters only those. A server that loses
+/// a job and takes new ones between two queries (a departure, then the jobs that refill it)
+/// is re-entered once, and an index no query needs is never built.
+#[derive(Debug, Clone)]
+pub struct Cluster {
+    servers: Vec<Server>,
+    capacity: u64,
+    by_residual: RefCell<Lazy<ResidualOrder>>,
+    residuals: RefCell<Lazy<MaxTree>>,
+    used_total: u128,
+}
+
+/// An index over the servers' residuals, rebuilt or updated on demand.
+trait ResidualIndex {
+    fn build(residuals: &[u64]) -> Self;
+    fn update(&mut self, server: ServerId, residual: u64);
+}
+
+/// Servers by residual, with the residual each server was entered under.
+#[derive(Debug, Clone)]
+struct ResidualOrder {
+    groups: GroupedIds,
+    entered: Vec<u64>,
+}
+
+impl ResidualIndex for ResidualOrder {
+    fn build(residuals: &[u64]) -> Self {
+        let mut groups = GroupedIds::new(residuals.len());
+        for (s, &r) in residuals.iter().enumerate() {
+            groups.insert(r, s as ServerId);
+        }
+        Self { groups, entered: residuals.to_vec() }
+    }
+
+    fn update(&mut self, server: ServerId, residual: u64) {
+        let old = std::mem::replace(&mut self.entered[server as usize], residual);
+        if old != residual {
+            self.groups.remove(old, server);
+            self.groups.insert(residual, server);
+        }
+    }
+}
+
+impl ResidualIndex for MaxTree {
+    fn build(residuals: &[u64]) -> Self {
+        let mut tree = MaxTree::new(residuals.len());
+        for (s, &r) in residuals.iter().enumerate() {
+            tree.set(s, r);
+        }
+        tree
+    }
+
+    fn update(&mut self, server: ServerId, residual: u64) {
+        self.set(server as usize, residual);
+    }
+}
+
+/// An index built on first use, plus the servers changed since it was last brought up to date.
+#[derive(Debug, Clone)]
+struct Lazy<I> {
+    index: Option<I>,
+    stale: Vec<ServerId>,
+    is_stale: Vec<bool>,
+}
+
+impl<I: ResidualIndex> Lazy<I> {
+    fn new(servers: usize) -> Self {
+        Self { index: None, stale: Vec::new(), is_stale: vec![false; servers] }
+    }
+
+    fn touch(&mut self, server: ServerId) {
+        if self.index.is_some() && !std::mem::replace(&mut self.is_stale[server as usize], true) {
+            self.stale.push(server);
+        }
+    }
+
+    /// The index, up to date with `servers`.
+    fn get(&mut self, servers: &[Server]) -> &I {
+        if let Some(index) = &mut self.index {
+            for s in self.stale.drain(..) {
+                self.is_stale[s as usize] = false;
+                index.update(s, servers[s as usize].residual());
+            }
+        }
+        self.index.get_or_insert_with(|| {
+            let residuals: Vec<u64> = servers.iter().map(Server::residual).collect();
+            I::build(&residuals)
+        })
+    }
+}
+
+impl Cluster {
+    pub fn new(servers: usize, capacity: u64) -> Self {
+        Self {
+            servers: vec![Server::new(Resources::scalar(capacity)); servers],
+            capacity,
+            by_residual: RefCell::new(Lazy::new(servers)),
+            residuals: RefCell::new(Lazy::new(servers)),
+            used_total: 0,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.servers.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.servers.is_empty()
+    }
+
+    /// Capacity of every server, in units.
+    pub fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    pub fn servers(&self) -> &[Server] {
+        &self.servers
+    }
+
+    pub fn server(&self, id: ServerId) -> &Server {
+        &self.servers[id as usize]
+    }
+
+    pub fn residual(&self, id: ServerId) -> u64 {
+        self.servers[id as usize].residual()
+    }
+
+    /// Sum of the space in use over all servers.
+    pub fn used_total(&self) -> u128 {
+        self.used_total
+    }
+
+    /// The largest residual of any server.
+    pub fn max_residual(&self) -> u64 {
+        self.residuals.borrow_mut().get(&self.servers).max()
+    }
+
+    /// Best fit: the server with the smallest residual ≥ `size`; lowest index on ties.
+    pub fn best_fit(&self, size: u64) -> Option<ServerId> {
+        let mut order = self.by_residual.borrow_mut();
+        order.get(&self.servers).groups.first_at_least(size).map(|(_, s)| s)
+    }
+
+    /// First fit: the lowest-index server at or after `from` with residual ≥ `size`.
+    pub fn first_fit(&self, from: ServerId, size: u64) -> Option<ServerId> {
+        self.residuals.borrow_mut().get(&self.servers).first_at_least(from as usize, size).map(|s| s as ServerId)
+    }
+
+    /// The lowest-index empty server at or after `from`.
+    pub fn next_empty(&self, from: ServerId) -> Option<ServerId> {
+        self.first_fit(from, self.capacity)
+    }
+
+    pub(crate) fn place(&mut self, server: ServerId, job: RunningJob) {
+        self.servers[server as usize].push(job);
+        self.touch(server);
+        self.used_total += job.occupies.primary() as u128;
+    }
+
+    pub(crate) fn remove(&mut self, server: ServerId, job: JobId) -> RunningJob {
+        let job = self.servers[server as usize].remove(job).expect("departing job is on its server");
+        self.touch(server);
+        self.used_total -= job.occupies.primary() as u128;
+        job
+    }
+
+    fn touch(&mut self, server: ServerId) {
+        self.by_residual.get_mut().touch(server);
+        self.residuals.get_mut().touch(server);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(id: JobId, size: u64) -> RunningJob {
+        let r = Resources::scalar(size);
+        RunningJob { id, arrival: 0, start: 0, departure: 1, size: r, occupies: r }
+    }
+
+    /// SPEC 6.1 item 4, BF-J half: a 0.3 job with residuals (0.35, 0.5, 0.31) goes to the
+    /// server with 0.31.
+    #[test]
+    fn best_fit_takes_the_smallest_residual_that_fits() {
+        let mut c = Cluster::new(3, 100);
+        c.place(0, job(0, 65));
+        c.place(1, job(1, 50));
+        c.place(2, job(2, 69));
+        assert_eq!(c.best_fit(30), Some(2));
+        assert_eq!(c.best_fit(32), Some(0));
+        assert_eq!(c.best_fit(51), None);
+        assert_eq!(c.first_fit(0, 31), Some(0));
+        assert_eq!(c.first_fit(1, 36), Some(1));
+        assert_eq!(c.max_residual(), 50);
+        assert_eq!(c.next_empty(0), None);
+        c.remove(1, 1);
+        assert_eq!(c.next_empty(0), Some(1));
+        assert_eq!(c.used_total(), 134);
+    }
+
+    #[test]
+    fn ties_go_to_the_lowest_index() {
+        let c = Cluster::new(4, 10);
+        assert_eq!(c.best_fit(3), Some(0));
+        assert_eq!(c.next_empty(2), Some(2));
+    }
+}

@@ -1,0 +1,389 @@
+//! The policy registry: what every policy file declares about itself, and the policy specs
+//! users write (`vqs:j=7:ties=random`).
+//!
+//! A policy file declares one [`Policy`] constant: its name, label, summary, parameters (each
+//! with its range and default) and a fallible `build`. Its model lists it in one slice
+//! ([`crate::models::Model::POLICIES`]); the CLI, the page, links and the tests read that
+//! slice, so adding a policy is its file plus that line. Nothing here panics on user input:
+//! an unknown name or a bad parameter is a [`ConfigError`] naming the key `policy`.
+
+use std::fmt;
+
+use crate::ConfigError;
+use crate::models::{self, Model, ModelInfo};
+
+/// The key every policy error names.
+pub const KEY: &str = "policy";
+
+/// A parameter a policy takes, `name:KEY=VALUE`.
+#[derive(Debug, Clone, Copy)]
+pub struct Param {
+    pub key: &'static str,
+    pub help: &'static str,
+    pub kind: ParamKind,
+    /// The value when it is not given, when that does not depend on the scenario. A given
+    /// value equal to it is dropped, so `vqs:ties=first` is `vqs`.
+    pub default: Option<&'static str>,
+    /// The symbol labels show it with: `J` gives "VQS (J=7)".
+    pub symbol: Option<&'static str>,
+    /// Whether the label shows it even when it is not given (with the value the policy uses).
+    pub always_in_label: bool,
+}
+
+/// The values a parameter takes.
+#[derive(Debug, Clone, Copy)]
+pub enum ParamKind {
+    /// An integer in `lo..=hi`.
+    Int { lo: u64, hi: u64 },
+    /// A non-negative integer whose range depends on the scenario (`range` says how); the
+    /// policy's `build` checks it.
+    ScenarioInt { range: &'static str },
+    /// One of these words.
+    Choice(&'static [&'static str]),
+    /// Text with its own parser, which returns the canonical form or `None`.
+    Text { range: &'static str, parse: fn(&str) -> Option<String> },
+}
+
+impl Param {
+    pub const fn int(key: &'static str, lo: u64, hi: u64, help: &'static str) -> Self {
+        Self::new(key, ParamKind::Int { lo, hi }, help)
+    }
+
+    pub const fn scenario_int(key: &'static str, range: &'static str, help: &'static str) -> Self {
+        Self::new(key, ParamKind::ScenarioInt { range }, help)
+    }
+
+    /// A choice among `options`, the first being the default.
+    pub const fn choice(key: &'static str, options: &'static [&'static str], help: &'static str) -> Self {
+        Self { default: Some(options[0]), ..Self::new(key, ParamKind::Choice(options), help) }
+    }
+
+    pub const fn text(
+        key: &'static str,
+        range: &'static str,
+        parse: fn(&str) -> Option<String>,
+        help: &'static str,
+    ) -> Self {
+        Self::new(key, ParamKind::Text { range, parse }, help)
+    }
+
+    const fn new(key: &'static str, kind: ParamKind, help: &'static str) -> Self {
+        Self { key, help, kind, default: None, symbol: None, always_in_label: false }
+    }
+
+    /// Shown in labels as `symbol=value` when given.
+    pub const fn symbol(self, symbol: &'static str) -> Self {
+        Self { symbol: Some(symbol), ..self }
+    }
+
+    /// Shown in labels always, with the value the policy uses when it is not given.
+    pub const fn always_in_label(self) -> Self {
+        Self { always_in_label: true, ..self }
+    }
+
+    /// A choice whose options have no default (every given value is kept).
+    pub const fn no_default(self) -> Self {
+        Self { default: None, ..self }
+    }
+
+    /// The allowed values, as messages and listings state them.
+    pub fn range(&self) -> String {
+        match self.kind {
+            ParamKind::Int { lo, hi } => format!("an integer in {lo}..={hi}"),
+            ParamKind::ScenarioInt { range } | ParamKind::Text { range, .. } => range.to_string(),
+            ParamKind::Choice(options) => match options {
+                [a, b] => format!("{a} or {b}"),
+                [rest @ .., last] => format!("{}, or {last}", rest.join(", ")).replacen(", or", " or", 1),
+                [] => String::new(),
+            },
+        }
+    }
+
+    /// The canonical text of `value`, or `None` if the parameter does not take it.
+    fn canonical(&self, value: &str) -> Option<String> {
+        match self.kind {
+            ParamKind::Int { lo, hi } => {
+                value.parse::<u64>().ok().filter(|v| (lo..=hi).contains(v)).map(|v| v.to_string())
+            }
+            ParamKind::ScenarioInt { .. } => value.parse::<u32>().ok().map(|v| v.to_string()),
+            ParamKind::Choice(options) => options.iter().find(|o| **o == value).map(|o| o.to_string()),
+            ParamKind::Text { parse, .. } => parse(value),
+        }
+    }
+}
+
+/// Declares a model's policies, one file each, and lists them in catalogue order as `ALL`:
+/// `policy_list!(Pgrr: bf_j, bf_s)` is `mod bf_j; mod bf_s;` and `ALL = &[bf_j::POLICY,
+/// bf_s::POLICY]`. Adding a policy is its file and its name here.
+#[macro_export]
+macro_rules! policy_list {
+    ($model:ty: $($file:ident),+ $(,)?) => {
+        $(pub mod $file;)+
+
+        /// Every policy of the model, in catalogue order.
+        pub const ALL: &[$crate::policy::Policy<$model>] = &[$($file::POLICY),+];
+    };
+}
+
+/// How a policy file builds its policy for a run (see [`Policy::build`]).
+pub type Build<M> = fn(&PolicySpec, &<M as Model>::Context) -> Result<Box<<M as Model>::Policy>, ConfigError>;
+/// How a policy file checks it fits a scenario (see [`Policy::check`]).
+pub type Check<M> = fn(&PolicySpec, &<M as Model>::Scenario) -> Result<(), ConfigError>;
+
+/// What a policy file declares: its metadata and how to build it for model `M`.
+pub struct Policy<M: Model> {
+    pub meta: PolicyMeta,
+    /// Builds the policy for a run; checks the parameters whose range depends on the
+    /// scenario (MSFQ's ℓ < k) and names the key `policy` when one does not fit.
+    pub build: Build<M>,
+    /// Checks that the policy can run `scenario`, without building it (for models whose
+    /// build context is costly to make); `None`: build it and drop it.
+    pub check: Option<Check<M>>,
+    /// The value a parameter takes when it is not given, where it depends on the scenario
+    /// (VQS's J is the scenario's j).
+    pub resolve: fn(&str, &M::Scenario) -> Option<String>,
+}
+
+/// A policy's metadata, the same for every model.
+#[derive(Debug)]
+pub struct PolicyMeta {
+    /// The name in `--policy`, links and JSON: `bf-js`.
+    pub name: &'static str,
+    /// The name in the papers and on charts: `BF-J/S`.
+    pub label: &'static str,
+    /// One line on what it does, citing the paper's section.
+    pub summary: &'static str,
+    pub params: &'static [Param],
+}
+
+impl<M: Model> Policy<M> {
+    pub const fn new(name: &'static str, label: &'static str, summary: &'static str, build: Build<M>) -> Self {
+        Self { meta: PolicyMeta { name, label, summary, params: &[] }, build, check: None, resolve: |_, _| None }
+    }
+
+    pub const fn params(mut self, params: &'static [Param]) -> Self {
+        self.meta.params = params;
+        self
+    }
+
+    pub const fn check(mut self, check: Check<M>) -> Self {
+        self.check = Some(check);
+        self
+    }
+
+    pub const fn resolve(mut self, resolve: fn(&str, &M::Scenario) -> Option<String>) -> Self {
+        self.resolve = resolve;
+        self
+    }
+}
+
+/// A policy with its parameters: `name[:key=value]...`, e.g. `vqs:j=7:ties=random`.
+///
+/// Given parameters are kept in their canonical form in declaration order, and values equal
+/// to a fixed default are dropped, so equal specs print the same and compare equal.
+#[derive(Clone)]
+pub struct PolicySpec {
+    model: &'static ModelInfo,
+    meta: &'static PolicyMeta,
+    params: Vec<(&'static str, String)>,
+}
+
+impl PolicySpec {
+    /// Parses a spec; the name may be any model's.
+    pub fn parse(text: &str) -> Result<Self, ConfigError> {
+        let err = |m: String| ConfigError::new(KEY, m);
+        let mut parts = text.trim().split(':');
+        let name = parts.next().unwrap_or("").trim();
+        let (model, meta) = models::find_policy(name).ok_or_else(|| {
+            let names: Vec<_> = models::all_policies().map(|(_, p)| p.name).collect();
+            err(format!("unknown policy '{name}'; known: {}", names.join(", ")))
+        })?;
+        let mut params: Vec<(&'static str, String)> = Vec::new();
+        for part in parts {
+            let (key, value) =
+                part.split_once('=').ok_or_else(|| err(format!("{name}: parameter '{part}' is not KEY=VALUE")))?;
+            let (key, value) = (key.trim(), value.trim());
+            let Some(param) = meta.params.iter().find(|p| p.key == key) else {
+                let names: Vec<_> = meta.params.iter().map(|p| p.key).collect();
+                return Err(err(if names.is_empty() {
+                    format!("{name} takes no parameters (got '{key}')")
+                } else {
+                    format!("{name} has no parameter '{key}'; it takes {}", names.join(", "))
+                }));
+            };
+            let canonical = param
+                .canonical(value)
+                .ok_or_else(|| err(format!("{name}: {key} must be {} (got '{value}')", param.range())))?;
+            params.retain(|(k, _)| *k != param.key);
+            if param.default != Some(canonical.as_str()) {
+                params.push((param.key, canonical));
+            }
+        }
+        params.sort_by_key(|(k, _)| meta.params.iter().position(|p| p.key == *k));
+        Ok(Self { model, meta, params })
+    }
+
+    /// The spec of policy `name` of model `M` without parameters, for presets and tests.
+    pub fn of<M: Model>(name: &str) -> Option<Self> {
+        let meta = M::POLICIES.iter().map(|p| &p.meta).find(|m| m.name == name)?;
+        Some(Self { model: &M::INFO, meta, params: Vec::new() })
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.meta.name
+    }
+
+    pub fn meta(&self) -> &'static PolicyMeta {
+        self.meta
+    }
+
+    /// The model the policy belongs to.
+    pub fn model(&self) -> &'static ModelInfo {
+        self.model
+    }
+
+    /// A given parameter's canonical value.
+    pub fn param(&self, key: &str) -> Option<&str> {
+        self.params.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// A given parameter's value, or its fixed default.
+    pub fn param_or_default(&self, key: &str) -> Option<&str> {
+        self.param(key).or_else(|| self.meta.params.iter().find(|p| p.key == key).and_then(|p| p.default))
+    }
+
+    /// A given integer parameter.
+    pub fn int(&self, key: &str) -> Option<u64> {
+        self.param(key).and_then(|v| v.parse().ok())
+    }
+
+    /// Whether a parameter (given or by default) has this value.
+    pub fn is(&self, key: &str, value: &str) -> bool {
+        self.param_or_default(key) == Some(value)
+    }
+
+    /// The spec of policy `meta` with parameter values picked by `picks` (one number per
+    /// parameter, taken modulo its choices): for property tests that cover every policy and
+    /// parameter of a registry. Integers take one of the four lowest values of their range;
+    /// parameters whose range depends on the scenario, or that are free text, stay unset.
+    pub fn sampled(model: &'static ModelInfo, meta: &'static PolicyMeta, picks: &[usize]) -> Self {
+        let mut params = Vec::new();
+        for (p, pick) in meta.params.iter().zip(picks.iter().chain(std::iter::repeat(&0))) {
+            let value = match p.kind {
+                ParamKind::Choice(options) => Some(options[pick % options.len()].to_string()),
+                ParamKind::Int { lo, hi } => Some((lo + (*pick as u64) % (hi - lo + 1).min(4)).to_string()),
+                ParamKind::ScenarioInt { .. } | ParamKind::Text { .. } => None,
+            };
+            if let Some(value) = value.filter(|v| p.default != Some(v.as_str())) {
+                params.push((p.key, value));
+            }
+        }
+        Self { model, meta, params }
+    }
+
+    /// The spec with one more parameter (as if written `:key=value`).
+    pub fn with(&self, key: &str, value: &str) -> Result<Self, ConfigError> {
+        Self::parse(&format!("{self}:{key}={value}"))
+    }
+
+    /// An error about this policy, naming the key `policy`: "msfq: l must be ...".
+    pub fn error(&self, message: impl fmt::Display) -> ConfigError {
+        ConfigError::new(KEY, format!("{}: {message}", self.meta.name))
+    }
+
+    /// The label with the parameters labels show; `resolved` gives the value used for a
+    /// parameter that is not given (see [`Param::always_in_label`]).
+    pub fn label_with(&self, resolved: impl Fn(&str) -> Option<String>) -> String {
+        for p in self.meta.params.iter().filter(|p| p.symbol.is_some()) {
+            let value = match self.param(p.key) {
+                Some(v) => Some(v.to_string()),
+                None if p.always_in_label => resolved(p.key),
+                None => None,
+            };
+            if let (Some(symbol), Some(value)) = (p.symbol, value) {
+                return format!("{} ({symbol}={value})", self.meta.label);
+            }
+        }
+        self.meta.label.to_string()
+    }
+}
+
+impl PartialEq for PolicySpec {
+    /// Names are unique across models, so the name and the parameters decide.
+    fn eq(&self, other: &Self) -> bool {
+        self.meta.name == other.meta.name && self.params == other.params
+    }
+}
+
+impl Eq for PolicySpec {}
+
+impl fmt::Display for PolicySpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.meta.name)?;
+        for (key, value) in &self.params {
+            write!(f, ":{key}={value}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for PolicySpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PolicySpec({self})")
+    }
+}
+
+impl std::str::FromStr for PolicySpec {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::parse(s)
+    }
+}
+
+impl serde::Serialize for PolicySpec {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for (_, meta) in models::all_policies() {
+            let spec = PolicySpec::parse(meta.name).unwrap();
+            assert_eq!(PolicySpec::parse(&spec.to_string()).unwrap(), spec);
+        }
+        for text in ["msfq:l=31:phase4=open", "static-qs:l=15:order=asc", "adaptive-qs:target=frozen", "alg1:f=log"] {
+            assert_eq!(PolicySpec::parse(text).unwrap().to_string(), text);
+        }
+        let spec = PolicySpec::parse("vqs:fill=strict:j=7:ties=random:weights=snapshot:small=real").unwrap();
+        assert_eq!(spec.to_string(), "vqs:j=7:ties=random:weights=snapshot:small=real:fill=strict");
+        assert_eq!(PolicySpec::parse("vqs:ties=first").unwrap(), PolicySpec::parse("vqs").unwrap());
+        assert_eq!(PolicySpec::parse(" vqs : j = 3 ").unwrap().to_string(), "vqs:j=3");
+    }
+
+    #[test]
+    fn bad_names_and_parameters_are_named() {
+        for (text, needle) in [
+            ("lifo", "unknown policy 'lifo'"),
+            ("vqs:j=1", "j must be an integer in 2..=20 (got '1')"),
+            ("vqs:j=x", "j must be"),
+            ("vqs:k=3", "no parameter 'k'"),
+            ("bf-js:j=3", "takes no parameters"),
+            ("vqs-bf:fill=strict", "no parameter 'fill'"),
+            ("vqs:j", "not KEY=VALUE"),
+            ("msfq:l=-1", "l must be"),
+            ("msf:l=3", "takes no parameters"),
+            ("static-qs:order=up", "order must be desc or asc"),
+            ("alg2-jsq:f=cube", "f must be log, log10 or loglog"),
+            ("mw-local:f=log", "takes no parameters"),
+        ] {
+            let e = PolicySpec::parse(text).unwrap_err();
+            assert_eq!(e.key, "policy");
+            assert!(e.message.contains(needle), "{text}: {e}");
+        }
+    }
+}
