@@ -12,7 +12,7 @@ use super::policy::{PgrrContext, PgrrDecision, Rule};
 use super::state::{JobId, RunningJob, ServerId};
 use crate::EngineError;
 
-crate::policy_list!(Pgrr: bf_j, bf_s, bf_js, vqs, vqs_bf, fifo_ff, fifo_ff_skip);
+crate::policy_list!(Pgrr: bf_j, bf_s, bf_js, vqs, vqs_bf, fifo_ff, fifo_ff_skip, worst_fit);
 
 /// BF-J's rule, as the page states it.
 const BEST_SERVER: Rule = Rule::Server("best fit: the fullest server it fits");
