@@ -151,11 +151,21 @@ fn cases(args: &BenchArgs, model: Option<&str>) -> Result<Vec<Case>> {
         {
             bail!("no model '{id}'");
         }
-        models
+        // Given policies pick the models that have them: `bench --policy msf` times MSFQ's
+        // headline cases, not every model's.
+        let chosen: Vec<_> = models
             .iter()
             .filter(|m| model.is_none_or(|id| m.id == id))
-            .flat_map(|m| m.bench.iter().map(Plan::from))
-            .collect()
+            .filter(|m| given.iter().all(|p| p.model().id == m.id))
+            .collect();
+        if chosen.is_empty() {
+            let names: Vec<String> = given.iter().map(|p| format!("{} ({})", p.name(), p.model().label)).collect();
+            bail!(
+                "--policy: {} belong to different models; time them one model at a time, or name presets with --preset",
+                names.join(", ")
+            );
+        }
+        chosen.into_iter().flat_map(|m| m.bench.iter().map(Plan::from)).collect()
     } else {
         ids.into_iter()
             .map(|preset| Plan { preset, sets: Vec::new(), policies: Vec::new(), warmup: None, jobs: None })

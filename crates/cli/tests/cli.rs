@@ -397,6 +397,19 @@ fn bench_runs_with_tiny_numbers() {
     assert!(f(&lines[0], "events") >= f(&lines[0], "jobs"));
 }
 
+/// `--policy` without `--preset` times the headline cases of the model the policy belongs to
+/// (it used to try every model's and fail on the first that lacks the policy).
+#[test]
+fn bench_policy_alone_picks_its_model() {
+    let lines = json_lines(&ok(&["bench", "--policy", "msf", "--jobs", "2000", "--json"]));
+    assert!(!lines.is_empty());
+    for v in &lines {
+        assert_eq!(v["policy"], "msf", "{v}");
+        assert!(v["preset"].as_str().unwrap().starts_with("msfq-"), "{v}");
+    }
+    fails(&["bench", "--policy", "msf,bf-js", "--jobs", "2000"], &["--policy", "different models"]);
+}
+
 #[test]
 fn presets_match_the_core_catalogue() {
     // The CLI adds no ids of its own: what `presets` prints is what `preset()` accepts.
