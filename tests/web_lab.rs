@@ -127,7 +127,7 @@ fn presets_and_speed() {
 /// eight policies races four of them.
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
-fn multiserver_job_presets() {
+fn msfq_presets() {
     let mut lab = Lab::from_link("?preset=msfq-d1&seed=3");
     assert_eq!(policies(&lab), ["msf", "msfq:l=31"]);
     lab.apply(Action::TogglePolicy("vqs"));
@@ -168,7 +168,7 @@ fn multiserver_job_presets() {
 /// have other resources than the types is refused naming the key, and the link restores it all.
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
-fn vm_presets() {
+fn ghra_presets() {
     let mut lab = Lab::from_link("?preset=ghra-b3&seed=2");
     assert_eq!(policies(&lab), ["mw-local", "alg2-jsq"]);
     lab.apply(Action::TogglePolicy("alg1"));
@@ -197,7 +197,7 @@ fn vm_presets() {
 /// replaces the types (and a bad one, or one on another model, named as `trace`).
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
-fn reward_presets_and_traces() {
+fn pgas_presets_and_traces() {
     use packlab_core::models::pgas::Trace;
     use std::rc::Rc;
 

@@ -423,7 +423,7 @@ fn presets_match_the_core_catalogue() {
 /// The multiserver-job contract: `run --json` carries the response-time fields, per class
 /// keyed by server need, and phases for MSF/MSFQ.
 #[test]
-fn msj_run_json_has_the_response_fields() {
+fn msfq_run_json_has_the_response_fields() {
     let out = ok(&["run", "--preset", "msfq-d1", "--horizon", "20000", "--json"]);
     let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 2);
@@ -447,7 +447,7 @@ fn msj_run_json_has_the_response_fields() {
 }
 
 #[test]
-fn msj_bad_input_names_the_field() {
+fn msfq_bad_input_names_the_field() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("classes.csv");
     std::fs::write(&csv, "need,probability,mean_size\n1,0.5,1\n64,0.5,oops\n").unwrap();
@@ -465,7 +465,7 @@ fn msj_bad_input_names_the_field() {
 
 /// A multiserver-job sweep plots E[T] (Fig. 2) and fills the response and phase columns.
 #[test]
-fn msj_sweep_plots_the_mean_response() {
+fn msfq_sweep_plots_the_mean_response() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("d2");
     let stdout = ok(&[
@@ -502,7 +502,7 @@ fn msj_sweep_plots_the_mean_response() {
 /// MSFQ Fig. 4: the D4 sweep puts the threshold ℓ on the x axis, one curve per λ, and MSF
 /// (ℓ = 0) is far worse than any ℓ > 0.
 #[test]
-fn msj_sweep_of_the_threshold_puts_l_on_the_x_axis() {
+fn msfq_sweep_of_the_threshold_puts_l_on_the_x_axis() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("d4");
     let stdout = ok(&[
@@ -532,7 +532,7 @@ fn msj_sweep_of_the_threshold_puts_l_on_the_x_axis() {
 
 /// MSFQ Fig. 3: the D3 sweep summarises E[H1..H4] per policy and load, with the analysis.
 #[test]
-fn msj_sweep_of_phases_has_one_row_per_phase() {
+fn msfq_sweep_of_phases_has_one_row_per_phase() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("d3");
     let stdout = ok(&[
@@ -565,7 +565,7 @@ fn msj_sweep_of_phases_has_one_row_per_phase() {
 /// `run --reps --json` on the multiserver-job model carries the response fields, averaged
 /// over the replications, with a Student-t interval around the mean of the runs' E[T].
 #[test]
-fn msj_replications_report_response_times() {
+fn msfq_replications_report_response_times() {
     let one = |seed: &str| {
         f(
             &json_lines(&ok(&[

@@ -17,7 +17,7 @@ fn fingerprint(values: impl IntoIterator<Item = u64>) -> u64 {
     values.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, v| (h ^ v).wrapping_mul(0x0000_0100_0000_01B3))
 }
 
-fn run_fingerprint() -> u64 {
+fn pgrr_fingerprint() -> u64 {
     let mut values = Vec::new();
     for (id, policy) in
         [("pgrr-a1", "vqs"), ("pgrr-a3", "vqs-bf"), ("pgrr-a4", "bf-js"), ("pgrr-a6", "vqs:ties=random")]
@@ -40,16 +40,16 @@ fn run_fingerprint() -> u64 {
     fingerprint(values)
 }
 
-const FINGERPRINT: u64 = 0xe739_b9ff_ccc0_a143;
+const PGRR_FINGERPRINT: u64 = 0xe739_b9ff_ccc0_a143;
 
 #[wasm_bindgen_test(unsupported = test)]
-fn native_and_wasm_agree() {
-    assert_eq!(run_fingerprint(), FINGERPRINT, "fingerprint {:#x}", run_fingerprint());
+fn pgrr_native_and_wasm_agree() {
+    assert_eq!(pgrr_fingerprint(), PGRR_FINGERPRINT, "fingerprint {:#x}", pgrr_fingerprint());
 }
 
 /// The same for the continuous-time multiserver-job engine: exponential draws, event order and
 /// every policy's decisions.
-fn msj_fingerprint() -> u64 {
+fn msfq_fingerprint() -> u64 {
     let mut values = Vec::new();
     for (id, policy) in
         [("msfq-d1", "msf"), ("msfq-d1", "msfq:l=31"), ("msfq-d5", "adaptive-qs"), ("msfq-d5", "static-qs")]
@@ -75,16 +75,16 @@ fn msj_fingerprint() -> u64 {
     fingerprint(values)
 }
 
-const MSJ_FINGERPRINT: u64 = 0xe561_45db_e7d1_0a29;
+const MSFQ_FINGERPRINT: u64 = 0xe561_45db_e7d1_0a29;
 
 #[wasm_bindgen_test(unsupported = test)]
-fn multiserver_jobs_native_and_wasm_agree() {
-    assert_eq!(msj_fingerprint(), MSJ_FINGERPRINT, "fingerprint {:#x}", msj_fingerprint());
+fn msfq_native_and_wasm_agree() {
+    assert_eq!(msfq_fingerprint(), MSFQ_FINGERPRINT, "fingerprint {:#x}", msfq_fingerprint());
 }
 
 /// The same for the VM engine: Poisson clocks with lazy invalidation, JSQ and power-of-two
 /// routing, dummy jobs, MaxWeight's configurations, on one- and three-resource servers.
-fn vm_fingerprint() -> u64 {
+fn ghra_fingerprint() -> u64 {
     let mut values = Vec::new();
     for (id, policy) in [
         ("ghra-b3", "mw-local"),
@@ -115,11 +115,11 @@ fn vm_fingerprint() -> u64 {
     fingerprint(values)
 }
 
-const VM_FINGERPRINT: u64 = 0x7a2c_e1a7_2c64_4245;
+const GHRA_FINGERPRINT: u64 = 0x7a2c_e1a7_2c64_4245;
 
 #[wasm_bindgen_test(unsupported = test)]
-fn vm_scheduling_native_and_wasm_agree() {
-    assert_eq!(vm_fingerprint(), VM_FINGERPRINT, "fingerprint {:#x}", vm_fingerprint());
+fn ghra_native_and_wasm_agree() {
+    assert_eq!(ghra_fingerprint(), GHRA_FINGERPRINT, "fingerprint {:#x}", ghra_fingerprint());
 }
 
 /// The same for the PG-AS loss model: DRA's CRA and migrations, power-of-d's sampling,
@@ -159,6 +159,6 @@ fn pgas_fingerprint() -> u64 {
 const PGAS_FINGERPRINT: u64 = 0x664d_d9e1_c467_4b62;
 
 #[wasm_bindgen_test(unsupported = test)]
-fn reservation_native_and_wasm_agree() {
+fn pgas_native_and_wasm_agree() {
     assert_eq!(pgas_fingerprint(), PGAS_FINGERPRINT, "fingerprint {:#x}", pgas_fingerprint());
 }

@@ -15,7 +15,7 @@ fn report(id: &str, policy: &str, settings: &[(&str, &str)]) -> RunReport {
     run(id, &scenario, &PolicySpec::parse(policy).unwrap()).unwrap().report
 }
 
-fn msj(r: &RunReport) -> &MsfqSummary {
+fn msfq(r: &RunReport) -> &MsfqSummary {
     let Summary::Msfq(m) = &r.summary else { panic!("an MSFQ run") };
     m
 }
@@ -28,7 +28,7 @@ fn msj(r: &RunReport) -> &MsfqSummary {
 #[test]
 fn msfq_phase_four_is_a_harmonic_number() {
     let r = report("msfq-d1", "msfq:l=31", &[("load", "7.5"), ("horizon", "1000000"), ("warmup", "10000")]);
-    let h4 = msj(&r).phase_means.unwrap()[3];
+    let h4 = msfq(&r).phase_means.unwrap()[3];
     let harmonic: f64 = (1..=31).map(|j| 1.0 / j as f64).sum();
     assert!((h4 / harmonic - 1.0).abs() < 0.01, "E[H4] = {h4}, H_31 = {harmonic}");
 }
@@ -45,7 +45,7 @@ fn msfq_phase_four_is_a_harmonic_number() {
 fn msfq_stability_boundary() {
     let r = report("msfq-d1", "msfq:l=31", &[("load", "7.5"), ("horizon", "400000"), ("warmup", "40000")]);
     assert!(!r.unstable, "{:?}", r.trend);
-    let stable_level = msj(&r).mean_in_system;
+    let stable_level = msfq(&r).mean_in_system;
     for policy in ["msfq:l=31", "msf", "first-fit"] {
         let r = report("msfq-d1", policy, &[("load", "7.9"), ("horizon", "1500000"), ("warmup", "10000")]);
         let t = r.trend;
@@ -59,7 +59,7 @@ fn msfq_stability_boundary() {
 #[test]
 fn d2_ordering_at_seven() {
     let settings = [("horizon", "300000"), ("warmup", "30000")];
-    let get = |p: &str| msj(&report("msfq-d2", p, &settings)).clone();
+    let get = |p: &str| msfq(&report("msfq-d2", p, &settings)).clone();
     let msfq = get("msfq:l=31");
     for policy in ["msf", "first-fit", "fcfs", "nmsr"] {
         let other = get(policy);
@@ -86,7 +86,7 @@ fn littles_law_per_class() {
         ("msfq-d5", "first-fit", "4"),
     ] {
         let r = report(id, policy, &[("load", load), ("horizon", "200000"), ("warmup", "20000")]);
-        let m = msj(&r);
+        let m = msfq(&r);
         let classes = match preset(id).unwrap().scenario {
             packlab_core::scenario::Scenario::Msfq(s) => s.classes,
             _ => unreachable!(),
@@ -107,7 +107,7 @@ fn littles_law_per_class() {
 fn analysis_matches_simulation_up_to_seven() {
     for (policy, load) in [("msfq:l=31", "5"), ("msfq:l=31", "6"), ("msfq:l=31", "7"), ("msf", "6"), ("msf", "7")] {
         let r = report("msfq-d2", policy, &[("load", load), ("horizon", "1000000"), ("warmup", "50000")]);
-        let m = msj(&r);
+        let m = msfq(&r);
         let analysis = m.analysis.expect("the analysis applies to MSF and MSFQ on one-or-all classes");
         let gap = m.mean_response / analysis.mean_response - 1.0;
         assert!(
@@ -119,5 +119,5 @@ fn analysis_matches_simulation_up_to_seven() {
     }
     // Where the analysis does not apply, the report has none.
     let r = report("msfq-d2", "first-fit", &[("horizon", "2000"), ("warmup", "100")]);
-    assert!(msj(&r).analysis.is_none());
+    assert!(msfq(&r).analysis.is_none());
 }
