@@ -8,7 +8,7 @@ use packlab_core::EngineError;
 use packlab_core::metrics::SeriesPoint;
 use packlab_core::models::{ModelInfo, RewardReference};
 use packlab_core::report::live_run;
-use packlab_core::view::{Analysis, LiveRun, Metric};
+use packlab_core::view::{Analysis, LiveRun, Metric, Watch};
 use packlab_plot::Point;
 
 use crate::lab::Setup;
@@ -60,7 +60,7 @@ impl Race {
             // The lab's reducer and the link decoder admit only policies of the scenario's
             // model that fit it, so building cannot fail here; a lane that did is left out.
             .filter_map(|spec| {
-                let run = live_run(s, spec, max_points).ok()?;
+                let run = live_run(s, spec, Watch::page(max_points)).ok()?;
                 let analysis = run.analysis();
                 Some(Lane { policy: spec.to_string(), label: s.policy_label(spec), run, analysis })
             })

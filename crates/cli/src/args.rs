@@ -166,6 +166,11 @@ pub struct BenchArgs {
     #[arg(long, value_name = "T", value_parser = at_least_one, allow_hyphen_values = true)]
     pub warmup: Option<u64>,
 
+    /// Keep what the page shows of the policies' reasoning (DRA's ranking), to time what the
+    /// page pays for it; batch runs leave it off.
+    #[arg(long)]
+    pub details: bool,
+
     /// Print one JSON object per timed run per line.
     #[arg(long)]
     pub json: bool,

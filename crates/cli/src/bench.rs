@@ -14,7 +14,7 @@ use packlab_core::models::{BenchCase, all};
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::live_run;
 use packlab_core::scenario::{Scenario, preset};
-use packlab_core::view::LiveRun;
+use packlab_core::view::{LiveRun, Watch};
 use serde::Serialize;
 
 use crate::args::BenchArgs;
@@ -70,8 +70,9 @@ pub fn command(args: &BenchArgs, model: Option<&str>, out: &mut dyn Write) -> Re
     }
     for case in &cases {
         for policy in &case.policies {
-            let row =
-                time_one(case, policy).with_context(|| format!("{} {}, policy {policy}", case.preset, case.setting))?;
+            let watch = Watch { max_points: MAX_POINTS, details: args.details };
+            let row = time_one(case, policy, watch)
+                .with_context(|| format!("{} {}, policy {policy}", case.preset, case.setting))?;
             if args.json {
                 writeln!(out, "{}", serde_json::to_string(&row)?)?;
             } else {
@@ -224,8 +225,8 @@ fn line(cells: [&str; 10]) -> String {
 
 /// Times one policy on one case: the untimed warm-up, then whole time units until `jobs`
 /// more jobs have arrived.
-fn time_one(case: &Case, policy: &PolicySpec) -> Result<BenchRow> {
-    let mut run = live_run(&case.scenario, policy, MAX_POINTS)?;
+fn time_one(case: &Case, policy: &PolicySpec, watch: Watch) -> Result<BenchRow> {
+    let mut run = live_run(&case.scenario, policy, watch)?;
     match case.warmup {
         Some(units) => run.run(units)?,
         None => {

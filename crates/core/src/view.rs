@@ -9,6 +9,29 @@ use crate::EngineError;
 use crate::metrics::SeriesPoint;
 use crate::resources::MAX_RESOURCES;
 
+/// How a run is watched: what it keeps besides its statistics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Watch {
+    /// Points per series before a series halves its resolution.
+    pub max_points: usize,
+    /// Whether the run keeps what only the page shows of the policy's reasoning (DRA's
+    /// ranking of the servers). Batch runs (CLI, bench) leave it off and pay nothing for it;
+    /// it never changes the trajectory.
+    pub details: bool,
+}
+
+impl Watch {
+    /// A run read only for its numbers.
+    pub const fn batch(max_points: usize) -> Self {
+        Self { max_points, details: false }
+    }
+
+    /// A run the page draws.
+    pub const fn page(max_points: usize) -> Self {
+        Self { max_points, details: true }
+    }
+}
+
 /// A running simulation as the page steps and reads it, whatever its model.
 pub trait LiveRun {
     /// Runs `units` more time units (slots in slotted time).

@@ -6,7 +6,7 @@ use packlab_core::models::{Model, Scenario, all_policies, start};
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::run;
 use packlab_core::scenario::{preset, presets};
-use packlab_core::view::{LiveRun, Metric};
+use packlab_core::view::{LiveRun, Metric, Watch};
 
 fn json(id: &str, policy: &str, seed: &str) -> String {
     let mut s = preset(id).unwrap().scenario;
@@ -32,7 +32,7 @@ fn policies_see_the_same_arrivals() {
     let Scenario::Pgrr(s) = preset("pgrr-a3").unwrap().scenario else { unreachable!("a PG-RR preset") };
     let mut sims: Vec<_> = Pgrr::POLICIES
         .iter()
-        .map(|p| start::<Pgrr>(&s, &PolicySpec::parse(p.meta.name).unwrap(), 64).unwrap())
+        .map(|p| start::<Pgrr>(&s, &PolicySpec::parse(p.meta.name).unwrap(), Watch::batch(64)).unwrap())
         .collect();
     let mut total = 0;
     for _ in 0..20_000 {
@@ -70,8 +70,9 @@ fn fingerprint(run: &dyn LiveRun) -> Vec<u64> {
 /// A short run of every model's first preset that simulates (PGAS-C1 only computes bounds), for
 /// tests that cover every policy.
 fn short(model: &str) -> Scenario {
-    let runs =
-        |p: &packlab_core::scenario::Preset| packlab_core::report::live_run(&p.scenario, &p.policies[0], 2).is_ok();
+    let runs = |p: &packlab_core::scenario::Preset| {
+        packlab_core::report::live_run(&p.scenario, &p.policies[0], Watch::batch(2)).is_ok()
+    };
     let preset = presets().into_iter().find(|p| p.scenario.info().id == model && runs(p)).unwrap();
     let mut s = preset.scenario;
     // About the same number of events in every model: PG-AS handles hundreds per time unit.
@@ -80,9 +81,10 @@ fn short(model: &str) -> Scenario {
     s
 }
 
-/// The page steps a run frame by frame, a different number of time units each frame; the CLI
-/// runs it in one go. Where the frames fall must not change a single bit of what is measured,
-/// for any policy of any model.
+/// The page steps a run frame by frame, a different number of time units each frame, keeping
+/// details (DRA's ranking); the CLI runs it in one go without them. Neither where the frames
+/// fall nor the details may change a single bit of what is measured, for any policy of any
+/// model.
 #[test]
 fn stepping_in_chunks_changes_no_bit() {
     for (model, meta) in all_policies() {
@@ -92,9 +94,9 @@ fn stepping_in_chunks_changes_no_bit() {
             continue;
         }
         let horizon = s.horizon();
-        let mut whole = packlab_core::report::live_run(&s, &policy, 256).unwrap();
+        let mut whole = packlab_core::report::live_run(&s, &policy, Watch::batch(256)).unwrap();
         whole.run(horizon).unwrap();
-        let mut chunked = packlab_core::report::live_run(&s, &policy, 256).unwrap();
+        let mut chunked = packlab_core::report::live_run(&s, &policy, Watch::page(256)).unwrap();
         for step in [1, 2, 3, 5, 7, 11, 13, 17].iter().cycle() {
             let left = horizon - chunked.time();
             if left == 0 {

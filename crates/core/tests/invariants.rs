@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use packlab_core::models::pgrr::{JobId, Pgrr, PgrrScenario, ServerId, SizeDist, SlotService};
 use packlab_core::models::{Model, start};
 use packlab_core::policy::PolicySpec;
+use packlab_core::view::Watch;
 use packlab_core::window::RunWindow;
 use proptest::prelude::*;
 
@@ -56,7 +57,7 @@ proptest! {
 
     #[test]
     fn the_engine_keeps_every_invariant(s in scenario(), p in policy()) {
-        let mut sim = start::<Pgrr>(&s, &p, 64).unwrap();
+        let mut sim = start::<Pgrr>(&s, &p, Watch::batch(64)).unwrap();
         // Where and until when each running job was last seen.
         let mut running: BTreeMap<JobId, (ServerId, u64)> = BTreeMap::new();
         let mut departed = 0u64;

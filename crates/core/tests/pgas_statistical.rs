@@ -8,6 +8,7 @@ use packlab_core::models::{Scenario, Summary, start};
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::{RunOutcome, run};
 use packlab_core::scenario::preset;
+use packlab_core::view::Watch;
 
 fn scenario(id: &str, keys: &[(&str, &str)]) -> Scenario {
     let mut s = preset(id).unwrap().scenario;
@@ -28,7 +29,7 @@ fn pgas(outcome: RunOutcome) -> PgasSummary {
 }
 
 fn pgas_sim(s: &PgasScenario, policy: &PolicySpec, max_points: usize) -> PgasSim {
-    start::<Pgas>(s, policy, max_points).unwrap()
+    start::<Pgas>(s, policy, Watch::batch(max_points)).unwrap()
 }
 
 /// SPEC 6.2-7 (PG-AS Fig. 3): along the C3 grid DRA's normalised reward divided by U^(g)

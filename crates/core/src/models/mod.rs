@@ -21,7 +21,7 @@ use crate::keys::{Key, KeyInfo, unknown_key};
 use crate::policy::{Policy, PolicyMeta, PolicySpec};
 use crate::report::{RunError, RunOutcome, RunReport, Table, Trajectory};
 use crate::scenario::Preset;
-use crate::view::{LiveRun, Metric};
+use crate::view::{LiveRun, Metric, Watch};
 use crate::window::{HasWindow, RunWindow, WindowRules};
 
 /// A model of one paper: its types, its metadata and how a run is made and summarised.
@@ -60,14 +60,14 @@ pub trait Model: Sized + 'static {
     }
     /// The build context of a run with series of at most `max_points` points.
     fn context(scenario: &Self::Scenario, max_points: usize) -> Result<Self::Context, ConfigError>;
-    /// A run of `policy` (built from `spec` in `context`) at time 0, keeping at most
-    /// `max_points` points per series.
+    /// A run of `policy` (built from `spec` in `context`) at time 0, keeping what `watch`
+    /// asks for.
     fn start(
         scenario: &Self::Scenario,
         spec: &PolicySpec,
         context: Self::Context,
         policy: Box<Self::Policy>,
-        max_points: usize,
+        watch: Watch,
     ) -> Result<Self::Run, RunError>;
     /// The report of `run` at its current time.
     fn summarize(scenario: &Self::Scenario, spec: &PolicySpec, run: &Self::Run) -> RunOutcome;
@@ -287,7 +287,7 @@ pub trait AnyScenario {
     fn check_policy(&self, spec: &PolicySpec) -> Result<(), ConfigError>;
     fn policy_label(&self, spec: &PolicySpec) -> String;
     fn policy_param(&self, spec: &PolicySpec, key: &str) -> Option<String>;
-    fn live_run(&self, spec: &PolicySpec, max_points: usize) -> Result<Box<dyn LiveRun>, RunError>;
+    fn live_run(&self, spec: &PolicySpec, watch: Watch) -> Result<Box<dyn LiveRun>, RunError>;
     fn table(&self, names: &[String], runs: &[Vec<&RunReport>], replicated: bool) -> Table;
     fn setting(&self, first: &RunReport) -> String;
     fn trajectory(&self, first: &RunReport) -> Trajectory;
@@ -365,8 +365,8 @@ impl<S: ModelScenario> AnyScenario for S {
         spec.param(key).map(str::to_string).or_else(resolved).or_else(|| spec.param_or_default(key).map(str::to_string))
     }
 
-    fn live_run(&self, spec: &PolicySpec, max_points: usize) -> Result<Box<dyn LiveRun>, RunError> {
-        Ok(Box::new(start::<S::Model>(self, spec, max_points)?))
+    fn live_run(&self, spec: &PolicySpec, watch: Watch) -> Result<Box<dyn LiveRun>, RunError> {
+        Ok(Box::new(start::<S::Model>(self, spec, watch)?))
     }
 
     fn table(&self, names: &[String], runs: &[Vec<&RunReport>], replicated: bool) -> Table {
@@ -382,18 +382,18 @@ impl<S: ModelScenario> AnyScenario for S {
     }
 
     fn run_to_horizon(&self, spec: &PolicySpec, max_points: usize) -> Result<RunOutcome, RunError> {
-        let mut run = start::<S::Model>(self, spec, max_points)?;
+        let mut run = start::<S::Model>(self, spec, Watch::batch(max_points))?;
         run.run(HasWindow::window(self).horizon)?;
         Ok(S::Model::summarize(self, spec, &run))
     }
 }
 
 /// A run of `spec` on `scenario`, at time 0.
-pub fn start<M: Model>(scenario: &M::Scenario, spec: &PolicySpec, max_points: usize) -> Result<M::Run, RunError> {
+pub fn start<M: Model>(scenario: &M::Scenario, spec: &PolicySpec, watch: Watch) -> Result<M::Run, RunError> {
     let policy = M::policy(spec).ok_or_else(|| wrong_model(&M::INFO, spec))?;
-    let context = M::context(scenario, max_points)?;
+    let context = M::context(scenario, watch.max_points)?;
     let built = (policy.build)(spec, &context)?;
-    M::start(scenario, spec, context, built, max_points)
+    M::start(scenario, spec, context, built, watch)
 }
 
 /// The keys of a model's scenario type, for building `KEYS` from the model's rows and the
@@ -492,4 +492,45 @@ pub fn policies_of(model: &str) -> impl Iterator<Item = &'static PolicyMeta> + '
 /// The policy called `name`, with its model.
 pub fn find_policy(name: &str) -> Option<(&'static ModelInfo, &'static PolicyMeta)> {
     all_policies().find(|(_, p)| p.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::preset;
+
+    /// `packlab bench` without arguments runs every model's headline cases: each must name a
+    /// preset of its model, set valid keys and race policies that fit.
+    #[test]
+    fn every_bench_case_builds() {
+        for model in all() {
+            assert!(!model.bench.is_empty(), "{} has no bench case", model.id);
+            for case in model.bench {
+                let mut scenario = preset(case.preset).unwrap().scenario;
+                assert_eq!(scenario.info().id, model.id, "{}", case.preset);
+                for (key, value) in case.sets {
+                    scenario.set(key, value).unwrap_or_else(|e| panic!("{} {key}={value}: {e}", case.preset));
+                }
+                scenario.validate().unwrap_or_else(|e| panic!("{}: {e}", case.preset));
+                for name in case.policies {
+                    let spec = PolicySpec::parse(name).unwrap();
+                    scenario.check_policy(&spec).unwrap_or_else(|e| panic!("{} {name}: {e}", case.preset));
+                }
+            }
+        }
+    }
+
+    /// A policy's name picks its model (`find_policy`), so no two models may share one; and
+    /// every preset id starts with its model's id.
+    #[test]
+    fn names_are_unique_and_presets_carry_their_model() {
+        let mut names: Vec<&str> = all_policies().map(|(_, p)| p.name).collect();
+        let count = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), count, "a policy name is used twice");
+        for p in all_presets() {
+            assert!(p.id.starts_with(&format!("{}-", p.scenario.info().id)), "{}", p.id);
+        }
+    }
 }

@@ -13,7 +13,7 @@ use crate::limits::BATCH_MAX_POINTS;
 use crate::metrics::{SeriesPoint, TrendVerdict, batch_means_ci, mean_ci};
 use crate::models::{Scenario, Summary};
 use crate::policy::PolicySpec;
-use crate::view::LiveRun;
+use crate::view::{LiveRun, Watch};
 use crate::{ConfigError, EngineError};
 
 /// Why a run could not be made.
@@ -26,9 +26,9 @@ pub enum RunError {
 }
 
 /// A run of `policy` on `scenario` that the page can step and draw, whatever the model.
-pub fn live_run(scenario: &Scenario, policy: &PolicySpec, max_points: usize) -> Result<Box<dyn LiveRun>, RunError> {
+pub fn live_run(scenario: &Scenario, policy: &PolicySpec, watch: Watch) -> Result<Box<dyn LiveRun>, RunError> {
     scenario.check_policy(policy)?;
-    scenario.any().live_run(policy, max_points)
+    scenario.any().live_run(policy, watch)
 }
 
 /// Runs `scenario` under `policy` to its horizon.

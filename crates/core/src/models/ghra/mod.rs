@@ -38,6 +38,7 @@ use crate::models::{BenchCase, Drawing, JobTime, LoadKnob, LoadMark, Model, Mode
 use crate::policy::{Policy, PolicySpec};
 use crate::report::{RunError, RunOutcome, RunReport, Table};
 use crate::scenario::Preset;
+use crate::view::Watch;
 
 /// The GH-RA model.
 pub struct Ghra;
@@ -127,9 +128,9 @@ impl Model for Ghra {
         _: &PolicySpec,
         _: GhraScenario,
         policy: Box<dyn GhraPolicy>,
-        max_points: usize,
+        watch: Watch,
     ) -> Result<GhraSim, RunError> {
-        Ok(GhraSim::new(scenario.engine_config(max_points)?, policy, scenario.window.seed)?)
+        Ok(GhraSim::new(scenario.engine_config(watch.max_points)?, policy, scenario.window.seed)?)
     }
 
     fn summarize(scenario: &GhraScenario, spec: &PolicySpec, run: &GhraSim) -> RunOutcome {

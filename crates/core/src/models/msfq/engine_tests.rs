@@ -1,5 +1,6 @@
 //! Engine invariants of the multiserver-job model.
 
+use crate::view::Watch;
 use proptest::prelude::*;
 
 use super::classes::JobClasses;
@@ -22,7 +23,7 @@ fn config(cores: u32, classes: &str, load: f64) -> MsfqScenario {
 
 fn sim(mut scenario: MsfqScenario, policy: &str, seed: u64) -> MsfqSim {
     scenario.window.seed = seed;
-    start::<Msfq>(&scenario, &PolicySpec::parse(policy).unwrap(), 64).unwrap()
+    start::<Msfq>(&scenario, &PolicySpec::parse(policy).unwrap(), Watch::batch(64)).unwrap()
 }
 
 fn names(skip: &str) -> Vec<&'static str> {

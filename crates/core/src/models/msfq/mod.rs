@@ -38,6 +38,7 @@ use crate::models::{BenchCase, Drawing, JobTime, LoadKnob, LoadMark, Model, Mode
 use crate::policy::{Policy, PolicySpec};
 use crate::report::{RunError, RunOutcome, RunReport, Table};
 use crate::scenario::Preset;
+use crate::view::Watch;
 use crate::workload::ServiceLaw;
 
 /// The MSFQ model.
@@ -127,11 +128,11 @@ impl Model for Msfq {
         _: &PolicySpec,
         _: MsfqScenario,
         policy: Box<dyn MsfqPolicy>,
-        max_points: usize,
+        watch: Watch,
     ) -> Result<MsfqSim, RunError> {
         let analysis = policy.analysed_threshold().and_then(|l| analysis_input(scenario, l));
         let analysis = analysis.and_then(|input| theory::msfq_analysis(&input).ok());
-        Ok(MsfqSim::new(scenario.engine_config(max_points), policy, scenario.window.seed).with_analysis(analysis))
+        Ok(MsfqSim::new(scenario.engine_config(watch.max_points), policy, scenario.window.seed).with_analysis(analysis))
     }
 
     fn summarize(scenario: &MsfqScenario, spec: &PolicySpec, run: &MsfqSim) -> RunOutcome {

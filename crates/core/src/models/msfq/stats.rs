@@ -109,7 +109,6 @@ impl PhaseStats {
 pub struct MsfqStats {
     warmup: f64,
     horizon: f64,
-    cores: f64,
     /// Waiting jobs Q(t).
     pub waiting: Level,
     /// Jobs in the system n(t) (SPEC 5.4, Fig. 1).
@@ -130,6 +129,12 @@ pub struct MsfqStats {
     pub sketch: Histogram<u64>,
     pub phases: PhaseStats,
     probabilities: Vec<f64>,
+    /// p_j · E[T^(j)] of each class as last computed (NaN before its first measured job), so a
+    /// completion recomputes one term of the running E[T], not every class's mean.
+    weighted_response: Vec<f64>,
+    /// b / k for every busy core count b, so an event looks the fraction up instead of
+    /// dividing (the same values, computed once).
+    busy_fraction: Vec<f64>,
     /// All arrivals and starts, warm-up included.
     pub arrivals: u64,
     pub started: u64,
@@ -144,13 +149,14 @@ impl MsfqStats {
         Self {
             warmup: w,
             horizon: config.horizon,
-            cores: config.cores as f64,
             waiting: Level::new(w, series()),
             in_system: Level::new(w, series()),
             busy: Level::new(w, series()),
             running_response: Level::running_mean(w, series()),
             class_running_response: (0..n).map(|_| Level::running_mean(w, series())).collect(),
             probabilities: config.classes.as_slice().iter().map(|c| c.probability).collect(),
+            weighted_response: config.classes.as_slice().iter().map(|c| c.probability * f64::NAN).collect(),
+            busy_fraction: (0..=config.cores).map(|b| b as f64 / config.cores as f64).collect(),
             class_waiting: (0..n).map(|_| Level::new(w, series())).collect(),
             class_in_system: (0..n).map(|_| Level::new(w, None)).collect(),
             classes: vec![ClassStats::default(); n],
@@ -181,7 +187,7 @@ impl MsfqStats {
             c.wait_sum += now - job.arrival;
         }
         self.waiting.set(now, st.waiting_total as f64);
-        self.busy.set(now, (st.cores - st.free) as f64 / self.cores);
+        self.busy.set(now, self.busy_fraction[(st.cores - st.free) as usize]);
         self.class_waiting[class].set(now, st.waiting[class].len() as f64);
     }
 
@@ -195,20 +201,22 @@ impl MsfqStats {
             c.response_sum += response;
             c.batch_sum[b] += response;
             c.batch_count[b] += 1;
-            self.class_running_response[class].set(now, c.mean_response());
+            let mean = c.mean_response();
+            self.class_running_response[class].set(now, mean);
+            self.weighted_response[class] = self.probabilities[class] * mean;
             // The sketch grows its range as needed (auto-resize); should that ever fail, the
             // value is clamped to the range rather than lost. The means above stay exact.
             let value = ((response * SKETCH_SCALE) as u64).max(1);
             if self.sketch.record(value).is_err() {
                 self.sketch.saturating_record(value);
             }
-            let running: f64 = self.probabilities.iter().zip(&self.classes).map(|(p, c)| p * c.mean_response()).sum();
+            let running: f64 = self.weighted_response.iter().sum();
             if running.is_finite() {
                 self.running_response.set(now, running);
             }
         }
         self.in_system.set(now, (st.waiting_total + st.running_total) as f64);
-        self.busy.set(now, (st.cores - st.free) as f64 / self.cores);
+        self.busy.set(now, self.busy_fraction[(st.cores - st.free) as usize]);
         self.class_in_system[class].set(now, (st.waiting[class].len() + st.in_service[class] as usize) as f64);
     }
 

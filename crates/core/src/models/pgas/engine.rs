@@ -53,8 +53,10 @@ pub struct PgasSim {
     pub(super) total_rate: f64,
     pub(super) last: Option<LastAction>,
     pub(super) reported: Option<f64>,
-    /// DRA's ranking as it last reported it.
+    /// DRA's ranking as it last reported it, when the run keeps details.
     pub(super) ranking: Option<Ranking>,
+    /// |RG| as DRA last reported it.
+    pub(super) reject_group: usize,
     pub(super) unlimited: bool,
 }
 
@@ -104,6 +106,7 @@ impl PgasSim {
             last: None,
             reported: None,
             ranking: None,
+            reject_group: 0,
             unlimited,
         };
         let (mut ctx, policy) = sim.context(None);
@@ -143,7 +146,7 @@ impl PgasSim {
 
     /// The reject group's size as the policy last reported it.
     pub fn reject_group(&self) -> usize {
-        self.ranking.as_ref().map_or(0, |r| r.reject_group)
+        self.reject_group
     }
 
     fn context(&mut self, pending: Option<Pending>) -> (PgasContext<'_>, &mut Box<dyn PgasPolicy>) {
@@ -159,6 +162,8 @@ impl PgasSim {
                 unlimited: self.unlimited,
                 reported: &mut self.reported,
                 ranking: &mut self.ranking,
+                reject_group: &mut self.reject_group,
+                details: self.config.details,
             },
             &mut self.policy,
         )

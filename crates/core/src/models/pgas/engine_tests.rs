@@ -32,6 +32,7 @@ fn tiny(rates: &[f64]) -> PgasConfig {
         horizon: 10.0,
         sample_every: 1.0,
         max_points: 64,
+        details: true,
         type_names: vec!["a".into(), "b".into()],
         resource_names: Vec::new(),
     }
@@ -213,7 +214,7 @@ fn small_instance() -> impl Strategy<Value = (Vec<Vec<u64>>, Vec<u64>, Vec<u64>)
 fn check_run(config: PgasConfig, policy: &PolicySpec, seed: u64, events: u64) -> Result<(), TestCaseError> {
     let built = build(policy, &config);
     let dra = matches!(policy.name(), "dra" | "dra-preempt");
-    let mut sim = PgasSim::new(config, built, seed).unwrap();
+    let mut sim = PgasSim::new(PgasConfig { details: true, ..config }, built, seed).unwrap();
     for _ in 0..events {
         if sim.run_events(1).unwrap() == 0 {
             break;
@@ -286,6 +287,7 @@ proptest! {
             horizon: 1e9,
             sample_every: 1.0,
             max_points: 64,
+            details: true,
             type_names: (0..types).map(|j| j.to_string()).collect(),
             resource_names: Vec::new(),
         };

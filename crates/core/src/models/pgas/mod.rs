@@ -43,6 +43,7 @@ use crate::models::{BenchCase, Drawing, LoadKnob, LoadMark, Model, ModelInfo, Re
 use crate::policy::{Policy, PolicySpec};
 use crate::report::{RunError, RunOutcome, RunReport, Table, Trajectory};
 use crate::scenario::Preset;
+use crate::view::Watch;
 
 /// The PG-AS model.
 pub struct Pgas;
@@ -82,7 +83,9 @@ impl Model for Pgas {
             },
             BenchCase {
                 preset: "pgas-c5",
-                sets: &[("servers", "1000"), ("horizon", "200"), ("warmup", "5")],
+                // The synthetic trace brings about 9 600 tasks per time unit at L = 1000: 10^6
+                // jobs after the warm-up fit in 120 time units, well inside the trace's limit.
+                sets: &[("servers", "1000"), ("horizon", "120"), ("warmup", "5")],
                 policies: &["dra", "dra-preempt", "po-d"],
                 warmup: 5,
                 jobs: 1_000_000,
@@ -157,9 +160,9 @@ impl Model for Pgas {
         _: &PolicySpec,
         config: PgasConfig,
         policy: Box<dyn PgasPolicy>,
-        _: usize,
+        watch: Watch,
     ) -> Result<PgasSim, RunError> {
-        Ok(PgasSim::new(config, policy, scenario.window.seed)?)
+        Ok(PgasSim::new(PgasConfig { details: watch.details, ..config }, policy, scenario.window.seed)?)
     }
 
     fn summarize(scenario: &PgasScenario, spec: &PolicySpec, run: &PgasSim) -> RunOutcome {

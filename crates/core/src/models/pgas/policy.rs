@@ -24,9 +24,12 @@ pub fn boxed(policy: impl PgasPolicy + 'static) -> Result<Box<dyn PgasPolicy>, c
 pub enum PgasObservation<'a> {
     /// The reward rate to record instead of Σ_j u_j Y_j (the upper bound's UB(t)).
     Reward(f64),
+    /// |RG|, the reject group's size after DRA's CRA (a statistic, `mean_reject_group`).
+    RejectGroup(usize),
     /// DRA's ranking after CRA (SPEC 4.3): the configurations of GPA's list with their rank
-    /// and how many of their servers (the oldest) are ranked, I* − 1 (0-based), and |RG|.
-    Ranking { ranked: &'a [Ranked], i_star: usize, reject_group: usize },
+    /// and how many of their servers (the oldest) are ranked, and I* − 1 (0-based). Only the
+    /// page reads it: report it only when [`PgasContext::keeps_details`] says so.
+    Ranking { ranked: &'a [Ranked], i_star: usize },
 }
 
 /// A configuration of GPA's list as DRA ranks it.
@@ -44,7 +47,6 @@ pub struct Ranked {
 pub struct Ranking {
     pub ranked: Vec<Ranked>,
     pub i_star: usize,
-    pub reject_group: usize,
 }
 
 impl Ranking {
@@ -143,6 +145,9 @@ pub struct PgasContext<'a> {
     pub(crate) reported: &'a mut Option<f64>,
     /// DRA's ranking as it last reported it.
     pub(crate) ranking: &'a mut Option<Ranking>,
+    /// |RG| as DRA last reported it.
+    pub(crate) reject_group: &'a mut usize,
+    pub(crate) details: bool,
 }
 
 impl PgasContext<'_> {
@@ -285,16 +290,23 @@ impl PgasContext<'_> {
     }
 
     /// Reports what the policy is doing, for the statistics and the page.
+    /// Whether the run keeps what only the page shows (the ranking): a policy can skip
+    /// preparing such observations when not.
+    pub fn keeps_details(&self) -> bool {
+        self.details
+    }
+
     pub fn observe(&mut self, observation: PgasObservation<'_>) {
         match observation {
             PgasObservation::Reward(reward) => *self.reported = Some(reward),
-            PgasObservation::Ranking { ranked, i_star, reject_group } => {
+            PgasObservation::RejectGroup(size) => *self.reject_group = size,
+            PgasObservation::Ranking { ranked, i_star } if self.details => {
                 let ranking = self.ranking.get_or_insert_with(Ranking::default);
                 ranking.ranked.clear();
                 ranking.ranked.extend_from_slice(ranked);
                 ranking.i_star = i_star;
-                ranking.reject_group = reject_group;
             }
+            PgasObservation::Ranking { .. } => {}
         }
     }
 

@@ -139,12 +139,15 @@ impl PgasScenario {
                 }
                 if self.types == PgasTypes::Trace && self.trace.is_none() {
                     let tasks = Trace::surges_expected_tasks(self.servers, self.window.horizon as f64 * self.load);
-                    if tasks > 0.9 * MAX_TASKS as f64 {
+                    // 90 % of the limit, so the random draw stays under it.
+                    let most = 0.9 * MAX_TASKS as f64;
+                    if tasks > most {
                         return Err(ConfigError::new(
                             "horizon",
                             format!(
                                 "the synthetic trace for {} servers over {} time units at load {} would hold about {:.0} \
-                                 tasks, more than {MAX_TASKS}; shorten the horizon or use fewer servers",
+                                 tasks, more than the {most:.0} allowed (90% of the {MAX_TASKS}-task limit, leaving room \
+                                 for the random draw); shorten the horizon or use fewer servers",
                                 self.servers, self.window.horizon, self.load, tasks
                             ),
                         ));
@@ -302,6 +305,7 @@ impl PgasScenario {
                 horizon: timing.1,
                 sample_every: timing.2,
                 max_points,
+                details: false,
                 type_names: types.iter().map(|c| c.name()).collect(),
                 resource_names: Vec::new(),
             });
@@ -337,6 +341,7 @@ impl PgasScenario {
             horizon: timing.1,
             sample_every: timing.2,
             max_points,
+            details: false,
             type_names: self.type_names(),
             resource_names,
         })

@@ -42,6 +42,10 @@ pub struct PgasConfig {
     pub horizon: f64,
     pub sample_every: f64,
     pub max_points: usize,
+    /// Whether the engine keeps DRA's ranking of the servers for the page ([`Watch`]).
+    ///
+    /// [`Watch`]: crate::view::Watch
+    pub details: bool,
     pub type_names: Vec<String>,
     pub resource_names: Vec<&'static str>,
 }

@@ -135,12 +135,12 @@ mod tests {
     use crate::models::{Scenario, start};
     use crate::policy::PolicySpec;
     use crate::scenario::preset;
-    use crate::view::{BinsKind, LiveRun};
+    use crate::view::{BinsKind, LiveRun, Watch};
 
     fn sim(policy: &str, servers: u32) -> PgrrSim {
         let Scenario::Pgrr(mut s) = preset("pgrr-a1").unwrap().scenario else { panic!("a PG-RR preset") };
         s.servers = servers;
-        start::<Pgrr>(&s, &PolicySpec::parse(policy).unwrap(), 64).unwrap()
+        start::<Pgrr>(&s, &PolicySpec::parse(policy).unwrap(), Watch::page(64)).unwrap()
     }
 
     #[test]

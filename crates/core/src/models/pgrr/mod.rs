@@ -35,6 +35,7 @@ use crate::models::{BenchCase, Drawing, LoadKnob, LoadMark, Model, ModelInfo, Sl
 use crate::policy::{Policy, PolicySpec};
 use crate::report::{RunError, RunOutcome, RunReport, Table};
 use crate::scenario::Preset;
+use crate::view::Watch;
 
 /// The PG-RR model.
 pub struct Pgrr;
@@ -124,9 +125,9 @@ impl Model for Pgrr {
         _: &PolicySpec,
         _: PgrrScenario,
         policy: Box<dyn PgrrPolicy>,
-        max_points: usize,
+        watch: Watch,
     ) -> Result<PgrrSim, RunError> {
-        let config = scenario.engine_config(policy.virtual_queues(), max_points);
+        let config = scenario.engine_config(policy.virtual_queues(), watch.max_points);
         Ok(PgrrSim::new(config, policy, scenario.window.seed))
     }
 

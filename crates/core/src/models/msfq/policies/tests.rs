@@ -5,6 +5,7 @@ use crate::models::msfq::{Msfq, MsfqScenario, MsfqSim, MsfqState};
 use crate::models::{Model, Scenario, start};
 use crate::policy::PolicySpec;
 use crate::scenario::preset;
+use crate::view::Watch;
 
 fn d1(load: f64, horizon: u64) -> MsfqScenario {
     let Scenario::Msfq(mut s) = preset("msfq-d1").unwrap().scenario else { panic!("msfq-d1 is MSFQ") };
@@ -16,7 +17,7 @@ fn d1(load: f64, horizon: u64) -> MsfqScenario {
 }
 
 fn run(s: &MsfqScenario, policy: &str) -> MsfqSim {
-    let mut sim = start::<Msfq>(s, &PolicySpec::parse(policy).unwrap(), 256).unwrap();
+    let mut sim = start::<Msfq>(s, &PolicySpec::parse(policy).unwrap(), Watch::batch(256)).unwrap();
     sim.run_until(s.window.horizon as f64).unwrap();
     sim
 }

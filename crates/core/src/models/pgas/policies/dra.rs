@@ -333,11 +333,14 @@ impl Dra {
         }
         let rejected = self.in_use.iter().filter(|&&c| self.newest_is_rejected(&self.confs[c as usize])).count();
         debug_assert!(rejected <= self.in_use.len(), "at most one reject-group server per configuration");
-        self.ranked.clear();
-        for (i, &c) in self.list.iter().enumerate() {
-            self.ranked.push(Ranked { configuration: c, position: i as u32, target: self.confs[c as usize].target });
+        ctx.observe(PgasObservation::RejectGroup(rejected));
+        if ctx.keeps_details() {
+            self.ranked.clear();
+            for (i, &c) in self.list.iter().enumerate() {
+                self.ranked.push(Ranked { configuration: c, position: i as u32, target: self.confs[c as usize].target });
+            }
+            ctx.observe(PgasObservation::Ranking { ranked: &self.ranked, i_star: self.i_star });
         }
-        ctx.observe(PgasObservation::Ranking { ranked: &self.ranked, i_star: self.i_star, reject_group: rejected });
         Ok(())
     }
 

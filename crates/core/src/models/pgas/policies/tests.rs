@@ -1,7 +1,7 @@
 //! Discriminating scenarios: tiny traces where each policy must choose known servers.
 
 use super::UpperBound;
-use crate::models::pgas::{Pgas, PgasScenario, PgasSim, Trace};
+use crate::models::pgas::{Pgas, PgasConfig, PgasScenario, PgasSim, Trace};
 use crate::models::{Model, Scenario};
 use crate::policy::PolicySpec;
 use crate::scenario::preset;
@@ -14,7 +14,8 @@ fn replay(csv: &str, servers: u32, policy: &str, until: f64) -> PgasSim {
     let config = s.engine_config(64).unwrap();
     let spec = PolicySpec::parse(policy).unwrap();
     let built = (Pgas::policy(&spec).unwrap().build)(&spec, &config).unwrap();
-    let mut sim = PgasSim::new(config, built, 1).unwrap();
+    // Details on: the tests read DRA's classification of the servers.
+    let mut sim = PgasSim::new(PgasConfig { details: true, ..config }, built, 1).unwrap();
     sim.run_until(until).unwrap();
     sim.check_invariants().unwrap();
     sim
