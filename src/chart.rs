@@ -486,9 +486,9 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::Setup;
     use crate::race::Race;
     use crate::snapshot::Phase;
+    use packlab_core::scenario::Setup;
 
     #[test]
     fn the_charts_follow_the_race() {

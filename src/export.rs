@@ -112,9 +112,9 @@ pub fn save_png(id: &str, name: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::Setup;
     use crate::race::Race;
     use crate::snapshot::Phase;
+    use packlab_core::scenario::Setup;
 
     #[test]
     fn the_csv_has_a_column_per_plotted_series() {

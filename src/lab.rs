@@ -12,7 +12,7 @@ use std::rc::Rc;
 use packlab_core::ConfigError;
 use packlab_core::models::pgas::Trace;
 use packlab_core::policy::{self, PolicySpec};
-use packlab_core::scenario::{Preset, Scenario, decode_link, encode_link, preset};
+use packlab_core::scenario::{Scenario, Setup, decode_link, encode_link};
 use yew::Reducible;
 
 /// Most policies that race side by side.
@@ -80,21 +80,11 @@ impl fmt::Display for Speed {
     }
 }
 
-/// What runs: the part of the state that, when it changes, starts a new race.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Setup {
-    pub preset: Preset,
-    pub scenario: Scenario,
-    pub policies: Vec<PolicySpec>,
-}
-
-impl Setup {
-    /// The preset `id` as it comes, with its own policies (four of them for msfq-d4's eight
-    /// thresholds: [`raced_policies`]).
-    pub fn from_preset(id: &str) -> Result<Self, ConfigError> {
-        let preset = preset(id)?;
-        Ok(Self { scenario: preset.scenario.clone(), policies: raced_policies(&preset.policies), preset })
-    }
+/// What the page races when preset `id` is chosen: the preset as it comes, with its own
+/// policies (four of them for msfq-d4's eight thresholds: [`raced_policies`]).
+pub fn preset_setup(id: &str) -> Result<Setup, ConfigError> {
+    let setup = Setup::from_preset(id)?;
+    Ok(Setup { policies: raced_policies(&setup.policies), ..setup })
 }
 
 /// The policies of a preset that the page races: all of them, or for a preset that compares
@@ -185,7 +175,7 @@ impl Lab {
     /// Applies one action.
     pub fn apply(&mut self, action: Action) {
         match action {
-            Action::ChoosePreset(id) => match Setup::from_preset(&id) {
+            Action::ChoosePreset(id) => match preset_setup(&id) {
                 Ok(setup) => {
                     self.setup = Rc::new(setup);
                     self.notices.clear();

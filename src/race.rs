@@ -11,8 +11,8 @@ use packlab_core::report::live_run;
 use packlab_core::view::{Analysis, LiveRun, Metric, Watch};
 use packlab_plot::Point;
 
-use crate::lab::Setup;
 use crate::snapshot::{LaneStats, Phase, Snapshot};
+use packlab_core::scenario::Setup;
 
 /// Most slots each lane runs between two looks at the clock.
 pub const MAX_CHUNK: u64 = 4096;

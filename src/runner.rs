@@ -11,9 +11,10 @@ use std::rc::{Rc, Weak};
 use yew::prelude::*;
 
 use crate::frame_loop::{FrameLoop, now_ms};
-use crate::lab::{Setup, Speed};
+use crate::lab::Speed;
 use crate::race::Race;
 use crate::snapshot::{Phase, Rate, Snapshot};
+use packlab_core::scenario::Setup;
 
 /// Points kept per series: enough for a smooth curve, bounded however long it runs.
 pub const MAX_POINTS: usize = 1024;

@@ -9,7 +9,8 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use packlab_web::lab::{Lab, Setup, Speed};
+use packlab_core::scenario::Setup;
+use packlab_web::lab::{Lab, Speed};
 use packlab_web::race::Race;
 use packlab_web::runner::Runner;
 use packlab_web::snapshot::Phase;

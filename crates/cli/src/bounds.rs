@@ -71,7 +71,7 @@ struct CollectionsJson<'a> {
 }
 
 pub fn command(args: &BoundsArgs, out: &mut dyn Write) -> Result<()> {
-    let setup = resolve(&args.scenario)?;
+    let setup = resolve(&args.scenario)?.setup;
     let mut scenario = setup.scenario.clone();
     if let Some(load) = &args.load {
         scenario.set("load", load).context("--load")?;

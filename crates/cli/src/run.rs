@@ -7,6 +7,7 @@ use anyhow::{Context, Result, bail};
 use packlab_core::metrics::SeriesPoint;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::{RepsReport, RunOutcome, RunReport, run, summarise_reps};
+use packlab_core::scenario::Setup;
 use packlab_core::view::Metric;
 use packlab_plot::{Chart, Curve, LegendAt, Mark, Point};
 use rayon::prelude::*;
@@ -14,10 +15,10 @@ use serde::Serialize;
 
 use crate::args::RunArgs;
 use crate::output::{create_dir, labels, print_table, progress, write_svg};
-use crate::setup::{Setup, replication_seeds, resolve, with};
+use crate::setup::{Resolved, replication_seeds, resolve, with};
 
 pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
-    let setup = resolve(&args.scenario)?;
+    let Resolved { setup, warmup_note, .. } = resolve(&args.scenario)?;
     let seeds = replication_seeds(setup.scenario.seed(), args.reps.unwrap_or(1))?;
     if let Some(dir) = &args.out {
         create_dir(dir)?;
@@ -37,7 +38,7 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
             }
         }
     } else {
-        print_human(&setup, &per_policy, reps.as_deref(), out)?;
+        print_human(&setup, warmup_note.as_deref(), &per_policy, reps.as_deref(), out)?;
     }
 
     if let Some(dir) = &args.out {
@@ -91,6 +92,7 @@ fn json_line(out: &mut dyn Write, value: &impl Serialize) -> Result<()> {
 
 fn print_human(
     setup: &Setup,
+    warmup_note: Option<&str>,
     per_policy: &[Vec<RunOutcome>],
     reps: Option<&[RepsReport]>,
     out: &mut dyn Write,
@@ -112,7 +114,7 @@ fn print_human(
         first.warmup,
         setup.scenario.any().setting(first)
     )?;
-    if let Some(note) = &setup.warmup_note {
+    if let Some(note) = warmup_note {
         writeln!(out, "({note})")?;
     }
     writeln!(out)?;

@@ -4,23 +4,22 @@ use anyhow::{Context, Result, anyhow, bail};
 use packlab_core::models::msfq::JobClasses;
 use packlab_core::models::pgas::Trace;
 use packlab_core::policy::PolicySpec;
-use packlab_core::scenario::{PAGE_KEYS, Preset, Scenario, decode_link, preset};
+use packlab_core::scenario::{PAGE_KEYS, Scenario, Setup, decode_link, preset};
 
 use crate::args::ScenarioArgs;
 
-/// What a `run` or `sweep` works on.
+/// What the scenario flags of a `run`, `sweep` or `bounds` resolve to.
 #[derive(Debug, Clone)]
-pub struct Setup {
-    pub preset: Preset,
-    pub scenario: Scenario,
-    pub policies: Vec<PolicySpec>,
+pub struct Resolved {
+    /// The preset, the scenario with the flags applied, the policies.
+    pub setup: Setup,
     /// Keys the user set on the command line (`--set`, `--seed`, `--horizon`).
     pub explicit: Vec<String>,
     /// Set when the warm-up was rescaled because only the horizon changed; says how.
     pub warmup_note: Option<String>,
 }
 
-pub fn resolve(args: &ScenarioArgs) -> Result<Setup> {
+pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
     let (preset, base, link_policies) = match (&args.preset, &args.link) {
         (_, Some(link)) => {
             let (link, errors) = decode_link(link, PAGE_KEYS);
@@ -101,7 +100,7 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Setup> {
     for policy in &policies {
         scenario.check_policy(policy).map_err(|e| anyhow!("--policy: {}", e.message))?;
     }
-    Ok(Setup { preset, scenario, policies, explicit, warmup_note })
+    Ok(Resolved { setup: Setup { preset, scenario, policies }, explicit, warmup_note })
 }
 
 /// Parses `--policy` values: each may be a comma-separated list; duplicates keep the first
@@ -167,14 +166,14 @@ mod tests {
     #[test]
     fn horizon_alone_scales_the_warmup() {
         let s = resolve(&args("pgrr-a1", &[("horizon", "100000")])).unwrap();
-        assert_eq!(s.scenario.get("warmup").unwrap(), "10000");
+        assert_eq!(s.setup.scenario.get("warmup").unwrap(), "10000");
         assert!(s.warmup_note.unwrap().contains("10000"));
         let s = resolve(&args("pgrr-a1", &[("horizon", "100000"), ("warmup", "5")])).unwrap();
-        assert_eq!(s.scenario.get("warmup").unwrap(), "5");
+        assert_eq!(s.setup.scenario.get("warmup").unwrap(), "5");
         assert!(s.warmup_note.is_none());
         // Rounded down: 200000 × 99999 / 2000000 = 9999.9.
         let s = resolve(&args("pgrr-a1", &[("horizon", "99999")])).unwrap();
-        assert_eq!(s.scenario.get("warmup").unwrap(), "9999");
+        assert_eq!(s.setup.scenario.get("warmup").unwrap(), "9999");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use packlab_core::metrics::mean_ci;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::{RunReport, run, summarise_reps};
-use packlab_core::scenario::{Figure, Plot, Sweep};
+use packlab_core::scenario::{Figure, Plot, Setup, Sweep};
 use packlab_plot::{Chart, Curve, Mark, Point};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::args::SweepArgs;
 use crate::output::{Table, create_dir, labels, num, print_table, progress, write_svg};
-use crate::setup::{Setup, replication_seeds, resolve, with};
+use crate::setup::{Resolved, replication_seeds, resolve, with};
 
 /// One row of `<preset>-summary.csv`: the replications of one (policy, load) cell.
 #[derive(Debug, Clone, Serialize)]
@@ -150,16 +150,18 @@ impl Layout {
 }
 
 pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
-    let setup = resolve(&args.scenario)?;
+    let Resolved { setup, explicit, warmup_note } = resolve(&args.scenario)?;
     let plot = match &setup.preset.sweep {
         Sweep::Load { plot, .. } => *plot,
-        Sweep::Servers { .. } | Sweep::Theory { .. } => return crate::sweep_pgas::command(args, &setup, out),
+        Sweep::Servers { .. } | Sweep::Theory { .. } => {
+            return crate::sweep_pgas::command(args, &setup, &explicit, out);
+        }
         Sweep::Unavailable(why) => bail!("{}: {why}", setup.preset.id),
     };
     if args.servers.is_some() {
         bail!("--servers: this preset sweeps the load (--load); sweeps against L are PG-AS's (pgas-c3, pgas-c5)");
     }
-    if setup.explicit.iter().any(|k| k == "load") {
+    if explicit.iter().any(|k| k == "load") {
         bail!("--set load: a sweep sets the load itself; give the grid with --load A,B,...");
     }
     let loads = parse_loads(args.load.as_deref(), &setup)?;
@@ -204,7 +206,7 @@ pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     let lines = layout.lines(&setup, &loads, &summary);
     write_chart(&svg_path, &setup, &layout, &loads, &lines)?;
 
-    print_summary(&setup, &layout, &loads, args.reps, &lines, out)?;
+    print_summary(&setup, warmup_note.as_deref(), &layout, &loads, args.reps, &lines, out)?;
     writeln!(out)?;
     writeln!(out, "wrote {} ({} runs)", runs_path.display(), reports.len())?;
     writeln!(out, "wrote {}", summary_path.display())?;
@@ -458,6 +460,7 @@ fn write_chart(path: &Path, setup: &Setup, layout: &Layout, loads: &[f64], lines
 
 fn print_summary(
     setup: &Setup,
+    warmup_note: Option<&str>,
     layout: &Layout,
     loads: &[f64],
     reps: u64,
@@ -477,7 +480,7 @@ fn print_summary(
         setup.scenario.horizon(),
         setup.scenario.warmup()
     )?;
-    if let Some(note) = &setup.warmup_note {
+    if let Some(note) = warmup_note {
         writeln!(out, "({note})")?;
     }
     let interval = if reps > 1 { "Student t over the replications" } else { "batch means of the run" };
@@ -573,7 +576,7 @@ mod tests {
             classes_file: None,
             trace_file: None,
         };
-        let setup = resolve(&args).unwrap();
+        let setup = resolve(&args).unwrap().setup;
         let loads = |v: &[f64]| marks(&setup, v).into_iter().map(|(l, _, _)| l).collect::<Vec<_>>();
         assert_eq!(loads(&[0.85, 0.99]), [1.0]);
         assert_eq!(loads(&[0.5, 0.7]), [0.5, 2.0 / 3.0]);

@@ -12,16 +12,16 @@ use packlab_core::models::pgas::PgasSummary;
 use packlab_core::models::pgas::theory::Rational;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::{RunReport, run};
-use packlab_core::scenario::{Scenario, Sweep};
+use packlab_core::scenario::{Scenario, Setup, Sweep};
 use packlab_plot::{Chart, Curve, LegendAt, Mark, Point};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::args::SweepArgs;
 use crate::output::{Table, create_dir, labels, num, print_table, progress, write_svg};
-use crate::setup::{Setup, replication_seeds, with};
+use crate::setup::{replication_seeds, with};
 
-pub fn command(args: &SweepArgs, setup: &Setup, out: &mut dyn Write) -> Result<()> {
+pub fn command(args: &SweepArgs, setup: &Setup, explicit: &[String], out: &mut dyn Write) -> Result<()> {
     let Scenario::Pgas(s) = &setup.scenario else { bail!("internal: not a PG-AS scenario") };
     let id = setup.preset.id;
     if s.bounds_only() {
@@ -40,7 +40,7 @@ pub fn command(args: &SweepArgs, setup: &Setup, out: &mut dyn Write) -> Result<(
             against_servers(args, setup, &servers, out)
         }
         None => {
-            if setup.explicit.iter().any(|k| k == "load") {
+            if explicit.iter().any(|k| k == "load") {
                 bail!("--set load: a sweep against α sets the load itself; give the grid with --load A,B,...");
             }
             against_alpha(args, setup, out)

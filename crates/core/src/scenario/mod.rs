@@ -9,7 +9,7 @@ mod link;
 mod presets;
 
 pub use link::{Link, PAGE_KEYS, decode_link, encode_link};
-pub use presets::{Figure, Plot, Preset, Sweep, preset, presets};
+pub use presets::{Figure, Plot, Preset, Setup, Sweep, preset, presets};
 
 use crate::ConfigError;
 use crate::keys::KeyInfo;

@@ -91,6 +91,23 @@ pub fn presets() -> Vec<Preset> {
     crate::models::all_presets()
 }
 
+/// What runs: a preset, its scenario with the user's changes, and the policies raced on it.
+/// The page's state and the CLI's resolved flags both hold one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Setup {
+    pub preset: Preset,
+    pub scenario: Scenario,
+    pub policies: Vec<PolicySpec>,
+}
+
+impl Setup {
+    /// The preset `id` as it comes, with all its own policies.
+    pub fn from_preset(id: &str) -> Result<Self, ConfigError> {
+        let preset = preset(id)?;
+        Ok(Self { scenario: preset.scenario.clone(), policies: preset.policies.clone(), preset })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
