@@ -25,10 +25,10 @@ impl ConfigError {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum EngineError {
     #[error(
-        "more than {limit} jobs are waiting at slot {slot}: the load is far beyond what the policy can serve; \
-         lower `load` or `horizon`"
+        "more than {limit} jobs are waiting at {}: the load is far beyond what the policy can serve; \
+         lower `load` or `horizon`", at.describe()
     )]
-    QueueLimit { slot: u64, limit: usize },
+    QueueLimit { at: Moment, limit: usize },
     #[error("policy bug: job {job} is not waiting")]
     NotWaiting { job: u64 },
     #[error("policy bug: no job of class {class} is waiting")]
@@ -53,4 +53,22 @@ pub enum EngineError {
     InfeasibleConfiguration { counts: String },
     #[error("the upper bound's LP failed: {message}")]
     Bound { message: String },
+}
+
+/// When something happened, in the model's own time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    /// A slot of slotted time (PG-RR).
+    Slot(u64),
+    /// The whole time units elapsed in continuous time.
+    Time(u64),
+}
+
+impl Moment {
+    fn describe(&self) -> String {
+        match self {
+            Self::Slot(t) => format!("slot {t}"),
+            Self::Time(t) => format!("time {t}"),
+        }
+    }
 }

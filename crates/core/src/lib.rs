@@ -54,4 +54,4 @@ pub mod view;
 pub mod window;
 pub mod workload;
 
-pub use error::{ConfigError, EngineError};
+pub use error::{ConfigError, EngineError, Moment};

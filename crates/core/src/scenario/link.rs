@@ -39,8 +39,9 @@ pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>)
     let query = input.split_once('?').map_or(input, |(_, q)| q);
     let query = query.split_once('#').map_or(query, |(q, _)| q);
     let mut errors = Vec::new();
-    let pairs: Vec<(String, String)> = match serde_urlencoded::from_str(query) {
-        Ok(pairs) => pairs,
+    let pairs: Vec<(String, String)> = match serde_urlencoded::from_str::<Vec<(String, String)>>(query) {
+        // Keys and values are trimmed, as `--set KEY=VALUE` trims them.
+        Ok(pairs) => pairs.into_iter().map(|(k, v)| (k.trim().to_string(), v.trim().to_string())).collect(),
         Err(e) => {
             errors.push(ConfigError::new("link", format!("cannot read the query: {e}")));
             Vec::new()

@@ -132,13 +132,18 @@ impl Scenario {
         Ok(warmup)
     }
 
-    /// Keys whose values differ from `base`, with their values, in key order.
+    /// The keys that give this scenario when set on `base`, with their values, in key order:
+    /// those whose values differ, and with another horizon also the warm-up and the series
+    /// grid, since setting the horizon alone rescales them ([`Scenario::follow_horizon`]).
     pub fn overrides_from(&self, base: &Scenario) -> Vec<(&'static str, String)> {
+        let new_horizon = self.horizon() != base.horizon();
         self.keys()
             .iter()
             .filter_map(|k| {
                 let mine = self.get(k.key)?;
-                (base.get(k.key).as_deref() != Some(mine.as_str())).then_some((k.key, mine))
+                let differs = base.get(k.key).as_deref() != Some(mine.as_str());
+                let follows_horizon = new_horizon && ["warmup", "sample_every"].contains(&k.key);
+                (differs || follows_horizon).then_some((k.key, mine))
             })
             .collect()
     }

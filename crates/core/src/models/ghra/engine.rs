@@ -24,12 +24,12 @@ use std::collections::VecDeque;
 use super::policy::{GhraContext, GhraPolicy, LastStart};
 use super::state::{Event, GhraConfig, GhraEvent, GhraJob, GhraState, QueueRef};
 use super::stats::GhraStats;
-use crate::EngineError;
 use crate::des::{Clocks, EventDriven, EventQueue, run_until};
 use crate::limits::MAX_WAITING;
 use crate::resources::Resources;
 use crate::rng::Streams;
 use crate::workload::sample;
+use crate::{EngineError, Moment};
 
 /// A VM-scheduling simulation.
 pub struct GhraSim {
@@ -182,7 +182,7 @@ impl GhraSim {
 
     fn arrive(&mut self) -> Result<GhraEvent, EngineError> {
         if self.state.waiting_total >= MAX_WAITING {
-            return Err(EngineError::QueueLimit { slot: self.now as u64, limit: MAX_WAITING });
+            return Err(EngineError::QueueLimit { at: Moment::Time(self.now as u64), limit: MAX_WAITING });
         }
         let u = sample::open_unit(&mut self.streams.sizes);
         let j = self.type_cdf.iter().position(|&c| u < c).unwrap_or(self.type_cdf.len() - 1);

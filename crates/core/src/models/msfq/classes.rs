@@ -42,7 +42,7 @@ impl JobClasses {
     pub const KEY: &'static str = "classes";
     pub const RANGE: &'static str = "NEED@P[@MEAN],... with distinct integer needs in 1..=cores, probabilities \
                                      (decimals or a/b) summing to 1 within 0.01 (then rescaled), mean sizes in \
-                                     (0, 1e6] (default 1)";
+                                     [1e-6, 1e6] (default 1)";
 
     /// Checks and sorts a class table. `origin(i)` names entry `i` in messages (e.g.
     /// "line 3").
@@ -61,8 +61,10 @@ impl JobClasses {
             if !(c.probability.is_finite() && c.probability > 0.0 && c.probability <= 1.0) {
                 return Err(err(format!("{}: probability {} must be in (0, 1]", origin(i), c.probability)));
             }
-            if !(c.mean_size.is_finite() && c.mean_size > 0.0 && c.mean_size <= 1e6) {
-                return Err(err(format!("{}: mean size {} must be in (0, 1e6]", origin(i), c.mean_size)));
+            // Below 1e-6 the service rates reach 1e6 and more, where nMSR's schedule LP loses
+            // its accuracy (and at 5e-324 they are infinite and the solver panics).
+            if !(c.mean_size.is_finite() && (1e-6..=1e6).contains(&c.mean_size)) {
+                return Err(err(format!("{}: mean size {} must be in [1e-6, 1e6]", origin(i), c.mean_size)));
             }
             if let Some(j) = classes[..i].iter().position(|d| d.need == c.need) {
                 return Err(err(format!("{}: need {} repeats {}", origin(i), c.need, origin(j))));
@@ -120,14 +122,25 @@ impl JobClasses {
             .from_reader(text.as_bytes());
         let mut classes = Vec::new();
         let mut lines = Vec::new();
+        // Only the first line that is not blank or a comment may be the header.
+        let mut first = true;
         for record in reader.records() {
             let record = record.map_err(|e| err(format!("CSV: {e}")))?;
             let line = record.position().map_or(0, |p| p.line());
             if record.iter().all(str::is_empty) {
                 continue;
             }
-            let is_header = classes.is_empty() && record.get(0).is_some_and(|f| f.parse::<f64>().is_err());
-            if is_header {
+            if record.len() == 1 && record[0].contains(';') {
+                return Err(err(format!("line {line}: fields are separated by ';'; separate them by commas")));
+            }
+            if std::mem::take(&mut first) && record.get(0).is_some_and(|f| f.parse::<f64>().is_err()) {
+                let names: Vec<String> = record.iter().map(str::to_ascii_lowercase).collect();
+                if names != ["need", "probability", "mean_size"] {
+                    return Err(err(format!(
+                        "line {line}: '{}' is neither the header need,probability,mean_size nor a class line",
+                        record.iter().collect::<Vec<_>>().join(",")
+                    )));
+                }
                 continue;
             }
             if record.len() != 3 {

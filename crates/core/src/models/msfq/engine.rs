@@ -18,12 +18,12 @@
 use super::policy::{LastStart, MsfqContext, MsfqPolicy, Status};
 use super::state::{Event, MsfqConfig, MsfqJob, MsfqState};
 use super::stats::MsfqStats;
-use crate::EngineError;
 use crate::des::{EventDriven, EventQueue, run_until};
 use crate::limits::MAX_WAITING;
 use crate::metrics::SeriesPoint;
 use crate::rng::Streams;
 use crate::workload::sample;
+use crate::{EngineError, Moment};
 
 use super::theory::MsfqAnalysis;
 
@@ -129,7 +129,7 @@ impl MsfqSim {
 
     fn arrive(&mut self) -> Result<(), EngineError> {
         if self.state.waiting_total >= MAX_WAITING {
-            return Err(EngineError::QueueLimit { slot: self.now as u64, limit: MAX_WAITING });
+            return Err(EngineError::QueueLimit { at: Moment::Time(self.now as u64), limit: MAX_WAITING });
         }
         let classes = &self.config.classes;
         let class = classes.sample(&mut self.streams.sizes);

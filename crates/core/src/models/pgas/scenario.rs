@@ -19,6 +19,9 @@ use crate::models::{ModelScenario, RewardReference, window_keys};
 use crate::resources::Resources;
 use crate::window::{HasWindow, RunWindow, WindowRules};
 
+/// Fewest tasks the synthetic trace must hold on average: with fewer the draw is often empty
+/// and a run has no job type at all.
+const MIN_SYNTHETIC_TASKS: f64 = 10.0;
 /// Most servers.
 pub const MAX_SERVERS: u32 = 100_000;
 /// Largest workload scale α.
@@ -139,6 +142,17 @@ impl PgasScenario {
                 }
                 if self.types == PgasTypes::Trace && self.trace.is_none() {
                     let tasks = Trace::surges_expected_tasks(self.servers, self.window.horizon as f64 * self.load);
+                    if tasks < MIN_SYNTHETIC_TASKS {
+                        return Err(ConfigError::new(
+                            "load",
+                            format!(
+                                "the synthetic trace for {} servers over {} time units at load {} would hold about {tasks:.1} \
+                                 tasks; it needs at least {MIN_SYNTHETIC_TASKS} on average: raise the load, the horizon or \
+                                 the servers",
+                                self.servers, self.window.horizon, self.load
+                            ),
+                        ));
+                    }
                     // 90 % of the limit, so the random draw stays under it.
                     let most = 0.9 * MAX_TASKS as f64;
                     if tasks > most {
@@ -288,6 +302,16 @@ impl PgasScenario {
         let servers = self.servers as usize;
         let timing = (self.window.warmup as f64, self.window.horizon as f64, self.window.sample_every);
         if let Some(trace) = self.trace() {
+            if trace.is_empty() {
+                // Validation asks for 10 tasks on average; the draw may still bring none.
+                return Err(ConfigError::new(
+                    "load",
+                    format!(
+                        "the synthetic trace drawn from seed {} holds no task; raise the load, the horizon or the servers",
+                        self.window.seed
+                    ),
+                ));
+            }
             let types = trace.types();
             let sizes: Vec<u64> = types.iter().map(|c| c.size_units()).collect();
             let factors: Vec<u64> = types.iter().map(|c| c.factor()).collect();

@@ -104,6 +104,9 @@ impl Trace {
             if record.iter().all(str::is_empty) {
                 continue;
             }
+            if record.len() == 1 && record[0].contains(';') {
+                return Err(err(format!("line {line}: fields are separated by ';'; separate them by commas")));
+            }
             if std::mem::take(&mut first) && record.get(0).is_some_and(|f| f.parse::<f64>().is_err()) {
                 order = header_order(&record).map_err(|m| err(format!("line {line}: {m}")))?;
                 continue;

@@ -1,6 +1,7 @@
 //! The job types of a PG-AS scenario and their workload ρ, as keys write them.
 
-use num_traits::Signed;
+use num_bigint::BigInt;
+use num_traits::{Signed, Zero};
 
 use super::theory::MAX_TYPES;
 use super::theory::instances::{MemoryDraw, VM_SERVER, Vm};
@@ -105,7 +106,7 @@ pub struct Rho(pub Vec<Rational>);
 impl Rho {
     pub const KEY: &'static str = "rho";
     pub const RANGE: &'static str = "default, or one workload per type: decimals or fractions a/b in [0, 1000], \
-                                     separated by commas";
+                                     0 or at least 1e-6, separated by commas";
 
     /// `None` for `default`.
     pub fn parse(text: &str) -> Result<Option<Self>, ConfigError> {
@@ -119,15 +120,17 @@ impl Rho {
             .enumerate()
             .map(|(i, part)| {
                 let part = part.trim();
-                let bad = || err(format!("entry {} '{part}' is not a number in [0, {MAX_RHO}]", i + 1));
+                let bad =
+                    || err(format!("entry {} '{part}' is not a number in [0, {MAX_RHO}], 0 or at least 1e-6", i + 1));
                 let q = match part.split_once('/') {
+                    // Big integers, so every fraction this prints reads back.
                     Some((a, b)) => {
-                        let (a, b): (i64, i64) =
+                        let (a, b): (BigInt, BigInt) =
                             (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
-                        if b == 0 {
+                        if b.is_zero() {
                             return Err(bad());
                         }
-                        rational::ratio(a, b)
+                        Rational::new(a, b)
                     }
                     None => {
                         let v: f64 = part.parse().map_err(|_| bad())?;
@@ -137,7 +140,12 @@ impl Rho {
                         rational::from_f64(v).ok_or_else(bad)?
                     }
                 };
-                if q.is_negative() || q > rational::int(MAX_RHO as i64) {
+                // Nonzero workloads below 1e-6 are refused: they bring no job in any run and
+                // would be printed as fractions of hundreds of digits.
+                if q.is_negative()
+                    || q > rational::int(MAX_RHO as i64)
+                    || (!q.is_zero() && q < rational::ratio(1, 1_000_000))
+                {
                     return Err(bad());
                 }
                 Ok(q)

@@ -22,12 +22,12 @@ use super::policy::{PgrrContext, PgrrPolicy, Placement};
 use super::service::{ServiceSampler, SlotService};
 use super::sizes::SizeDist;
 use super::state::{Cluster, Counters, JobId, ServerId, SlotState, WaitingJob, WaitingQueue};
-use crate::EngineError;
 use crate::limits::MAX_WAITING;
 use crate::metrics::{Series, SeriesPoint};
 use crate::resources::Resources;
 use crate::rng::Streams;
 use crate::workload::sample;
+use crate::{EngineError, Moment};
 
 /// Everything the slotted engine needs to know about the system, in resolved numbers.
 #[derive(Debug, Clone, PartialEq)]
@@ -177,7 +177,7 @@ impl PgrrSim {
         self.measure(t);
         self.slot += 1;
         if self.state.queue.len() > MAX_WAITING {
-            return Err(EngineError::QueueLimit { slot: t, limit: MAX_WAITING });
+            return Err(EngineError::QueueLimit { at: Moment::Slot(t), limit: MAX_WAITING });
         }
         Ok(())
     }

@@ -87,6 +87,10 @@ impl SchedulePlan {
         let total: Vec<_> = shares.iter().map(|&pi| (pi, 1.0)).collect();
         lp.add_constraint(total.as_slice(), ComparisonOp::Eq, 1.0);
         let solution = lp.solve().map_err(|e| err(format!("the schedule LP failed: {e}")))?;
+        let values = shares.iter().chain([&slack]).map(|v| *solution.var_value(*v));
+        if values.into_iter().any(|v| !v.is_finite()) {
+            return Err(err("the schedule LP has no finite solution for these classes".into()));
+        }
 
         let schedules: Vec<Schedule> = schedules
             .into_iter()

@@ -30,7 +30,8 @@ impl Default for ReservationFactor {
 }
 
 impl ReservationFactor {
-    pub const RANGE: &'static str = "an integer in 0..=1000000, or ln^P with P in (0, 4] (default ln^1.5)";
+    pub const RANGE: &'static str =
+        "an integer in 0..=1000000, or ln^P with P in 0.01..=4 in steps of 0.01 (default ln^1.5)";
 
     /// g at `servers` = L.
     pub fn at(self, servers: usize) -> u64 {
@@ -49,7 +50,9 @@ impl ReservationFactor {
         if let Some(p) = t.strip_prefix("ln^") {
             let p: f64 = p.parse().ok()?;
             let hundredths = libm::round(p * 100.0);
-            return (p > 0.0 && p <= 4.0 && (hundredths / 100.0 - p).abs() < 1e-9)
+            // P is kept in hundredths: a P that is not a whole number of them (or rounds to 0,
+            // like 1e-12) is refused rather than shown later as another value.
+            return ((1.0..=400.0).contains(&hundredths) && (hundredths / 100.0 - p).abs() < 1e-9)
                 .then_some(Self::LogPower { hundredths: hundredths as u16 });
         }
         t.parse().ok().filter(|g| *g <= 1_000_000).map(Self::Constant)
@@ -79,7 +82,7 @@ mod tests {
         assert_eq!(ReservationFactor::parse("ln^1.5"), Some(g));
         assert_eq!(ReservationFactor::parse("ln^2").unwrap().at(100), 22);
         assert_eq!(ReservationFactor::parse("7"), Some(ReservationFactor::Constant(7)));
-        for bad in ["-1", "ln^0", "ln^5", "ln^1.234", "x", "2000000"] {
+        for bad in ["-1", "ln^0", "ln^5", "ln^1.234", "x", "2000000", "ln^1e-12", "ln^0.004"] {
             assert_eq!(ReservationFactor::parse(bad), None, "{bad}");
         }
         assert_eq!(g.name(), "ln^1.5");

@@ -1,0 +1,403 @@
+//! Fuzzing every entry point that takes user input: links (decoded, re-encoded, and the runs
+//! they name built and stepped), policy specs, scenario keys (`--set` and the page's fields),
+//! class tables and task traces.
+//!
+//! Inputs come from generators seeded with what users really type: every key of every
+//! model, every value some preset holds, every policy with its parameters, the shipped class
+//! tables and a valid trace, then mutated (characters cut, repeated or swapped, numbers made
+//! extreme). The property is the same everywhere: an input is either refused with an error
+//! that names its key, or it yields something that builds and runs; nothing panics.
+//!
+//! `scripts/test` runs a bounded number of cases per target (`PACKLAB_FUZZ_CASES`, default
+//! below); `scripts/fuzz` runs the same targets for as long as it is left running, with fresh
+//! seeds. A failure prints the shrunk input; it becomes a regression test in
+//! `crates/core/tests/fuzz_regressions.rs`.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use packlab_core::models::msfq::JobClasses;
+use packlab_core::models::pgas::Trace;
+use packlab_core::models::{Scenario, all_policies};
+use packlab_core::policy::{ParamKind, PolicySpec};
+use packlab_core::report::live_run;
+use packlab_core::scenario::{PAGE_KEYS, decode_link, encode_link, presets};
+use packlab_core::view::Watch;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
+/// Cases per target in `scripts/test`: about ten seconds each on 2 cores.
+const DEFAULT_CASES: u32 = 400;
+
+/// A runner for one target: `PACKLAB_FUZZ_CASES` cases from the seed `PACKLAB_FUZZ_SEED`
+/// (default 1, so `scripts/test` tries the same inputs every time; `scripts/fuzz` draws
+/// fresh seeds).
+fn runner() -> TestRunner {
+    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    let cases = env("PACKLAB_FUZZ_CASES").map_or(DEFAULT_CASES, |c| c as u32);
+    let mut seed = [0u8; 32];
+    seed[..8].copy_from_slice(&env("PACKLAB_FUZZ_SEED").unwrap_or(1).to_le_bytes());
+    // Failures are reported with their input and kept as explicit regression tests, not in
+    // proptest's files.
+    let config = Config { cases, failure_persistence: None, ..Config::default() };
+    TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed))
+}
+
+/// Runs `f`, turning a panic into a test failure that names the input. An input that takes
+/// more than a second is reported on stderr (a lead for the bounded-cost limits), not failed:
+/// timing depends on the machine.
+fn no_panic(input: &str, f: impl FnOnce()) -> Result<(), TestCaseError> {
+    let start = std::time::Instant::now();
+    let result = catch_unwind(AssertUnwindSafe(f));
+    let took = start.elapsed().as_secs_f64();
+    if took > 1.0 {
+        eprintln!("slow input ({took:.1} s): {input}");
+    }
+    match result {
+        Ok(()) => Ok(()),
+        Err(cause) => {
+            let message = cause
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| cause.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            Err(TestCaseError::fail(format!("panicked on {input:?}: {message}")))
+        }
+    }
+}
+
+/// Numbers at the edges of every range.
+const NUMBERS: &[&str] = &[
+    "0",
+    "-0",
+    "1",
+    "-1",
+    "2",
+    "0.5",
+    "1e-324",
+    "5e-324",
+    "1e-300",
+    "1e-12",
+    "1e-9",
+    "0.999999999",
+    "1.0000001",
+    "7",
+    "10",
+    "31",
+    "32",
+    "100",
+    "1e3",
+    "1e6",
+    "1e9",
+    "1e12",
+    "1e18",
+    "1e30",
+    "1e300",
+    "1e309",
+    "1.7976931348623157e308",
+    "18446744073709551615",
+    "18446744073709551616",
+    "4294967295",
+    "4294967296",
+    "9999999999999999999999",
+    "NaN",
+    "inf",
+    "-inf",
+    "infinity",
+    "0x10",
+    "1/3",
+    "2/3",
+    "1/0",
+    "0/0",
+    "",
+    " ",
+    "+5",
+    "1_000",
+    "٣",
+];
+
+/// Every value some preset holds for some key, and every key name.
+fn preset_values() -> (Vec<String>, Vec<String>) {
+    let mut values = Vec::new();
+    let mut keys = vec!["preset".to_string(), "policy".to_string(), "speed".to_string()];
+    for p in presets() {
+        for k in p.scenario.keys() {
+            if !keys.iter().any(|x| x == k.key) {
+                keys.push(k.key.to_string());
+            }
+            if let Some(v) = p.scenario.get(k.key)
+                && !values.contains(&v)
+            {
+                values.push(v);
+            }
+        }
+    }
+    (keys, values)
+}
+
+/// Policy specs as users write them: every policy, with each parameter given a value from
+/// its own range or from the edges.
+fn policy_texts() -> Vec<String> {
+    let mut out = Vec::new();
+    for (_, meta) in all_policies() {
+        out.push(meta.name.to_string());
+        for param in meta.params {
+            let values: Vec<String> = match param.kind {
+                ParamKind::Int { lo, hi } => vec![lo.to_string(), hi.to_string(), (hi + 1).to_string()],
+                ParamKind::ScenarioInt { .. } => vec!["0".into(), "3".into(), "31".into(), "5000".into()],
+                ParamKind::Choice(options) => options.iter().map(|o| o.to_string()).collect(),
+                ParamKind::Text { .. } => vec!["ln^1.5".into(), "ln^1e-12".into(), "12".into(), "log".into()],
+            };
+            for v in values {
+                out.push(format!("{}:{}={v}", meta.name, param.key));
+            }
+        }
+    }
+    out
+}
+
+/// Mutates `text` with the operation `op` at `at` (both reduced to fit).
+fn mutate(text: &str, op: u8, at: usize, with: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let i = if chars.is_empty() { 0 } else { at % (chars.len() + 1) };
+    let (head, tail): (String, String) = (chars[..i].iter().collect(), chars[i..].iter().collect());
+    match op % 6 {
+        // Cut a piece.
+        0 => format!("{head}{}", tail.chars().skip(1 + at % 4).collect::<String>()),
+        // Insert something.
+        1 => format!("{head}{with}{tail}"),
+        // Repeat the text (long lists, many classes).
+        2 => std::iter::repeat_n(text, 1 + at % 40).collect::<Vec<_>>().join(","),
+        // Replace the first number by `with`.
+        3 => {
+            let start = chars.iter().position(|c| c.is_ascii_digit()).unwrap_or(0);
+            let end = chars[start..]
+                .iter()
+                .position(|c| !(c.is_ascii_digit() || *c == '.'))
+                .map_or(chars.len(), |e| start + e);
+            format!("{}{with}{}", chars[..start].iter().collect::<String>(), chars[end..].iter().collect::<String>())
+        }
+        // Swap separators.
+        4 => text.replace(',', ";").replace('@', " "),
+        _ => text.to_string(),
+    }
+}
+
+/// A value: a preset's, a number from the edges, junk, or a mutation of one of these.
+fn value(values: Vec<String>) -> impl Strategy<Value = String> {
+    let base = prop_oneof![
+        4 => proptest::sample::select(values),
+        2 => proptest::sample::select(NUMBERS).prop_map(str::to_string),
+        1 => "[ -~]{0,12}",
+    ];
+    (base, any::<u8>(), any::<usize>(), proptest::sample::select(NUMBERS))
+        .prop_map(|(text, op, at, with)| if op % 3 == 0 { mutate(&text, op / 3, at, with) } else { text })
+}
+
+/// Builds and steps every policy of a scenario that passed validation: a few time units, so
+/// the engines' start-up and first events run on the input.
+fn run_briefly(scenario: &Scenario, policies: &[PolicySpec]) {
+    for policy in policies {
+        let Ok(mut run) = live_run(scenario, policy, Watch::page(64)) else { continue };
+        let _ = run.run(scenario.horizon().min(2));
+        let _ = run.readings();
+        let _ = run.view(true);
+    }
+}
+
+#[test]
+fn links_decode_round_trip_and_run() {
+    let (keys, values) = preset_values();
+    let ids: Vec<String> = presets().iter().map(|p| p.id.to_string()).collect();
+    let pair = (proptest::sample::select(keys), value(values));
+    let links = (
+        proptest::sample::select(ids),
+        proptest::collection::vec(proptest::sample::select(policy_texts()), 0..4),
+        proptest::collection::vec(pair, 0..6),
+    );
+    runner()
+        .run(&links, |(preset, policies, pairs)| {
+            let mut query: Vec<(String, String)> = vec![("preset".into(), preset)];
+            if !policies.is_empty() {
+                query.push(("policy".into(), policies.join(",")));
+            }
+            query.extend(pairs);
+            let link = serde_urlencoded::to_string(&query).unwrap_or_default();
+            let mut failure = None;
+            no_panic(&link, || {
+                let (decoded, _) = decode_link(&link, PAGE_KEYS);
+                run_briefly(&decoded.scenario, &decoded.policies);
+                // What the page writes back decodes to the same scenario and policies, without
+                // errors, and encoding is idempotent.
+                let written = encode_link(&decoded.preset, &decoded.policies, &decoded.scenario, &[]);
+                let (again, errors) = decode_link(&written, PAGE_KEYS);
+                let rewritten = encode_link(&again.preset, &again.policies, &again.scenario, &[]);
+                if !errors.is_empty() || again.scenario != decoded.scenario || again.policies != decoded.policies {
+                    failure = Some(format!("{link} was written back as {written}, which reads {errors:?}"));
+                } else if rewritten != written {
+                    failure = Some(format!("{link}: encoding is not idempotent: {written} then {rewritten}"));
+                }
+            })?;
+            match failure {
+                Some(f) => Err(TestCaseError::fail(f)),
+                None => Ok(()),
+            }
+        })
+        .unwrap();
+}
+
+#[test]
+fn policy_specs_parse_or_name_the_policy_key() {
+    let texts = policy_texts();
+    let spec = prop_oneof![
+        3 => (proptest::sample::select(texts.clone()), any::<u8>(), any::<usize>(), proptest::sample::select(NUMBERS))
+            .prop_map(|(t, op, at, with)| mutate(&t, op, at, with)),
+        1 => proptest::sample::select(texts),
+        1 => "[ -~]{0,16}",
+    ];
+    let scenarios: Vec<Scenario> = presets().into_iter().map(|p| p.scenario).collect();
+    runner()
+        .run(&spec, |text| {
+            let mut failure = None;
+            no_panic(&text, || match PolicySpec::parse(&text) {
+                Err(e) if e.key != "policy" => failure = Some(format!("{text:?}: error names {}", e.key)),
+                Err(_) => {}
+                Ok(spec) => {
+                    // The canonical form reads back as the same spec.
+                    match PolicySpec::parse(&spec.to_string()) {
+                        Ok(again) if again == spec => {}
+                        other => failure = Some(format!("{text:?} prints as {spec}, which reads {other:?}")),
+                    }
+                    for s in scenarios.iter().filter(|s| s.info().id == spec.model().id) {
+                        if s.check_policy(&spec).is_ok() {
+                            run_briefly(s, std::slice::from_ref(&spec));
+                        }
+                    }
+                }
+            })?;
+            match failure {
+                Some(f) => Err(TestCaseError::fail(f)),
+                None => Ok(()),
+            }
+        })
+        .unwrap();
+}
+
+#[test]
+fn scenario_keys_refuse_by_name_or_run() {
+    let (_, values) = preset_values();
+    let all = presets();
+    let cases = (0..all.len(), any::<usize>(), value(values));
+    runner()
+        .run(&cases, |(p, k, text)| {
+            let preset = &all[p];
+            let keys = preset.scenario.keys();
+            let key = keys[k % keys.len()].key;
+            let input = format!("{} {key}={text}", preset.id);
+            let mut failure = None;
+            no_panic(&input, || {
+                let mut scenario = preset.scenario.clone();
+                match scenario.set(key, &text) {
+                    Err(e) if e.key != key => failure = Some(format!("{input}: error names {}", e.key)),
+                    Err(_) => {}
+                    Ok(()) => {
+                        // What was accepted prints in a form that reads back the same.
+                        let shown = scenario.get(key).unwrap_or_default();
+                        let mut again = preset.scenario.clone();
+                        match again.set(key, &shown) {
+                            Ok(()) if again.get(key) == Some(shown.clone()) => {}
+                            other => failure = Some(format!("{input}: shown as {shown:?}, which reads {other:?}")),
+                        }
+                        if scenario.validate().is_ok() {
+                            run_briefly(&scenario, &preset.policies);
+                        }
+                    }
+                }
+            })?;
+            match failure {
+                Some(f) => Err(TestCaseError::fail(f)),
+                None => Ok(()),
+            }
+        })
+        .unwrap();
+}
+
+const CLASS_CSV: &str = "need,probability,mean_size\n1,0.5,1\n3,0.25,2\n5,0.2,1\n15,0.05,4\n";
+
+#[test]
+fn class_tables_parse_or_say_why() {
+    let texts = vec![
+        "1@0.9,32@0.1".to_string(),
+        "1@0.5,3@0.25,5@0.2,15@0.05".to_string(),
+        "1@0.9@0.1,32@0.1@1".to_string(),
+        CLASS_CSV.to_string(),
+    ];
+    let input = (
+        proptest::sample::select(texts),
+        any::<u8>(),
+        any::<usize>(),
+        proptest::sample::select(NUMBERS),
+        any::<bool>(),
+    );
+    let msfq = presets().into_iter().find(|p| p.id == "msfq-d5").unwrap();
+    runner()
+        .run(&input, |(text, op, at, with, csv)| {
+            let text = mutate(&text, op, at, with);
+            let mut failure = None;
+            no_panic(&text, || {
+                let parsed = if csv { JobClasses::from_csv(&text) } else { JobClasses::parse(&text) };
+                match parsed {
+                    Err(e) if e.key != "classes" => failure = Some(format!("{text:?}: error names {}", e.key)),
+                    Err(_) => {}
+                    Ok(classes) => {
+                        let mut scenario = msfq.scenario.clone();
+                        if scenario.set("classes", &classes.to_string()).is_ok() && scenario.validate().is_ok() {
+                            let all: Vec<PolicySpec> = all_policies()
+                                .filter(|(m, _)| m.id == "msfq")
+                                .filter_map(|(_, p)| PolicySpec::parse(p.name).ok())
+                                .collect();
+                            run_briefly(&scenario, &all);
+                        }
+                    }
+                }
+            })?;
+            match failure {
+                Some(f) => Err(TestCaseError::fail(f)),
+                None => Ok(()),
+            }
+        })
+        .unwrap();
+}
+
+const TRACE_CSV: &str =
+    "submit_time,duration,size,priority\n0,1.5,0.25,0\n0.1,2,0.5,1\n0.2,0.5,0.125,9\n1,3,1,11\n2.5,1,0.0009765625,4\n";
+
+#[test]
+fn traces_parse_or_name_line_and_field() {
+    let input = (any::<u8>(), any::<usize>(), proptest::sample::select(NUMBERS), 1..4usize);
+    let c5 = presets().into_iter().find(|p| p.id == "pgas-c5").unwrap();
+    runner()
+        .run(&input, |(op, at, with, rounds)| {
+            let mut text = TRACE_CSV.to_string();
+            for r in 0..rounds {
+                text = mutate(&text, op.wrapping_add(r as u8), at.wrapping_mul(r + 1), with);
+            }
+            let mut failure = None;
+            no_panic(&text, || match Trace::from_csv(&text) {
+                Err(e) if e.key != "trace" => failure = Some(format!("{text:?}: error names {}", e.key)),
+                Err(_) => {}
+                Ok(trace) => {
+                    let Scenario::Pgas(mut s) = c5.scenario.clone() else { return };
+                    s.attach_trace(trace);
+                    let scenario = Scenario::Pgas(s);
+                    if scenario.validate().is_ok() {
+                        run_briefly(&scenario, &c5.policies);
+                    }
+                }
+            })?;
+            match failure {
+                Some(f) => Err(TestCaseError::fail(f)),
+                None => Ok(()),
+            }
+        })
+        .unwrap();
+}

@@ -1,0 +1,126 @@
+//! Inputs that fuzzing (`tests/fuzz.rs`, and the independent run reported in the hardening
+//! issue) found to crash, mislead or not survive their own round trip, each kept as a test.
+
+use packlab_core::policy::PolicySpec;
+use packlab_core::scenario::{PAGE_KEYS, decode_link, encode_link};
+
+/// Decodes `link`, writes it back as the page does, and decodes that again: no errors, the
+/// same scenario and policies.
+fn round_trip(link: &str) -> String {
+    let (decoded, errors) = decode_link(link, PAGE_KEYS);
+    assert!(errors.is_empty(), "{link}: {errors:?}");
+    let written = encode_link(&decoded.preset, &decoded.policies, &decoded.scenario, &[]);
+    let (again, errors) = decode_link(&written, PAGE_KEYS);
+    assert!(errors.is_empty(), "{link} written back as {written}: {errors:?}");
+    assert_eq!(again.scenario, decoded.scenario, "{link} written back as {written}");
+    assert_eq!(again.policies, decoded.policies, "{link} written back as {written}");
+    written
+}
+
+/// `ln^1e-12` was accepted, stored as ln^0 and printed so; the parser refused its own output.
+#[test]
+fn a_reservation_power_too_small_to_keep_is_refused() {
+    let err = PolicySpec::parse("dra:g=ln^1e-12").unwrap_err();
+    assert_eq!(err.key, "policy");
+    assert!(err.message.contains("0.01..=4"), "{}", err.message);
+    round_trip("preset=pgas-c3&policy=dra:g=ln^0.5");
+}
+
+/// A load like 5e-324 gave an arrival gap of infinity, which tripped the event queue's debug
+/// assertion. Such an arrival never comes; the run goes on without it.
+#[test]
+fn a_vanishing_load_means_no_arrivals_not_a_panic() {
+    use packlab_core::report::live_run;
+    use packlab_core::view::Watch;
+    for link in ["preset=msfq-d1&load=5e-324", "preset=ghra-b3&load=5e-324", "preset=pgas-c3&load=5e-324"] {
+        let (decoded, _) = decode_link(link, PAGE_KEYS);
+        for policy in &decoded.policies {
+            if let Ok(mut run) = live_run(&decoded.scenario, policy, Watch::page(16)) {
+                run.run(10).unwrap();
+                assert_eq!(run.readings().arrivals, 0, "{link} {policy}");
+            }
+        }
+    }
+}
+
+/// The page writes back only keys that differ from the preset, but a new horizon alone
+/// rescales the warm-up: `horizon=1000000&warmup=200000` (pgrr-a1's own warm-up) reloaded with
+/// warm-up 100000. A link with another horizon now carries its warm-up and grid.
+#[test]
+fn a_new_horizon_with_the_preset_warm_up_survives_the_round_trip() {
+    let written = round_trip("preset=pgrr-a1&horizon=1000000&warmup=200000");
+    assert!(written.contains("warmup=200000"), "{written}");
+    round_trip("preset=pgas-c5&warmup=2&horizon=180");
+}
+
+/// `rho=1e-99` was accepted and printed as a fraction with a 100-digit denominator, which the
+/// parser (64-bit integers) then refused. Workloads below 1e-6 are now refused by name, and
+/// fractions read back whatever their size.
+#[test]
+fn tiny_workloads_are_refused_and_printed_fractions_read_back() {
+    let (_, errors) = decode_link("preset=pgas-c3&rho=1e-99,1,1,1", PAGE_KEYS);
+    assert_eq!(errors.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["rho"]);
+    assert!(errors[0].message.contains("at least 1e-6"), "{}", errors[0].message);
+    round_trip("preset=pgas-c3&rho=0.1,1/3,2.000001,12345678901234567890/98765432109876543211");
+}
+
+/// A class with a mean size of 5e-324 made nMSR's schedule LP panic inside the solver (an
+/// infinite service rate), and means of 1e-10 made it answer wrongly. Mean sizes are now
+/// refused below 1e-6, by name, in text, CSV and links.
+#[test]
+fn vanishing_mean_sizes_are_refused_before_the_lp() {
+    use packlab_core::models::msfq::JobClasses;
+    for text in ["1@0.9@5e-324,32@0.1", "1@0.9@1e-10,32@0.1"] {
+        let e = JobClasses::parse(text).unwrap_err();
+        assert!(e.key == "classes" && e.message.contains("[1e-6, 1e6]"), "{text}: {e:?}");
+    }
+    let e =
+        JobClasses::from_csv("need,probability,mean_size\n1,0.5,1\n3,0.25,21e-324\n5,0.2,1\n15,0.05,4\n").unwrap_err();
+    assert!(e.message.contains("line 3"), "{e:?}");
+    let (link, errors) = decode_link("preset=msfq-d5&policy=nmsr&classes=1@0.9@5e-324,32@0.1", PAGE_KEYS);
+    assert_eq!(errors[0].key, "classes");
+    assert!(!link.policies.is_empty());
+}
+
+/// pgas-c5 at a tiny load passed validation, then its synthetic trace held no task and the
+/// policies failed with "0 sizes and 0 factors". The load is now refused by name.
+#[test]
+fn a_synthetic_trace_without_tasks_is_refused_by_its_load() {
+    let (link, errors) = decode_link("preset=pgas-c5&load=1e-9", PAGE_KEYS);
+    assert_eq!(errors.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["load"]);
+    assert!(errors[0].message.contains("at least 10"), "{}", errors[0].message);
+    assert_eq!(link.policies.len(), 4);
+}
+
+/// A class CSV separated by ';' said "holds no class lines", and junk lines before the first
+/// class were dropped silently as if they were headers.
+#[test]
+fn class_csv_separators_and_junk_lines_are_named() {
+    use packlab_core::models::msfq::JobClasses;
+    use packlab_core::models::pgas::Trace;
+    let e = JobClasses::from_csv("need;probability;mean_size\n1;0.9;1\n32;0.1;1\n").unwrap_err();
+    assert!(e.message.contains("line 1") && e.message.contains("';'"), "{}", e.message);
+    let e = JobClasses::from_csv("hello world\nneed,probability,mean_size\n1,0.9,1\n32,0.1,1\n").unwrap_err();
+    assert!(e.message.contains("line 1") && e.message.contains("hello world"), "{}", e.message);
+    assert!(JobClasses::from_csv("# a comment\nNeed,Probability,Mean_Size\n1,0.9,1\n32,0.1,1\n").is_ok());
+    let e = Trace::from_csv("0;1;0.5;0\n").unwrap_err();
+    assert!(e.message.contains("';'"), "{}", e.message);
+}
+
+/// The queue-limit message said "slot" for the continuous-time models too.
+#[test]
+fn the_queue_limit_names_the_model_time() {
+    use packlab_core::{EngineError, Moment};
+    let slotted = EngineError::QueueLimit { at: Moment::Slot(12), limit: 5 }.to_string();
+    let continuous = EngineError::QueueLimit { at: Moment::Time(12), limit: 5 }.to_string();
+    assert!(slotted.contains("at slot 12"), "{slotted}");
+    assert!(continuous.contains("at time 12") && !continuous.contains("slot"), "{continuous}");
+}
+
+/// `--set` trims keys and values; links did not (` load=0.8` was an unknown key).
+#[test]
+fn link_keys_and_values_are_trimmed() {
+    let (link, errors) = decode_link("preset=pgrr-a1&%20load%20=%200.8%20", PAGE_KEYS);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(link.scenario.load(), 0.8);
+}
