@@ -178,7 +178,28 @@ fn mutate(text: &str, op: u8, at: usize, with: &str) -> String {
         }
         // Swap separators.
         4 => text.replace(',', ";").replace('@', " "),
-        _ => text.to_string(),
+        // A long list of distinct entries made from the first one (a fleet of many distinct
+        // capacities, many classes or sizes): each copy's numbers shifted by its index.
+        _ => {
+            let first = text.split(',').next().unwrap_or(text);
+            (0..1 + at % 1500)
+                .map(|n| {
+                    let mut digits = first.chars().filter(char::is_ascii_digit).count();
+                    first
+                        .chars()
+                        .map(|c| match c.to_digit(10) {
+                            Some(d) if digits > 0 => {
+                                digits -= 1;
+                                char::from_digit((d + (n / 10usize.pow(digits as u32 % 4)) as u32) % 10, 10)
+                                    .unwrap_or(c)
+                            }
+                            _ => c,
+                        })
+                        .collect::<String>()
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        }
     }
 }
 

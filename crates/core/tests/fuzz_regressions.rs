@@ -124,3 +124,30 @@ fn link_keys_and_values_are_trimmed() {
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(link.scenario.load(), 0.8);
 }
+
+/// A fleet of 1000 servers of distinct capacities (a 14 KB link) enumerated a configuration
+/// table per capacity: seconds to decode and, under MaxWeight, gigabytes. The fleet's
+/// configurations now have one budget, and the fleet is refused by name beyond it.
+#[test]
+fn a_fleet_of_distinct_capacities_has_one_configuration_budget() {
+    let servers: Vec<String> = (0..1000).map(|i| format!("1x{}/{}/{}", 9000 + i, 1800 + i % 7, 50000 + i)).collect();
+    let (link, errors) =
+        decode_link(&format!("preset=ghra-b3&policy=mw-local&servers={}", servers.join(",")), PAGE_KEYS);
+    assert_eq!(errors.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["servers"]);
+    assert!(errors[0].message.contains("distinct capacities"), "{}", errors[0].message);
+    assert_eq!(link.scenario.get("servers").unwrap(), "5xsmall,5xlarge");
+    // A fleet of many distinct but small servers stays within it.
+    let small: Vec<String> = (0..1000).map(|i| format!("1x{}/{}/{}", 300 + i, 60 + i % 7, 4000 + i)).collect();
+    let (_, errors) = decode_link(&format!("preset=ghra-b3&policy=mw-local&servers={}", small.join(",")), PAGE_KEYS);
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+/// Thousands of parameterised policy copies in one link took seconds to decode.
+#[test]
+fn a_link_names_a_bounded_number_of_policies() {
+    let list: Vec<String> = (0..5000).map(|d| format!("po-d:d={}", d % 1000 + 1)).collect();
+    let (link, errors) = decode_link(&format!("preset=pgas-c3&policy={}", list.join(",")), PAGE_KEYS);
+    assert_eq!(errors.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["policy"]);
+    assert!(errors[0].message.contains("5000 policies"), "{}", errors[0].message);
+    assert_eq!(link.policies.len(), 16);
+}

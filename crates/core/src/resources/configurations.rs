@@ -13,6 +13,52 @@ use super::Resources;
 /// tiny next to the server; the presets have at most a few thousand).
 pub const MAX_CONFIGURATIONS: usize = 200_000;
 
+/// Most configurations a whole fleet may have over its distinct server capacities: a fleet of
+/// a thousand servers of distinct capacities would otherwise enumerate (and MaxWeight keep)
+/// a table each, minutes of work and gigabytes from a link of a few kilobytes.
+pub const MAX_FLEET_CONFIGURATIONS: usize = 2_000_000;
+
+/// The configurations of each distinct capacity of a fleet, enumerated under one budget.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FleetConfigurations {
+    /// Each distinct capacity, in order of first appearance, with its configurations.
+    pub distinct: Vec<(Resources, Configurations)>,
+    /// For each server, the index of its capacity in `distinct`.
+    pub of_server: Vec<usize>,
+}
+
+impl FleetConfigurations {
+    /// Enumerates the configurations of every distinct capacity in `capacities`: at most
+    /// [`MAX_CONFIGURATIONS`] each and [`MAX_FLEET_CONFIGURATIONS`] in all.
+    pub fn enumerate(demands: &[Resources], capacities: &[Resources]) -> Result<Self, TooManyConfigurations> {
+        let mut distinct: Vec<(Resources, Configurations)> = Vec::new();
+        let mut of_server = Vec::with_capacity(capacities.len());
+        let mut total = 0;
+        for c in capacities {
+            let index =
+                match distinct.iter().position(|(d, _)| d == c) {
+                    Some(i) => i,
+                    None => {
+                        let left = MAX_FLEET_CONFIGURATIONS - total;
+                        let configs = Configurations::enumerate_within(demands, c, left.min(MAX_CONFIGURATIONS))
+                            .map_err(|_| TooManyConfigurations {
+                                limit: if left < MAX_CONFIGURATIONS {
+                                    MAX_FLEET_CONFIGURATIONS
+                                } else {
+                                    MAX_CONFIGURATIONS
+                                },
+                            })?;
+                        total += configs.len();
+                        distinct.push((*c, configs));
+                        distinct.len() - 1
+                    }
+                };
+            of_server.push(index);
+        }
+        Ok(Self { distinct, of_server })
+    }
+}
+
 /// The feasible configurations of one server capacity for a list of job types, in
 /// lexicographic order of the count vectors (the zero configuration first).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,10 +70,29 @@ pub struct Configurations {
     maximal: Vec<bool>,
 }
 
-/// The enumeration would exceed [`MAX_CONFIGURATIONS`].
+/// The enumeration would exceed [`MAX_CONFIGURATIONS`] for one server, or
+/// [`MAX_FLEET_CONFIGURATIONS`] over a fleet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TooManyConfigurations {
     pub limit: usize,
+}
+
+impl TooManyConfigurations {
+    /// What to tell the user, after "the servers have".
+    pub fn describe(&self) -> String {
+        if self.limit == MAX_FLEET_CONFIGURATIONS {
+            format!(
+                "more than {} feasible configurations over their distinct capacities; use fewer distinct capacities, \
+                 smaller servers or larger VM types",
+                self.limit
+            )
+        } else {
+            format!(
+                "a server with more than {} feasible configurations; use smaller servers or larger VM types",
+                self.limit
+            )
+        }
+    }
 }
 
 impl Configurations {

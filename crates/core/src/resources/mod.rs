@@ -8,7 +8,7 @@
 
 pub mod configurations;
 
-pub use configurations::{Configurations, TooManyConfigurations};
+pub use configurations::{Configurations, FleetConfigurations, TooManyConfigurations};
 use serde::{Deserialize, Serialize};
 
 /// The most resource dimensions any model uses (GH-RA: memory, CPU, storage).

@@ -28,6 +28,10 @@ pub struct Link {
     pub extras: Vec<(String, String)>,
 }
 
+/// Most policies a link may name: the page races four, the CLI runs them all, and a link of
+/// thousands of parameterised copies took seconds to decode.
+pub const MAX_LINK_POLICIES: usize = 16;
+
 /// Keys whose validity depends on other keys (checked by [`Scenario::validate`]).
 const RELATED: [&str; 9] = ["horizon", "warmup", "sample_every", "load", "servers", "size", "service", "types", "rho"];
 
@@ -59,7 +63,15 @@ pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>)
 
     let mut policies = Vec::new();
     if let Some(list) = value_of("policy") {
-        for name in list.split(',').filter(|s| !s.trim().is_empty()) {
+        let mut names: Vec<&str> = list.split(',').filter(|s| !s.trim().is_empty()).collect();
+        if names.len() > MAX_LINK_POLICIES {
+            errors.push(ConfigError::new(
+                "policy",
+                format!("{} policies; a link names at most {MAX_LINK_POLICIES} (the first ones are kept)", names.len()),
+            ));
+            names.truncate(MAX_LINK_POLICIES);
+        }
+        for name in names {
             match PolicySpec::parse(name) {
                 Ok(p) if !policies.contains(&p) => policies.push(p),
                 Ok(_) => {}

@@ -116,15 +116,8 @@ impl GhraScenario {
 
     /// V (RES-21), or an error naming `servers` when a server has too many configurations.
     pub fn traffic_vector(&self) -> Result<Vec<f64>, ConfigError> {
-        super::theory::traffic_vector(&self.types.demands(), &self.servers.capacities()).map_err(|e| {
-            ConfigError::new(
-                "servers",
-                format!(
-                    "a server has more than {} feasible configurations; use smaller servers or larger VM types",
-                    e.limit
-                ),
-            )
-        })
+        super::theory::traffic_vector(&self.types.demands(), &self.servers.capacities())
+            .map_err(|e| ConfigError::new("servers", format!("the servers have {}", e.describe())))
     }
 
     /// λ_j = ζ·V_j.

@@ -2,19 +2,39 @@
 //! capacity region, and the product-form stationary law of the loss system LOSS(L, J, w)
 //! (Lemma 1), against which the tests check the engine's Poisson clocks.
 
-use crate::resources::{Configurations, Resources, TooManyConfigurations};
+use std::cell::RefCell;
+
+use crate::resources::{Configurations, FleetConfigurations, Resources, TooManyConfigurations};
+
+type TrafficKey = (Vec<Resources>, Vec<Resources>);
+
+thread_local! {
+    /// The last traffic vector computed, by its demands and capacities: the page asks for it
+    /// (through the load's marks and the offered occupancy) at every render, and a large fleet
+    /// takes an enumeration of every distinct capacity.
+    static LAST: RefCell<Option<(TrafficKey, Result<Vec<f64>, TooManyConfigurations>)>> = const { RefCell::new(None) };
+}
 
 /// V = Σ_ℓ V^ℓ, where V^ℓ is the plain average of server ℓ's maximal configurations (RES-21).
 /// With μ_j = 1, λ = ζ·V is on the boundary of the capacity region at ζ = 1.
 pub fn traffic_vector(demands: &[Resources], capacities: &[Resources]) -> Result<Vec<f64>, TooManyConfigurations> {
+    let hit = LAST.with_borrow(|last| {
+        last.as_ref().filter(|((d, c), _)| d == demands && c == capacities).map(|(_, v)| v.clone())
+    });
+    if let Some(v) = hit {
+        return v;
+    }
+    let v = compute_traffic_vector(demands, capacities);
+    LAST.with_borrow_mut(|last| *last = Some(((demands.to_vec(), capacities.to_vec()), v.clone())));
+    v
+}
+
+fn compute_traffic_vector(demands: &[Resources], capacities: &[Resources]) -> Result<Vec<f64>, TooManyConfigurations> {
+    let fleet = FleetConfigurations::enumerate(demands, capacities)?;
+    let averages: Vec<Vec<f64>> = fleet.distinct.iter().map(|(_, configs)| configs.maximal_average()).collect();
     let mut v = vec![0.0; demands.len()];
-    let mut distinct: Vec<(Resources, Vec<f64>)> = Vec::new();
-    for c in capacities {
-        if !distinct.iter().any(|(d, _)| d == c) {
-            distinct.push((*c, Configurations::enumerate(demands, c)?.maximal_average()));
-        }
-        let (_, average) = distinct.iter().find(|(d, _)| d == c).expect("just added");
-        for (sum, a) in v.iter_mut().zip(average) {
+    for &i in &fleet.of_server {
+        for (sum, a) in v.iter_mut().zip(&averages[i]) {
             *sum += a;
         }
     }

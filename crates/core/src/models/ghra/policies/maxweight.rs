@@ -23,7 +23,7 @@ use crate::models::ghra::{
     GhraContext, GhraDecision, GhraEvent, GhraObservation, GhraPolicy, GhraScenario, GhraState, QueueRef, Source,
 };
 use crate::policy::PolicySpec;
-use crate::resources::{Configurations, Resources, TooManyConfigurations};
+use crate::resources::{Configurations, FleetConfigurations, Resources, TooManyConfigurations};
 
 /// When configurations are re-selected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,24 +63,16 @@ impl MaxWeight {
         demands: &[Resources],
         capacities: &[Resources],
     ) -> Result<Self, TooManyConfigurations> {
-        let mut distinct: Vec<Resources> = Vec::new();
-        let table_of = capacities
-            .iter()
-            .map(|c| {
-                distinct.iter().position(|d| d == c).unwrap_or_else(|| {
-                    distinct.push(*c);
-                    distinct.len() - 1
-                })
+        let fleet = FleetConfigurations::enumerate(demands, capacities)?;
+        let table_of = fleet.of_server;
+        let tables = fleet
+            .distinct
+            .into_iter()
+            .map(|(_, configs)| {
+                let jobs = configs.iter().map(|k| k.iter().sum()).collect();
+                ConfigTable { configs, jobs }
             })
             .collect();
-        let tables = distinct
-            .iter()
-            .map(|c| {
-                let configs = Configurations::enumerate(demands, c)?;
-                let jobs = configs.iter().map(|k| k.iter().sum()).collect();
-                Ok(ConfigTable { configs, jobs })
-            })
-            .collect::<Result<_, _>>()?;
         Ok(Self {
             refresh,
             tables,
@@ -98,13 +90,8 @@ impl MaxWeight {
         spec: &PolicySpec,
         scenario: &GhraScenario,
     ) -> Result<Self, crate::ConfigError> {
-        Self::new(refresh, &scenario.types.demands(), &scenario.servers.capacities()).map_err(|e| {
-            spec.error(format!(
-                "a server has more than {} feasible configurations to choose from; use fewer, larger VM types or \
-                 smaller servers",
-                e.limit
-            ))
-        })
+        Self::new(refresh, &scenario.types.demands(), &scenario.servers.capacities())
+            .map_err(|e| spec.error(format!("the servers have {}", e.describe())))
     }
 
     /// MW_config(ℓ): the max-weight configuration for server ℓ's own queues (RES-20 ties).
