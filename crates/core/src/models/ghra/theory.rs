@@ -6,13 +6,14 @@ use std::cell::RefCell;
 
 use crate::resources::{Configurations, FleetConfigurations, Resources, TooManyConfigurations};
 
-type TrafficKey = (Vec<Resources>, Vec<Resources>);
+/// A traffic vector with the demands and capacities it was computed for.
+type CachedTraffic = ((Vec<Resources>, Vec<Resources>), Result<Vec<f64>, TooManyConfigurations>);
 
 thread_local! {
     /// The last traffic vector computed, by its demands and capacities: the page asks for it
     /// (through the load's marks and the offered occupancy) at every render, and a large fleet
     /// takes an enumeration of every distinct capacity.
-    static LAST: RefCell<Option<(TrafficKey, Result<Vec<f64>, TooManyConfigurations>)>> = const { RefCell::new(None) };
+    static LAST: RefCell<Option<CachedTraffic>> = const { RefCell::new(None) };
 }
 
 /// V = Σ_ℓ V^ℓ, where V^ℓ is the plain average of server ℓ's maximal configurations (RES-21).
