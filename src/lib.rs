@@ -5,6 +5,7 @@
 //! * [`snapshot`]: the immutable picture of a race that components render;
 //! * [`runner`]: drives a race from requestAnimationFrame and publishes snapshots;
 //! * [`frame_loop`]: the requestAnimationFrame loop, cancelled on drop;
+//! * [`crash`]: the message a panic leaves on the page;
 //! * [`app`], [`controls`], [`cluster`], [`chart`], [`stats`], [`export`]: components that
 //!   draw and dispatch; none of them simulates.
 
@@ -14,6 +15,7 @@ pub mod canvas_size;
 pub mod chart;
 pub mod cluster;
 pub mod controls;
+pub mod crash;
 pub mod export;
 pub mod frame_loop;
 pub mod lab;
@@ -22,7 +24,8 @@ pub mod runner;
 pub mod snapshot;
 pub mod stats;
 
-/// Mounts the app on `<body>`.
+/// Mounts the app on `<body>`, with a panic hook that shows what happened on the page.
 pub fn start() {
+    crash::install();
     yew::Renderer::<app::App>::new().render();
 }

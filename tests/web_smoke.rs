@@ -108,3 +108,21 @@ async fn stats_rows_carry_the_numbers() {
     app.destroy();
     root.unchecked_into::<web_sys::HtmlElement>().remove();
 }
+
+/// The panic hook's message: visible at the top of the page, named, with the way back to the
+/// preset; a second panic replaces it.
+#[wasm_bindgen_test]
+fn a_crash_is_shown_with_a_way_back() {
+    packlab_web::crash::show("panicked at somewhere: something");
+    packlab_web::crash::show("panicked at elsewhere: another thing");
+    let document = web_sys::window().unwrap().document().unwrap();
+    let panels = document.query_selector_all(&format!("#{}", packlab_web::crash::CRASH_ID)).unwrap();
+    assert_eq!(panels.length(), 1);
+    let panel = document.get_element_by_id(packlab_web::crash::CRASH_ID).unwrap();
+    assert_eq!(panel.get_attribute("role").as_deref(), Some("alert"));
+    let text = panel.text_content().unwrap();
+    assert!(text.contains("another thing") && !text.contains("something"), "{text}");
+    let link = panel.query_selector("a").unwrap().unwrap();
+    assert!(link.get_attribute("href").unwrap().starts_with('?'));
+    panel.remove();
+}

@@ -497,6 +497,25 @@ labTest('rejected link keys are named with their ranges and the rest loads', asy
   await waitPastSlot(page, 0);
 });
 
+// Links the fuzzer found to kill the page (nMSR's LP on a vanishing mean size) or to
+// mislead: each now opens with the offending key named, and the page runs.
+labTest('links that used to crash the page name their key and the page runs', async (open) => {
+  for (const [link, key, part] of [
+    ['preset=msfq-d5&policy=nmsr&classes=1@0.9@5e-324,32@0.1', 'classes', '[1e-6, 1e6]'],
+    ['preset=pgas-c5&load=1e-9', 'load', 'at least 10'],
+  ]) {
+    const page = await open(link);
+    const notices = page.locator('#notices');
+    await notices.waitFor({ state: 'visible' });
+    const text = await notices.textContent();
+    assert.ok(text.includes(key) && text.includes(part), `${link}: #notices should name ${key} (${part}): ${text}`);
+    assert.equal(await page.locator('#crash').count(), 0, `${link}: the page crashed`);
+    assert.ok(Object.keys(await rows(page)).length >= 1, `${link}: no lane`);
+    await page.click('#play');
+    await waitPastSlot(page, 0);
+  }
+});
+
 labTest('space plays and pauses, the right arrow steps one slot, reset goes back to 0', async (open) => {
   const page = await open(`${RACE}&speed=1000`);
   // The keys go to the page, not to a control.

@@ -29,6 +29,9 @@ pub enum Command {
     /// Time the engines: every model's headline cases, or the given presets (over a list of
     /// server counts with --servers).
     Bench(BenchArgs),
+    /// Run each model's headline case for many events, checking its invariants and that its
+    /// memory stays flat.
+    Soak(SoakArgs),
     /// `bench` on MSFQ's headline cases (the old name).
     #[command(hide = true)]
     BenchMsj(BenchArgs),
@@ -186,6 +189,21 @@ pub struct BoundsArgs {
     pub load: Option<String>,
 
     /// Print one JSON object, and nothing else, on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SoakArgs {
+    /// Events per model (arrivals, starts, departures, clock ticks).
+    #[arg(long, value_name = "N", default_value_t = 100_000_000, value_parser = at_least_one, allow_hyphen_values = true)]
+    pub events: u64,
+
+    /// Models to soak, repeatable or comma-separated (default: every model).
+    #[arg(long = "model", value_name = "ID")]
+    pub models: Vec<String>,
+
+    /// Print one JSON object per model per line.
     #[arg(long)]
     pub json: bool,
 }

@@ -8,6 +8,7 @@ mod catalog;
 mod output;
 mod run;
 mod setup;
+mod soak;
 mod sweep;
 mod sweep_pgas;
 
@@ -47,6 +48,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::BenchVm(a) => bench::command(a, Some("ghra"), out),
         Command::BenchPgas(a) => bench::command(a, Some("pgas"), out),
         Command::Bounds(a) => bounds::command(a, out),
+        Command::Soak(a) => soak::command(a, out),
     }
 }
 

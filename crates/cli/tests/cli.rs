@@ -410,6 +410,21 @@ fn bench_policy_alone_picks_its_model() {
     fails(&["bench", "--policy", "msf,bf-js", "--jobs", "2000"], &["--policy", "different models"]);
 }
 
+/// `soak` runs every model's headline case, checks its invariants and reports its memory.
+#[test]
+fn soak_checks_every_model() {
+    let lines = json_lines(&ok(&["soak", "--events", "20000", "--json"]));
+    let models: Vec<&str> = lines.iter().map(|v| v["model"].as_str().unwrap()).collect();
+    assert_eq!(models, ["pgrr", "msfq", "ghra", "pgas"]);
+    for v in &lines {
+        assert!(f(v, "events") >= 20000.0, "{v}");
+    }
+    let one = json_lines(&ok(&["soak", "--events", "1000", "--model", "msfq", "--json"]));
+    assert_eq!(one.len(), 1);
+    fails(&["soak", "--model", "nope"], &["--model", "nope", "pgrr"]);
+    fails(&["soak", "--events", "0"], &["--events", ">= 1"]);
+}
+
 #[test]
 fn presets_match_the_core_catalogue() {
     // The CLI adds no ids of its own: what `presets` prints is what `preset()` accepts.

@@ -51,6 +51,9 @@ pub trait LiveRun {
     fn analysis(&self) -> Option<Analysis> {
         None
     }
+    /// Checks the model's invariants on the state (capacity, conservation of jobs), the ones
+    /// the engine guarantees whatever the policy does: `packlab soak` and the fuzz targets ask.
+    fn check_invariants(&self) -> Result<(), String>;
 }
 
 /// The figures of a run at one moment. Time averages are over the measured window (after the

@@ -215,13 +215,17 @@ fn value(values: Vec<String>) -> impl Strategy<Value = String> {
 }
 
 /// Builds and steps every policy of a scenario that passed validation: a few time units, so
-/// the engines' start-up and first events run on the input.
+/// the engines' start-up and first events run on the input. Panics (a test failure naming
+/// the input) if a run breaks one of its model's invariants.
 fn run_briefly(scenario: &Scenario, policies: &[PolicySpec]) {
     for policy in policies {
         let Ok(mut run) = live_run(scenario, policy, Watch::page(64)) else { continue };
         let _ = run.run(scenario.horizon().min(2));
         let _ = run.readings();
         let _ = run.view(true);
+        if let Err(e) = run.check_invariants() {
+            panic!("{policy}: invariant broken: {e}");
+        }
     }
 }
 

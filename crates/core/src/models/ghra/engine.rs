@@ -127,6 +127,43 @@ impl GhraSim {
         &self.stats
     }
 
+    /// Checks what the engine guarantees whatever the policy does: every server holds its
+    /// jobs' demands and no more than its capacity, the queues add up, and every real job
+    /// that arrived waits, runs or has left (dummies never count).
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let st = &self.state;
+        for l in 0..st.servers() {
+            let mut used = Resources::zero(st.capacity(l).dims());
+            let mut jobs = 0;
+            for j in 0..st.types() {
+                for _ in 0..st.running(l, j) {
+                    used = used.plus(st.demand(j));
+                    jobs += 1;
+                }
+            }
+            if used != st.used[l] || !used.le(st.capacity(l)) || jobs != st.jobs_on(l) {
+                return Err(format!(
+                    "server {l}: its jobs use {used:?}, it records {:?} of {:?}",
+                    st.used[l],
+                    st.capacity(l)
+                ));
+            }
+        }
+        let queued: usize = st.queues.iter().map(std::collections::VecDeque::len).sum();
+        let running_real: u64 = st.real.iter().map(|&n| u64::from(n)).sum();
+        let s = &self.stats;
+        if queued != st.waiting_total()
+            || s.arrivals != queued as u64 + s.started
+            || s.started != running_real + s.completed
+        {
+            return Err(format!(
+                "{} arrivals but {queued} waiting, {running_real} running, {} completed",
+                s.arrivals, s.completed
+            ));
+        }
+        Ok(())
+    }
+
     pub fn last_start(&self) -> Option<&LastStart> {
         self.last.as_ref()
     }

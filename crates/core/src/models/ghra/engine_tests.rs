@@ -1,11 +1,8 @@
 use proptest::prelude::*;
 
 use super::vms::{Fleet, VmCatalog};
-use std::collections::VecDeque;
 
-use super::{
-    Ghra, GhraConfig, GhraContext, GhraDecision, GhraEvent, GhraPolicy, GhraScenario, GhraSim, QueueRef, Source,
-};
+use super::{Ghra, GhraConfig, GhraContext, GhraDecision, GhraEvent, GhraPolicy, GhraScenario, GhraSim, Source};
 use crate::EngineError;
 use crate::models::Model;
 use crate::policy::PolicySpec;
@@ -133,32 +130,7 @@ fn same_seed_same_run_and_common_arrivals_across_policies() {
 /// Checks every invariant of the state: capacity in every resource, the used vector equals
 /// the jobs on the server, queue counts agree, and no job is lost or duplicated.
 fn check_invariants(s: &GhraSim) -> Result<(), TestCaseError> {
-    let st = &s.state;
-    for l in 0..st.servers() {
-        let mut used = Resources::zero(st.capacity(l).dims());
-        let mut jobs = 0;
-        for j in 0..st.types() {
-            for _ in 0..st.running(l, j) {
-                used = used.plus(st.demand(j));
-                jobs += 1;
-            }
-        }
-        prop_assert_eq!(used, st.used[l]);
-        prop_assert!(used.le(st.capacity(l)), "server {} over capacity: {:?} > {:?}", l, used, st.capacity(l));
-        prop_assert_eq!(jobs, st.jobs_on(l));
-        let local: usize =
-            (0..st.types()).map(|j| st.queue_len(QueueRef::Local { server: l as u32, job_type: j as u16 })).sum();
-        prop_assert_eq!(local, st.waiting_at(l));
-    }
-    let queued: usize = st.queues.iter().map(VecDeque::len).sum();
-    prop_assert_eq!(queued, st.waiting_total());
-    prop_assert_eq!((0..st.types()).map(|j| st.waiting_of_type(j)).sum::<usize>(), queued);
-    let running_real: u64 = st.real.iter().map(|&n| u64::from(n)).sum();
-    let stats = &s.stats;
-    // Conservation: every real arrival waits, runs or has left; dummies never count.
-    prop_assert_eq!(stats.arrivals, queued as u64 + stats.started);
-    prop_assert_eq!(stats.started, running_real + stats.completed);
-    Ok(())
+    s.check_invariants().map_err(TestCaseError::fail)
 }
 
 proptest! {

@@ -94,6 +94,10 @@ impl GhraSim {
 }
 
 impl LiveRun for GhraSim {
+    fn check_invariants(&self) -> Result<(), String> {
+        GhraSim::check_invariants(self)
+    }
+
     fn run(&mut self, units: u64) -> Result<(), EngineError> {
         let until = self.time() + units;
         self.run_until(until as f64)

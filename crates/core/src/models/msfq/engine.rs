@@ -112,6 +112,30 @@ impl MsfqSim {
         &self.stats
     }
 
+    /// Checks what the engine guarantees whatever the policy does: the busy cores are the
+    /// running jobs' needs and at most k, and every job that arrived waits, runs or has left.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let st = &self.state;
+        let busy: u32 = (0..st.classes()).map(|c| st.need(c) * st.in_service(c)).sum();
+        if busy != st.busy() || busy > st.cores() {
+            return Err(format!("{busy} cores held by running jobs, {} recorded busy of {}", st.busy(), st.cores()));
+        }
+        let waiting: usize = (0..st.classes()).map(|c| st.waiting(c)).sum();
+        let s = &self.stats;
+        if waiting != st.waiting_total()
+            || s.arrivals != s.completed + st.running_total() as u64 + waiting as u64
+            || s.started != s.completed + st.running_total() as u64
+        {
+            return Err(format!(
+                "{} arrivals but {waiting} waiting, {} running, {} completed",
+                s.arrivals,
+                st.running_total(),
+                s.completed
+            ));
+        }
+        Ok(())
+    }
+
     pub fn last_start(&self) -> Option<&LastStart> {
         self.last.as_ref()
     }

@@ -33,15 +33,9 @@ fn names(skip: &str) -> Vec<&'static str> {
 /// Cores in use equal the needs of the running jobs, never more than k; every arrival is
 /// waiting, running or completed.
 fn check_invariants(sim: &MsfqSim) {
-    let st = sim.state();
-    let busy: u32 = (0..st.classes()).map(|c| st.need(c) * st.in_service(c)).sum();
-    assert_eq!(busy, st.busy());
-    assert!(busy <= st.cores());
-    let waiting: usize = (0..st.classes()).map(|c| st.waiting(c)).sum();
-    assert_eq!(waiting, st.waiting_total());
-    let stats = sim.stats();
-    assert_eq!(stats.arrivals, stats.completed + st.running_total() as u64 + st.waiting_total() as u64);
-    assert_eq!(stats.started, stats.completed + st.running_total() as u64);
+    if let Err(e) = sim.check_invariants() {
+        panic!("{e}");
+    }
 }
 
 proptest! {

@@ -22,6 +22,10 @@ impl MsfqSim {
 }
 
 impl LiveRun for MsfqSim {
+    fn check_invariants(&self) -> Result<(), String> {
+        MsfqSim::check_invariants(self)
+    }
+
     fn run(&mut self, units: u64) -> Result<(), EngineError> {
         let until = self.time() + units;
         self.run_until(until as f64)

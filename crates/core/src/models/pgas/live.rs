@@ -111,6 +111,10 @@ impl PgasSim {
 }
 
 impl LiveRun for PgasSim {
+    fn check_invariants(&self) -> Result<(), String> {
+        PgasSim::check_invariants(self)
+    }
+
     fn run(&mut self, units: u64) -> Result<(), EngineError> {
         let until = self.time() + units;
         self.run_until(until as f64)

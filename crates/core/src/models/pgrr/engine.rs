@@ -140,6 +140,37 @@ impl PgrrSim {
         self.state.counters
     }
 
+    /// Checks what the engine guarantees whatever the policy does, from the state alone:
+    /// every server holds what its jobs occupy and no more than its capacity, no running job
+    /// is past its departure, and every job that arrived waits, runs or has left, once.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let t = self.slot();
+        let mut running = 0u64;
+        for (id, server) in self.cluster().servers().iter().enumerate() {
+            let held: u64 = server.jobs().iter().map(|j| j.occupies.primary()).sum();
+            if held != server.used().primary() || !server.used().le(&server.capacity()) {
+                return Err(format!(
+                    "server {id}: its jobs occupy {held}, it records {:?} of {:?}",
+                    server.used(),
+                    server.capacity()
+                ));
+            }
+            if let Some(job) = server.jobs().iter().find(|j| j.start < j.arrival || j.departure < t) {
+                return Err(format!("server {id}: job {} started before arriving or outstayed its service", job.id));
+            }
+            running += server.jobs().len() as u64;
+        }
+        let c = self.counters();
+        let waiting = self.queue().len() as u64;
+        if waiting + running + c.departed != c.arrivals || c.started != running + c.departed {
+            return Err(format!(
+                "{} arrivals but {waiting} waiting, {running} running and {} departed ({} started)",
+                c.arrivals, c.departed, c.started
+            ));
+        }
+        Ok(())
+    }
+
     pub fn last_placement(&self) -> Option<Placement> {
         self.last
     }

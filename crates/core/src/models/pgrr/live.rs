@@ -9,6 +9,10 @@ use crate::metrics::SeriesPoint;
 use crate::view::{BinsKind, Block, ClusterView, LiveRun, Metric, Readings, ServerView, Why};
 
 impl LiveRun for PgrrSim {
+    fn check_invariants(&self) -> Result<(), String> {
+        PgrrSim::check_invariants(self)
+    }
+
     fn run(&mut self, units: u64) -> Result<(), EngineError> {
         PgrrSim::run(self, units)
     }
