@@ -4,27 +4,38 @@ use std::cell::OnceCell;
 
 use super::MinTree;
 
+/// Entries per block of the search tree: the tree holds one minimum per block, and a search
+/// scans at most two blocks besides its O(log n) walk.
+const BLOCK: usize = 16;
+
+/// Removed entries kept at least before a compaction.
+const MIN_DEAD: usize = 1024;
+
 /// A first-in-first-out sequence of items, each with a `u64` key (a job size), addressed by
 /// increasing positions (job ids or per-queue sequence numbers).
 ///
-/// Besides lookup by position, it answers "the earliest item after a position whose key is at
-/// most `bound`" with a segment tree over a sliding window of positions. The window slides
-/// forward as the oldest items leave, so memory follows the span between the oldest and the
-/// newest item, not the total ever pushed.
+/// Entries are stored densely in push order, three parallel vectors (positions, keys, items);
+/// a position is found by binary search. A removed entry leaves a tombstone (key `u64::MAX`),
+/// and the vectors are compacted when tombstones reach a quarter of the live entries, so memory
+/// follows the number of items present (16 bytes plus the item's size per item, up to half as
+/// much again for tombstones and growth slack), however long ago the oldest one arrived. Removals and compactions cost O(log n)
+/// amortised.
 ///
-/// The segment tree is built by the first search and kept up to date from then on: a queue
-/// that is only ever looked up by position (the engine's waiting queue under a policy that
-/// keeps its own queues) never pays for it.
+/// "The earliest item after a position whose key is at most `bound`" is answered by a segment
+/// tree over block minima, built by the first search and kept up to date from then on: a
+/// queue that is only ever looked up by position (the engine's waiting queue under a policy
+/// that keeps its own queues) never pays for it.
 #[derive(Debug, Clone)]
 pub struct FifoIndex<T> {
-    /// Position of window slot 0.
-    base: u64,
-    /// Key of each window slot, `u64::MAX` where no item is.
+    positions: Vec<u64>,
+    /// Key of each entry, `u64::MAX` for a removed one.
     keys: Vec<u64>,
-    items: Vec<Option<T>>,
-    /// The keys as a segment tree, once searched.
-    tree: OnceCell<MinTree>,
+    items: Vec<T>,
+    /// Entries before this one are all removed.
+    start: usize,
     len: usize,
+    /// The minimum of each block of keys, once searched.
+    tree: OnceCell<MinTree>,
     /// The next position accepted by `push` must be at least this.
     next: u64,
 }
@@ -36,15 +47,14 @@ impl<T: Copy> Default for FifoIndex<T> {
 }
 
 impl<T: Copy> FifoIndex<T> {
-    const MIN_WINDOW: usize = 64;
-
     pub fn new() -> Self {
         Self {
-            base: 0,
-            keys: vec![u64::MAX; Self::MIN_WINDOW],
-            items: vec![None; Self::MIN_WINDOW],
-            tree: OnceCell::new(),
+            positions: Vec::new(),
+            keys: Vec::new(),
+            items: Vec::new(),
+            start: 0,
             len: 0,
+            tree: OnceCell::new(),
             next: 0,
         }
     }
@@ -61,41 +71,74 @@ impl<T: Copy> FifoIndex<T> {
     pub fn push(&mut self, pos: u64, key: u64, item: T) {
         assert!(pos >= self.next, "positions must increase");
         assert!(key < u64::MAX, "key u64::MAX is reserved");
-        if pos - self.base >= self.items.len() as u64 {
-            self.rebuild(pos);
+        let entry = self.keys.len();
+        if entry == self.keys.capacity() {
+            // Grow by a quarter rather than double: memory stays within 25% of what the
+            // entries need, and pushes stay O(1) amortised.
+            let more = (entry / 4).max(64);
+            self.positions.reserve_exact(more);
+            self.keys.reserve_exact(more);
+            self.items.reserve_exact(more);
         }
-        let slot = (pos - self.base) as usize;
-        self.set_key(slot, key);
-        self.items[slot] = Some(item);
+        self.positions.push(pos);
+        self.keys.push(key);
+        self.items.push(item);
         self.len += 1;
         self.next = pos + 1;
+        if let Some(tree) = self.tree.get_mut() {
+            if entry / BLOCK < tree.len() {
+                let block = entry / BLOCK;
+                let min = tree.get(block).min(key);
+                tree.set(block, min);
+            } else {
+                // Out of room: a tree twice as large (O(1) amortised per push).
+                self.tree = OnceCell::new();
+                self.tree();
+            }
+        }
     }
 
+    #[inline]
     pub fn get(&self, pos: u64) -> Option<(u64, T)> {
-        let slot = self.slot(pos)?;
-        self.items[slot].map(|item| (self.keys[slot], item))
+        let entry = self.entry(pos)?;
+        Some((self.keys[entry], self.items[entry]))
     }
 
     pub fn remove(&mut self, pos: u64) -> Option<(u64, T)> {
-        let slot = self.slot(pos)?;
-        let item = self.items[slot].take()?;
-        let key = self.keys[slot];
-        self.set_key(slot, u64::MAX);
+        let entry = self.entry(pos)?;
+        let (key, item) = (self.keys[entry], self.items[entry]);
+        self.keys[entry] = u64::MAX;
         self.len -= 1;
+        if let Some(tree) = self.tree.get_mut() {
+            let block = entry / BLOCK;
+            let min = Self::block_min(&self.keys, block);
+            tree.set(block, min);
+        }
+        while self.start < self.keys.len() && self.keys[self.start] == u64::MAX {
+            self.start += 1;
+        }
+        // Compacting once removed entries outnumber a quarter of the live ones keeps a long
+        // queue's vectors within 25% of what its entries need, at five moves per removal
+        // amortised; a short queue waits for `MIN_DEAD` removals, so that a stable run, whose
+        // queue empties and refills all the time, compacts rarely.
+        let dead = self.keys.len() - self.len;
+        if dead > self.len / 4 && dead >= MIN_DEAD {
+            self.compact();
+        }
         Some((key, item))
     }
 
     /// The oldest item: `(position, key, item)`.
     pub fn head(&self) -> Option<(u64, u64, T)> {
-        self.first_at_most(0, u64::MAX - 1)
+        (self.start < self.keys.len())
+            .then(|| (self.positions[self.start], self.keys[self.start], self.items[self.start]))
     }
 
     /// The earliest item at a position `≥ from` whose key is at most `bound`.
     pub fn first_at_most(&self, from: u64, bound: u64) -> Option<(u64, u64, T)> {
-        let from = from.saturating_sub(self.base) as usize;
-        let slot = self.tree().first_at_most(from, bound)?;
-        let item = self.items[slot].expect("a set key has an item");
-        Some((self.base + slot as u64, self.keys[slot], item))
+        let first = self.start + self.positions[self.start..].partition_point(|&p| p < from);
+        let entry = self.first_entry_at_most(first, bound)?;
+        Some((self.positions[entry], self.keys[entry], self.items[entry]))
     }
 
     /// The smallest key of any item.
@@ -106,56 +149,73 @@ impl<T: Copy> FifoIndex<T> {
 
     /// Items in FIFO order: `(position, key, item)`.
     pub fn iter(&self) -> impl Iterator<Item = (u64, u64, T)> + '_ {
-        self.items
-            .iter()
-            .zip(&self.keys)
-            .enumerate()
-            .filter_map(move |(slot, (item, &key))| item.map(|it| (self.base + slot as u64, key, it)))
+        (self.start..self.keys.len())
+            .filter(|&e| self.keys[e] < u64::MAX)
+            .map(|e| (self.positions[e], self.keys[e], self.items[e]))
+    }
+
+    /// The live entry at `pos`, by binary search over the stored positions.
+    #[inline]
+    fn entry(&self, pos: u64) -> Option<usize> {
+        let entry = self.start + self.positions[self.start..].binary_search(&pos).ok()?;
+        (self.keys[entry] < u64::MAX).then_some(entry)
+    }
+
+    /// The first entry `≥ first` with a key at most `bound`: the rest of `first`'s block, then
+    /// the first later block whose minimum qualifies.
+    fn first_entry_at_most(&self, first: usize, bound: u64) -> Option<usize> {
+        let scan = |from: usize, block: usize| {
+            let end = ((block + 1) * BLOCK).min(self.keys.len());
+            (from..end).find(|&e| self.keys[e] <= bound)
+        };
+        if first >= self.keys.len() {
+            return None;
+        }
+        let block = first / BLOCK;
+        if let Some(entry) = scan(first, block) {
+            return Some(entry);
+        }
+        let next = self.tree().first_at_most(block + 1, bound)?;
+        scan(next * BLOCK, next)
+    }
+
+    fn block_min(keys: &[u64], block: usize) -> u64 {
+        keys[block * BLOCK..((block + 1) * BLOCK).min(keys.len())].iter().copied().min().unwrap_or(u64::MAX)
     }
 
     fn tree(&self) -> &MinTree {
         self.tree.get_or_init(|| {
-            let mut tree = MinTree::new(self.keys.len());
-            for (slot, &key) in self.keys.iter().enumerate() {
-                if key < u64::MAX {
-                    tree.set(slot, key);
-                }
+            let blocks = self.keys.len().div_ceil(BLOCK);
+            let mut tree = MinTree::new((2 * blocks).max(4));
+            for block in 0..blocks {
+                tree.set(block, Self::block_min(&self.keys, block));
             }
             tree
         })
     }
 
-    fn set_key(&mut self, slot: usize, key: u64) {
-        self.keys[slot] = key;
-        if let Some(tree) = self.tree.get_mut() {
-            tree.set(slot, key);
+    /// Drops the removed entries, in place (no second copy of the vectors at any moment), and
+    /// returns memory beyond a quarter of slack; a searched index stays searchable.
+    fn compact(&mut self) {
+        let mut kept = 0;
+        for e in self.start..self.keys.len() {
+            if self.keys[e] < u64::MAX {
+                self.positions[kept] = self.positions[e];
+                self.keys[kept] = self.keys[e];
+                self.items[kept] = self.items[e];
+                kept += 1;
+            }
         }
-    }
-
-    fn slot(&self, pos: u64) -> Option<usize> {
-        let off = pos.checked_sub(self.base)?;
-        (off < self.items.len() as u64).then_some(off as usize)
-    }
-
-    /// Slides the window so that it starts at the oldest live item and holds `pos` with room
-    /// to spare. The new window is at least twice the live span, so rebuilds cost O(1) per
-    /// push amortised.
-    fn rebuild(&mut self, pos: u64) {
-        let oldest = self.items.iter().position(Option::is_some);
-        let start = oldest.map_or(pos, |slot| self.base + slot as u64);
-        let span = (pos - start + 1) as usize;
-        let window = (2 * span).next_power_of_two().max(Self::MIN_WINDOW);
-        let mut keys = vec![u64::MAX; window];
-        let mut items = vec![None; window];
-        for (p, key, item) in self.iter() {
-            let slot = (p - start) as usize;
-            keys[slot] = key;
-            items[slot] = Some(item);
+        let room = kept + kept / 4;
+        self.positions.truncate(kept);
+        self.keys.truncate(kept);
+        self.items.truncate(kept);
+        if self.keys.capacity() > 2 * room.max(64) {
+            self.positions.shrink_to(room);
+            self.keys.shrink_to(room);
+            self.items.shrink_to(room);
         }
-        self.base = start;
-        self.keys = keys;
-        self.items = items;
-        // A searched index stays searchable: rebuild its tree over the new window.
+        self.start = 0;
         if self.tree.take().is_some() {
             self.tree();
         }
@@ -187,7 +247,7 @@ mod tests {
         /// slides, whether the index is searched all along or only at the end (its tree built
         /// late, after the window has slid).
         #[test]
-        fn matches_a_vector_model(ops in prop::collection::vec((any::<bool>(), 0u64..10, 0u64..4), 1..400)) {
+        fn matches_a_vector_model(ops in prop::collection::vec((any::<bool>(), 0u64..10, 0u64..4), 1..1500)) {
             let mut q = FifoIndex::new();
             let mut late = FifoIndex::new();
             let mut model: Vec<(u64, u64)> = Vec::new();

@@ -13,8 +13,12 @@ type JobId = u64;
 /// questions, with one map entry per distinct size instead of one per job. With the papers'
 /// discrete size laws (two sizes in A1, A2 and A6) a job's arrival and start are an append and
 /// a pop next to a lookup in a map of a few entries; with continuous sizes each size holds one
-/// job and the cost is that of the ordered set. Emptied queues go to a pool and are reused,
-/// so a size that comes and goes every slot allocates nothing.
+/// job and the cost is that of the ordered set.
+///
+/// Memory is what the waiting-queue limit multiplies (issue 18): a map entry is two words (a
+/// size and either its only job's id or the index of a shared queue), and a shared queue
+/// holds one word per job, its liveness in the top bit. Emptied shared queues are reused, so a
+/// size that comes and goes every slot allocates nothing.
 ///
 /// Ids of one size are kept in increasing order (ids increase with arrival). Every policy
 /// starts the earliest job of a size first, which pops the head; removing any other job leaves
@@ -22,29 +26,29 @@ type JobId = u64;
 /// jobs is compacted, so a removal costs O(log n) amortised in any order.
 #[derive(Debug, Clone, Default)]
 pub struct SizeOrder {
-    buckets: BTreeMap<u64, Bucket>,
+    /// Size → its only job's id, or `SHARED | i` for the jobs in `shared[i]`.
+    buckets: BTreeMap<u64, u64>,
+    shared: Vec<Shared>,
+    /// Indices of emptied entries of `shared`, for reuse.
+    free: Vec<usize>,
     len: usize,
-    /// Emptied queues, kept for reuse.
-    #[allow(clippy::vec_box, reason = "the boxes go back into buckets as they are")]
-    spare: Vec<Box<Many>>,
 }
 
-/// The jobs of one size (boxed when several, so that a map entry stays two words).
-#[derive(Debug, Clone)]
-enum Bucket {
-    One(JobId),
-    Many(Box<Many>),
-}
+/// Marks a bucket value as the index of a shared queue, and a shared queue's entry as removed.
+/// Job ids stay below 2^63 (one per arrival).
+const SHARED: u64 = 1 << 63;
+const REMOVED: u64 = 1 << 63;
 
-/// Ids in increasing order with a liveness flag (the head is always live), and the number of
-/// live ones.
+/// The ids of one size in increasing order, removed ones flagged (the head is always live),
+/// and the number of live ones.
 #[derive(Debug, Clone, Default)]
-struct Many {
-    ids: VecDeque<(JobId, bool)>,
+struct Shared {
+    ids: VecDeque<u64>,
     live: usize,
 }
 
-/// Spare queues kept at most.
+/// Emptied shared queues that keep their memory for reuse; beyond these, an emptied queue's
+/// memory is returned.
 const SPARE: usize = 16;
 
 impl SizeOrder {
@@ -62,96 +66,103 @@ impl SizeOrder {
 
     /// Adds job `id` of size `size`; `id` must exceed every id of that size present.
     pub fn insert(&mut self, size: u64, id: JobId) {
+        assert!(id < SHARED, "job ids stay below 2^63");
         self.len += 1;
-        let bucket = match self.buckets.entry(size) {
+        let value = match self.buckets.entry(size) {
             Entry::Vacant(v) => {
-                v.insert(Bucket::One(id));
+                v.insert(id);
                 return;
             }
             Entry::Occupied(o) => o.into_mut(),
         };
-        match bucket {
-            Bucket::One(first) => {
-                assert!(id > *first, "ids of one size must increase");
-                let mut many = self.spare.pop().unwrap_or_default();
-                many.ids.extend([(*first, true), (id, true)]);
-                many.live = 2;
-                *bucket = Bucket::Many(many);
-            }
-            Bucket::Many(many) => {
-                assert!(many.ids.back().is_none_or(|&(last, _)| id > last), "ids of one size must increase");
-                many.ids.push_back((id, true));
-                many.live += 1;
-            }
+        if *value & SHARED == 0 {
+            let first = *value;
+            assert!(id > first, "ids of one size must increase");
+            let i = self.free.pop().unwrap_or_else(|| {
+                self.shared.push(Shared::default());
+                self.shared.len() - 1
+            });
+            let shared = &mut self.shared[i];
+            shared.ids.extend([first, id]);
+            shared.live = 2;
+            *value = SHARED | i as u64;
+        } else {
+            let shared = &mut self.shared[(*value & !SHARED) as usize];
+            assert!(shared.ids.back().is_none_or(|&last| id > last & !REMOVED), "ids of one size must increase");
+            shared.ids.push_back(id);
+            shared.live += 1;
         }
     }
 
     /// Removes job `id` of size `size`; false if it is not here.
     pub fn remove(&mut self, size: u64, id: JobId) -> bool {
-        let Entry::Occupied(mut entry) = self.buckets.entry(size) else { return false };
-        let emptied = match entry.get_mut() {
-            Bucket::One(only) => {
-                if *only != id {
-                    return false;
-                }
-                true
+        let Entry::Occupied(entry) = self.buckets.entry(size) else { return false };
+        let value = *entry.get();
+        if value & SHARED == 0 {
+            if value != id {
+                return false;
             }
-            Bucket::Many(many) => {
-                if !many.remove(id) {
-                    return false;
-                }
-                many.live == 0
+            entry.remove();
+        } else {
+            let i = (value & !SHARED) as usize;
+            let shared = &mut self.shared[i];
+            if !shared.remove(id) {
+                return false;
             }
-        };
-        if emptied
-            && let Bucket::Many(mut many) = entry.remove()
-            && self.spare.len() < SPARE
-        {
-            many.ids.clear();
-            self.spare.push(many);
+            if shared.live == 0 {
+                entry.remove();
+                shared.ids.clear();
+                if self.free.len() >= SPARE {
+                    shared.ids = VecDeque::new();
+                }
+                self.free.push(i);
+            }
         }
         self.len -= 1;
         true
     }
 
     /// The largest size at most `room`, with its earliest job: `(size, id)`.
+    #[inline]
     pub fn largest_at_most(&self, room: u64) -> Option<(u64, JobId)> {
-        self.buckets.range(..=room).next_back().map(|(&size, bucket)| (size, bucket.head()))
+        self.buckets.range(..=room).next_back().map(|(&size, &value)| (size, self.head(value)))
     }
 
     /// The smallest size present.
+    #[inline]
     pub fn min_size(&self) -> Option<u64> {
         self.buckets.first_key_value().map(|(&size, _)| size)
     }
-}
 
-impl Bucket {
-    /// The earliest live id.
-    fn head(&self) -> JobId {
-        match self {
-            Bucket::One(id) => *id,
-            Bucket::Many(many) => many.ids.front().expect("a bucket is never empty").0,
+    /// The earliest live id of a bucket.
+    #[inline]
+    fn head(&self, value: u64) -> JobId {
+        if value & SHARED == 0 {
+            value
+        } else {
+            *self.shared[(value & !SHARED) as usize].ids.front().expect("a bucket is never empty")
         }
     }
 }
 
-impl Many {
+impl Shared {
     fn remove(&mut self, id: JobId) -> bool {
-        if self.ids.front().is_some_and(|&(head, _)| head == id) {
+        if self.ids.front() == Some(&id) {
             self.ids.pop_front();
         } else {
-            let Ok(at) = self.ids.binary_search_by_key(&id, |&(i, _)| i) else { return false };
-            if !self.ids[at].1 {
+            // Removed entries keep their id's order under the flag, so the search masks it.
+            let Ok(at) = self.ids.binary_search_by_key(&id, |&entry| entry & !REMOVED) else { return false };
+            if self.ids[at] & REMOVED != 0 {
                 return false;
             }
-            self.ids[at].1 = false;
+            self.ids[at] |= REMOVED;
         }
         self.live -= 1;
-        while self.ids.front().is_some_and(|&(_, alive)| !alive) {
+        while self.ids.front().is_some_and(|&entry| entry & REMOVED != 0) {
             self.ids.pop_front();
         }
         if self.ids.len() > 2 * self.live + 8 {
-            self.ids.retain(|&(_, alive)| alive);
+            self.ids.retain(|&entry| entry & REMOVED == 0);
         }
         true
     }

@@ -79,6 +79,13 @@ impl Partition {
         if t.is_multiple_of(2) { 3 * top } else { 2 * top }
     }
 
+    /// The largest size of type `t` in units: 2^-m of the capacity for even t = 2m, and
+    /// (2/3)·2^-m rounded down for odd t = 2m + 1 (the top of the interval, or the last whole
+    /// unit below it).
+    pub fn largest_of(&self, t: usize) -> u64 {
+        (self.upper_end_thirds(t) / 3) as u64
+    }
+
     /// Human-readable interval of type `t`, e.g. "(1/3, 1/2]".
     pub fn interval_label(&self, t: usize) -> String {
         let m = (t / 2) as u32;
@@ -233,6 +240,30 @@ mod tests {
                 }
                 for r in sizes {
                     assert_eq!(p.type_of(r), reference(&p, r), "J = {j}, C = {c}, r = {r}");
+                }
+            }
+        }
+    }
+
+    /// Types are intervals of sizes: no size above `largest_of(t)` is of type t or smaller
+    /// (VQS-BF's per-type queries rely on it).
+    #[test]
+    fn largest_of_is_the_top_of_each_interval() {
+        for j in MIN_J..=MAX_J {
+            for c in [3 << 20, 1 << 20, 5 << 22, crate::models::pgrr::CAPACITY_UNITS] {
+                let p = Partition::new(j, c);
+                assert_eq!(p.largest_of(0), c);
+                for t in 0..p.types() {
+                    // A type may hold no whole unit when C is small (then the top belongs to
+                    // the next smaller type), but never with the engine's capacity.
+                    let top = p.type_of(p.largest_of(t));
+                    assert!(
+                        top == t || (top > t && c != crate::models::pgrr::CAPACITY_UNITS),
+                        "J = {j}, C = {c}, t = {t}"
+                    );
+                    if t > 0 {
+                        assert!(p.type_of(p.largest_of(t) + 1) < t, "J = {j}, C = {c}, t = {t}");
+                    }
                 }
             }
         }

@@ -2,9 +2,9 @@
 
 use rand::RngExt;
 
-use crate::index::{FifoIndex, SizeOrder};
+use crate::index::FifoIndex;
 use crate::models::pgrr::partition::{Config, MAX_J, MIN_J, Partition, reduced_configs};
-use crate::models::pgrr::state::{JobId, ServerId, WaitingJob};
+use crate::models::pgrr::state::{JobId, ServerId, WaitingJob, WaitingQueue};
 use crate::models::pgrr::{CAPACITY_UNITS, PgrrScenario};
 use crate::policy::{Param, PolicySpec};
 use crate::rng::StreamRng;
@@ -102,47 +102,27 @@ pub(super) fn partition(spec: &PolicySpec, scenario: &PgrrScenario) -> Partition
 /// One queue per partition type, holding waiting jobs by id. Q_j counts waiting jobs only
 /// (RES-7).
 ///
-/// Each queue is kept in one of two orders, the one its policy asks about:
+/// What a policy asks of the queues decides what they keep:
 ///
-/// * by size, for "the largest job that fits" (VQS-BF);
-/// * in arrival order, with "the earliest job no larger than c" (the VQS walk); its segment
-///   tree also gives the smallest job.
+/// * VQS walks a queue in arrival order ("the earliest job no larger than c"), so each type
+///   keeps its jobs in a [`FifoIndex`] by id, keyed by the space they take; its segment tree
+///   also gives the smallest job.
+/// * VQS-BF asks for "the largest job of type t that fits". The types are intervals of the
+///   space a job takes, so that is a range query on the engine's waiting queue by size, and
+///   the virtual queues keep only their counts: no second copy of every waiting job.
 #[derive(Debug, Clone)]
 pub(crate) struct VirtualQueues {
     partition: Partition,
     counts: Vec<u64>,
-    order: Order,
-}
-
-#[derive(Debug, Clone)]
-enum Order {
-    BySize(Vec<SizeOrder>),
-    Arrival(Fifo),
-}
-
-/// The arrival-order side of the virtual queues.
-#[derive(Debug, Clone)]
-struct Fifo {
-    queues: Vec<FifoIndex<JobId>>,
-    next_position: Vec<u64>,
-    /// Queue position of every waiting job, by job id (never searched, so it is only a
-    /// sliding window of positions).
-    place: FifoIndex<()>,
+    /// Per type, its jobs in arrival order (VQS only).
+    arrival_order: Option<Vec<FifoIndex<()>>>,
 }
 
 impl VirtualQueues {
     pub fn new(partition: Partition, in_arrival_order: bool) -> Self {
         let n = partition.types();
-        let order = if in_arrival_order {
-            Order::Arrival(Fifo {
-                queues: vec![FifoIndex::new(); n],
-                next_position: vec![0; n],
-                place: FifoIndex::new(),
-            })
-        } else {
-            Order::BySize(vec![SizeOrder::new(); n])
-        };
-        Self { partition, counts: vec![0; n], order }
+        let arrival_order = in_arrival_order.then(|| vec![FifoIndex::new(); n]);
+        Self { partition, counts: vec![0; n], arrival_order }
     }
 
     /// Q: waiting jobs per type.
@@ -156,72 +136,48 @@ impl VirtualQueues {
 
     pub fn push(&mut self, job: &WaitingJob) {
         let t = self.partition.type_of(job.size.primary());
-        let size = job.occupies.primary();
         self.counts[t] += 1;
-        match &mut self.order {
-            Order::BySize(by_size) => {
-                by_size[t].insert(size, job.id);
-            }
-            Order::Arrival(f) => {
-                let pos = f.next_position[t];
-                f.next_position[t] += 1;
-                f.queues[t].push(pos, size, job.id);
-                f.place.push(job.id, pos, ());
-            }
+        if let Some(queues) = &mut self.arrival_order {
+            queues[t].push(job.id, job.occupies.primary(), ());
         }
     }
 
-    /// Removes a waiting job of the given size and occupied space.
-    pub fn remove(&mut self, id: JobId, size: u64, occupies: u64) {
+    /// Removes a waiting job of the given size.
+    pub fn remove(&mut self, id: JobId, size: u64) {
         let t = self.partition.type_of(size);
         self.counts[t] -= 1;
-        match &mut self.order {
-            Order::BySize(by_size) => {
-                let removed = by_size[t].remove(occupies, id);
-                debug_assert!(removed, "job {id} is not in virtual queue {t}");
-            }
-            Order::Arrival(f) => {
-                let (pos, ()) = f.place.remove(id).expect("job is in a virtual queue");
-                f.queues[t].remove(pos).expect("position is live");
-            }
+        if let Some(queues) = &mut self.arrival_order {
+            let removed = queues[t].remove(id);
+            debug_assert!(removed.is_some(), "job {id} is not in virtual queue {t}");
         }
     }
 
-    fn fifo(&self, t: usize) -> &FifoIndex<JobId> {
-        match &self.order {
-            Order::Arrival(f) => &f.queues[t],
-            Order::BySize(_) => unreachable!("virtual queues kept by size have no arrival order"),
-        }
+    fn fifo(&self, t: usize) -> &FifoIndex<()> {
+        &self.arrival_order.as_ref().expect("only VQS walks its queues in arrival order")[t]
     }
 
-    fn by_size(&self, t: usize) -> &SizeOrder {
-        match &self.order {
-            Order::BySize(by_size) => &by_size[t],
-            Order::Arrival(_) => unreachable!("virtual queues kept in arrival order have no size order"),
-        }
-    }
-
-    /// The oldest job of queue `t` and its position.
+    /// The oldest job of queue `t`: `(position, space, id)`; the position is the id.
     pub fn head(&self, t: usize) -> Option<(u64, u64, JobId)> {
-        self.fifo(t).head()
+        self.fifo(t).head().map(|(id, size, ())| (id, size, id))
     }
 
     /// The earliest job of queue `t` at position ≥ `from` that takes at most `room`.
     pub fn first_fitting(&self, t: usize, from: u64, room: u64) -> Option<(u64, u64, JobId)> {
-        self.fifo(t).first_at_most(from, room)
-    }
-
-    /// The largest job of queue `t` that takes at most `room`; earliest arrival on ties.
-    pub fn largest_fitting(&self, t: usize, room: u64) -> Option<JobId> {
-        self.by_size(t).largest_at_most(room).map(|(_, id)| id)
+        self.fifo(t).first_at_most(from, room).map(|(id, size, ())| (id, size, id))
     }
 
     /// The smallest space taken by a job of queue `t`.
     pub fn min_size(&self, t: usize) -> Option<u64> {
-        match &self.order {
-            Order::BySize(by_size) => by_size[t].min_size(),
-            Order::Arrival(f) => f.queues[t].min_key(),
-        }
+        self.fifo(t).min_key()
+    }
+
+    /// The largest job of type `t` in `queue` that takes at most `room`; earliest arrival on
+    /// ties. A type is an interval of the space jobs take (rounding small jobs up to 2^-J
+    /// keeps them in their type), so the largest job no larger than `min(room, top of t)` is
+    /// of type t or of a smaller type, and in the second case type t has none that fits.
+    pub fn largest_fitting(&self, t: usize, room: u64, queue: &WaitingQueue) -> Option<JobId> {
+        let job = queue.largest_fitting(room.min(self.partition.largest_of(t)))?;
+        (self.partition.type_of(job.occupies.primary()) == t).then_some(job.id)
     }
 }
 

@@ -165,7 +165,7 @@ impl Vqs {
         rule: Rule,
     ) -> Result<(), EngineError> {
         let running = ctx.apply(PgrrDecision::Start { job, server, rule })?;
-        self.queues.remove(job, running.size.primary(), running.occupies.primary());
+        self.queues.remove(job, running.size.primary());
         self.configs.record(server, running.size.primary(), running.occupies.primary(), true);
         self.refresh(server);
         Ok(())

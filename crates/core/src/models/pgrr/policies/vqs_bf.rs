@@ -59,7 +59,7 @@ impl VqsBf {
         rule: Rule,
     ) -> Result<(), EngineError> {
         let running = ctx.apply(PgrrDecision::Start { job, server, rule })?;
-        self.queues.remove(job, running.size.primary(), running.occupies.primary());
+        self.queues.remove(job, running.size.primary());
         self.configs.record(server, running.size.primary(), running.occupies.primary(), true);
         Ok(())
     }
@@ -81,21 +81,21 @@ impl PgrrPolicy for VqsBf {
             let rule = |step| Rule::Config { config, step };
             // (i)
             if k.type1
-                && let Some(job) = self.queues.largest_fitting(1, ctx.cluster().residual(server))
+                && let Some(job) = self.queues.largest_fitting(1, ctx.cluster().residual(server), ctx.queue())
             {
                 self.start(ctx, job, server, rule(ConfigStep::TypeOne))?;
             }
             // (ii)
             if let Some((t, wanted)) = k.other {
                 while self.configs.config_type(server) < wanted {
-                    let Some(job) = self.queues.largest_fitting(t, ctx.cluster().residual(server)) else { break };
+                    let Some(job) = self.queues.largest_fitting(t, ctx.cluster().residual(server), ctx.queue()) else { break };
                     self.start(ctx, job, server, rule(ConfigStep::ConfigType))?;
                 }
             }
             // (iii)
             let (queues, configs) = (&mut self.queues, &mut self.configs);
             best_fit_fill(ctx, server, rule(ConfigStep::BestFitFill), |job| {
-                queues.remove(job.id, job.size.primary(), job.occupies.primary());
+                queues.remove(job.id, job.size.primary());
                 configs.record(server, job.size.primary(), job.occupies.primary(), true);
             })?;
             from = server + 1;

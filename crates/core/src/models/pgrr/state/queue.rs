@@ -1,9 +1,43 @@
 //! The central waiting queue of the slotted engine.
 
 use std::cell::OnceCell;
+use std::collections::BTreeMap;
 
 use super::{JobId, WaitingJob};
 use crate::index::{FifoIndex, SizeOrder};
+use crate::models::pgrr::CAPACITY_UNITS;
+use crate::resources::Resources;
+
+/// What the queue keeps of a waiting job besides its id (the position) and the space it
+/// occupies (the key): 16 bytes where a [`WaitingJob`] takes 104. The size (at most
+/// [`CAPACITY_UNITS`] < 2^35) shares a word with the service length; a service too long for
+/// the remaining 29 bits (over 5·10^8 slots, which no paper's scenario comes near) is kept
+/// exactly in [`WaitingQueue::long_services`] instead.
+#[derive(Debug, Clone, Copy)]
+struct Stored {
+    arrival: u64,
+    size_and_service: u64,
+}
+
+const SIZE_BITS: u32 = 35;
+const SIZE_MASK: u64 = (1 << SIZE_BITS) - 1;
+/// Service lengths from this one up are kept aside.
+const LONG_SERVICE: u64 = (1 << (64 - SIZE_BITS)) - 1;
+const _: () = assert!(CAPACITY_UNITS <= SIZE_MASK);
+
+impl Stored {
+    #[inline]
+    fn size(self) -> u64 {
+        self.size_and_service & SIZE_MASK
+    }
+
+    /// The service length, or `None` if it is kept aside.
+    #[inline]
+    fn service(self) -> Option<u64> {
+        let service = self.size_and_service >> SIZE_BITS;
+        (service < LONG_SERVICE).then_some(service)
+    }
+}
 
 /// Waiting jobs, indexed two ways:
 ///
@@ -19,8 +53,10 @@ use crate::index::{FifoIndex, SizeOrder};
 /// this one almost nothing).
 #[derive(Debug, Clone, Default)]
 pub struct WaitingQueue {
-    fifo: FifoIndex<WaitingJob>,
+    fifo: FifoIndex<Stored>,
     by_size: OnceCell<SizeOrder>,
+    /// Service lengths of waiting jobs too long to pack into [`Stored`].
+    long_services: BTreeMap<JobId, u64>,
 }
 
 impl WaitingQueue {
@@ -32,8 +68,9 @@ impl WaitingQueue {
         self.fifo.is_empty()
     }
 
+    #[inline]
     pub fn get(&self, id: JobId) -> Option<WaitingJob> {
-        self.fifo.get(id).map(|(_, job)| job)
+        self.fifo.get(id).map(|(occupies, stored)| self.job(id, occupies, stored))
     }
 
     pub fn contains(&self, id: JobId) -> bool {
@@ -42,10 +79,11 @@ impl WaitingQueue {
 
     /// The oldest waiting job.
     pub fn head(&self) -> Option<WaitingJob> {
-        self.fifo.head().map(|(_, _, job)| job)
+        self.fifo.head().map(|(id, occupies, stored)| self.job(id, occupies, stored))
     }
 
     /// The largest job with occupied space ≤ `room`; earliest arrival among equals.
+    #[inline]
     pub fn largest_fitting(&self, room: u64) -> Option<WaitingJob> {
         let (_, id) = self.by_size().largest_at_most(room)?;
         self.get(id)
@@ -53,7 +91,7 @@ impl WaitingQueue {
 
     /// The earliest job with id ≥ `from` whose occupied space is ≤ `room`.
     pub fn first_fitting(&self, from: JobId, room: u64) -> Option<WaitingJob> {
-        self.fifo.first_at_most(from, room).map(|(_, _, job)| job)
+        self.fifo.first_at_most(from, room).map(|(id, occupies, stored)| self.job(id, occupies, stored))
     }
 
     /// The smallest occupied space of any waiting job.
@@ -63,23 +101,47 @@ impl WaitingQueue {
 
     /// Waiting jobs in arrival order.
     pub fn iter(&self) -> impl Iterator<Item = WaitingJob> + '_ {
-        self.fifo.iter().map(|(_, _, job)| job)
+        self.fifo.iter().map(|(id, occupies, stored)| self.job(id, occupies, stored))
     }
 
     pub(crate) fn push(&mut self, job: WaitingJob) {
-        let size = job.occupies.primary();
-        self.fifo.push(job.id, size, job);
+        let occupies = job.occupies.primary();
+        let size = job.size.primary();
+        assert!(size <= SIZE_MASK, "job sizes are at most the capacity");
+        let packed = if job.service < LONG_SERVICE {
+            job.service
+        } else {
+            self.long_services.insert(job.id, job.service);
+            LONG_SERVICE
+        };
+        self.fifo.push(job.id, occupies, Stored { arrival: job.arrival, size_and_service: size | packed << SIZE_BITS });
         if let Some(by_size) = self.by_size.get_mut() {
-            by_size.insert(size, job.id);
+            by_size.insert(occupies, job.id);
         }
     }
 
     pub(crate) fn remove(&mut self, id: JobId) -> Option<WaitingJob> {
-        let (size, job) = self.fifo.remove(id)?;
+        let (occupies, stored) = self.fifo.remove(id)?;
         if let Some(by_size) = self.by_size.get_mut() {
-            by_size.remove(size, id);
+            by_size.remove(occupies, id);
+        }
+        let job = self.job(id, occupies, stored);
+        if stored.service().is_none() {
+            self.long_services.remove(&id);
         }
         Some(job)
+    }
+
+    /// The waiting job at `id` from what the queue keeps of it.
+    #[inline]
+    fn job(&self, id: JobId, occupies: u64, stored: Stored) -> WaitingJob {
+        WaitingJob {
+            id,
+            arrival: stored.arrival,
+            size: Resources::scalar(stored.size()),
+            occupies: Resources::scalar(occupies),
+            service: stored.service().unwrap_or_else(|| self.long_services[&id]),
+        }
     }
 
     fn by_size(&self) -> &SizeOrder {
@@ -119,5 +181,24 @@ mod tests {
         assert_eq!(q.first_fitting(1, 50).unwrap().id, 3);
         assert_eq!(q.min_size(), Some(30));
         assert_eq!(q.head().unwrap().id, 0);
+    }
+
+    /// Service lengths too long to pack come back exactly, and are forgotten with their job.
+    #[test]
+    fn long_services_round_trip() {
+        let mut q = WaitingQueue::default();
+        let services = [0, 1, LONG_SERVICE - 1, LONG_SERVICE, LONG_SERVICE + 1, u64::MAX];
+        for (id, &service) in services.iter().enumerate() {
+            q.push(WaitingJob { service, ..job(id as JobId, CAPACITY_UNITS - id as u64) });
+        }
+        for (id, &service) in services.iter().enumerate() {
+            let got = q.get(id as JobId).unwrap();
+            assert_eq!((got.service, got.size.primary()), (service, CAPACITY_UNITS - id as u64));
+        }
+        assert_eq!(q.long_services.len(), 3);
+        for id in 0..services.len() as JobId {
+            assert_eq!(q.remove(id).unwrap().service, services[id as usize]);
+        }
+        assert!(q.long_services.is_empty() && q.is_empty());
     }
 }
