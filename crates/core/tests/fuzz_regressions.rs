@@ -151,3 +151,28 @@ fn a_link_names_a_bounded_number_of_policies() {
     assert!(errors[0].message.contains("5000 policies"), "{}", errors[0].message);
     assert_eq!(link.policies.len(), 16);
 }
+
+/// Found by `scripts/fuzz` (seed 8548537727859582626): a class table whose probabilities sum
+/// to 1 within the tolerance was shown with its rescaled probabilities, and rescaling those
+/// again moved their last bits, so the text did not read back to the same table. The text now
+/// shows the probabilities as written.
+#[test]
+fn a_rescaled_class_table_reads_back_from_its_text() {
+    use packlab_core::models::msfq::JobClasses;
+    let written = "1@0.299219@14.121,2@0.209453@14.121,3@0.146617@14.121,4@0.102632@14.121,\
+                   5@0.071842@14.121,6@0.05029@14.121,8@0.035203@14.121,10@0.024642@14.121,\
+                   12@0.017249@14.121,16@0.012075@14.121,20@0.0052@14.121,24@0.005917@14.121,\
+                   32@0.004142@14.121,40@0.002899@14.121,48@0.002029@14.121,64@0.001421@14.121,\
+                   80@0.000994@14.121,96@0.000696@14.121,128@0.000487@14.121,160@0.000341@14.121,\
+                   256@0.0014266@228.728,320@0.0008559@228.728,512@0.0005136@228.728,\
+                   768@0.0003081@228.728,1024@0.0001849@228.728,2048@0.0001109@228.728";
+    let table = JobClasses::parse(written).unwrap();
+    let shown = table.to_string();
+    assert_eq!(shown, written);
+    assert_eq!(JobClasses::parse(&shown).unwrap(), table);
+    let sum: f64 = table.as_slice().iter().map(|c| c.probability).sum();
+    assert!((sum - 1.0).abs() < 1e-12, "the table samples with rescaled probabilities");
+    // Out of order, with fractions: shown sorted by need, reading back the same.
+    let table = JobClasses::parse("32@1/10,1@0.8999").unwrap();
+    assert_eq!(JobClasses::parse(&table.to_string()).unwrap(), table);
+}

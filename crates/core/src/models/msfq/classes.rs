@@ -28,6 +28,10 @@ pub struct JobClass {
 pub struct JobClasses {
     classes: Vec<JobClass>,
     cdf: Vec<f64>,
+    /// Each class's probability as written, before rescaling: the text form shows these, so
+    /// that it reads back to the same table (rescaling rescaled values can move their last
+    /// bits).
+    written: Vec<f64>,
 }
 
 /// Largest server need (and core count) accepted.
@@ -74,6 +78,8 @@ impl JobClasses {
         if (sum - 1.0).abs() > SUM_TOLERANCE {
             return Err(err(format!("probabilities sum to {sum}; they must sum to 1 (within {SUM_TOLERANCE})")));
         }
+        let mut written: Vec<(u32, f64)> = classes.iter().map(|c| (c.need, c.probability)).collect();
+        written.sort_by_key(|&(need, _)| need);
         for c in &mut classes {
             c.probability /= sum;
         }
@@ -87,7 +93,7 @@ impl JobClasses {
             })
             .collect();
         *cdf.last_mut().expect("at least one class") = 1.0;
-        Ok(Self { classes, cdf })
+        Ok(Self { classes, cdf, written: written.into_iter().map(|(_, p)| p).collect() })
     }
 
     pub fn parse(text: &str) -> Result<Self, ConfigError> {
@@ -201,11 +207,11 @@ impl JobClasses {
 /// A probability as a decimal or a fraction `a/b`.
 impl std::fmt::Display for JobClasses {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for (i, c) in self.classes.iter().enumerate() {
+        for (i, (c, written)) in self.classes.iter().zip(&self.written).enumerate() {
             if i > 0 {
                 write!(f, ",")?;
             }
-            write!(f, "{}@{}", c.need, c.probability)?;
+            write!(f, "{}@{}", c.need, written)?;
             if c.mean_size != 1.0 {
                 write!(f, "@{}", c.mean_size)?;
             }
