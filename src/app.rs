@@ -269,8 +269,14 @@ fn chart_name(kind: ChartKind, snapshot: &Snapshot) -> String {
 }
 
 /// Space plays and pauses, the right arrow steps, unless a form field has the focus.
+///
+/// The listener is installed once, but a scenario change starts a new race with new
+/// callbacks: the listener reads the current ones from a cell every render refreshes (it
+/// used to keep the first race's, so the keys stopped working after any change).
 #[hook]
 fn use_keyboard(toggle: Callback<()>, step: Callback<()>) {
+    let current = use_mut_ref(|| (toggle.clone(), step.clone()));
+    *current.borrow_mut() = (toggle, step);
     use_effect_with((), move |()| {
         let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
             // Not passive: space must not also scroll the page.
@@ -284,6 +290,8 @@ fn use_keyboard(toggle: Callback<()>, step: Callback<()>) {
                 let typing = matches!(focus.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
                 // A focused button or summary already acts on space itself.
                 let clicking = matches!(focus.as_str(), "BUTTON" | "SUMMARY");
+                // Cloned out of the cell: emitting may render, which refreshes the cell.
+                let (toggle, step) = current.borrow().clone();
                 match event.key().as_str() {
                     " " if !typing && !clicking => {
                         event.prevent_default();

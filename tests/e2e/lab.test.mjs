@@ -544,6 +544,27 @@ labTest('space plays and pauses, the right arrow steps one slot, reset goes back
   assert.equal((await page.textContent('#play')).trim(), 'Play');
 });
 
+labTest('space and the right arrow keep working after the scenario changes', async (open) => {
+  const page = await open(`${RACE}&speed=1000`);
+  // A field, a policy checkbox: each change starts a new race, which the keys must drive.
+  await setField(page, 'servers', '3');
+  await page.click('#play');
+  await waitPastSlot(page, 0);
+  await page.click('#play');
+  await page.waitForSelector('#play[aria-pressed="false"]', { timeout: 5_000 });
+  await setField(page, 'seed', '5');
+  await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+  assert.equal(await slot(page), 0, 'a new seed starts a new race');
+
+  await page.keyboard.press('ArrowRight');
+  await waitForSlot(page, 1, 5_000);
+  await page.keyboard.press('Space');
+  await page.waitForSelector('#play[aria-pressed="true"]', { timeout: 5_000 });
+  await waitPastSlot(page, 1);
+  await page.keyboard.press('Space');
+  await page.waitForSelector('#play[aria-pressed="false"]', { timeout: 5_000 });
+});
+
 labTest('screenshots of the lab, wide and narrow', async (open) => {
   for (const viewport of [
     { width: 1280, height: 720 },

@@ -69,10 +69,13 @@ fn bytes_per_waiting_job(preset_id: &str, sets: &[(&str, &str)], policy: &str) -
     grown / (run.readings().queue_len - waiting) as f64
 }
 
+/// A preset, the keys it sets and the policies measured on it.
+type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a [&'a str]);
+
 #[test]
 fn every_engine_keeps_a_waiting_job_in_72_bytes() {
     let overloaded_pgrr = [("servers", "10"), ("load", "5")];
-    let cases: &[(&str, &[(&str, &str)], &[&str])] = &[
+    let cases: &[Case] = &[
         ("pgrr-a1", &overloaded_pgrr, &["bf-js", "bf-s", "vqs", "vqs-bf", "fifo-ff"]),
         ("pgrr-a3", &overloaded_pgrr, &["bf-js", "bf-j", "vqs", "vqs-bf", "fifo-ff-skip"]),
         ("msfq-d1", &[("load", "20")], &["msf", "msfq", "first-fit"]),
