@@ -214,6 +214,11 @@ fn value(values: Vec<String>) -> impl Strategy<Value = String> {
         .prop_map(|(text, op, at, with)| if op % 3 == 0 { mutate(&text, op / 3, at, with) } else { text })
 }
 
+/// A case's outcome: the failure it recorded, if any.
+fn verdict(failure: Option<String>) -> Result<(), TestCaseError> {
+    failure.map_or(Ok(()), |f| Err(TestCaseError::fail(f)))
+}
+
 /// Builds and steps every policy of a scenario that passed validation: a few time units, so
 /// the engines' start-up and first events run on the input. Panics (a test failure naming
 /// the input) if a run breaks one of its model's invariants.
@@ -262,10 +267,7 @@ fn links_decode_round_trip_and_run() {
                     failure = Some(format!("{link}: encoding is not idempotent: {written} then {rewritten}"));
                 }
             })?;
-            match failure {
-                Some(f) => Err(TestCaseError::fail(f)),
-                None => Ok(()),
-            }
+            verdict(failure)
         })
         .unwrap();
 }
@@ -299,10 +301,7 @@ fn policy_specs_parse_or_name_the_policy_key() {
                     }
                 }
             })?;
-            match failure {
-                Some(f) => Err(TestCaseError::fail(f)),
-                None => Ok(()),
-            }
+            verdict(failure)
         })
         .unwrap();
 }
@@ -338,10 +337,7 @@ fn scenario_keys_refuse_by_name_or_run() {
                     }
                 }
             })?;
-            match failure {
-                Some(f) => Err(TestCaseError::fail(f)),
-                None => Ok(()),
-            }
+            verdict(failure)
         })
         .unwrap();
 }
@@ -385,10 +381,7 @@ fn class_tables_parse_or_say_why() {
                     }
                 }
             })?;
-            match failure {
-                Some(f) => Err(TestCaseError::fail(f)),
-                None => Ok(()),
-            }
+            verdict(failure)
         })
         .unwrap();
 }
@@ -419,10 +412,7 @@ fn traces_parse_or_name_line_and_field() {
                     }
                 }
             })?;
-            match failure {
-                Some(f) => Err(TestCaseError::fail(f)),
-                None => Ok(()),
-            }
+            verdict(failure)
         })
         .unwrap();
 }
