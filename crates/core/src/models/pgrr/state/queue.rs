@@ -140,7 +140,9 @@ impl WaitingQueue {
             arrival: stored.arrival,
             size: Resources::scalar(stored.size()),
             occupies: Resources::scalar(occupies),
-            service: stored.service().unwrap_or_else(|| self.long_services[&id]),
+            service: stored
+                .service()
+                .unwrap_or_else(|| *self.long_services.get(&id).expect("a service too long to pack is kept aside")),
         }
     }
 
