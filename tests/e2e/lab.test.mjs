@@ -499,6 +499,21 @@ labTest('rejected link keys are named with their ranges and the rest loads', asy
 
 // Links the fuzzer found to kill the page (nMSR's LP on a vanishing mean size) or to
 // mislead: each now opens with the offending key named, and the page runs.
+labTest('a repeated key is named, and a long or right-to-left bad value stays inside its notice', async (open) => {
+  const page = await open(`servers=3&seed=12%E2%80%AE34&servers=2&horizon=${'9'.repeat(5000)}`);
+  const notices = page.locator('#notices');
+  await notices.waitFor({ state: 'visible' });
+  const text = await notices.textContent();
+  for (const part of ['given 2 times', "'2'", '5000 characters', '\\u{202e}']) {
+    assert.ok(text.includes(part), `#notices should mention ${part}: ${text}`);
+  }
+  assert.ok(!text.includes('\u202e'), 'the override character reached the page');
+  const box = await notices.boundingBox();
+  const width = await page.evaluate(() => document.documentElement.clientWidth);
+  assert.ok(box.x + box.width <= width, `#notices overflows: ${box.x + box.width} > ${width}`);
+  assert.equal(await page.inputValue('#field-servers'), '2');
+});
+
 labTest('links that used to crash the page name their key and the page runs', async (open) => {
   for (const [link, key, part] of [
     ['preset=msfq-d5&policy=nmsr&classes=1@0.9@5e-324,32@0.1', 'classes', '[1e-6, 1e6]'],

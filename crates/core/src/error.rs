@@ -15,8 +15,47 @@ pub struct ConfigError {
 
 impl ConfigError {
     pub fn new(key: impl Into<String>, message: impl Into<String>) -> Self {
-        Self { key: key.into(), message: message.into() }
+        Self { key: key.into(), message: readable(&message.into()) }
     }
+}
+
+/// Longest quoted value a message shows whole; longer ones show their start and end.
+const QUOTED_CHARS: usize = 80;
+
+/// A message as it is safe to show: messages quote what the user gave ('…'), which may hold
+/// control or bidirectional-formatting characters (a right-to-left override reverses the rest
+/// of the line where it is shown) or run to thousands of characters. Those characters are
+/// written as escapes, and a long quoted value keeps its first and last characters.
+fn readable(message: &str) -> String {
+    let escaped: String = message
+        .chars()
+        .map(|c| {
+            let bidi =
+                matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+            if bidi || (c.is_control() && c != '\n') { c.escape_unicode().to_string() } else { c.to_string() }
+        })
+        .collect();
+    let parts: Vec<&str> = escaped.split('\'').collect();
+    if parts.len() < 3 {
+        return escaped;
+    }
+    // Odd parts are inside quotes (an unmatched last quote leaves its tail as is).
+    let last = parts.len() - 1;
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| {
+            let count = part.chars().count();
+            if i % 2 == 1 && i < last && count > QUOTED_CHARS {
+                let head: String = part.chars().take(QUOTED_CHARS / 2).collect();
+                let tail: String = part.chars().skip(count - 16).collect();
+                format!("{head}…{tail} ({count} characters)")
+            } else {
+                part.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("'")
 }
 
 /// Why the engine stopped: a policy asked for something the model forbids (a bug in the
@@ -69,6 +108,25 @@ impl Moment {
         match self {
             Self::Slot(t) => format!("slot {t}"),
             Self::Time(t) => format!("time {t}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_escape_controls_and_shorten_long_values() {
+        let e = ConfigError::new("seed", "'12\u{202e}34' is not a number");
+        assert_eq!(e.message, "'12\\u{202e}34' is not a number");
+        let long = "x".repeat(5000);
+        let e = ConfigError::new("classes", format!("'{long}' is not NEED@P; use NEED@P[@MEAN]"));
+        assert!(e.message.len() < 200, "{}", e.message);
+        assert!(e.message.contains("(5000 characters)") && e.message.ends_with("' is not NEED@P; use NEED@P[@MEAN]"));
+        // Short values, apostrophes outside pairs and new lines stay as they are.
+        for plain in ["'1e30' must be in 1..=10", "the policy's 'l' is 3", "a\nb", "it's"] {
+            assert_eq!(ConfigError::new("k", plain).message, plain);
         }
     }
 }

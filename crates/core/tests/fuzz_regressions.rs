@@ -176,3 +176,27 @@ fn a_rescaled_class_table_reads_back_from_its_text() {
     let table = JobClasses::parse("32@1/10,1@0.8999").unwrap();
     assert_eq!(JobClasses::parse(&table.to_string()).unwrap(), table);
 }
+
+/// A key given twice in a link took its last value silently (issue 20, item 9); now it is
+/// named, with the value used.
+#[test]
+fn a_repeated_link_key_is_named() {
+    let (link, errors) = decode_link("preset=pgrr-a1&servers=3&seed=2&servers=5", PAGE_KEYS);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].key, "servers");
+    assert!(errors[0].message.contains("given 2 times") && errors[0].message.contains("'5'"), "{}", errors[0].message);
+    assert_eq!(link.scenario.get("servers").as_deref(), Some("5"));
+    assert_eq!(link.scenario.get("seed").as_deref(), Some("2"));
+}
+
+/// A bad value with a right-to-left override reversed the rest of the message, and a
+/// 5 000-character one overflowed the page's notice (issue 20, item 9).
+#[test]
+fn bad_values_are_quoted_safely() {
+    let (_, errors) = decode_link("preset=pgrr-a1&seed=12%E2%80%AE34", PAGE_KEYS);
+    assert!(errors[0].message.contains("\\u{202e}") && !errors[0].message.contains('\u{202e}'), "{:?}", errors[0]);
+    let long = "9".repeat(5000);
+    let (_, errors) = decode_link(&format!("preset=pgrr-a1&horizon={long}"), PAGE_KEYS);
+    assert!(errors[0].message.len() < 300, "{}", errors[0].message);
+    assert!(errors[0].message.contains("5000 characters"), "{}", errors[0].message);
+}

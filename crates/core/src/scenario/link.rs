@@ -52,6 +52,15 @@ pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>)
         }
     };
     let value_of = |key: &str| pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    // A key given more than once takes its last value, and says so.
+    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for (key, _) in &pairs {
+        *counts.entry(key.as_str()).or_default() += 1;
+    }
+    for (key, count) in counts.into_iter().filter(|&(_, count)| count > 1) {
+        let last = value_of(key).unwrap_or_default();
+        errors.push(ConfigError::new(key, format!("given {count} times; the last value, '{last}', is used")));
+    }
 
     let chosen = match value_of("preset") {
         None => presets().remove(0),
