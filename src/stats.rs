@@ -21,9 +21,22 @@ pub fn group_digits(n: u64) -> String {
     out
 }
 
-/// A mean queue length for people: two decimals, or "–" before anything was measured.
+/// `4512.347` with 2 places → `4 512.35`: the whole part grouped as [`group_digits`] does.
+pub fn group_decimal(x: f64, places: usize) -> String {
+    let text = format!("{:.*}", places, x.abs());
+    let (whole, fraction) = text.split_once('.').map_or((text.as_str(), None), |(w, f)| (w, Some(f)));
+    let sign = if x.is_sign_negative() && text.bytes().any(|b| (b'1'..=b'9').contains(&b)) { "-" } else { "" };
+    let whole = whole.parse::<u64>().map_or_else(|_| whole.to_string(), group_digits);
+    match fraction {
+        Some(fraction) => format!("{sign}{whole}.{fraction}"),
+        None => format!("{sign}{whole}"),
+    }
+}
+
+/// A mean queue length for people: two decimals, digits grouped, or "–" before anything was
+/// measured.
 pub fn format_mean(mean: f64, measured: u64) -> String {
-    if measured == 0 { "–".to_string() } else { format!("{mean:.2}") }
+    if measured == 0 { "–".to_string() } else { group_decimal(mean, 2) }
 }
 
 #[derive(Properties, PartialEq)]
@@ -156,7 +169,7 @@ fn row(lane: &LaneStats, columns: &Columns) -> Html {
                 <td class="num">{ format_mean(lane.mean_queue, lane.measured) }</td>
             }
             if columns.rewards {
-                <td class="num">{ lane.mean_reward.map_or_else(|| "–".to_string(), |r| format!("{r:.1}")) }</td>
+                <td class="num">{ lane.mean_reward.map_or_else(|| "–".to_string(), |r| group_decimal(r, 1)) }</td>
             }
             if let Some(reference) = columns.reward {
                 <td class="num">{ ratio(reference.greedy) }</td>
@@ -165,7 +178,7 @@ fn row(lane: &LaneStats, columns: &Columns) -> Html {
             // NaN where a policy holds no servers (PG-AS's upper bound).
             <td class="num">{ occupancy(lane) }</td>
             if job_time.is_some() {
-                <td class="num">{ lane.mean_job_time.map_or_else(|| "–".to_string(), |m| format!("{m:.2}")) }</td>
+                <td class="num">{ lane.mean_job_time.map_or_else(|| "–".to_string(), |m| group_decimal(m, 2)) }</td>
             }
         </tr>
     }
@@ -220,5 +233,16 @@ mod tests {
     fn means_wait_for_the_warm_up() {
         assert_eq!(format_mean(0.0, 0), "–");
         assert_eq!(format_mean(1.236, 10), "1.24");
+        assert_eq!(format_mean(4512.347, 10), "4\u{202f}512.35");
+    }
+
+    #[test]
+    fn decimals_group_their_whole_part() {
+        assert_eq!(group_decimal(0.0, 2), "0.00");
+        assert_eq!(group_decimal(999.996, 2), "1\u{202f}000.00");
+        assert_eq!(group_decimal(1_234_567.25, 1), "1\u{202f}234\u{202f}567.2");
+        assert_eq!(group_decimal(-1234.5, 1), "-1\u{202f}234.5");
+        assert_eq!(group_decimal(-0.001, 2), "0.00");
+        assert_eq!(group_decimal(12.0, 0), "12");
     }
 }
