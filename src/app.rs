@@ -40,6 +40,8 @@ pub fn App() -> Html {
     html! {
         <>
             <header class="masthead">
+                // The first Tab stop: Play is otherwise behind every control of the scenario.
+                <a class="skip" href="#play" onclick={Callback::from(focus_play)}>{ "Skip to Play" }</a>
                 <span class="brand">{ "packlab" }</span>
                 <span class="tagline">{ "cluster job scheduling, simulated in your browser" }</span>
             </header>
@@ -119,6 +121,9 @@ fn Workbench(props: &LabProps) -> Html {
                 } else {
                     <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
                         on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_restart={race.restart.clone()} />
+                    if let Some(note) = &race.restarted {
+                        <p id="restarted" class="hint restarted" role="status">{ note.to_string() }</p>
+                    }
                     if let Some(message) = snapshot.error() {
                         <p class="error" role="alert">{ message.to_string() }</p>
                     }
@@ -159,7 +164,8 @@ fn Workbench(props: &LabProps) -> Html {
                         }
                     </div>
                 }
-                <ShareAndExport snapshot={snapshot.clone()} query={lab.query()} {name} charts={!collections} />
+                <ShareAndExport snapshot={snapshot.clone()} query={lab.query()} {name} charts={!collections}
+                    seed={setup.scenario.seed()} />
             </section>
         </main>
     }
@@ -198,6 +204,8 @@ pub struct ShareProps {
     pub query: String,
     /// Base name of exported files.
     pub name: String,
+    /// The run's seed, written into the CSV's header lines.
+    pub seed: u64,
     /// Whether the race's charts are on the page (their PNG buttons).
     #[prop_or(true)]
     pub charts: bool,
@@ -226,8 +234,9 @@ fn ShareAndExport(props: &ShareProps) -> Html {
         status.set(result.err().unwrap_or_default());
     };
     let csv = {
-        let (snapshot, name, status) = (props.snapshot.clone(), props.name.clone(), status.clone());
-        Callback::from(move |_: MouseEvent| report(&status, export::save_csv(&snapshot, &name)))
+        let (snapshot, name, status, link, seed) =
+            (props.snapshot.clone(), props.name.clone(), status.clone(), link.clone(), props.seed);
+        Callback::from(move |_: MouseEvent| report(&status, export::save_csv(&snapshot, &name, &link, seed)))
     };
     html! {
         <section class="share" aria-label="Share and export">
@@ -312,6 +321,16 @@ fn use_keyboard(toggle: Callback<()>, step: Callback<()>) {
 /// The tag of the element the key went to.
 fn focused_tag(event: &KeyboardEvent) -> String {
     event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|e| e.tag_name()).unwrap_or_default()
+}
+
+/// Moves the keyboard focus to the Play button (the skip link's target), without touching the
+/// address, which holds the scenario.
+fn focus_play(event: MouseEvent) {
+    event.prevent_default();
+    let play = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("play"));
+    if let Some(play) = play.and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = play.focus();
+    }
 }
 
 fn location_search() -> String {

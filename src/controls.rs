@@ -8,6 +8,7 @@ use packlab_core::keys::{Editor, Input, KeyInfo};
 use packlab_core::models::msfq::JobClasses;
 use packlab_core::models::pgas::Trace;
 use packlab_core::models::{LoadMark, SliderMax, policies_of};
+use packlab_core::policy::{Param, ParamKind};
 use packlab_core::scenario::presets;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -108,29 +109,108 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
     }
 }
 
-/// One checkbox per policy; at most [`MAX_POLICIES`] at once.
+/// One checkbox per policy of the model, then one row per lane racing: its parameters (from
+/// the registry, with their ranges), a button adding another lane of the same policy, and
+/// one removing the lane. At most [`MAX_POLICIES`] lanes.
 #[component]
 fn PolicyPicker(props: &LabControlsProps) -> Html {
     let chosen = &props.lab.setup.policies;
     let full = chosen.len() >= MAX_POLICIES;
     html! {
         <fieldset class="policies" id="policies">
-            <legend>{ format!("Policies (1 to {MAX_POLICIES}, side by side)") }</legend>
-            { for policies_of(props.lab.setup.scenario.info().id).map(|meta| {
-                let checked = chosen.iter().any(|p| p.name() == meta.name);
-                let name = meta.name;
-                let toggle = props.dispatch.reform(move |_: Event| Action::TogglePolicy(name));
-                html! {
-                    <label class="check" title={meta.summary}>
-                        <input type="checkbox" name="policy" value={meta.name} {checked}
-                            disabled={full && !checked} onchange={toggle} />
-                        // A long name may break after its "+" (DRA+Preemption) in a narrow column.
-                        <span>{ for meta.label.split_inclusive('+').map(|part| html! { <>{ part }<wbr /></> }) }</span>
-                    </label>
-                }
-            }) }
+            <legend>{ format!("Policies (1 to {MAX_POLICIES} lanes, side by side)") }</legend>
+            <div class="checks">
+                { for policies_of(props.lab.setup.scenario.info().id).map(|meta| {
+                    let checked = chosen.iter().any(|p| p.name() == meta.name);
+                    let name = meta.name;
+                    let toggle = props.dispatch.reform(move |_: Event| Action::TogglePolicy(name));
+                    html! {
+                        <label class="check" title={meta.summary}>
+                            <input type="checkbox" name="policy" value={meta.name} {checked}
+                                disabled={full && !checked} onchange={toggle} />
+                            // A long name may break after its "+" (DRA+Preemption) in a narrow column.
+                            <span>{ for meta.label.split_inclusive('+').map(|part| html! { <>{ part }<wbr /></> }) }</span>
+                        </label>
+                    }
+                }) }
+            </div>
+            <ol class="lanes-setup" id="lanes-setup" aria-label="Lanes and their parameters">
+                { for chosen.iter().enumerate().map(|(lane, spec)| html! {
+                    <LaneRow key={spec.to_string()} {lane} lab={props.lab.clone()} dispatch={props.dispatch.clone()} />
+                }) }
+            </ol>
             <Notice lab={props.lab.clone()} field="policy" />
         </fieldset>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct LaneRowProps {
+    lane: usize,
+    lab: Rc<Lab>,
+    dispatch: Callback<Action>,
+}
+
+/// One lane: its label, a field per parameter (empty means the default, shown greyed), and
+/// buttons to add another lane of the policy or remove this one.
+#[component]
+fn LaneRow(props: &LaneRowProps) -> Html {
+    let setup = &props.lab.setup;
+    let Some(spec) = setup.policies.get(props.lane) else { return html! {} };
+    let lane = props.lane;
+    let label = setup.scenario.policy_label(spec);
+    let name = spec.name();
+    let full = setup.policies.len() >= MAX_POLICIES;
+    let alone = setup.policies.len() == 1;
+    let add = props.dispatch.reform(move |_: MouseEvent| Action::AddPolicy(name));
+    let remove = props.dispatch.reform(move |_: MouseEvent| Action::RemovePolicy(lane));
+    let field = |param: &'static Param| {
+        let key = param.key;
+        let id = format!("lane-{}-{key}", lane + 1);
+        let onchange = props.dispatch.reform(move |e: Event| Action::SetPolicyParam {
+            lane,
+            key: key.into(),
+            value: value_of(&e),
+        });
+        let title = format!("{} ({})", param.help, param.range());
+        let caption = param.symbol.unwrap_or(key);
+        let input = match param.kind {
+            ParamKind::Choice(options) => {
+                let current = spec.param_or_default(key).unwrap_or_default();
+                html! {
+                    <select {id} {onchange} title={title.clone()} aria-label={format!("{label}: {key}")}>
+                        if param.default.is_none() {
+                            <option value="" selected={current.is_empty()}>{ "default" }</option>
+                        }
+                        { for options.iter().map(|o| html! { <option value={*o} selected={*o == current}>{ *o }</option> }) }
+                    </select>
+                }
+            }
+            _ => {
+                // Empty means the default: the value the policy would use is the placeholder.
+                let value = spec.param(key).unwrap_or_default().to_string();
+                let placeholder = setup.scenario.policy_param(&spec.with_param(key, "").unwrap_or(spec.clone()), key);
+                let numeric = matches!(param.kind, ParamKind::Int { .. } | ParamKind::ScenarioInt { .. });
+                html! {
+                    <input {id} {onchange} {value} title={title.clone()} size="5" placeholder={placeholder}
+                        inputmode={numeric.then_some("numeric")} aria-label={format!("{label}: {key}")} />
+                }
+            }
+        };
+        html! { <label class="param" {title}><span>{ caption }</span>{ input }</label> }
+    };
+    html! {
+        <li class="lane-setup" data-policy={spec.to_string()}>
+            <span class="lane-name">{ format!("{}. {label}", lane + 1) }</span>
+            { for spec.meta().params.iter().map(field) }
+            <span class="lane-buttons">
+                <button type="button" class="add-lane" onclick={add} disabled={full}
+                    title={format!("race another {} lane, to set other parameters", spec.meta().label)}
+                    aria-label={format!("add another {} lane", spec.meta().label)}>{ "+" }</button>
+                <button type="button" class="remove-lane" onclick={remove} disabled={alone}
+                    aria-label={format!("remove lane {} ({label})", lane + 1)}>{ "×" }</button>
+            </span>
+        </li>
     }
 }
 

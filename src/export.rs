@@ -6,6 +6,7 @@ use web_sys::{HtmlAnchorElement, HtmlCanvasElement};
 
 use std::rc::Rc;
 
+use packlab_core::report::sig;
 use packlab_plot::Point;
 
 use crate::snapshot::{LaneStats, Snapshot};
@@ -27,7 +28,7 @@ impl Column<'_> {
             let i = self.points.partition_point(|p| p.x < x);
             self.points.get(i).filter(|p| p.x == x)
         };
-        point.map_or(String::new(), |p| p.y.to_string())
+        point.map_or(String::new(), |p| sig(p.y))
     }
 }
 
@@ -39,7 +40,13 @@ impl Column<'_> {
 ///
 /// Every lane runs the same time on the same grid, so row `i` of each grid series is the same
 /// interval.
-pub fn series_csv(snapshot: &Snapshot) -> Result<String, csv::Error> {
+///
+/// The file starts with `#` lines saying where it comes from: packlab's version, the link
+/// (which holds the scenario, the policies and the seed), the seed, and how far the run got;
+/// readers skip them as comments (`pandas.read_csv(f, comment="#")`, R's
+/// `read.csv(f, comment.char="#")`). Values carry six significant digits, so float noise
+/// (0.46499999999999997) does not show; times are exact.
+pub fn series_csv(snapshot: &Snapshot, link: &str, seed: u64) -> Result<String, csv::Error> {
     let focus = snapshot.lanes.get(snapshot.focus).map_or("", |l| l.policy.as_str());
     let in_system = snapshot.lanes.iter().any(|l| !l.in_system_series.is_empty());
     let rewards = snapshot.reward.is_some() || snapshot.lanes.iter().any(|l| !l.reward_series.is_empty());
@@ -70,7 +77,17 @@ pub fn series_csv(snapshot: &Snapshot) -> Result<String, csv::Error> {
     let rows = snapshot.lanes.iter().map(|l| grid(l).len()).min().unwrap_or(0);
     let times = snapshot.lanes.first().map(grid).unwrap_or_else(|| Rc::from([]));
 
-    let mut out = csv::Writer::from_writer(Vec::new());
+    let time_unit = snapshot.model.time;
+    let head = format!(
+        "# packlab {} series\n# link: {link}\n# seed: {}\n# run to {} {} of {}\n",
+        env!("CARGO_PKG_VERSION"),
+        seed,
+        time_unit.prefix(),
+        snapshot.slot,
+        snapshot.horizon
+    )
+    .into_bytes();
+    let mut out = csv::Writer::from_writer(head);
     let time = snapshot.model.time.axis();
     out.write_record(std::iter::once(time.to_string()).chain(columns.iter().map(|c| c.name.clone())))?;
     for (row, at) in times.iter().take(rows).enumerate() {
@@ -92,8 +109,8 @@ pub fn download(filename: &str, href: &str) -> Result<(), String> {
 }
 
 /// Saves the series of `snapshot` as `packlab-<query>.csv`.
-pub fn save_csv(snapshot: &Snapshot, name: &str) -> Result<(), String> {
-    let csv = series_csv(snapshot).map_err(|e| format!("cannot write the CSV: {e}"))?;
+pub fn save_csv(snapshot: &Snapshot, name: &str, link: &str, seed: u64) -> Result<(), String> {
+    let csv = series_csv(snapshot, link, seed).map_err(|e| format!("cannot write the CSV: {e}"))?;
     let href = format!("data:text/csv;charset=utf-8,{}", js_sys::encode_uri_component(&csv));
     download(&format!("{name}.csv"), &href)
 }
@@ -124,15 +141,26 @@ mod tests {
         let mut race = Race::new(&setup, 64);
         race.advance(1_000, f64::INFINITY, || 0.0).unwrap();
         let snapshot = race.snapshot(Phase::Paused, 1);
-        let csv = series_csv(&snapshot).unwrap();
+        let csv = series_csv(&snapshot, "http://127.0.0.1:8080/?preset=pgrr-a1&seed=1", 1).unwrap();
+        let head: Vec<&str> = csv.lines().take_while(|l| l.starts_with('#')).collect();
+        assert_eq!(
+            head,
+            [
+                concat!("# packlab ", env!("CARGO_PKG_VERSION"), " series"),
+                "# link: http://127.0.0.1:8080/?preset=pgrr-a1&seed=1",
+                "# seed: 1",
+                "# run to slot 1000 of 2000000",
+            ]
+        );
+        let csv = &csv[head.iter().map(|l| l.len() + 1).sum::<usize>()..];
         let mut reader = csv::Reader::from_reader(csv.as_bytes());
         let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
         assert_eq!(
             header,
             [
                 "slot",
-                "vqs:j=2 queue",
-                "vqs:j=2 occupancy running mean",
+                "vqs queue",
+                "vqs occupancy running mean",
                 "bf-js queue",
                 "bf-js occupancy running mean",
                 "bf-js VQ1 (2/3, 1]",
@@ -144,6 +172,11 @@ mod tests {
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), 1 + 10);
         assert!(lines[1].starts_with("50,"));
+        // Six significant digits at most: no float noise.
+        for cell in lines[1..].iter().flat_map(|l| l.split(',')).filter(|c| !c.is_empty()) {
+            let digits = cell.trim_start_matches(['0', '.']).chars().filter(char::is_ascii_digit).count();
+            assert!(digits <= 6, "{cell}");
+        }
     }
 
     /// A loss system has no queue: its rows follow the reward's grid, and the reward is a column.
@@ -152,8 +185,9 @@ mod tests {
         let setup = Setup::from_preset("pgas-c4").unwrap();
         let mut race = Race::new(&setup, 64);
         race.advance(2_000, f64::INFINITY, || 0.0).unwrap();
-        let csv = series_csv(&race.snapshot(Phase::Paused, 0)).unwrap();
-        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        let csv = series_csv(&race.snapshot(Phase::Paused, 0), "", 1).unwrap();
+        let body: String = csv.lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect();
+        let mut reader = csv::Reader::from_reader(body.as_bytes());
         let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
         assert!(!header.iter().any(|h| h.ends_with(" queue")), "{header:?}");
         let reward = header.iter().position(|h| h == "dra reward rate per server").expect("a reward column");
@@ -171,8 +205,8 @@ mod tests {
         setup.scenario.set("sample_every", "10").unwrap();
         let mut race = Race::new(&setup, 4096);
         race.advance(1_000, f64::INFINITY, || 0.0).unwrap();
-        let csv = series_csv(&race.snapshot(Phase::Paused, 0)).unwrap();
-        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        let csv = series_csv(&race.snapshot(Phase::Paused, 0), "", 1).unwrap();
+        let mut reader = csv::ReaderBuilder::new().comment(Some(b'#')).from_reader(csv.as_bytes());
         let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
         let column = header.iter().position(|h| h.ends_with("response running mean")).expect("a response column");
         let cells: Vec<String> = reader.records().map(|r| r.unwrap()[column].to_string()).collect();

@@ -23,47 +23,86 @@ pub const SPEED_KEY: &str = "speed";
 /// How fast the simulation runs while playing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Speed {
-    /// Simulated slots per second of wall time.
+    /// The whole run, to the horizon, in this many seconds of wall time: the pace a story
+    /// is told at, whatever the model, its time unit or the horizon.
+    Duration(u32),
+    /// Simulated slots (or time units) per second of wall time.
     PerSecond(u64),
     /// As many slots as each frame's time budget allows.
     Max,
 }
 
 impl Speed {
-    pub const DEFAULT: Speed = Speed::PerSecond(100_000);
+    /// Every preset plays its whole run in 30 s: long enough to watch the story (a queue
+    /// that grows, a reward that converges), short enough for a lecture. Before, the default
+    /// was 10^5 slots/s, which ended pgas-c6 in 0.18 s and pgrr-a2 after 200 s.
+    pub const DEFAULT: Speed = Speed::Duration(30);
     /// Fastest explicit rate; beyond it, `max` says what is meant.
     pub const TOP_RATE: u64 = 10_000_000;
-    /// The choices the speed menu offers (a link may hold any rate in range).
-    pub const CHOICES: [Speed; 8] = [
+    /// Longest run duration: an hour.
+    pub const LONGEST: u32 = 3_600;
+    /// The choices the speed menu offers (a link may hold any rate or duration in range).
+    pub const CHOICES: [Speed; 12] = [
+        Speed::Duration(10),
+        Speed::Duration(30),
+        Speed::Duration(60),
+        Speed::Duration(180),
+        Speed::Duration(600),
         Speed::PerSecond(10),
         Speed::PerSecond(100),
         Speed::PerSecond(1_000),
         Speed::PerSecond(10_000),
         Speed::PerSecond(100_000),
         Speed::PerSecond(1_000_000),
-        Speed::PerSecond(10_000_000),
         Speed::Max,
     ];
 
-    /// Parses `max` or a whole number of slots per second in 1..=10^7.
+    /// Parses `max`, a duration `30s` (1..=3600 seconds) or a whole number of slots per
+    /// second in 1..=10^7.
     pub fn parse(text: &str) -> Result<Self, ConfigError> {
         let text = text.trim();
         if text.eq_ignore_ascii_case("max") {
             return Ok(Speed::Max);
         }
+        let wrong = || {
+            ConfigError::new(
+                SPEED_KEY,
+                format!(
+                    "must be max, a run duration in seconds such as 30s (1s..={}s), or slots per second, an \
+                     integer in 1..={} (got '{text}')",
+                    Self::LONGEST,
+                    Self::TOP_RATE
+                ),
+            )
+        };
+        if let Some(seconds) = text.strip_suffix('s') {
+            return match seconds.trim().parse::<u32>() {
+                Ok(s) if (1..=Self::LONGEST).contains(&s) => Ok(Speed::Duration(s)),
+                _ => Err(wrong()),
+            };
+        }
         match text.parse::<u64>() {
             Ok(rate) if (1..=Self::TOP_RATE).contains(&rate) => Ok(Speed::PerSecond(rate)),
-            _ => Err(ConfigError::new(
-                SPEED_KEY,
-                format!("must be max or slots per second, an integer in 1..={} (got '{text}')", Self::TOP_RATE),
-            )),
+            _ => Err(wrong()),
         }
     }
 
-    /// For people: "100 000 slots/s", "as fast as possible"; `unit` names the time unit
-    /// ("slots", "time units").
+    /// Simulated time units per second of wall time for a run of `horizon` units, or `None`
+    /// for as fast as possible.
+    pub fn rate(self, horizon: u64) -> Option<f64> {
+        match self {
+            Speed::Duration(seconds) => Some(horizon as f64 / f64::from(seconds)),
+            Speed::PerSecond(rate) => Some(rate as f64),
+            Speed::Max => None,
+        }
+    }
+
+    /// For people: "whole run in 30 s", "100 000 slots/s", "as fast as possible"; `unit`
+    /// names the time unit ("slots", "time units").
     pub fn label(self, unit: &str) -> String {
         match self {
+            Speed::Duration(seconds) if seconds % 60 == 0 => format!("whole run in {} min", seconds / 60),
+            Speed::Duration(seconds) => format!("whole run in {seconds} s"),
             Speed::PerSecond(rate) => format!("{} {unit}/s", crate::stats::group_digits(rate)),
             Speed::Max => "as fast as possible".into(),
         }
@@ -74,6 +113,7 @@ impl fmt::Display for Speed {
     /// The link form: `max` or the rate.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Speed::Duration(seconds) => write!(f, "{seconds}s"),
             Speed::PerSecond(rate) => write!(f, "{rate}"),
             Speed::Max => f.write_str("max"),
         }
@@ -116,9 +156,20 @@ pub enum Action {
         key: String,
         value: String,
     },
-    /// Add or remove the policy of this name, without parameters (there is always at least
-    /// one, at most [`MAX_POLICIES`]).
+    /// Add the policy of this name without parameters, or remove every lane of it (there is
+    /// always at least one lane, at most [`MAX_POLICIES`]).
     TogglePolicy(&'static str),
+    /// Add one more lane of this policy, without parameters, next to the ones racing (a
+    /// policy can race several times with different parameters: msfq-d4's ℓ = 0, 2, 8, 31).
+    AddPolicy(&'static str),
+    /// Remove lane `lane`.
+    RemovePolicy(usize),
+    /// Set parameter `key` of lane `lane` from its text; empty text goes back to the default.
+    SetPolicyParam {
+        lane: usize,
+        key: String,
+        value: String,
+    },
     SetSpeed(String),
     /// Back to the preset's own values, keeping the policies and the seed.
     ResetScenario,
@@ -143,8 +194,13 @@ impl Lab {
             speed: Speed::DEFAULT,
             notices: Vec::new(),
         };
+        // One notice per key, saying everything the link got wrong about it (`policy=msf,dra`
+        // on a PG-RR preset names both).
         for error in errors {
-            lab.notice(error);
+            match lab.notices.iter_mut().find(|n| n.key == error.key) {
+                Some(earlier) => earlier.message = format!("{}; {}", earlier.message, error.message),
+                None => lab.notices.push(error),
+            }
         }
         if lab.setup.policies.len() > MAX_POLICIES {
             lab.notice(too_many_policies());
@@ -215,22 +271,44 @@ impl Lab {
             }
             Action::TogglePolicy(name) => {
                 let policies = &self.setup.policies;
-                if let Some(at) = policies.iter().position(|p| p.name() == name) {
-                    if policies.len() == 1 {
+                if policies.iter().any(|p| p.name() == name) {
+                    if policies.iter().all(|p| p.name() == name) {
                         self.notice(ConfigError::new("policy", "at least one policy must run"));
                     } else {
                         self.clear("policy");
-                        Rc::make_mut(&mut self.setup).policies.remove(at);
+                        Rc::make_mut(&mut self.setup).policies.retain(|p| p.name() != name);
                     }
-                } else if policies.len() >= MAX_POLICIES {
-                    self.notice(too_many_policies());
                 } else {
-                    match PolicySpec::parse(name).and_then(|p| self.setup.scenario.check_policy(&p).map(|()| p)) {
-                        Ok(spec) => {
-                            self.clear("policy");
-                            Rc::make_mut(&mut self.setup).policies.push(spec);
-                        }
-                        Err(e) => self.notice(e),
+                    self.add_policy(name);
+                }
+            }
+            Action::AddPolicy(name) => self.add_policy(name),
+            Action::RemovePolicy(lane) => {
+                if self.setup.policies.len() == 1 {
+                    self.notice(ConfigError::new("policy", "at least one policy must run"));
+                } else if lane < self.setup.policies.len() {
+                    self.clear("policy");
+                    Rc::make_mut(&mut self.setup).policies.remove(lane);
+                }
+            }
+            Action::SetPolicyParam { lane, key, value } => {
+                let Some(spec) = self.setup.policies.get(lane) else { return };
+                let scenario = &self.setup.scenario;
+                let label = scenario.policy_label(spec);
+                let result = spec.with_param(&key, &value).and_then(|next| {
+                    scenario.check_policy(&next)?;
+                    self.refuse_twice(&next, Some(lane))?;
+                    Ok(next)
+                });
+                match result {
+                    Ok(next) => {
+                        self.clear("policy");
+                        Rc::make_mut(&mut self.setup).policies[lane] = next;
+                    }
+                    // Say which lane: two lanes of one policy share their parameter names.
+                    Err(mut e) => {
+                        e.message = format!("lane {} ({label}), {key}: {}", lane + 1, e.message);
+                        self.notice(e);
                     }
                 }
             }
@@ -274,6 +352,43 @@ impl Lab {
         }
     }
 
+    /// Adds a lane of policy `name` without parameters, if there is room, it fits the
+    /// scenario and no lane races it already.
+    fn add_policy(&mut self, name: &str) {
+        if self.setup.policies.len() >= MAX_POLICIES {
+            return self.notice(too_many_policies());
+        }
+        let result = PolicySpec::parse(name).and_then(|spec| {
+            self.setup.scenario.check_policy(&spec)?;
+            self.refuse_twice(&spec, None)?;
+            Ok(spec)
+        });
+        match result {
+            Ok(spec) => {
+                self.clear("policy");
+                Rc::make_mut(&mut self.setup).policies.push(spec);
+            }
+            Err(e) => self.notice(e),
+        }
+    }
+
+    /// Refuses a spec that another lane than `lane` races already: two lanes of one spec
+    /// would draw the same numbers under the same label.
+    fn refuse_twice(&self, spec: &PolicySpec, lane: Option<usize>) -> Result<(), ConfigError> {
+        let other = self.setup.policies.iter().enumerate().find(|(i, p)| *p == spec && Some(*i) != lane);
+        match other {
+            Some((i, p)) => Err(ConfigError::new(
+                "policy",
+                format!(
+                    "lane {} already races {} ({spec}); give one of them other parameters first",
+                    i + 1,
+                    self.setup.scenario.policy_label(p)
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
     fn notice(&mut self, error: ConfigError) {
         self.clear(&error.key.clone());
         self.notices.push(error);
@@ -306,11 +421,17 @@ mod tests {
     fn speeds_parse_and_print() {
         assert_eq!(Speed::parse("max").unwrap(), Speed::Max);
         assert_eq!(Speed::parse("250").unwrap(), Speed::PerSecond(250));
-        for bad in ["0", "-1", "fast", "10000001"] {
+        assert_eq!(Speed::parse(" 45s ").unwrap(), Speed::Duration(45));
+        for bad in ["0", "-1", "fast", "10000001", "0s", "3601s", "s", "1.5s", "-3s"] {
             let e = Speed::parse(bad).unwrap_err();
             assert_eq!(e.key, "speed");
-            assert!(e.message.contains("1..=10000000"), "{e}");
+            assert!(e.message.contains("1..=10000000") && e.message.contains("1s..=3600s"), "{e}");
         }
+        assert_eq!(Speed::Duration(30).rate(2_000_000), Some(2_000_000.0 / 30.0));
+        assert_eq!(Speed::PerSecond(7).rate(2_000_000), Some(7.0));
+        assert_eq!(Speed::Max.rate(1), None);
+        assert_eq!(Speed::Duration(30).label("slots"), "whole run in 30 s");
+        assert_eq!(Speed::Duration(180).label("slots"), "whole run in 3 min");
         for s in Speed::CHOICES {
             assert_eq!(Speed::parse(&s.to_string()).unwrap(), s);
         }

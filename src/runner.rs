@@ -249,10 +249,10 @@ impl Shared {
         let started = clock();
         let gap =
             self.last_frame.replace(Some(now)).map_or(1000.0 / 60.0, |last| (now - last).clamp(0.0, MAX_FRAME_GAP_MS));
-        let want = match self.speed.get() {
-            Speed::Max => u64::MAX,
-            Speed::PerSecond(rate) => {
-                let due = self.owed.get() + rate as f64 * gap / 1000.0;
+        let want = match self.speed.get().rate(self.setup.scenario.horizon()) {
+            None => u64::MAX,
+            Some(rate) => {
+                let due = self.owed.get() + rate * gap / 1000.0;
                 let whole = due.floor();
                 self.owed.set(due - whole);
                 whole as u64
@@ -312,6 +312,9 @@ fn clock() -> f64 {
 /// What a component gets from [`use_race`].
 pub struct RaceHandle {
     pub snapshot: Rc<Snapshot>,
+    /// Why the race is at time 0 though the person had run it: the scenario changed mid-run
+    /// (said once per new race; a change used to restart the run silently).
+    pub restarted: Option<Rc<str>>,
     pub toggle: Callback<()>,
     pub step: Callback<()>,
     pub restart: Callback<()>,
@@ -320,11 +323,51 @@ pub struct RaceHandle {
 
 /// Runs `setup` as a race owned by the calling component, at `speed` (changing the speed
 /// keeps the race; changing the setup starts a new one).
+///
+/// A new setup while the old race had run says so in [`RaceHandle::restarted`]; if the old
+/// race was playing, the new one plays on from time 0.
 #[hook]
 pub fn use_race(setup: Rc<Setup>, speed: Speed) -> RaceHandle {
     let redraw = use_force_update();
     let runner = use_memo(setup, move |setup| Runner::new(setup.clone(), speed, move || redraw.force_update()));
     runner.set_speed(speed);
+    // The race this component showed last, its state when it was replaced, and whether the
+    // new one still has to be started (in an effect, not while rendering).
+    let last = use_mut_ref(|| None::<(Rc<Runner>, Option<Rc<str>>, bool)>);
+    let restarted = {
+        let mut last = last.borrow_mut();
+        match &*last {
+            Some((shown, note, _)) if Rc::ptr_eq(shown, &runner) => note.clone(),
+            previous => {
+                let old = previous.as_ref().map(|(shown, _, _)| shown.snapshot());
+                let note = old.as_ref().filter(|o| o.slot > 0).map(|o| {
+                    let time = o.model.time;
+                    Rc::from(format!(
+                        "The scenario changed at {} {}, so the run started again from 0 with the new values{}.",
+                        time.prefix(),
+                        crate::stats::group_digits(o.slot),
+                        if o.phase == Phase::Running { " and plays on" } else { "" }
+                    ))
+                });
+                let resume = old.is_some_and(|o| o.phase == Phase::Running);
+                *last = Some((runner.clone(), note.clone(), resume));
+                note
+            }
+        }
+    };
+    {
+        let last = last.clone();
+        use_effect(move || {
+            // Taken out of the cell first: playing publishes, which may render.
+            let start = last.borrow_mut().as_mut().filter(|(_, _, resume)| *resume).map(|(runner, _, resume)| {
+                *resume = false;
+                runner.clone()
+            });
+            if let Some(runner) = start {
+                runner.play();
+            }
+        });
+    }
     let call = |f: fn(&Runner)| {
         let runner = runner.clone();
         Callback::from(move |()| f(&runner))
@@ -335,6 +378,7 @@ pub fn use_race(setup: Rc<Setup>, speed: Speed) -> RaceHandle {
     };
     RaceHandle {
         snapshot: runner.snapshot(),
+        restarted,
         toggle: call(Runner::toggle),
         step: call(Runner::step),
         restart: call(Runner::restart),

@@ -32,7 +32,7 @@ fn links_round_trip() {
     assert_eq!(again.query(), lab.query());
     // Keys at the preset's value are left out; the minimum keys are always there.
     let plain = Lab::from_link("?preset=pgrr-a1");
-    assert_eq!(plain.query(), "preset=pgrr-a1&policy=vqs:j=2,bf-js,vqs-bf:j=2&seed=1");
+    assert_eq!(plain.query(), "preset=pgrr-a1&policy=vqs,bf-js,vqs-bf&seed=1");
 }
 
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
@@ -100,6 +100,82 @@ fn policies_toggle_between_one_and_four() {
     let crowded = Lab::from_link("?policy=bf-j,bf-s,bf-js,vqs,vqs-bf");
     assert_eq!(crowded.setup.policies.len(), MAX_POLICIES);
     assert!(crowded.notice_for("policy").is_some());
+}
+
+/// Issue 20, item 1: the page's one J field sets every lane's partition depth, because the
+/// presets' VQS lanes take the scenario's J instead of pinning their own.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn the_j_field_re_bins_every_lane() {
+    for id in ["pgrr-a1", "pgrr-a2", "pgrr-a3", "pgrr-a4", "pgrr-a6"] {
+        let mut lab = Lab::from_link(&format!("?preset={id}"));
+        lab.apply(Action::Set { key: "j".into(), value: "5".into() });
+        let labels: Vec<String> = lab.setup.policies.iter().map(|p| lab.setup.scenario.policy_label(p)).collect();
+        for label in labels.iter().filter(|l| l.starts_with("VQS")) {
+            assert!(label.ends_with("(J=5)"), "{id}: {labels:?}");
+        }
+        assert!(labels.iter().any(|l| l.starts_with("VQS")), "{id}: {labels:?}");
+    }
+}
+
+/// Issue 20, item 3: each lane's parameters are set in the form, a policy races more than
+/// once with different parameters, and a lane identical to another is refused, naming both.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn lanes_take_their_own_parameters() {
+    let mut lab = Lab::from_link("?preset=msfq-d1");
+    assert_eq!(policies(&lab), ["msf", "msfq:l=31"]);
+    lab.apply(Action::SetPolicyParam { lane: 1, key: "l".into(), value: "8".into() });
+    assert_eq!(policies(&lab), ["msf", "msfq:l=8"]);
+    lab.apply(Action::AddPolicy("msfq"));
+    assert_eq!(policies(&lab), ["msf", "msfq:l=8", "msfq"]);
+    lab.apply(Action::SetPolicyParam { lane: 2, key: "l".into(), value: "2".into() });
+    assert_eq!(policies(&lab), ["msf", "msfq:l=8", "msfq:l=2"]);
+    assert!(lab.notices.is_empty(), "{:?}", lab.notices);
+    // The range is the scenario's (ℓ < k = 32), named with the lane.
+    lab.apply(Action::SetPolicyParam { lane: 2, key: "l".into(), value: "40".into() });
+    let notice = lab.notice_for("policy").expect("ℓ = 40 on 32 cores");
+    assert!(notice.message.starts_with("lane 3 (MSFQ (ℓ=2)), l: "), "{notice}");
+    assert_eq!(policies(&lab), ["msf", "msfq:l=8", "msfq:l=2"]);
+    // Two lanes of one spec are refused; empty text is the default again.
+    lab.apply(Action::SetPolicyParam { lane: 2, key: "l".into(), value: "8".into() });
+    let notice = lab.notice_for("policy").expect("a second msfq:l=8");
+    assert!(notice.message.contains("lane 2 already races MSFQ (ℓ=8)"), "{notice}");
+    lab.apply(Action::SetPolicyParam { lane: 2, key: "l".into(), value: "".into() });
+    assert_eq!(policies(&lab), ["msf", "msfq:l=8", "msfq"]);
+    assert!(lab.notices.is_empty());
+    lab.apply(Action::AddPolicy("msfq"));
+    assert!(lab.notice_for("policy").unwrap().message.contains("lane 3 already races"));
+    // The round trip keeps every lane; removing one and toggling a name off removes lanes.
+    assert_eq!(Lab::from_link(&lab.query()).setup, lab.setup);
+    lab.apply(Action::RemovePolicy(0));
+    assert_eq!(policies(&lab), ["msfq:l=8", "msfq"]);
+    lab.apply(Action::TogglePolicy("msfq"));
+    assert_eq!(policies(&lab), ["msfq:l=8", "msfq"], "every lane is MSFQ: one must run");
+    lab.apply(Action::TogglePolicy("fcfs"));
+    lab.apply(Action::TogglePolicy("msfq"));
+    assert_eq!(policies(&lab), ["fcfs"]);
+    lab.apply(Action::RemovePolicy(0));
+    assert_eq!(policies(&lab), ["fcfs"]);
+    assert_eq!(lab.notice_for("policy").unwrap().message, "at least one policy must run");
+    // A choice parameter, and a lane index past the end does nothing.
+    let mut lab = Lab::from_link("?preset=pgrr-a1&policy=vqs");
+    lab.apply(Action::SetPolicyParam { lane: 0, key: "ties".into(), value: "random".into() });
+    lab.apply(Action::SetPolicyParam { lane: 7, key: "ties".into(), value: "random".into() });
+    assert_eq!(policies(&lab), ["vqs:ties=random"]);
+}
+
+/// A link that names a policy twice, or several that cannot run, says so about each of them.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn every_refused_policy_of_a_link_is_named() {
+    let lab = Lab::from_link("?preset=pgrr-a1&policy=msf,dra");
+    let notice = lab.notice_for("policy").expect("two policies of other models");
+    assert!(notice.message.contains("msf is a policy of MSFQ") && notice.message.contains("dra"), "{notice}");
+    assert_eq!(lab.notices.len(), 1);
+    let lab = Lab::from_link("?preset=pgrr-a1&policy=vqs,bf-js,vqs:ties=first");
+    assert_eq!(policies(&lab), ["vqs", "bf-js"]);
+    assert!(lab.notice_for("policy").unwrap().message.contains("vqs is named more than once; it runs once"));
 }
 
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]

@@ -580,6 +580,121 @@ labTest('space and the right arrow keep working after the scenario changes', asy
   await page.waitForSelector('#play[aria-pressed="false"]', { timeout: 5_000 });
 });
 
+// Issue 20: a newcomer's defects, one fixed link each.
+
+/** The lane headings, in order. */
+async function laneLabels(page) {
+  return (await page.locator('article.lane h2').allTextContents()).map((t) => t.trim());
+}
+
+/** The link's `policy` value. */
+async function linkPolicies(page) {
+  return page.evaluate(() => new URL(document.querySelector('#link').value).searchParams.get('policy'));
+}
+
+/** Commits `value` in a lane's parameter field (`#lane-2-l`) and waits for the link to say `policies`. */
+async function setLaneParam(page, id, value, policies) {
+  const input = page.locator(`#${id}`);
+  if ((await input.evaluate((e) => e.tagName)) === 'SELECT') await input.selectOption(value);
+  else {
+    await input.fill(value);
+    await input.press('Enter');
+    await input.blur();
+  }
+  await page.waitForFunction(
+    (want) => new URL(document.querySelector('#link').value).searchParams.get('policy') === want,
+    policies,
+    { timeout: 5_000 },
+  );
+}
+
+labTest('item 1: the J field re-bins every lane, VQS and VQS-BF included', async (open) => {
+  const page = await open('preset=pgrr-a4&seed=1');
+  assert.deepEqual(await laneLabels(page), ['VQS (J=4)', 'BF-J/S', 'VQS-BF (J=4)']);
+  await setField(page, 'j', '2');
+  await page.waitForFunction(() => document.querySelector('article.lane h2').textContent.includes('J=2'));
+  assert.deepEqual(await laneLabels(page), ['VQS (J=2)', 'BF-J/S', 'VQS-BF (J=2)']);
+  assert.equal(await linkPolicies(page), 'vqs,bf-js,vqs-bf');
+});
+
+labTest('item 3: each lane sets its own parameters, and a policy races twice with different ones', async (open) => {
+  const horizon = 20_000;
+  const page = await open(`preset=msfq-d1&seed=1&horizon=${horizon}&speed=max`);
+  assert.equal(await linkPolicies(page), 'msf,msfq:l=31');
+  // ℓ of lane 2, then a second MSFQ lane with ℓ = 2.
+  assert.equal(await page.inputValue('#lane-2-l'), '31');
+  await setLaneParam(page, 'lane-2-l', '8', 'msf,msfq:l=8');
+  await page.locator('#lanes-setup li').nth(1).locator('.add-lane').click();
+  await page.waitForFunction(() => document.querySelectorAll('#lanes-setup li').length === 3);
+  // The new lane's field is empty: the placeholder shows the value it takes (k - 1).
+  assert.equal(await page.inputValue('#lane-3-l'), '');
+  assert.equal(await page.getAttribute('#lane-3-l', 'placeholder'), '31');
+  await setLaneParam(page, 'lane-3-l', '2', 'msf,msfq:l=8,msfq:l=2');
+  assert.deepEqual(await laneLabels(page), ['MSF', 'MSFQ (ℓ=8)', 'MSFQ (ℓ=2)']);
+  // A lane identical to another is refused, naming both; the lanes stay.
+  await page.fill('#lane-3-l', '8');
+  await page.press('#lane-3-l', 'Enter');
+  await page.locator('#policies .field-error').waitFor();
+  assert.match(await page.textContent('#policies .field-error'), /lane 2 already races MSFQ \(ℓ=8\)/);
+  assert.equal(await linkPolicies(page), 'msf,msfq:l=8,msfq:l=2');
+  // The lanes run and agree with the CLI on the same link.
+  const query = new URL(await page.inputValue('#link')).search;
+  const cli = cliReports(query);
+  await runToEnd(page, horizon);
+  const pageRows = await rows(page);
+  assert.deepEqual(Object.keys(pageRows), ['msf', 'msfq:l=8', 'msfq:l=2']);
+  for (const [policy, row] of Object.entries(pageRows)) assertClose(row.meanResponse, cli[policy].mean_response, policy);
+  // Removing a lane.
+  await page.locator('#lanes-setup li').nth(0).locator('.remove-lane').click();
+  await page.waitForFunction(() => new URL(document.querySelector('#link').value).searchParams.get('policy') === 'msfq:l=8,msfq:l=2');
+});
+
+labTest('item 4: by default a run is paced to play in 30 s, and the pace is a choice', async (open) => {
+  const page = await open('preset=pgas-c6&seed=1');
+  assert.equal(await page.inputValue('#speed'), '30s');
+  await page.click('#play');
+  await page.waitForTimeout(2_000);
+  await pause(page);
+  const done = await page.$eval('progress', (p) => Number(p.value));
+  // Two seconds of a 30-second run: it has started and is far from over (it used to end in 0.18 s).
+  assert.ok(done > 0 && done < 0.25, `progress after 2 s: ${done}`);
+  await page.selectOption('#speed', '10s');
+  await page.waitForFunction(() => new URL(document.querySelector('#link').value).searchParams.get('speed') === '10s');
+});
+
+labTest('item 9: Play is the second Tab stop, a change mid-run says it restarted, the CSV says where it comes from', async (open) => {
+  const page = await open(`${RACE}&speed=1000`);
+  await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.className), 'skip');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'play');
+  assert.equal(new URL(page.url()).search, `?${RACE}&speed=1000`, 'the skip link leaves the address alone');
+
+  await page.keyboard.press('Space');
+  await waitPastSlot(page, 100);
+  assert.equal(await page.locator('#restarted').count(), 0);
+  await setField(page, 'servers', '2');
+  await page.locator('#restarted').waitFor();
+  assert.match(await page.textContent('#restarted'), /^The scenario changed at slot [\d\u202f ]+, so the run started again from 0 with the new values and plays on\.$/);
+  await waitPastSlot(page, 0);
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true', 'the new run plays on');
+  await pause(page);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+  const path = await download.path();
+  const text = (await import('node:fs')).readFileSync(path, 'utf8');
+  const lines = text.split('\n');
+  assert.match(lines[0], /^# packlab \d+\.\d+\.\d+ series$/);
+  assert.equal(lines[1], `# link: ${await page.inputValue('#link')}`);
+  assert.equal(lines[2], '# seed: 1');
+  assert.match(lines[3], /^# run to slot \d+ of 2000000$/);
+  assert.match(lines[4], /^slot,vqs queue,/);
+  for (const cell of lines.slice(5).flatMap((l) => l.split(',').slice(1))) {
+    assert.ok(cell.replace(/^[0.]+/, '').replace(/\D/g, '').length <= 6, `float noise in ${cell}`);
+  }
+});
+
 labTest('screenshots of the lab, wide and narrow', async (open) => {
   for (const viewport of [
     { width: 1280, height: 720 },

@@ -286,6 +286,18 @@ impl PolicySpec {
         Self::parse(&format!("{self}:{key}={value}"))
     }
 
+    /// The spec with parameter `key` set to `value`, or back to its default when `value` is
+    /// empty: what a parameter field of the page asks for.
+    pub fn with_param(&self, key: &str, value: &str) -> Result<Self, ConfigError> {
+        let known = self.meta.params.iter().any(|p| p.key == key);
+        if !value.trim().is_empty() || !known {
+            return self.with(key, value);
+        }
+        let mut spec = self.clone();
+        spec.params.retain(|(k, _)| *k != key);
+        Ok(spec)
+    }
+
     /// An error about this policy, naming the key `policy`: "msfq: l must be ...".
     pub fn error(&self, message: impl fmt::Display) -> ConfigError {
         ConfigError::new(KEY, format!("{}: {message}", self.meta.name))
@@ -363,6 +375,16 @@ mod tests {
         assert_eq!(spec.to_string(), "vqs:j=7:ties=random:weights=snapshot:small=real:fill=strict");
         assert_eq!(PolicySpec::parse("vqs:ties=first").unwrap(), PolicySpec::parse("vqs").unwrap());
         assert_eq!(PolicySpec::parse(" vqs : j = 3 ").unwrap().to_string(), "vqs:j=3");
+    }
+
+    #[test]
+    fn a_parameter_is_set_or_cleared() {
+        let vqs = PolicySpec::parse("vqs:j=3:ties=random").unwrap();
+        assert_eq!(vqs.with_param("j", "5").unwrap().to_string(), "vqs:j=5:ties=random");
+        assert_eq!(vqs.with_param("j", " ").unwrap().to_string(), "vqs:ties=random");
+        assert_eq!(vqs.with_param("ties", "first").unwrap().to_string(), "vqs:j=3");
+        assert!(vqs.with_param("j", "99").unwrap_err().message.contains("2..=20"));
+        assert!(vqs.with_param("nope", "").unwrap_err().message.contains("no parameter 'nope'"));
     }
 
     #[test]

@@ -83,7 +83,8 @@ pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>)
         for name in names {
             match PolicySpec::parse(name) {
                 Ok(p) if !policies.contains(&p) => policies.push(p),
-                Ok(_) => {}
+                // Two lanes of one spec would race the same numbers under the same label.
+                Ok(p) => errors.push(ConfigError::new("policy", format!("{p} is named more than once; it runs once"))),
                 Err(e) => errors.push(e),
             }
         }

@@ -25,9 +25,10 @@ fn policies(specs: &[&str]) -> Vec<PolicySpec> {
     specs.iter().map(|s| PolicySpec::parse(s).expect("preset policies are valid")).collect()
 }
 
-/// VQS, BF-J/S and VQS-BF with partition depth `j`.
-fn vq_trio(j: u8) -> Vec<PolicySpec> {
-    policies(&[&format!("vqs:j={j}"), "bf-js", &format!("vqs-bf:j={j}")])
+/// VQS, BF-J/S and VQS-BF. None of them pins a partition depth: all three take the
+/// scenario's J, so the one J field of the page (and `--set j=`) changes every lane alike.
+fn vq_trio() -> Vec<PolicySpec> {
+    policies(&["vqs", "bf-js", "vqs-bf"])
 }
 
 /// PG-RR Fig. 4 plots the mean queue against the load.
@@ -51,7 +52,7 @@ pub fn presets() -> Vec<Preset> {
                           at most (2/3)·0.02 ≈ 0.0133 and its queue grows by about 0.0007 jobs per slot. Best fit \
                           packs 0.4 + 0.6 and stays stable.",
             scenario: pgrr(1, 0.7, "discrete:0.4@0.5,0.6@0.5", GEOMETRIC_100, 2).into(),
-            policies: vq_trio(2),
+            policies: vq_trio(),
             sweep: queue_against(&[0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9]),
         },
         Preset {
@@ -74,7 +75,7 @@ pub fn presets() -> Vec<Preset> {
                 ..pgrr(1, 0.918, "discrete:0.2@2/3,0.5@1/3", SlotService::Deterministic { slots: 100 }, 3)
             }
             .into(),
-            policies: vq_trio(3),
+            policies: vq_trio(),
             sweep: queue_against(&[0.8, 0.85, 0.88, 0.9, 0.918, 0.95]),
         },
         Preset {
@@ -89,7 +90,7 @@ pub fn presets() -> Vec<Preset> {
                           the room its rounding and reservations leave, and its queue is the largest. BF-J/S and \
                           VQS-BF stay close until α ≈ 0.95, where BF-J/S pulls ahead.",
             scenario: pgrr(5, 0.95, "uniform:0.01,0.19", GEOMETRIC_100, 7).into(),
-            policies: vq_trio(7),
+            policies: vq_trio(),
             sweep: queue_against(&UNIFORM_GRID),
         },
         Preset {
@@ -102,7 +103,7 @@ pub fn presets() -> Vec<Preset> {
                           server whose active configuration matches them, so VQS and VQS-BF leave room unused and \
                           queue much more than BF-J/S.",
             scenario: pgrr(5, 0.9, "uniform:0.1,0.9", GEOMETRIC_100, 4).into(),
-            policies: vq_trio(4),
+            policies: vq_trio(),
             sweep: queue_against(&UNIFORM_GRID),
         },
         Preset {
@@ -118,7 +119,7 @@ pub fn presets() -> Vec<Preset> {
                           BF-J/S stays stable. Closer to α = 1 best fit's stability is not guaranteed by the theory \
                           (only α = 1/2 is).",
             scenario: pgrr(1, 0.7, "discrete:0.45@0.5,0.55@0.5", GEOMETRIC_100, 2).into(),
-            policies: policies(&["vqs:j=2", "bf-js"]),
+            policies: policies(&["vqs", "bf-js"]),
             sweep: queue_against(&[0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95]),
         },
     ]
