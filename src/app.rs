@@ -12,10 +12,10 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use crate::bounds::{AlphaChart, CollectionsView, collections_only};
-use crate::chart::{ChartKind, LiveChart, RUNNING_REDRAW_MS};
+use crate::chart::{self, ChartKind, LiveChart, RUNNING_REDRAW_MS};
 use crate::cluster::{ClusterCanvas, ServerStyle};
 use crate::controls::{Playback, ScenarioControls, value_of};
-use crate::export;
+use crate::export::{self, ImageFormat};
 use crate::lab::{Action, Lab};
 use crate::runner::use_race;
 use crate::snapshot::Snapshot;
@@ -130,10 +130,16 @@ fn Workbench(props: &LabProps) -> Html {
                     <Stats lanes={snapshot.lanes.clone()} warmup={snapshot.warmup}
                         unit={snapshot.model.time.plural()} job_time={snapshot.job_time()}
                         queues={snapshot.queues()} rewards={snapshot.model.reward} reward={snapshot.reward} />
+                    <p class="hint colour-key">
+                        { "Colours: each policy has its own, on its lane's top edge and its lines (solid); jobs, \
+                           bins and their lines take light colours outlined in grey, one per " }
+                        { class_word(snapshot.model.id) }{ "." }
+                    </p>
                     <div class="lanes">
                         { for snapshot.lanes.iter().map(|lane| html! {
-                            <article class="lane" key={lane.policy.clone()} data-lane={lane.policy.clone()}>
-                                <h2><Swatch color={lane.color} />{ &lane.label }</h2>
+                            <article class={classes!("lane", format!("policy-{}", lane.color % 7))} key={lane.policy.clone()}
+                                data-lane={lane.policy.clone()}>
+                                <h2><Swatch color={lane.color} markers=true />{ &lane.label }</h2>
                                 <ClusterCanvas view={lane.view.clone()} bin_labels={snapshot.bin_labels.clone()}
                                     detail={snapshot.detail} min_interval_ms={if *reduced_motion { 500.0 } else { 0.0 }}
                                     style={match snapshot.model.drawing { Drawing::Slots => ServerStyle::Slots, Drawing::Bars => ServerStyle::Bars }} />
@@ -165,7 +171,7 @@ fn Workbench(props: &LabProps) -> Html {
                     </div>
                 }
                 <ShareAndExport snapshot={snapshot.clone()} query={lab.query()} {name} charts={!collections}
-                    seed={setup.scenario.seed()} />
+                    seed={setup.scenario.seed()} marks={marks.clone()} {load} />
             </section>
         </main>
     }
@@ -206,6 +212,9 @@ pub struct ShareProps {
     pub name: String,
     /// The run's seed, written into the CSV's header lines.
     pub seed: u64,
+    /// The theory's load marks and the offered load, as the charts draw them.
+    pub marks: Rc<[LoadMark]>,
+    pub load: f64,
     /// Whether the race's charts are on the page (their PNG buttons).
     #[prop_or(true)]
     pub charts: bool,
@@ -253,15 +262,38 @@ fn ShareAndExport(props: &ShareProps) -> Html {
                 if props.charts {
                     <button type="button" id="export-csv" onclick={csv}>{ "Series (CSV)" }</button>
                 }
-                { for ChartKind::ALL.iter().filter(|k| props.charts && k.applies(&props.snapshot)).map(|kind| {
-                    let (id, name, status) = (kind.id(), props.name.clone(), status.clone());
-                    let save = Callback::from(move |_: MouseEvent| report(&status, export::save_png(id, &name)));
-                    html! { <button type="button" id={format!("export-{id}")} onclick={save}>
-                        { format!("{} (PNG)", chart_name(*kind, &props.snapshot)) }</button> }
+                { for ChartKind::ALL.iter().filter(|k| props.charts && k.applies(&props.snapshot)).map(|&kind| {
+                    let save = |format: ImageFormat| {
+                        let (snapshot, marks, load) = (props.snapshot.clone(), props.marks.clone(), props.load);
+                        let (base, status) = (format!("{}-{}", props.name, kind.id()), status.clone());
+                        Callback::from(move |_: MouseEvent| {
+                            let chart = chart::chart(kind, &snapshot, &marks, load);
+                            report(&status, export::save_chart(&chart, export::export_size(kind.id()), &base, format));
+                        })
+                    };
+                    let id = kind.id();
+                    html! {
+                        <span class="export-group" role="group" aria-label={chart_name(kind, &props.snapshot)}>
+                            <span>{ chart_name(kind, &props.snapshot) }</span>
+                            <button type="button" id={format!("export-{id}")} onclick={save(ImageFormat::Png)}
+                                title="PNG at twice the size on the page">{ "PNG" }</button>
+                            <button type="button" id={format!("export-{id}-svg")} onclick={save(ImageFormat::Svg)}>{ "SVG" }</button>
+                        </span>
+                    }
                 }) }
             </div>
             <p class="status" role="status">{ (*status).clone() }</p>
         </section>
+    }
+}
+
+/// What a model's light colours stand for.
+fn class_word(model: &str) -> &'static str {
+    match model {
+        "pgrr" => "virtual queue or size class",
+        "msfq" => "job class",
+        "ghra" | "pgas" => "VM type",
+        _ => "class",
     }
 }
 

@@ -9,11 +9,12 @@ use gloo_events::EventListener;
 use packlab_core::models::pgas::PgasTypes;
 use packlab_core::models::pgas::theory::{AlphaCurve, CollectionResult, CollectionSummary, SweepPoint, c1_statistics};
 use packlab_core::scenario::Scenario;
-use packlab_plot::{Chart, Curve, LegendAt, Mark, Point};
+use packlab_plot::{Chart, Curve, Ink, LegendAt, Mark, Point};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 use crate::chart::draw;
+use crate::export::{ImageFormat, export_size, save_chart};
 
 /// The α range of the figure (the paper's Fig. 2 runs to 10).
 const ALPHA_MAX: f64 = 10.0;
@@ -77,20 +78,20 @@ fn chart<'a>(
         x_label: "workload scale α",
         y_label: "reward per server",
         curves: vec![
-            Curve { label: "U* (LP optimum)", color: 1, points: &points[1], markers: false },
-            Curve { label: "U^(g) (global greedy)", color: 0, points: &points[0], markers: false },
+            Curve { label: "U* (LP optimum)", color: Ink::Policy(1), points: &points[1], markers: false },
+            Curve { label: "U^(g) (global greedy)", color: Ink::Policy(0), points: &points[0], markers: false },
         ],
         x_marks: curve
             .critical
             .iter()
             .zip(labels)
-            .map(|(c, label)| Mark { value: c.alpha, label })
+            .map(|(c, label)| Mark::new(c.alpha, label))
             // This scenario's α, unlabelled (the caption names it): a label would sit on a
             // critical point's when α is near one.
-            .chain(std::iter::once(Mark { value: alpha, label: "" }))
+            .chain(std::iter::once(Mark::new(alpha, "")))
             .collect(),
         x_range: Some((0.0, ALPHA_MAX)),
-        legend: LegendAt::LowerRight,
+        legend: LegendAt::Below,
         ..Chart::default()
     }
 }
@@ -137,10 +138,14 @@ pub fn AlphaChart(props: &AlphaChartProps) -> Html {
             draw_and_follow_resizes(redraw)
         });
     }
-    let save = {
-        let name = props.name.clone();
+    let save = |format: ImageFormat| {
+        let (name, curve, prepared) = (props.name.clone(), curve.clone(), prepared.clone());
         Callback::from(move |_: MouseEvent| {
-            if let Err(e) = crate::export::save_png("chart-alpha", &name) {
+            let (Some(Ok(curve)), Some(prepared)) = (&*curve, &*prepared) else { return };
+            let (points, labels) = &**prepared;
+            let chart = chart(curve, points, labels, alpha, figure);
+            let base = format!("{name}-chart-alpha");
+            if let Err(e) = save_chart(&chart, export_size("chart-alpha"), &base, format) {
                 web_sys::console::warn_1(&e.into());
             }
         })
@@ -159,7 +164,8 @@ pub fn AlphaChart(props: &AlphaChartProps) -> Html {
                             { summary(c) }
                             { format!(". Dashed: those points and this scenario's α = {alpha}. Computed here, in \
                                        WebAssembly, one LP per point.") }
-                            <button type="button" id="export-chart-alpha" class="small" onclick={save}>{ "PNG" }</button>
+                            <button type="button" id="export-chart-alpha" class="small" onclick={save(ImageFormat::Png)}>{ "PNG" }</button>
+                            <button type="button" id="export-chart-alpha-svg" class="small" onclick={save(ImageFormat::Svg)}>{ "SVG" }</button>
                         </figcaption>
                     </figure>
                 </div>
@@ -179,6 +185,27 @@ fn collections(scenario: &Scenario) -> Option<Result<(Vec<CollectionResult>, Col
     let Scenario::Pgas(s) = scenario else { return None };
     let PgasTypes::Random { collections, memory } = s.types else { return None };
     Some(c1_statistics(s.window.seed, collections as usize, memory).map_err(|e| e.to_string()))
+}
+
+/// The collections' ratios U^(g)/U*, sorted, as points 1, 2, ….
+fn sorted_ratios(results: &[CollectionResult]) -> Vec<Point> {
+    let mut ratios: Vec<f64> = results.iter().map(|r| r.ratio).collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios.iter().enumerate().map(|(i, &r)| Point::new((i + 1) as f64, r)).collect()
+}
+
+/// The sorted ratios against the guarantees of PG-AS's Theorems 3.7 and 3.9.
+fn collections_chart<'a>(points: &'a [Point], summary: &CollectionSummary) -> Chart<'a> {
+    Chart {
+        title: "U^(g)/U* of each random collection, sorted",
+        x_label: "collection (sorted by ratio)",
+        y_label: "U^(g) / U*",
+        curves: vec![Curve { label: "ratio", color: Ink::Policy(0), points, markers: true }],
+        y_marks: vec![Mark::new(summary.guarantee, "1 − 1/e (Theorem 3.9)"), Mark::new(0.5, "1/2 (Theorem 3.7)")],
+        y_range: Some((0.45, 1.02)),
+        legend: LegendAt::Below,
+        ..Chart::default()
+    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -205,34 +232,22 @@ pub fn CollectionsView(props: &CollectionsViewProps) -> Html {
                 let (Some(Ok((results, summary))), Some(canvas)) = (&*stats, canvas.cast::<HtmlCanvasElement>()) else {
                     return;
                 };
-                let mut ratios: Vec<f64> = results.iter().map(|r| r.ratio).collect();
-                ratios.sort_by(f64::total_cmp);
-                let points: Vec<Point> =
-                    ratios.iter().enumerate().map(|(i, &r)| Point::new((i + 1) as f64, r)).collect();
-                let chart = Chart {
-                    title: "U^(g)/U* of each random collection, sorted",
-                    x_label: "collection (sorted by ratio)",
-                    y_label: "U^(g) / U*",
-                    curves: vec![Curve { label: "ratio", color: 0, points: &points, markers: true }],
-                    y_marks: vec![
-                        Mark { value: summary.guarantee, label: "1 − 1/e (Theorem 3.9)" },
-                        Mark { value: 0.5, label: "1/2 (Theorem 3.7)" },
-                    ],
-                    y_range: Some((0.45, 1.02)),
-                    legend: LegendAt::LowerRight,
-                    ..Chart::default()
-                };
-                if let Err(e) = draw(&canvas, client_size(&canvas), &chart) {
+                let points = sorted_ratios(results);
+                if let Err(e) = draw(&canvas, client_size(&canvas), &collections_chart(&points, summary)) {
                     web_sys::console::warn_1(&e.into());
                 }
             };
             draw_and_follow_resizes(redraw)
         });
     }
-    let save = {
-        let name = props.name.clone();
+    let save = |format: ImageFormat| {
+        let (name, stats) = (props.name.clone(), stats.clone());
         Callback::from(move |_: MouseEvent| {
-            if let Err(e) = crate::export::save_png("chart-collections", &name) {
+            let Some(Ok((results, summary))) = &*stats else { return };
+            let points = sorted_ratios(results);
+            let base = format!("{name}-chart-collections");
+            let size = export_size("chart-collections");
+            if let Err(e) = save_chart(&collections_chart(&points, summary), size, &base, format) {
                 web_sys::console::warn_1(&e.into());
             }
         })
@@ -256,7 +271,8 @@ pub fn CollectionsView(props: &CollectionsViewProps) -> Html {
                         aria-label="The ratio U^(g)/U* of each random collection, sorted, with 1 − 1/e and 1/2 as dashed lines" />
                     <figcaption>
                         { "Computed here, in WebAssembly: the exact global greedy and an LP per collection." }
-                        <button type="button" id="export-chart-collections" class="small" onclick={save}>{ "PNG" }</button>
+                        <button type="button" id="export-chart-collections" class="small" onclick={save(ImageFormat::Png)}>{ "PNG" }</button>
+                        <button type="button" id="export-chart-collections-svg" class="small" onclick={save(ImageFormat::Svg)}>{ "SVG" }</button>
                     </figcaption>
                 </figure>
             </section>

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use packlab_core::models::LoadMark;
-use packlab_plot::{Chart, Curve, LegendAt, Mark};
+use packlab_plot::{Chart, Curve, Ink, LegendAt, Mark};
 use plotters::prelude::*;
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform};
 use plotters_canvas::CanvasBackend;
@@ -143,12 +143,13 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
     // The end of the warm-up, unlabelled (the stats footnote explains it): a label at the top
     // would run into the legend once the warm-up is a small part of the x range.
     let x_marks = if snapshot.slot > snapshot.warmup && snapshot.warmup > 0 {
-        vec![Mark { value: snapshot.warmup as f64, label: "" }]
+        vec![Mark::new(snapshot.warmup as f64, "")]
     } else {
         Vec::new()
     };
     let x_label = snapshot.model.time.axis();
-    let base = Chart { x_label, x_marks, x_range, ..Chart::default() };
+    // The legend goes under the plot, off the data, with the reference lines in it.
+    let base = Chart { x_label, x_marks, x_range, legend: LegendAt::Below, ..Chart::default() };
     match kind {
         // The multiserver-job figures (MSFQ Fig. 1) plot n(t), every job in the system; the
         // other models plot the waiting jobs Q(t).
@@ -158,7 +159,12 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
             curves: snapshot
                 .lanes
                 .iter()
-                .map(|l| Curve { label: &l.label, color: l.color, points: &l.in_system_series, markers: QUEUE_MARKERS })
+                .map(|l| Curve {
+                    label: &l.label,
+                    color: Ink::Policy(l.color),
+                    points: &l.in_system_series,
+                    markers: QUEUE_MARKERS,
+                })
                 .collect(),
             ..base
         },
@@ -168,7 +174,12 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
             curves: snapshot
                 .lanes
                 .iter()
-                .map(|l| Curve { label: &l.label, color: l.color, points: &l.queue_series, markers: QUEUE_MARKERS })
+                .map(|l| Curve {
+                    label: &l.label,
+                    color: Ink::Policy(l.color),
+                    points: &l.queue_series,
+                    markers: QUEUE_MARKERS,
+                })
                 .collect(),
             ..base
         },
@@ -178,21 +189,25 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
             curves: snapshot
                 .lanes
                 .iter()
-                .map(|l| Curve { label: &l.label, color: l.color, points: &l.occupancy_series, markers: false })
+                .map(|l| Curve {
+                    label: &l.label,
+                    color: Ink::Policy(l.color),
+                    points: &l.occupancy_series,
+                    markers: false,
+                })
                 .collect(),
             // Offered load (what a stable policy carries) and, where the load knob is a
             // fraction of the capacity (PG-RR's α), the fractions the papers guarantee; the
             // work-conservation bound is the top of the axis.
-            y_marks: std::iter::once(Mark { value: load, label: "offered load" })
+            y_marks: std::iter::once(Mark::new(load, "offered load"))
                 .chain(
                     marks
                         .iter()
                         .filter(|m| snapshot.model.load.is_utilization && m.load < 1.0)
-                        .map(|m| Mark { value: m.load, label: &m.label }),
+                        .map(|m| Mark::new(m.load, &m.label)),
                 )
                 .collect(),
             y_range: Some((0.0, 1.0)),
-            legend: LegendAt::LowerRight,
             ..base
         },
         ChartKind::JobTime => Chart {
@@ -201,13 +216,20 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
             curves: snapshot
                 .lanes
                 .iter()
-                .map(|l| Curve { label: &l.label, color: l.color, points: &l.job_time_series, markers: false })
+                .map(|l| Curve {
+                    label: &l.label,
+                    color: Ink::Policy(l.color),
+                    points: &l.job_time_series,
+                    markers: false,
+                })
                 .collect(),
             // The analysis (SPEC 5.6) that the running means should settle near.
             y_marks: snapshot
                 .lanes
                 .iter()
-                .filter_map(|l| l.analysis.as_ref().map(|(value, label)| Mark { value: *value, label }))
+                .filter_map(|l| {
+                    l.analysis.as_ref().map(|(value, label)| Mark::inked(*value, label, Ink::Policy(l.color)))
+                })
                 .collect(),
             ..base
         },
@@ -219,13 +241,14 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                 .iter()
                 .zip(&snapshot.bin_job_time_series)
                 .enumerate()
-                .map(|(bin, (label, points))| Curve { label, color: bin, points, markers: false })
+                .map(|(bin, (label, points))| Curve { label, color: Ink::Class(bin), points, markers: false })
                 .collect(),
             y_marks: snapshot
                 .bin_labels
                 .iter()
                 .zip(&snapshot.bin_analysis)
-                .map(|(label, &value)| Mark { value, label })
+                .enumerate()
+                .map(|(bin, (label, &value))| Mark::inked(value, label, Ink::Class(bin)))
                 .collect(),
             ..base
         },
@@ -237,7 +260,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                 .iter()
                 .zip(&snapshot.bin_series)
                 .enumerate()
-                .map(|(bin, (label, points))| Curve { label, color: bin, points, markers: false })
+                .map(|(bin, (label, points))| Curve { label, color: Ink::Class(bin), points, markers: false })
                 .collect(),
             ..base
         },
@@ -247,17 +270,19 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
             curves: snapshot
                 .lanes
                 .iter()
-                .map(|l| Curve { label: &l.label, color: l.color, points: &l.reward_series, markers: false })
+                .map(|l| Curve {
+                    label: &l.label,
+                    color: Ink::Policy(l.color),
+                    points: &l.reward_series,
+                    markers: false,
+                })
                 .collect(),
             // What DRA tends to as L grows (U^(g)), and what no policy can beat (U*).
             y_marks: snapshot
                 .reward
                 .iter()
-                .flat_map(|r| {
-                    [Mark { value: r.greedy, label: "U^(g) greedy" }, Mark { value: r.optimal, label: "U* LP optimum" }]
-                })
+                .flat_map(|r| [Mark::new(r.greedy, "U^(g) greedy"), Mark::new(r.optimal, "U* LP optimum")])
                 .collect(),
-            legend: LegendAt::LowerRight,
             ..base
         },
         ChartKind::Bins => Chart {
@@ -270,7 +295,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                 .enumerate()
                 // Bins that never held a job would only crowd the legend.
                 .filter(|(_, (_, points))| points.iter().any(|p| p.y > 0.0))
-                .map(|(bin, (label, points))| Curve { label, color: bin, points, markers: false })
+                .map(|(bin, (label, points))| Curve { label, color: Ink::Class(bin), points, markers: false })
                 .collect(),
             ..base
         },
@@ -278,17 +303,49 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
 }
 
 /// Draws `chart` on `canvas`, first matching the canvas's pixel size to its CSS size (`size`,
-/// as [`css_size`] gives it).
+/// as [`css_size`] gives it) times the device pixel ratio, so lines and text are sharp on
+/// phones and at 150 % zoom.
 pub fn draw(canvas: &HtmlCanvasElement, size: (f64, f64), chart: &Chart<'_>) -> Result<(), String> {
-    let (width, height) = (size.0.max(1.0) as u32, size.1.max(1.0) as u32);
-    if canvas.width() != width || canvas.height() != height {
-        canvas.set_width(width);
-        canvas.set_height(height);
+    let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+    draw_scaled(canvas, size, ratio, chart)
+}
+
+/// Draws `chart` laid out for `size` CSS pixels on a canvas of `scale` device pixels per CSS
+/// pixel (at least 1).
+pub fn draw_scaled(canvas: &HtmlCanvasElement, size: (f64, f64), scale: f64, chart: &Chart<'_>) -> Result<(), String> {
+    let scale = if scale.is_finite() { scale.clamp(1.0, 4.0) } else { 1.0 };
+    let (width, height) = (size.0.max(1.0).round(), size.1.max(1.0).round());
+    let (pixels_wide, pixels_high) = ((width * scale).round() as u32, (height * scale).round() as u32);
+    if canvas.width() != pixels_wide || canvas.height() != pixels_high {
+        canvas.set_width(pixels_wide);
+        canvas.set_height(pixels_high);
     }
+    let context: web_sys::CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| wasm_bindgen::JsCast::dyn_into(c).ok())
+        .ok_or("the canvas has no 2D context")?;
+    // plotters draws in CSS pixels (what its backend reports as the size); the context's
+    // transform maps them to device pixels, text and line widths included.
+    context.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0).map_err(|_| "cannot scale the canvas")?;
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("the canvas has no 2D context")?;
-    let area = MeasuredText(backend).into_drawing_area();
+    let area = MeasuredText { canvas: backend, size: (width as u32, height as u32) }.into_drawing_area();
     packlab_plot::draw(&area, chart).map_err(|e| format!("cannot draw the chart: {e}"))?;
     area.present().map_err(|e| format!("cannot draw the chart: {e}"))
+}
+
+/// `chart` as an SVG document of `size` CSS pixels: plotters' SVG backend and the same chart
+/// code as the canvas and the CLI.
+pub fn svg(size: (f64, f64), chart: &Chart<'_>) -> Result<String, String> {
+    let mut out = String::new();
+    {
+        let size = (size.0.max(1.0).round() as u32, size.1.max(1.0).round() as u32);
+        let area = plotters::backend::SVGBackend::with_string(&mut out, size).into_drawing_area();
+        packlab_plot::draw(&area, chart).map_err(|e| format!("cannot draw the chart: {e}"))?;
+        area.present().map_err(|e| format!("cannot draw the chart: {e}"))?;
+    }
+    Ok(out)
 }
 
 /// The canvas backend with remembered text sizes.
@@ -298,7 +355,11 @@ pub fn draw(canvas: &HtmlCanvasElement, size: (f64, f64), chart: &Chart<'_>) -> 
 /// a live chart change little from one redraw to the next, so their sizes are kept (per text,
 /// font and rotation) and each is measured once. (Legend entries are measured by plotters
 /// directly and still go through the page.)
-struct MeasuredText(CanvasBackend);
+struct MeasuredText {
+    canvas: CanvasBackend,
+    /// The size the chart is laid out for, in CSS pixels (the canvas may have more pixels).
+    size: (u32, u32),
+}
 
 /// Text sizes measured so far, by font, rotation and text.
 type SizeCache = std::collections::HashMap<String, (u32, u32)>;
@@ -314,15 +375,15 @@ impl DrawingBackend for MeasuredText {
     type ErrorType = <CanvasBackend as DrawingBackend>::ErrorType;
 
     fn get_size(&self) -> (u32, u32) {
-        self.0.get_size()
+        self.size
     }
 
     fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        self.0.ensure_prepared()
+        self.canvas.ensure_prepared()
     }
 
     fn present(&mut self) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        self.0.present()
+        self.canvas.present()
     }
 
     fn draw_pixel(
@@ -330,7 +391,7 @@ impl DrawingBackend for MeasuredText {
         point: BackendCoord,
         color: BackendColor,
     ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        self.0.draw_pixel(point, color)
+        self.canvas.draw_pixel(point, color)
     }
 
     fn draw_line<S: BackendStyle>(
@@ -339,7 +400,7 @@ impl DrawingBackend for MeasuredText {
         to: BackendCoord,
         style: &S,
     ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        self.0.draw_line(from, to, style)
+        self.canvas.draw_line(from, to, style)
     }
 
     fn draw_rect<S: BackendStyle>(
@@ -349,7 +410,7 @@ impl DrawingBackend for MeasuredText {
         style: &S,
         fill: bool,
     ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        self.0.draw_rect(upper_left, bottom_right, style, fill)
+        self.canvas.draw_rect(upper_left, bottom_right, style, fill)
     }
 
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
@@ -357,7 +418,7 @@ impl DrawingBackend for MeasuredText {
         path: I,
         style: &S,
     ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        self.0.draw_path(path, style)
+        self.canvas.draw_path(path, style)
     }
 
     fn draw_circle<S: BackendStyle>(
@@ -367,7 +428,7 @@ impl DrawingBackend for MeasuredText {
         style: &S,
         fill: bool,
     ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        self.0.draw_circle(center, radius, style, fill)
+        self.canvas.draw_circle(center, radius, style, fill)
     }
 
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
@@ -375,7 +436,7 @@ impl DrawingBackend for MeasuredText {
         vert: I,
         style: &S,
     ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        self.0.fill_polygon(vert, style)
+        self.canvas.fill_polygon(vert, style)
     }
 
     fn draw_text<S: BackendTextStyle>(
@@ -384,7 +445,7 @@ impl DrawingBackend for MeasuredText {
         style: &S,
         pos: BackendCoord,
     ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        self.0.draw_text(text, style, pos)
+        self.canvas.draw_text(text, style, pos)
     }
 
     fn estimate_text_size<S: BackendTextStyle>(
@@ -402,7 +463,7 @@ impl DrawingBackend for MeasuredText {
         if let Some(size) = TEXT_SIZES.with_borrow(|sizes| sizes.get(&key).copied()) {
             return Ok(size);
         }
-        let size = self.0.estimate_text_size(text, style)?;
+        let size = self.canvas.estimate_text_size(text, style)?;
         TEXT_SIZES.with_borrow_mut(|sizes| {
             if sizes.len() >= TEXT_SIZES_KEPT {
                 sizes.clear();
@@ -505,7 +566,7 @@ mod tests {
         assert_eq!(queue.x_range, Some((0.0, 512.0)));
         assert!(queue.x_marks.is_empty(), "no warm-up line before the warm-up ends");
         let labels: Vec<_> = queue.curves.iter().map(|c| (c.label, c.color)).collect();
-        assert_eq!(labels, [("VQS (J=2)", 0), ("BF-J/S", 1)]);
+        assert_eq!(labels, [("VQS (J=2)", Ink::Policy(0)), ("BF-J/S", Ink::Policy(1))]);
         let occupancy = chart(ChartKind::Occupancy, &snapshot, &marks, 0.7);
         let y: Vec<_> = occupancy.y_marks.iter().map(|m| m.value).collect();
         assert_eq!(y, [0.7, 0.5, 2.0 / 3.0]);

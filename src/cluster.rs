@@ -24,9 +24,15 @@ const INK: &str = "#1f2933";
 const MUTED: &str = "#616e7c";
 const EMPTY: &str = "#eef1f4";
 
-/// The colour of queue bin `bin`: the chart palette, so a block, its bin and its curve match.
+/// The colour of queue bin (size class, VM type) `bin`: the class palette, so a block, its bin
+/// and its curve match, and none looks like a policy's colour.
 pub fn bin_color(bin: usize) -> String {
-    packlab_plot::css_color(bin)
+    packlab_plot::Ink::Class(bin).css()
+}
+
+/// The dark grey outlining class-coloured blocks (the class colours are light).
+fn casing() -> String {
+    packlab_plot::casing_css()
 }
 
 /// A fill in [0, 1] on a light-to-dark blue ramp (one hue: readable for every colour vision).
@@ -139,6 +145,7 @@ fn draw_bars(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layout
     let bar_gap = if bars > 1 { 2.0 } else { 0.0 };
     let bar_width = (group_width - bar_gap * (bars - 1) as f64) / bars as f64;
     let labelled = layout.cell_width >= 30.0;
+    let outline = casing();
     ctx.set_text_align("center");
     for (i, server) in view.servers.iter().enumerate() {
         let group_x = i as f64 * layout.cell_width + pad / 2.0;
@@ -156,9 +163,13 @@ fn draw_bars(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layout
                 if block.dummy {
                     hatch(ctx, x, y, bar_width, h);
                 }
-                // A white seam between neighbouring jobs.
-                ctx.set_fill_style_str("#ffffff");
-                ctx.fill_rect(x, y, bar_width, h.min(1.0));
+                // A dark outline: it separates neighbouring jobs and holds a light colour
+                // against the empty bar.
+                if h >= 2.0 {
+                    ctx.set_stroke_style_str(&outline);
+                    ctx.set_line_width(1.0);
+                    ctx.stroke_rect(x + 0.5, y + 0.5, bar_width - 1.0, h - 1.0);
+                }
                 if block.last {
                     last = Some((y, h));
                 }
@@ -235,6 +246,7 @@ fn draw_slots(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layou
         .unwrap_or(2.0);
     let columns = ((group_width / side).floor() as usize).max(1);
     let inset = if side >= 6.0 { 1.0 } else { 0.0 };
+    let outline = casing();
     ctx.set_text_align("center");
     for (i, server) in view.servers.iter().enumerate() {
         let x0 = i as f64 * layout.cell_width + pad / 2.0;
@@ -256,6 +268,12 @@ fn draw_slots(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layou
             } else {
                 ctx.set_fill_style_str(&color);
                 ctx.fill_rect(x, y, s, s);
+            }
+            // Outlined in dark grey, full or reserved: the class colours are light.
+            if s >= 4.0 {
+                ctx.set_stroke_style_str(&outline);
+                ctx.set_line_width(1.0);
+                ctx.stroke_rect(x + 0.5, y + 0.5, s - 1.0, s - 1.0);
             }
             if block.last {
                 ctx.set_stroke_style_str(INK);
@@ -305,7 +323,7 @@ fn draw_migration(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &L
     ctx.fill();
 }
 
-/// Diagonal white lines over a dummy job's block: it holds the space, but is not a job.
+/// Diagonal grey lines over a dummy job's block: it holds the space, but is not a job.
 fn hatch(ctx: &CanvasRenderingContext2d, x: f64, y: f64, w: f64, h: f64) {
     if h < 1.0 || w < 1.0 {
         return;
@@ -314,7 +332,7 @@ fn hatch(ctx: &CanvasRenderingContext2d, x: f64, y: f64, w: f64, h: f64) {
     ctx.begin_path();
     ctx.rect(x, y, w, h);
     ctx.clip();
-    ctx.set_stroke_style_str("rgba(255,255,255,0.85)");
+    ctx.set_stroke_style_str("rgba(68,68,68,0.55)");
     ctx.set_line_width(2.0);
     ctx.begin_path();
     let step = 6.0;
@@ -374,6 +392,10 @@ fn draw_bins(ctx: &CanvasRenderingContext2d, view: &ClusterView, labels: &[Strin
         let h = count as f64 / most * column_height;
         ctx.set_fill_style_str(&bin_color(bin));
         ctx.fill_rect(x + cell * 0.15, base - h, cell * 0.7, h);
+        if h >= 2.0 {
+            ctx.set_stroke_style_str(&casing());
+            ctx.stroke_rect(x + cell * 0.15 + 0.5, base - h + 0.5, cell * 0.7 - 1.0, h - 1.0);
+        }
         if cell >= 22.0 {
             ctx.set_fill_style_str(INK);
             let _ = ctx.fill_text(&count.to_string(), x + cell / 2.0, base - h - 3.0);
@@ -470,6 +492,20 @@ mod tests {
                 assert!(grid.rows as f64 * grid.cell_height <= SERVERS_HEIGHT, "{servers}: {grid:?}");
             }
         }
+    }
+
+    /// The stylesheet's lane edges are the policy palette (no inline styles: the colours are
+    /// written out in the CSS, and this keeps them equal).
+    #[test]
+    fn the_lane_edges_in_the_stylesheet_are_the_policy_colours() {
+        let css = include_str!("../www/style.css");
+        for i in 0..packlab_plot::PALETTE.len() {
+            let rule = format!(".lane.policy-{i} {{ border-top-color: {}; }}", packlab_plot::css_color(i));
+            assert!(css.contains(&rule), "missing {rule}");
+        }
+        // Blocks take the class palette, which shares no colour with the policies'.
+        assert_eq!(bin_color(0), "#eedd88");
+        assert!((0..8).all(|b| (0..7).all(|p| bin_color(b) != packlab_plot::css_color(p))));
     }
 
     #[test]

@@ -189,7 +189,10 @@ fn LaneRow(props: &LaneRowProps) -> Html {
             _ => {
                 // Empty means the default: the value the policy would use is the placeholder.
                 let value = spec.param(key).unwrap_or_default().to_string();
-                let placeholder = setup.scenario.policy_param(&spec.with_param(key, "").unwrap_or(spec.clone()), key);
+                let placeholder = setup
+                    .scenario
+                    .policy_param(&spec.with_param(key, "").unwrap_or(spec.clone()), key)
+                    .unwrap_or_else(|| "default".into());
                 let numeric = matches!(param.kind, ParamKind::Int { .. } | ParamKind::ScenarioInt { .. });
                 html! {
                     <input {id} {onchange} {value} title={title.clone()} size="5" placeholder={placeholder}

@@ -7,7 +7,7 @@ use web_sys::{HtmlAnchorElement, HtmlCanvasElement};
 use std::rc::Rc;
 
 use packlab_core::report::sig;
-use packlab_plot::Point;
+use packlab_plot::{Chart, Point};
 
 use crate::snapshot::{LaneStats, Snapshot};
 
@@ -115,15 +115,62 @@ pub fn save_csv(snapshot: &Snapshot, name: &str, link: &str, seed: u64) -> Resul
     download(&format!("{name}.csv"), &href)
 }
 
-/// Saves the canvas with id `id` as `<name>-<id>.png`.
-pub fn save_png(id: &str, name: &str) -> Result<(), String> {
-    let canvas: HtmlCanvasElement = web_sys::window()
+/// The image formats a chart exports to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageFormat {
+    /// At twice the chart's size on the page (a projector or a paper wants more pixels than a
+    /// laptop screen shows).
+    Png,
+    /// Vector, from plotters' SVG backend: the same chart code as the canvas and the CLI.
+    Svg,
+}
+
+impl ImageFormat {
+    pub fn extension(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "png",
+            ImageFormat::Svg => "svg",
+        }
+    }
+}
+
+/// Pixels per CSS pixel of an exported PNG.
+pub const PNG_SCALE: f64 = 2.0;
+/// Least size of an exported chart, in CSS pixels: a chart that is small on a phone still
+/// exports at a size fit for slides.
+pub const EXPORT_MIN_SIZE: (f64, f64) = (640.0, 400.0);
+
+/// The size to export the chart whose canvas has id `id` at: its size on the page, at least
+/// [`EXPORT_MIN_SIZE`].
+pub fn export_size(id: &str) -> (f64, f64) {
+    let on_page = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id(id))
-        .and_then(|e| e.dyn_into().ok())
-        .ok_or_else(|| format!("no chart '{id}' on the page"))?;
-    let href = canvas.to_data_url().map_err(|_| format!("cannot read chart '{id}'"))?;
-    download(&format!("{name}-{id}.png"), &href)
+        .map_or((0.0, 0.0), |e| (f64::from(e.client_width()), f64::from(e.client_height())));
+    (on_page.0.max(EXPORT_MIN_SIZE.0), on_page.1.max(EXPORT_MIN_SIZE.1))
+}
+
+/// Saves `chart`, laid out for `size` CSS pixels, as `<base>.png` (at [`PNG_SCALE`]) or
+/// `<base>.svg`. The PNG is drawn on a canvas of its own, not read from the page's.
+pub fn save_chart(chart: &Chart<'_>, size: (f64, f64), base: &str, format: ImageFormat) -> Result<(), String> {
+    let filename = format!("{base}.{}", format.extension());
+    match format {
+        ImageFormat::Png => {
+            let canvas: HtmlCanvasElement = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.create_element("canvas").ok())
+                .and_then(|e| e.dyn_into().ok())
+                .ok_or("cannot make a canvas")?;
+            crate::chart::draw_scaled(&canvas, size, PNG_SCALE, chart)?;
+            let href = canvas.to_data_url().map_err(|_| "cannot read the chart's pixels".to_string())?;
+            download(&filename, &href)
+        }
+        ImageFormat::Svg => {
+            let svg = crate::chart::svg(size, chart)?;
+            let href = format!("data:image/svg+xml;charset=utf-8,{}", js_sys::encode_uri_component(&svg));
+            download(&filename, &href)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -695,6 +695,77 @@ labTest('item 9: Play is the second Tab stop, a change mid-run says it restarted
   }
 });
 
+labTest('item 5: job classes take colours no policy has, and each lane is edged in its policy colour', async (open) => {
+  const horizon = 2_000;
+  const page = await open(`preset=msfq-d1&seed=1&horizon=${horizon}&speed=max`);
+  await runToEnd(page, horizon);
+  const policyColours = ['#0072b2', '#d55e00', '#009e73', '#cc79a7'];
+  const counts = await page.$$eval('canvas.cluster', (canvases, policy) => {
+    const hex = (r, g, b) => `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+    return canvases.map((canvas) => {
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      const seen = { policy: 0, yellow: 0, cyan: 0 };
+      for (let i = 0; i < data.length; i += 4) {
+        const c = hex(data[i], data[i + 1], data[i + 2]);
+        if (policy.includes(c)) seen.policy += 1;
+        if (c === '#eedd88') seen.yellow += 1;
+        if (c === '#99ddff') seen.cyan += 1;
+      }
+      return seen;
+    });
+  }, policyColours);
+  for (const [lane, seen] of counts.entries()) {
+    assert.equal(seen.policy, 0, `lane ${lane + 1} draws a policy colour: ${JSON.stringify(seen)}`);
+    assert.ok(seen.yellow + seen.cyan > 0, `lane ${lane + 1} shows no class colour: ${JSON.stringify(seen)}`);
+  }
+  const edges = await page.$$eval('article.lane', (lanes) => lanes.map((l) => getComputedStyle(l).borderTopColor));
+  assert.deepEqual(edges, ['rgb(0, 114, 178)', 'rgb(213, 94, 0)']);
+  assert.match(await page.textContent('.colour-key'), /one per job class\./);
+});
+
+labTest('item 6: charts are sharp at any pixel density, keep their legend off the data, and export at 2x and as SVG', async (open) => {
+  const page = await open(`${RACE}&speed=max&horizon=20000`);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 900, deviceScaleFactor: 2, mobile: false });
+  await page.reload();
+  await page.waitForSelector('#stats tr[data-policy]');
+  await runToEnd(page, 20_000);
+  const size = await page.$eval('#chart-queue', (c) => ({ w: c.width, h: c.height, cw: c.clientWidth, ch: c.clientHeight }));
+  assert.equal(size.w, 2 * size.cw, `canvas ${size.w} px for ${size.cw} CSS px at DPR 2`);
+  assert.equal(size.h, 2 * size.ch);
+  await page.screenshot({ path: join(RESULTS, 'lab-charts-dpr2.png'), fullPage: true });
+
+  const save = async (id) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(`#${id}`)]);
+    return (await import('node:fs')).readFileSync(await download.path());
+  };
+  const png = await save('export-chart-occupancy');
+  assert.equal(png.subarray(1, 4).toString(), 'PNG');
+  const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+  assert.equal(width, 2 * Math.max(640, size.cw), 'PNG width: twice the chart on the page');
+  assert.equal(height, 2 * Math.max(400, size.ch));
+
+  const svg = (await save('export-chart-occupancy-svg')).toString('utf8');
+  assert.match(svg, /^<svg/);
+  // Every curve and every reference line is named once, in the legend under the plot.
+  const texts = [...svg.matchAll(/<text[^>]*>\s*([^<]*?)\s*<\/text>/g)].map((m) => m[1]);
+  for (const label of ['VQS (J=2)', 'BF-J/S', 'offered load']) {
+    assert.equal(texts.filter((t) => t === label).length, 1, `${label} once in the SVG: ${JSON.stringify(texts)}`);
+  }
+  await cdp.send('Emulation.clearDeviceMetricsOverride');
+  // The SVG opens in Chromium.
+  const viewer = await context.newPage();
+  try {
+    await viewer.goto(`data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`);
+    const box = await viewer.$eval('svg', (e) => e.getBoundingClientRect().width);
+    assert.ok(box >= 640, `the SVG renders ${box} px wide`);
+    await viewer.screenshot({ path: join(RESULTS, 'export-occupancy-svg.png') });
+  } finally {
+    await viewer.close();
+  }
+  (await import('node:fs')).writeFileSync(join(RESULTS, 'export-occupancy.png'), png);
+});
+
 labTest('screenshots of the lab, wide and narrow', async (open) => {
   for (const viewport of [
     { width: 1280, height: 720 },

@@ -9,7 +9,7 @@ use packlab_core::policy::PolicySpec;
 use packlab_core::report::{RepsReport, RunOutcome, RunReport, run, summarise_reps};
 use packlab_core::scenario::Setup;
 use packlab_core::view::Metric;
-use packlab_plot::{Chart, Curve, LegendAt, Mark, Point};
+use packlab_plot::{Chart, Curve, Ink, LegendAt, Mark, Point};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -181,10 +181,10 @@ fn write_trajectory(dir: &Path, setup: &Setup, runs: &[&RunOutcome]) -> Result<V
             .iter()
             .zip(&points)
             .enumerate()
-            .map(|(i, (label, points))| Curve { label, color: i, points, markers: false })
+            .map(|(i, (label, points))| Curve { label, color: Ink::Policy(i), points, markers: false })
             .collect(),
-        x_marks: if warmup > 0 { vec![Mark { value: warmup as f64, label: "" }] } else { vec![] },
-        y_marks: plot.y_marks.iter().map(|(value, label)| Mark { value: *value, label }).collect(),
+        x_marks: if warmup > 0 { vec![Mark::new(warmup as f64, "")] } else { vec![] },
+        y_marks: plot.y_marks.iter().map(|(value, label)| Mark::new(*value, label)).collect(),
         x_range: Some((0.0, runs[0].report.horizon as f64)),
         legend: if plot.legend_lower_right { LegendAt::LowerRight } else { LegendAt::default() },
         ..Chart::default()

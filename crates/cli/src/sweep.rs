@@ -14,7 +14,7 @@ use packlab_core::metrics::mean_ci;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::{RunReport, run, summarise_reps};
 use packlab_core::scenario::{Figure, Plot, Setup, Sweep};
-use packlab_plot::{Chart, Curve, Mark, Point};
+use packlab_plot::{Chart, Curve, Ink, Mark, Point};
 use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
@@ -447,10 +447,20 @@ fn write_chart(path: &Path, setup: &Setup, layout: &Layout, loads: &[f64], lines
             .zip(&points)
             // A curve with nothing to draw (a phase the policy never visits) stays out of the legend.
             .filter(|(_, points)| !points.is_empty())
-            .map(|(line, points)| Curve { label: &line.label, color: line.color, points, markers: line.markers })
-            .chain(analysis.iter().map(|(color, label, points)| Curve { label, color: *color, points, markers: false }))
+            .map(|(line, points)| Curve {
+                label: &line.label,
+                color: Ink::Policy(line.color),
+                points,
+                markers: line.markers,
+            })
+            .chain(analysis.iter().map(|(color, label, points)| Curve {
+                label,
+                color: Ink::Policy(*color),
+                points,
+                markers: false,
+            }))
             .collect(),
-        x_marks: marks.iter().map(|&(value, label, _)| Mark { value, label }).collect(),
+        x_marks: marks.iter().map(|&(value, label, _)| Mark::new(value, label)).collect(),
         log_y: true,
         x_range: Some((lo - 0.03 * span, hi + 0.08 * span)),
         ..Chart::default()

@@ -13,7 +13,7 @@ use packlab_core::models::pgas::theory::Rational;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::{RunReport, run};
 use packlab_core::scenario::{Scenario, Setup, Sweep};
-use packlab_plot::{Chart, Curve, LegendAt, Mark, Point};
+use packlab_plot::{Chart, Curve, Ink, LegendAt, Mark, Point};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -124,10 +124,10 @@ fn against_alpha(args: &SweepArgs, setup: &Setup, out: &mut dyn Write) -> Result
         x_label: &x_label,
         y_label: "reward per server",
         curves: vec![
-            Curve { label: "U* (LP 7)", color: 0, points: &optimal, markers: false },
-            Curve { label: "U^(g) (global greedy)", color: 1, points: &greedy, markers: false },
+            Curve { label: "U* (LP 7)", color: Ink::Policy(0), points: &optimal, markers: false },
+            Curve { label: "U^(g) (global greedy)", color: Ink::Policy(1), points: &greedy, markers: false },
         ],
-        x_marks: marks.iter().zip(&mark_labels).map(|(m, label)| Mark { value: m.load, label }).collect(),
+        x_marks: marks.iter().zip(&mark_labels).map(|(m, label)| Mark::new(m.load, label)).collect(),
         legend: LegendAt::LowerRight,
         ..Chart::default()
     };
@@ -324,8 +324,8 @@ fn against_servers(args: &SweepArgs, setup: &Setup, servers: &[u32], out: &mut d
     let ratio_label = reference.map(|(g, o)| format!("U^(g)/U* = {:.3}", g / o));
     let mut y_marks = Vec::new();
     if let (Some((g, o)), Some(label)) = (reference, &ratio_label) {
-        y_marks.push(Mark { value: 1.0, label: "1" });
-        y_marks.push(Mark { value: g / o, label });
+        y_marks.push(Mark::new(1.0, "1"));
+        y_marks.push(Mark::new(g / o, label));
     }
     let title = format!("{}: {}", setup.preset.figure, setup.preset.title);
     let (lo, hi) = (f64::from(servers[0]), f64::from(servers[servers.len() - 1]));
@@ -338,7 +338,12 @@ fn against_servers(args: &SweepArgs, setup: &Setup, servers: &[u32], out: &mut d
         y_label,
         curves: curves_data
             .iter()
-            .map(|(label, color, markers, points)| Curve { label, color: *color, points, markers: *markers })
+            .map(|(label, color, markers, points)| Curve {
+                label,
+                color: Ink::Policy(*color),
+                points,
+                markers: *markers,
+            })
             .collect(),
         y_marks,
         x_range: Some((lo - 0.03 * span, hi + 0.05 * span)),
