@@ -20,6 +20,8 @@ use crate::lab::{Action, Lab};
 use crate::runner::use_race;
 use crate::snapshot::Snapshot;
 use crate::stats::{Stats, Swatch};
+use crate::sweep::SweepView;
+use packlab_core::scenario::Setup;
 
 /// The root component: the lab as the address bar describes it.
 #[component]
@@ -100,12 +102,16 @@ fn Workbench(props: &LabProps) -> Html {
     let name = format!("packlab-{}", preset.id);
     // PGAS-C1's random collections are bounds only: statistics in place of a race.
     let collections = collections_only(&setup.scenario);
+    let edited = edited_note(&setup);
     html! {
         <main class="lab">
             <section class="intro" aria-labelledby="preset-title">
                 <p class="figure">{ preset.figure }</p>
                 <h1 id="preset-title">{ preset.title }</h1>
-                <p class="summary">{ preset.summary }</p>
+                <p class={classes!("summary", edited.is_some().then_some("stale"))}>{ preset.summary }</p>
+                if let Some(edited) = edited {
+                    <p id="edited" class="edited" role="status">{ edited }</p>
+                }
                 <details class="explain">
                     <summary>{ "What am I looking at?" }</summary>
                     <p>{ preset.explanation }</p>
@@ -169,6 +175,7 @@ fn Workbench(props: &LabProps) -> Html {
                             <AlphaChart scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                         }
                     </div>
+                    <SweepView setup={setup.clone()} query={lab.query()} name={name.clone()} />
                 }
                 <ShareAndExport snapshot={snapshot.clone()} query={lab.query()} {name} charts={!collections}
                     seed={setup.scenario.seed()} marks={marks.clone()} {load} />
@@ -285,6 +292,34 @@ fn ShareAndExport(props: &ShareProps) -> Html {
             <p class="status" role="status">{ (*status).clone() }</p>
         </section>
     }
+}
+
+/// What the preset's title and summary no longer describe, once the scenario or the lanes
+/// were changed: the values that differ from the preset's, by their field names, and the
+/// lanes if they are not the preset's. `None` while the header is true. (A new seed, horizon
+/// or grid leaves the description true.)
+pub fn edited_note(setup: &Setup) -> Option<String> {
+    let keys = setup.scenario.keys();
+    let label = |key: &str| keys.iter().find(|k| k.key == key).map_or(key.to_string(), |k| k.label.to_string());
+    let mut changes: Vec<String> = setup
+        .scenario
+        .overrides_from(&setup.preset.scenario)
+        .into_iter()
+        .filter(|(key, _)| !["seed", "horizon", "warmup", "sample_every"].contains(key))
+        .map(|(key, value)| format!("{} = {value}", label(key)))
+        .collect();
+    let preset_lanes = crate::lab::preset_setup(setup.preset.id).map(|s| s.policies).unwrap_or_default();
+    if setup.policies != preset_lanes {
+        let names: Vec<String> = setup.policies.iter().map(|p| setup.scenario.policy_label(p)).collect();
+        changes.push(format!("lanes {}", names.join(", ")));
+    }
+    (!changes.is_empty()).then(|| {
+        format!(
+            "Edited: {}. The summary above and \"What am I looking at?\" describe the preset's own values: \
+             \"Preset values\" restores them, choosing the preset again its lanes too.",
+            changes.join(" · ")
+        )
+    })
 }
 
 /// What a model's light colours stand for.

@@ -6,6 +6,7 @@
 //! * [`runner`]: drives a race from requestAnimationFrame and publishes snapshots;
 //! * [`frame_loop`]: the requestAnimationFrame loop, cancelled on drop;
 //! * [`crash`]: the message a panic leaves on the page;
+//! * [`sweep`]: a preset's swept figure, run in Web Workers;
 //! * [`app`], [`controls`], [`cluster`], [`chart`], [`stats`], [`export`]: components that
 //!   draw and dispatch; none of them simulates.
 
@@ -23,9 +24,14 @@ pub mod race;
 pub mod runner;
 pub mod snapshot;
 pub mod stats;
+pub mod sweep;
 
-/// Mounts the app on `<body>`, with a panic hook that shows what happened on the page.
+/// Mounts the app on `<body>`, with a panic hook that shows what happened on the page. In a
+/// Web Worker (the sweep's, which loads this same module) there is no page: nothing to do.
 pub fn start() {
+    if web_sys::window().is_none() {
+        return;
+    }
     crash::install();
     yew::Renderer::<app::App>::new().render();
 }

@@ -300,3 +300,27 @@ fn pgas_presets_and_traces() {
     other.apply(Action::AttachTrace(Rc::new(trace)));
     assert!(other.notice_for("trace").unwrap().message.contains("PG-AS"));
 }
+
+/// Issue 20, item 8: once the scenario or the lanes differ from the preset's, the header says
+/// what changed instead of letting the preset's summary describe another scenario.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn the_header_says_when_it_no_longer_describes_the_scenario() {
+    use packlab_web::app::edited_note;
+    let mut lab = Lab::from_link("?preset=pgrr-a1");
+    assert_eq!(edited_note(&lab.setup), None);
+    // A new seed or horizon leaves the description true.
+    lab.apply(Action::Set { key: "seed".into(), value: "9".into() });
+    lab.apply(Action::Set { key: "horizon".into(), value: "100000".into() });
+    assert_eq!(edited_note(&lab.setup), None);
+    lab.apply(Action::Set { key: "servers".into(), value: "1000".into() });
+    lab.apply(Action::Set { key: "size".into(), value: "uniform:0.1,0.9".into() });
+    let note = edited_note(&lab.setup).expect("1000 servers are not the preset's one");
+    assert!(note.starts_with("Edited: Servers L = 1000 · "), "{note}");
+    assert!(note.contains("uniform:0.1,0.9"), "{note}");
+    lab.apply(Action::ResetScenario);
+    assert_eq!(edited_note(&lab.setup), None);
+    lab.apply(Action::TogglePolicy("vqs"));
+    let note = edited_note(&lab.setup).expect("a lane removed");
+    assert!(note.starts_with("Edited: lanes BF-J/S, VQS-BF (J=2)."), "{note}");
+}

@@ -12,7 +12,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -683,7 +683,7 @@ labTest('item 9: Play is the second Tab stop, a change mid-run says it restarted
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
   const path = await download.path();
-  const text = (await import('node:fs')).readFileSync(path, 'utf8');
+  const text = readFileSync(path, 'utf8');
   const lines = text.split('\n');
   assert.match(lines[0], /^# packlab \d+\.\d+\.\d+ series$/);
   assert.equal(lines[1], `# link: ${await page.inputValue('#link')}`);
@@ -737,7 +737,7 @@ labTest('item 6: charts are sharp at any pixel density, keep their legend off th
 
   const save = async (id) => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(`#${id}`)]);
-    return (await import('node:fs')).readFileSync(await download.path());
+    return readFileSync(await download.path());
   };
   const png = await save('export-chart-occupancy');
   assert.equal(png.subarray(1, 4).toString(), 'PNG');
@@ -763,7 +763,75 @@ labTest('item 6: charts are sharp at any pixel density, keep their legend off th
   } finally {
     await viewer.close();
   }
-  (await import('node:fs')).writeFileSync(join(RESULTS, 'export-occupancy.png'), png);
+  writeFileSync(join(RESULTS, 'export-occupancy.png'), png);
+});
+
+/** Runs the page's sweep view with `loads` and `reps`, and returns its points by policy and load. */
+async function runSweep(page, loads, reps) {
+  await page.click('#sweep > summary');
+  await page.fill('#sweep-loads', loads);
+  await page.press('#sweep-loads', 'Tab');
+  await page.fill('#sweep-reps', String(reps));
+  await page.press('#sweep-reps', 'Tab');
+  await page.click('#sweep-run');
+  await page.waitForSelector('#sweep[data-done="true"]', { timeout: RUN_TIMEOUT_MS });
+  return page.$$eval('#sweep-table tr[data-policy]', (trs) =>
+    trs.map((tr) => ({
+      policy: tr.dataset.policy,
+      load: Number(tr.dataset.load),
+      figure: tr.dataset.figure,
+      value: Number(tr.dataset.value),
+      lo: Number(tr.dataset.ciLo),
+      hi: Number(tr.dataset.ciHi),
+    })),
+  );
+}
+
+/** `packlab sweep ARGS --out DIR`'s summary CSV as rows. */
+function cliSweep(args) {
+  const dir = join(RESULTS, `sweep-${process.pid}-${Date.now()}`);
+  const [command, prefix] = cliCommand();
+  execFileSync(command, [...prefix, 'sweep', ...args, '--out', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const file = readdirSync(dir).find((f) => f.endsWith('-summary.csv'));
+  const [header, ...lines] = readFileSync(join(dir, file), 'utf8').trim().split('\n');
+  const keys = header.split(',');
+  return lines.map((line) => Object.fromEntries(line.split(',').map((v, i) => [keys[i], v])));
+}
+
+labTest('item 7: the sweep view runs the figure in Web Workers and equals packlab sweep', async (open) => {
+  const page = await open('preset=pgrr-a4&seed=1&horizon=20000');
+  const points = await runSweep(page, '0.8,0.85,0.9', 2);
+  assert.equal(points.length, 3 * 3, 'three policies at three loads');
+  const status = await page.textContent('#sweep-status');
+  assert.match(status, /^18 of 18 runs in [\d.]+ s on \d+ workers: done$/);
+  const command = await page.textContent('#sweep-command');
+  const link = command.match(/--link '([^']+)'/)[1];
+  const cli = cliSweep(['--link', link, '--load', '0.8,0.85,0.9', '--reps', '2']);
+  assert.equal(cli.length, points.length);
+  for (const row of cli) {
+    const point = points.find((p) => p.policy === row.policy && p.load === Number(row.load));
+    assert.ok(point, `no point for ${row.policy} at ${row.load}`);
+    assertClose(point.value, Number(row.value), `${row.policy} at ${row.load}: mean`);
+    assertClose(point.lo, Number(row.ci_lo), `${row.policy} at ${row.load}: interval`);
+    assertClose(point.hi, Number(row.ci_hi), `${row.policy} at ${row.load}: interval`);
+  }
+  await page.locator('#sweep').screenshot({ path: join(RESULTS, 'sweep-pgrr-a4.png') });
+});
+
+labTest('item 7: a sweep of each model, looked at', async (open) => {
+  for (const [query, loads] of [
+    ['preset=msfq-d2&seed=1&horizon=20000', '6,7,7.5'],
+    ['preset=ghra-b1&seed=1&horizon=500', ''],
+  ]) {
+    const page = await open(query);
+    await page.click('#sweep > summary');
+    const grid = loads || (await page.inputValue('#sweep-loads')).split(',').slice(0, 3).join(',');
+    await page.click('#sweep > summary');
+    const points = await runSweep(page, grid, 2);
+    assert.ok(points.length >= 3, `${query}: ${points.length} points`);
+    assert.ok(points.every((p) => Number.isFinite(p.value)), `${query}: ${JSON.stringify(points)}`);
+    await page.locator('#sweep').screenshot({ path: join(RESULTS, `sweep-${query.split('&')[0].split('=')[1]}.png`) });
+  }
 });
 
 labTest('screenshots of the lab, wide and narrow', async (open) => {

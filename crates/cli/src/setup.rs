@@ -125,7 +125,8 @@ pub fn parse_policies(values: &[String]) -> Result<Vec<PolicySpec>> {
 pub fn replication_seeds(seed: u64, reps: u64) -> Result<Vec<u64>> {
     (0..reps)
         .map(|r| {
-            seed.checked_add(r).ok_or_else(|| anyhow!("--reps: seed {seed} + {reps} replications overflows a u64 seed"))
+            packlab_core::sweep::replication_seed(seed, r)
+                .ok_or_else(|| anyhow!("--reps: seed {seed} + {reps} replications overflows a u64 seed"))
         })
         .collect()
 }

@@ -10,10 +10,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
-use packlab_core::metrics::mean_ci;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::{RunReport, run, summarise_reps};
 use packlab_core::scenario::{Figure, Plot, Setup, Sweep};
+use packlab_core::sweep::{self, GridError, SweepRun};
 use packlab_plot::{Chart, Curve, Ink, Mark, Point};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::args::SweepArgs;
 use crate::output::{Table, create_dir, labels, num, print_table, progress, write_svg};
-use crate::setup::{Resolved, replication_seeds, resolve, with};
+use crate::setup::{Resolved, replication_seeds, resolve};
 
 /// One row of `<preset>-summary.csv`: the replications of one (policy, load) cell.
 #[derive(Debug, Clone, Serialize)]
@@ -177,7 +177,7 @@ pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     let reports = tasks
         .par_iter()
         .map(|&(policy, load, rep)| {
-            let scenario = with(&with(&setup.scenario, "load", load)?, "seed", seeds[rep as usize])?;
+            let scenario = sweep::point(&setup.scenario, load, seeds[rep as usize])?;
             let outcome = run(setup.preset.id, &scenario, policy)
                 .with_context(|| format!("policy {policy} at load {load}, seed {}", seeds[rep as usize]))?;
             bar.inc(1);
@@ -197,10 +197,11 @@ pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     let layout = Layout::of(&setup, plot);
     let figures = layout.figures();
     let reps = args.reps as usize;
+    let runs: Vec<SweepRun> = reports.iter().map(|r| SweepRun::of(r, &figures)).collect();
     let summary: Vec<SummaryRow> = reports
         .chunks(reps)
-        .zip(values.chunks(reps))
-        .flat_map(|(cell, json)| figures.iter().map(move |f| summarise(cell, json, f)))
+        .zip(runs.chunks(reps))
+        .flat_map(|(cell, runs)| figures.iter().enumerate().map(move |(i, f)| summarise(cell, runs, i, f)))
         .collect::<Result<_>>()?;
     write_csv(&summary_path, summary.iter().cloned())?;
     let lines = layout.lines(&setup, &loads, &summary);
@@ -225,56 +226,30 @@ pub fn parse_loads(text: Option<&str>, setup: &Setup) -> Result<Vec<f64>> {
             Sweep::Servers { .. } | Sweep::Unavailable(_) => vec![setup.scenario.load().to_string()],
         },
     };
-    let mut loads = Vec::with_capacity(entries.len());
-    for entry in &entries {
-        if entry.is_empty() {
-            bail!("--load: empty entry in '{}'; give loads separated by commas, each {range}", text.unwrap_or(""));
+    sweep::parse_loads(&entries.join(","), &setup.scenario).map_err(|e| match e {
+        GridError::EmptyEntry => {
+            anyhow!("--load: empty entry in '{}'; give loads separated by commas, each {range}", text.unwrap_or(""))
         }
-        let scenario = with(&setup.scenario, "load", entry).map_err(|e| anyhow!("--load: {e}"))?;
-        scenario.validate().map_err(|e| anyhow!("--load {entry}: {e}"))?;
-        loads.push(scenario.load());
-    }
-    loads.sort_by(f64::total_cmp);
-    loads.dedup();
-    Ok(loads)
+        GridError::Rejected(e) => anyhow!("--load: {e}"),
+        GridError::Invalid { entry, error } => anyhow!("--load {entry}: {error}"),
+    })
 }
 
-/// A figure of a run's JSON report: its value (NaN where the run has none, e.g. the phases of
-/// a policy without them) and the run's own 95% interval (unbounded where it has none).
-fn figure_of(json: &Value, figure: &Figure) -> (f64, [f64; 2]) {
-    let field = |key: &str| json.get(key);
-    let mut value = field(figure.key);
-    if let Some(i) = figure.index {
-        value = value.and_then(|v| v.get(i));
-    }
-    let value = value.and_then(Value::as_f64).unwrap_or(f64::NAN);
-    let ci = figure
-        .ci
-        .and_then(field)
-        .and_then(|v| Some([v.get(0)?.as_f64()?, v.get(1)?.as_f64()?]))
-        .unwrap_or([f64::NEG_INFINITY, f64::INFINITY]);
-    (value, ci)
-}
-
-/// The replications of one cell. A single replication has no spread for a Student-t
-/// interval, so its own interval stands in.
-fn summarise(cell: &[RunReport], json: &[Value], figure: &Figure) -> Result<SummaryRow> {
+/// The replications of one cell, figure `index` of `figures`, summarised as the page's sweep
+/// view summarises them ([`packlab_core::sweep::summarise`]).
+fn summarise(cell: &[RunReport], runs: &[SweepRun], index: usize, figure: &Figure) -> Result<SummaryRow> {
     let reps = summarise_reps(cell).context("internal: an empty cell")?;
-    let values: Vec<f64> = json.iter().map(|r| figure_of(r, figure).0).collect();
-    let ci = mean_ci(&values);
-    let [ci_lo, ci_hi] = if cell.len() == 1 { figure_of(&json[0], figure).1 } else { [ci.lo, ci.hi] };
-    // The analysis does not depend on the seed: the first run's.
-    let analysis = json[0].get("analysis").map(|a| figure_of(a, figure).0).filter(|a| a.is_finite());
+    let summary = sweep::summarise(runs, index).context("internal: an empty cell")?;
     Ok(SummaryRow {
         policy: reps.policy,
         load: reps.load,
-        reps: reps.reps,
+        reps: summary.reps,
         metric: figure.label,
-        value: ci.mean,
-        ci_lo,
-        ci_hi,
-        unstable_reps: reps.unstable_reps,
-        analysis,
+        value: summary.value,
+        ci_lo: summary.ci[0],
+        ci_hi: summary.ci[1],
+        unstable_reps: summary.unstable_reps,
+        analysis: summary.analysis,
     })
 }
 

@@ -50,6 +50,7 @@ pub mod report;
 pub mod resources;
 pub mod rng;
 pub mod scenario;
+pub mod sweep;
 pub mod view;
 pub mod window;
 pub mod workload;

@@ -1,0 +1,29 @@
+// A Web Worker that runs the runs of a sweep for the page (src/sweep.rs). It loads the page's
+// own wasm-bindgen module (whose `main` does nothing outside a window) and answers each task,
+// a JSON string, with `run_sweep_task`'s JSON, or with the error.
+//
+// Messages in:  {"init": {"js": URL, "wasm": URL}}, then {"id": N, "task": "<task JSON>"}.
+// Messages out: {"id": N, "run": "<SweepRun JSON>"} or {"id": N, "error": "..."}, as strings.
+
+let resolveBindings;
+const bindings = new Promise((resolve) => (resolveBindings = resolve));
+
+self.onmessage = async ({ data }) => {
+  const message = JSON.parse(data);
+  if (message.init) {
+    try {
+      const module = await import(message.init.js);
+      await module.default({ module_or_path: message.init.wasm });
+      resolveBindings(module);
+    } catch (err) {
+      self.postMessage(JSON.stringify({ id: -1, error: `cannot load the simulation: ${err}` }));
+    }
+    return;
+  }
+  const module = await bindings;
+  try {
+    self.postMessage(JSON.stringify({ id: message.id, run: module.run_sweep_task(message.task) }));
+  } catch (err) {
+    self.postMessage(JSON.stringify({ id: message.id, error: String(err?.message ?? err) }));
+  }
+};
