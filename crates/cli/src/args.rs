@@ -26,6 +26,8 @@ pub enum Command {
     Run(RunArgs),
     /// Run a preset over a grid of loads and draw mean queue against load.
     Sweep(SweepArgs),
+    /// Combine the shards of a sweep (`sweep --shard I/N`) into the sweep's CSV files and chart.
+    Merge(MergeArgs),
     /// Time the engines: every model's headline cases, or the given presets (over a list of
     /// server counts with --servers).
     Bench(BenchArgs),
@@ -132,6 +134,32 @@ pub struct SweepArgs {
     /// Replications per load and policy, with seeds seed, seed+1, ...
     #[arg(long, value_name = "R", value_parser = at_least_one, allow_hyphen_values = true, default_value_t = 5)]
     pub reps: u64,
+
+    /// Directory for the CSV files and the chart.
+    #[arg(long, value_name = "DIR", default_value = "out")]
+    pub out: PathBuf,
+
+    /// Run only shard I of N: every N-th run of the grid from the I-th, written to
+    /// DIR/<preset>-shard-I-of-N.jsonl; `packlab merge` combines the N shards into what the
+    /// whole sweep writes.
+    #[arg(long, value_name = "I/N", conflicts_with = "emit")]
+    pub shard: Option<crate::shard::Shard>,
+
+    /// Print, instead of running, a script that runs the sweep in --shards N shards and then
+    /// merges them into --out: a Slurm job array (slurm) or a GNU parallel command (parallel).
+    #[arg(long, value_enum, requires = "shards")]
+    pub emit: Option<crate::shard::Emit>,
+
+    /// How many shards --emit splits the sweep into.
+    #[arg(long, value_name = "N", requires = "emit", value_parser = clap::value_parser!(u64).range(1..=crate::shard::MAX_SHARDS))]
+    pub shards: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Shard files, or directories holding them (`sweep --shard I/N` writes them).
+    #[arg(required = true, value_name = "DIR_OR_FILE")]
+    pub paths: Vec<PathBuf>,
 
     /// Directory for the CSV files and the chart.
     #[arg(long, value_name = "DIR", default_value = "out")]

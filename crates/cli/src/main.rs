@@ -8,6 +8,7 @@ mod catalog;
 mod output;
 mod run;
 mod setup;
+mod shard;
 mod soak;
 mod sweep;
 mod sweep_pgas;
@@ -43,6 +44,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Policies => catalog::list_policies(out),
         Command::Run(a) => run::command(a, out),
         Command::Sweep(a) => sweep::command(a, out),
+        Command::Merge(a) => sweep::merge(a, out),
         Command::Bench(a) => bench::command(a, None, out),
         Command::BenchMsj(a) => bench::command(a, Some("msfq"), out),
         Command::BenchVm(a) => bench::command(a, Some("ghra"), out),

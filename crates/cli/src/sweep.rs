@@ -11,17 +11,18 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use packlab_core::policy::PolicySpec;
-use packlab_core::report::{RunReport, run, summarise_reps};
-use packlab_core::scenario::{Figure, Plot, Setup, Sweep};
+use packlab_core::report::run;
+use packlab_core::scenario::{Figure, Plot, Setup, Sweep, encode_link};
 use packlab_core::sweep::{self, GridError, SweepRun};
 use packlab_plot::{Chart, Curve, Ink, Mark, Point};
 use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::args::SweepArgs;
+use crate::args::{MergeArgs, ScenarioArgs, SweepArgs};
 use crate::output::{Table, create_dir, labels, num, print_table, progress, write_svg};
 use crate::setup::{Resolved, replication_seeds, resolve};
+use crate::shard::{self, Emit, Grid, Header, Shard};
 
 /// One row of `<preset>-summary.csv`: the replications of one (policy, load) cell.
 #[derive(Debug, Clone, Serialize)]
@@ -151,10 +152,10 @@ impl Layout {
 
 pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     let Resolved { setup, explicit, warmup_note } = resolve(&args.scenario)?;
-    let plot = match &setup.preset.sweep {
-        Sweep::Load { plot, .. } => *plot,
+    match &setup.preset.sweep {
+        Sweep::Load { .. } => {}
         Sweep::Servers { .. } | Sweep::Theory { .. } => {
-            return crate::sweep_pgas::command(args, &setup, &explicit, out);
+            return crate::sweep_pgas::command(args, &setup, &explicit, warmup_note.as_deref(), out);
         }
         Sweep::Unavailable(why) => bail!("{}: {why}", setup.preset.id),
     };
@@ -165,6 +166,10 @@ pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
         bail!("--set load: a sweep sets the load itself; give the grid with --load A,B,...");
     }
     let loads = parse_loads(args.load.as_deref(), &setup)?;
+    let grid = Grid::Load { loads: loads.clone() };
+    if let Some(kind) = args.emit {
+        return emit(args, &setup, &grid, kind, out);
+    }
     let seeds = replication_seeds(setup.scenario.seed(), args.reps)?;
     create_dir(&args.out)?;
 
@@ -173,41 +178,136 @@ pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
         .iter()
         .flat_map(|p| loads.iter().flat_map(move |&l| (0..args.reps).map(move |r| (p, l, r))))
         .collect();
-    let bar = progress(tasks.len() as u64, setup.preset.id);
-    let reports = tasks
+    let mine = args.shard.map_or_else(|| (0..tasks.len()).collect(), |s| s.runs(tasks.len()));
+    let bar = progress(mine.len() as u64, setup.preset.id);
+    let reports = mine
         .par_iter()
-        .map(|&(policy, load, rep)| {
+        .map(|&i| {
+            let (policy, load, rep) = tasks[i];
             let scenario = sweep::point(&setup.scenario, load, seeds[rep as usize])?;
             let outcome = run(setup.preset.id, &scenario, policy)
                 .with_context(|| format!("policy {policy} at load {load}, seed {}", seeds[rep as usize]))?;
             bar.inc(1);
-            Ok(outcome.report)
+            Ok(serde_json::to_value(&outcome.report)?)
         })
-        .collect::<Result<Vec<RunReport>>>();
+        .collect::<Result<Vec<Value>>>();
     bar.finish_and_clear();
     let reports = reports?;
-    let values: Vec<Value> = reports.iter().map(serde_json::to_value).collect::<Result<_, _>>()?;
+    if let Some(shard) = args.shard {
+        return write_shard(args, &setup, grid, shard, tasks.len(), warmup_note, &mine, &reports, out);
+    }
+    finish(&setup, warmup_note.as_deref(), &loads, args.reps, &reports, &args.out, out)
+}
 
+/// Writes the runs `runs` of a sharded sweep and says what the other shards and the merge are.
+#[allow(clippy::too_many_arguments)]
+pub fn write_shard(
+    args: &SweepArgs,
+    setup: &Setup,
+    grid: Grid,
+    shard: Shard,
+    total: usize,
+    warmup_note: Option<String>,
+    runs: &[usize],
+    reports: &[Value],
+    out: &mut dyn Write,
+) -> Result<()> {
+    let header = Header {
+        packlab: env!("CARGO_PKG_VERSION").to_string(),
+        link: format!("?{}", encode_link(&setup.preset, &setup.policies, &setup.scenario, &[])),
+        trace_file: args.scenario.trace_file.clone(),
+        grid,
+        reps: args.reps,
+        runs: total,
+        shard: [shard.index, shard.count],
+        warmup_note,
+    };
+    let path = shard::write(&args.out, setup.preset.id, &header, runs, reports)?;
+    writeln!(out, "wrote {} ({} of the sweep's {total} runs, shard {shard})", path.display(), runs.len())?;
+    writeln!(out, "when all {} shards are done: packlab merge DIR... --out DIR", shard.count)?;
+    Ok(())
+}
+
+/// `--emit`: the script that runs the sweep in shards and merges them.
+pub fn emit(args: &SweepArgs, setup: &Setup, grid: &Grid, kind: Emit, out: &mut dyn Write) -> Result<()> {
+    let count = args.shards.context("--emit needs --shards N")?;
+    let mut sweep_args =
+        vec!["--link".to_string(), format!("?{}", encode_link(&setup.preset, &setup.policies, &setup.scenario, &[]))];
+    if let Some(trace) = &args.scenario.trace_file {
+        sweep_args.extend(["--trace-file".to_string(), trace.display().to_string()]);
+    }
+    let list = |values: Vec<String>| values.join(",");
+    match grid {
+        Grid::Load { loads } => sweep_args.extend(["--load".into(), list(loads.iter().map(f64::to_string).collect())]),
+        Grid::Servers { servers } => {
+            sweep_args.extend(["--servers".into(), list(servers.iter().map(u32::to_string).collect())])
+        }
+    }
+    sweep_args.extend(["--reps".into(), args.reps.to_string()]);
+    write!(out, "{}", shard::emit(kind, setup.preset.id, &sweep_args, count, &args.out))?;
+    Ok(())
+}
+
+/// `packlab merge`: the shards of one sweep, combined into its CSV files and chart.
+pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<()> {
+    let (header, reports) = shard::read(&args.paths)?;
+    let scenario = ScenarioArgs {
+        preset: None,
+        link: Some(header.link.clone()),
+        policies: Vec::new(),
+        seed: None,
+        horizon: None,
+        sets: Vec::new(),
+        classes_file: None,
+        trace_file: header.trace_file.clone(),
+    };
+    let Resolved { setup, .. } = resolve(&scenario).context("the shards' sweep")?;
+    create_dir(&args.out)?;
+    let note = header.warmup_note.as_deref();
+    match &header.grid {
+        Grid::Load { loads } => finish(&setup, note, loads, header.reps, &reports, &args.out, out),
+        Grid::Servers { servers } => {
+            crate::sweep_pgas::finish_servers(&setup, note, servers, header.reps, &reports, &args.out, out)
+        }
+    }
+}
+
+/// Writes a load sweep's CSV files and chart and prints its table, from the `run --json`
+/// reports of its runs in the sweep's order (policy-major, then load, then replication):
+/// the same bytes whether the runs were made here or in shards.
+pub fn finish(
+    setup: &Setup,
+    warmup_note: Option<&str>,
+    loads: &[f64],
+    reps: u64,
+    reports: &[Value],
+    dir: &Path,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let Sweep::Load { plot, .. } = &setup.preset.sweep else { bail!("{}: not a sweep of the load", setup.preset.id) };
+    let expected = setup.policies.len() * loads.len() * reps as usize;
+    if reports.len() != expected {
+        bail!("{} runs for {expected} (policies × loads × replications)", reports.len());
+    }
     let id = setup.preset.id;
-    let [runs_path, summary_path, svg_path] = files(&args.out, id);
-    write_runs(&runs_path, id, &tasks, &values)?;
+    let [runs_path, summary_path, svg_path] = files(dir, id);
+    write_runs(&runs_path, id, reps, reports)?;
 
-    // Tasks are policy-major, then load, then replication, so each cell is one chunk; its
+    // Runs are policy-major, then load, then replication, so each cell is one chunk; its
     // summary rows follow in the layout's figure order.
-    let layout = Layout::of(&setup, plot);
+    let layout = Layout::of(setup, *plot);
     let figures = layout.figures();
-    let reps = args.reps as usize;
-    let runs: Vec<SweepRun> = reports.iter().map(|r| SweepRun::of(r, &figures)).collect();
+    let runs: Vec<SweepRun> = reports.iter().map(|r| SweepRun::from_json(r, &figures)).collect();
     let summary: Vec<SummaryRow> = reports
-        .chunks(reps)
-        .zip(runs.chunks(reps))
+        .chunks(reps as usize)
+        .zip(runs.chunks(reps as usize))
         .flat_map(|(cell, runs)| figures.iter().enumerate().map(move |(i, f)| summarise(cell, runs, i, f)))
         .collect::<Result<_>>()?;
     write_csv(&summary_path, summary.iter().cloned())?;
-    let lines = layout.lines(&setup, &loads, &summary);
-    write_chart(&svg_path, &setup, &layout, &loads, &lines)?;
+    let lines = layout.lines(setup, loads, &summary);
+    write_chart(&svg_path, setup, &layout, loads, &lines)?;
 
-    print_summary(&setup, warmup_note.as_deref(), &layout, &loads, args.reps, &lines, out)?;
+    print_summary(setup, warmup_note, &layout, loads, reps, &lines, out)?;
     writeln!(out)?;
     writeln!(out, "wrote {} ({} runs)", runs_path.display(), reports.len())?;
     writeln!(out, "wrote {}", summary_path.display())?;
@@ -237,12 +337,12 @@ pub fn parse_loads(text: Option<&str>, setup: &Setup) -> Result<Vec<f64>> {
 
 /// The replications of one cell, figure `index` of `figures`, summarised as the page's sweep
 /// view summarises them ([`packlab_core::sweep::summarise`]).
-fn summarise(cell: &[RunReport], runs: &[SweepRun], index: usize, figure: &Figure) -> Result<SummaryRow> {
-    let reps = summarise_reps(cell).context("internal: an empty cell")?;
+fn summarise(cell: &[Value], runs: &[SweepRun], index: usize, figure: &Figure) -> Result<SummaryRow> {
+    let first = cell.first().context("internal: an empty cell")?;
     let summary = sweep::summarise(runs, index).context("internal: an empty cell")?;
     Ok(SummaryRow {
-        policy: reps.policy,
-        load: reps.load,
+        policy: first.get("policy").and_then(Value::as_str).context("a run without its policy")?.to_string(),
+        load: first.get("load").and_then(Value::as_f64).context("a run without its load")?,
         reps: summary.reps,
         metric: figure.label,
         value: summary.value,
@@ -255,7 +355,7 @@ fn summarise(cell: &[RunReport], runs: &[SweepRun], index: usize, figure: &Figur
 
 /// `<preset>-runs.csv`: one row per run with the figures every model shares, then every
 /// number the model's report adds (arrays as `key_1`, `key_2`, …), empty where a run has none.
-fn write_runs(path: &Path, id: &str, tasks: &[(&PolicySpec, f64, u64)], reports: &[Value]) -> Result<()> {
+fn write_runs(path: &Path, id: &str, reps: u64, reports: &[Value]) -> Result<()> {
     const SHARED: [&str; 14] = [
         "policy",
         "load",
@@ -323,7 +423,8 @@ fn write_runs(path: &Path, id: &str, tasks: &[(&PolicySpec, f64, u64)], reports:
     .to_vec();
     header.extend(extra.iter().cloned());
     w.write_record(&header).with_context(context)?;
-    for ((&(_, _, rep), json), cells) in tasks.iter().zip(reports).zip(&own) {
+    for ((i, json), cells) in reports.iter().enumerate().zip(&own) {
+        let rep = i as u64 % reps;
         let get =
             |key: &str| json.get(key).map_or(String::new(), |v| v.as_str().map_or_else(|| v.to_string(), String::from));
         let ci = |i: usize| json.get("mean_queue_ci95").and_then(|v| v.get(i)).map_or(String::new(), Value::to_string);

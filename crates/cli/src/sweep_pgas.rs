@@ -7,21 +7,27 @@ use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
 use packlab_core::metrics::mean_ci;
-use packlab_core::models::Summary;
-use packlab_core::models::pgas::PgasSummary;
 use packlab_core::models::pgas::theory::Rational;
 use packlab_core::policy::PolicySpec;
-use packlab_core::report::{RunReport, run};
+use packlab_core::report::run;
 use packlab_core::scenario::{Scenario, Setup, Sweep};
 use packlab_plot::{Chart, Curve, Ink, LegendAt, Mark, Point};
 use rayon::prelude::*;
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::args::SweepArgs;
 use crate::output::{Table, create_dir, labels, num, print_table, progress, write_svg};
 use crate::setup::{replication_seeds, with};
+use crate::shard::Grid;
 
-pub fn command(args: &SweepArgs, setup: &Setup, explicit: &[String], out: &mut dyn Write) -> Result<()> {
+pub fn command(
+    args: &SweepArgs,
+    setup: &Setup,
+    explicit: &[String],
+    warmup_note: Option<&str>,
+    out: &mut dyn Write,
+) -> Result<()> {
     let Scenario::Pgas(s) = &setup.scenario else { bail!("internal: not a PG-AS scenario") };
     let id = setup.preset.id;
     if s.bounds_only() {
@@ -37,9 +43,12 @@ pub fn command(args: &SweepArgs, setup: &Setup, explicit: &[String], out: &mut d
             if args.load.is_some() {
                 bail!("--load: a sweep against L runs at the scenario's load; set it with --set load=X");
             }
-            against_servers(args, setup, &servers, out)
+            against_servers(args, setup, &servers, warmup_note, out)
         }
         None => {
+            if args.shard.is_some() || args.emit.is_some() {
+                bail!("--shard, --emit: a sweep against α computes bounds from the theory, with no runs to share out");
+            }
             if explicit.iter().any(|k| k == "load") {
                 bail!("--set load: a sweep against α sets the load itself; give the grid with --load A,B,...");
             }
@@ -196,7 +205,17 @@ struct SummaryRow {
 }
 
 /// Figs. 3 and 5: replicated runs at each L.
-fn against_servers(args: &SweepArgs, setup: &Setup, servers: &[u32], out: &mut dyn Write) -> Result<()> {
+fn against_servers(
+    args: &SweepArgs,
+    setup: &Setup,
+    servers: &[u32],
+    warmup_note: Option<&str>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let grid = Grid::Servers { servers: servers.to_vec() };
+    if let Some(kind) = args.emit {
+        return crate::sweep::emit(args, setup, &grid, kind, out);
+    }
     let seeds = replication_seeds(setup.scenario.seed(), args.reps)?;
     create_dir(&args.out)?;
     let id = setup.preset.id;
@@ -205,40 +224,105 @@ fn against_servers(args: &SweepArgs, setup: &Setup, servers: &[u32], out: &mut d
         .iter()
         .flat_map(|p| servers.iter().flat_map(move |&l| (0..args.reps).map(move |r| (p, l, r))))
         .collect();
-    let bar = progress(tasks.len() as u64, id);
-    let reports = tasks
+    let mine = args.shard.map_or_else(|| (0..tasks.len()).collect(), |s| s.runs(tasks.len()));
+    let bar = progress(mine.len() as u64, id);
+    let reports = mine
         .par_iter()
-        .map(|&(policy, l, rep)| {
+        .map(|&i| {
+            let (policy, l, rep) = tasks[i];
             let seed = seeds[rep as usize];
             let scenario = with(&with(&setup.scenario, "servers", l)?, "seed", seed)?;
             let outcome =
                 run(id, &scenario, policy).with_context(|| format!("policy {policy} at L = {l}, seed {seed}"))?;
             bar.inc(1);
-            Ok(outcome.report)
+            Ok(serde_json::to_value(&outcome.report)?)
         })
-        .collect::<Result<Vec<RunReport>>>();
+        .collect::<Result<Vec<Value>>>();
     bar.finish_and_clear();
     let reports = reports?;
-    // A sweep against L runs PG-AS presets only (their sweep says so).
-    let all: Vec<PgasSummary> = reports
-        .iter()
-        .map(|r| match &r.summary {
-            Summary::Pgas(m) => Ok(m.clone()),
-            _ => Err(anyhow!("{id}: a sweep against L needs a PG-AS preset")),
-        })
-        .collect::<Result<_>>()?;
+    if let Some(shard) = args.shard {
+        let note = warmup_note.map(String::from);
+        return crate::sweep::write_shard(args, setup, grid, shard, tasks.len(), note, &mine, &reports, out);
+    }
+    finish_servers(setup, warmup_note, servers, args.reps, &reports, &args.out, out)
+}
 
-    let runs_path = args.out.join(format!("{id}-runs.csv"));
-    let summary_path = args.out.join(format!("{id}-summary.csv"));
-    let svg_path = args.out.join(format!("{id}.svg"));
+/// What a sweep against L reads of a PG-AS run's `run --json` report.
+struct ServerRun {
+    policy: String,
+    servers: u32,
+    seed: u64,
+    arrivals: u64,
+    normalized_reward: f64,
+    normalized_reward_ci95: [f64; 2],
+    greedy_reward: Option<f64>,
+    optimal_reward: Option<f64>,
+    ratio_to_optimal: Option<f64>,
+    ratio_to_greedy: Option<f64>,
+    overall_blocking: f64,
+    migrations: u64,
+    preemptions: u64,
+    reconfigurations: u64,
+}
+
+impl ServerRun {
+    fn from_json(id: &str, json: &Value) -> Result<Self> {
+        let missing = |key: &str| anyhow!("{id}: a sweep against L needs a PG-AS preset (a run without '{key}')");
+        let field = |key: &str| json.get(key).ok_or_else(|| missing(key));
+        // JSON writes a NaN as null.
+        let number = |key: &str| field(key).map(|v| v.as_f64().unwrap_or(f64::NAN));
+        let count = |key: &str| field(key).and_then(|v| v.as_u64().ok_or_else(|| missing(key)));
+        let optional = |key: &str| json.get(key).and_then(Value::as_f64);
+        let ci = field("normalized_reward_ci95")?;
+        let end = |i: usize| ci.get(i).map_or(f64::NAN, |v| v.as_f64().unwrap_or(f64::NAN));
+        Ok(Self {
+            policy: field("policy")?.as_str().ok_or_else(|| missing("policy"))?.to_string(),
+            servers: u32::try_from(count("servers")?).map_err(|_| missing("servers"))?,
+            seed: count("seed")?,
+            arrivals: count("arrivals")?,
+            normalized_reward: number("normalized_reward")?,
+            normalized_reward_ci95: [end(0), end(1)],
+            greedy_reward: optional("greedy_reward"),
+            optimal_reward: optional("optimal_reward"),
+            ratio_to_optimal: optional("ratio_to_optimal"),
+            ratio_to_greedy: optional("ratio_to_greedy"),
+            overall_blocking: number("overall_blocking")?,
+            migrations: count("migrations")?,
+            preemptions: count("preemptions")?,
+            reconfigurations: count("reconfigurations")?,
+        })
+    }
+}
+
+/// Writes a sweep against L's CSV files and chart and prints its table, from the `run --json`
+/// reports of its runs in the sweep's order (policy-major, then L, then replication): the
+/// same bytes whether the runs were made here or in shards.
+pub fn finish_servers(
+    setup: &Setup,
+    _warmup_note: Option<&str>,
+    servers: &[u32],
+    reps: u64,
+    reports: &[Value],
+    dir: &Path,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let id = setup.preset.id;
+    let expected = setup.policies.len() * servers.len() * reps as usize;
+    if reports.len() != expected {
+        bail!("{} runs for {expected} (policies × server counts × replications)", reports.len());
+    }
+    let all: Vec<ServerRun> = reports.iter().map(|r| ServerRun::from_json(id, r)).collect::<Result<_>>()?;
+    let runs_path = dir.join(format!("{id}-runs.csv"));
+    let summary_path = dir.join(format!("{id}-summary.csv"));
+    let svg_path = dir.join(format!("{id}.svg"));
     write_csv(
         &runs_path,
-        tasks.iter().zip(&reports).zip(&all).map(|((&(_, _, rep), r), m)| RunRow {
+        all.iter().enumerate().map(|(i, m)| RunRow {
             preset: id,
-            policy: r.policy.clone(),
-            servers: r.servers,
-            rep,
-            seed: r.seed,
+            policy: m.policy.clone(),
+            servers: m.servers,
+            rep: i as u64 % reps,
+            seed: m.seed,
             normalized_reward: m.normalized_reward,
             ci_lo: m.normalized_reward_ci95[0],
             ci_hi: m.normalized_reward_ci95[1],
@@ -248,21 +332,20 @@ fn against_servers(args: &SweepArgs, setup: &Setup, servers: &[u32], out: &mut d
             migrations: m.migrations,
             preemptions: m.preemptions,
             reconfigurations: m.reconfigurations,
-            arrivals: r.arrivals,
+            arrivals: m.arrivals,
         }),
     )?;
 
-    let summary: Vec<SummaryRow> = reports
-        .chunks(args.reps as usize)
-        .zip(all.chunks(args.reps as usize))
-        .map(|(cell, ms)| {
+    let summary: Vec<SummaryRow> = all
+        .chunks(reps as usize)
+        .map(|ms| {
             let ci = mean_ci(&ms.iter().map(|m| m.normalized_reward).collect::<Vec<_>>());
-            let [lo, hi] = if cell.len() == 1 { ms[0].normalized_reward_ci95 } else { [ci.lo, ci.hi] };
+            let [lo, hi] = if ms.len() == 1 { ms[0].normalized_reward_ci95 } else { [ci.lo, ci.hi] };
             let scale = |v: f64, r: Option<f64>| r.map(|r| v / r);
             SummaryRow {
-                policy: cell[0].policy.clone(),
-                servers: cell[0].servers,
-                reps: cell.len(),
+                policy: ms[0].policy.clone(),
+                servers: ms[0].servers,
+                reps: ms.len(),
                 normalized_reward: ci.mean,
                 ci_lo: lo,
                 ci_hi: hi,
@@ -359,7 +442,7 @@ fn against_servers(args: &SweepArgs, setup: &Setup, servers: &[u32], out: &mut d
         "{} values of L × {} × {} replication(s) (seeds from {}) · horizon {} · warm-up {} · α = {}",
         servers.len(),
         if setup.policies.len() == 1 { "1 policy".to_string() } else { format!("{} policies", setup.policies.len()) },
-        args.reps,
+        reps,
         setup.scenario.seed(),
         setup.scenario.horizon(),
         setup.scenario.get("warmup").unwrap_or_default(),

@@ -102,17 +102,22 @@ pub struct FigureValue {
 impl SweepRun {
     /// The figures `figures` of `report`.
     pub fn of(report: &RunReport, figures: &[Figure]) -> Self {
-        let json = serde_json::to_value(report).unwrap_or(Value::Null);
+        Self::from_json(&serde_json::to_value(report).unwrap_or(Value::Null), figures)
+    }
+
+    /// The figures `figures` of a report as `run --json` writes it (a sweep's shards carry
+    /// their runs so).
+    pub fn from_json(json: &Value, figures: &[Figure]) -> Self {
         let figures = figures
             .iter()
             .map(|figure| {
-                let (value, ci) = figure_of(&json, figure);
+                let (value, ci) = figure_of(json, figure);
                 // The analysis does not depend on the seed, but every run carries it.
                 let analysis = json.get("analysis").map(|a| figure_of(a, figure).0).filter(|a| a.is_finite());
                 FigureValue { value, ci, analysis }
             })
             .collect();
-        SweepRun { figures, unstable: report.unstable }
+        SweepRun { figures, unstable: json.get("unstable").and_then(Value::as_bool).unwrap_or(false) }
     }
 }
 
