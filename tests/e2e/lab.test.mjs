@@ -834,6 +834,33 @@ labTest('item 7: a sweep of each model, looked at', async (open) => {
   }
 });
 
+labTest('item 8: the header says what was edited, and no internal label reaches the page', async (open) => {
+  const page = await open('preset=pgrr-a1&seed=1');
+  assert.equal(await page.locator('#edited').count(), 0);
+  await setField(page, 'servers', '1000');
+  await page.locator('#edited').waitFor();
+  assert.match(await page.textContent('#edited'), /^Edited: Servers L = 1000\. The summary above/);
+  assert.equal(await page.getAttribute('.summary', 'class'), 'summary stale');
+  await page.click('#reset-scenario');
+  await page.locator('#edited').waitFor({ state: 'detached' });
+
+  // Every preset's texts, its fields' help and its lanes' parameter help: no "SPEC 5.6" or
+  // "RES-12", which name sections of the implementation spec, not anything a reader has.
+  const ids = await page.$$eval('#preset option', (options) => options.map((o) => o.value));
+  assert.ok(ids.length >= 20, `${ids.length} presets`);
+  for (const id of ids) {
+    await page.selectOption('#preset', id);
+    await page.waitForFunction((want) => new URL(document.querySelector('#link').value).searchParams.get('preset') === want, id);
+    const text = await page.evaluate(() => {
+      document.querySelectorAll('details').forEach((d) => (d.open = true));
+      const titles = [...document.querySelectorAll('[title]')].map((e) => e.getAttribute('title'));
+      return [document.body.innerText, ...titles].join('\n');
+    });
+    const leaks = text.match(/.{0,40}\b(SPEC \d|RES-\d).{0,20}/g);
+    assert.equal(leaks, null, `${id}: ${JSON.stringify(leaks)}`);
+  }
+});
+
 labTest('screenshots of the lab, wide and narrow', async (open) => {
   for (const viewport of [
     { width: 1280, height: 720 },

@@ -712,7 +712,7 @@ fn pgas_bounds_print_the_c2_fixtures_and_the_c1_statistics() {
     fails(&["bounds", "--preset", "pgas-c5"], &["no static bounds", "upper-bound"]);
     fails(&["bounds", "--preset", "pgas-c2", "--load", "200"], &["--load", "load: must be a number in (0, 100]"]);
     fails(&["run", "--preset", "pgas-c1"], &["random collections", "packlab bounds"]);
-    fails(&["run", "--preset", "pgas-c3", "--policy", "dra-preempt"], &["--policy", "RES-31", "types=trace"]);
+    fails(&["run", "--preset", "pgas-c3", "--policy", "dra-preempt"], &["--policy", "priority-0", "types=trace"]);
     fails(&["run", "--preset", "pgas-c3", "--policy", "po-d:d=0"], &["po-d: d must be an integer in 1..=1000"]);
     fails(&["run", "--preset", "pgas-c3", "--policy", "dra:g=ln^9"], &["dra: g must be"]);
     fails(&["run", "--preset", "pgas-c3", "--set", "rho=1,2"], &["rho: 2 entries for 4 types"]);

@@ -114,8 +114,8 @@ impl Model for Ghra {
 
     fn how_to_read(_: &GhraScenario) -> &'static str {
         "Each policy runs on the same arrivals (same VMs and service times). Each server is a group of bars, one \
-         per resource, stacked by its VMs coloured by type; hatched blocks are dummy jobs. Below, the waiting VMs \
-         per type. The charts show the total queue, the occupancy and the running mean delay until service; the \
+         per resource, stacked by its VMs coloured by type; hatched blocks are dummy jobs (from 100 servers on, \
+         each server is one square, darker the fuller it is). Below, the waiting VMs per type. The charts show the total queue, the occupancy and the running mean delay until service; the \
          dashed vertical line ends the warm-up."
     }
 

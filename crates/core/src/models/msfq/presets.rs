@@ -82,7 +82,7 @@ fn msfq_d2() -> Preset {
                       to the stability limit λ = 7.805. Every policy here except FCFS is throughput-optimal, yet their \
                       response times differ by orders of magnitude: First-Fit favours small jobs (good unweighted \
                       E[T]), MSF favours large jobs (better weighted E[T^w]), and MSFQ beats both on both metrics. \
-                      The analysis curve is the paper's approximation (SPEC 5.6).",
+                      The analysis curve is the paper's approximation for MSFQ.",
         scenario: Scenario::Msfq(one_or_all(7.0, 1_000_000)),
         policies: vec![msfq(31), spec("msf"), spec("first-fit"), spec("fcfs")],
         sweep: against_load(&ONE_OR_ALL_GRID, &MEAN_RESPONSE),
@@ -114,9 +114,9 @@ fn msfq_d4() -> Preset {
         title: "The threshold ℓ",
         figure: "MSFQ Fig. 4",
         summary: "E[T] of MSFQ(ℓ) at λ = 7.5 for ℓ from 0 (MSF) to 31: any ℓ > 0 helps, ℓ = k − 1 is a good choice",
-        explanation: "MSFQ(ℓ) on the one-or-all workload at λ = 7.5 (the paper does not state its λ; SPEC proposes \
-                      7.5). ℓ = 0 is MSF. Raising ℓ makes the machine swap back to large jobs earlier, trading a few \
-                      idle cores during phase 4 for much shorter cycles.",
+        explanation: "MSFQ(ℓ) on the one-or-all workload at λ = 7.5 (the paper does not state its λ; packlab \
+                      uses 7.5). ℓ = 0 is MSF. Raising ℓ makes the machine swap back to large jobs earlier, trading a \
+                      few idle cores during phase 4 for much shorter cycles.",
         scenario: Scenario::Msfq(one_or_all(7.5, 1_000_000)),
         policies: [0, 1, 2, 4, 8, 16, 24, 31].into_iter().map(msfq).collect(),
         // Its sweep draws E[T] against ℓ, one curve per λ of Fig. 2's upper range.

@@ -320,16 +320,16 @@ fn analyse(input: &MsfqInput, max_iterations: u32) -> Result<MsfqAnalysis, Strin
     }
     let Some(c) = converged else {
         return Err(format!(
-            "the fixed point of SPEC 5.6 step 4 did not settle to {TOLERANCE:e} within {max_iterations} \
-             iterations; lambda = {lambda} is too close to the stability bound {:.6}",
+            "the fixed point of the paper's approximation did not settle to {TOLERANCE:e} within \
+             {max_iterations} iterations; lambda = {lambda} is too close to the stability bound {:.6}",
             one_or_all_lambda_max(k, p1, mu1, muk)
         ));
     };
     if c.m.m1 <= 0.0 {
         return Err(format!(
             "outside the approximation: at lambda = {lambda} the fixed point gives E[N2] = {:.3} ≤ k − 1 = {}, a \
-             phase 2 of non-positive mean length (SPEC 5.6 assumes at least k small jobs at the start of phase 2, \
-             which fails at low load)",
+             phase 2 of non-positive mean length (the approximation assumes at least k small jobs at the start of \
+             phase 2, which fails at low load)",
             c.n2.m1,
             k - 1
         ));

@@ -129,18 +129,22 @@ impl Model for Pgas {
                  the servers, α, the horizon and the policies do not enter."
             }
             PgasTypes::Trace => {
-                "Each policy replays the same tasks; a task is admitted into a free slot of its type or lost. Each \
-                 server is a grid of its deployed slots: a filled square per job, a hollow square per reserved empty \
-                 slot, coloured by type; an arrow shows the last migration. Below, the jobs in service per type and \
-                 the share of each type lost. The reward chart shows R(t)/L of every policy; a trace has no arrival \
-                 rates, so there is no U^(g) or U* to draw and no α chart."
+                "Each policy replays the same tasks; a task is admitted into a free slot of its type or lost. Below \
+                 100 servers each server is a grid of its deployed slots: a filled square per job, a hollow square \
+                 per reserved empty slot, coloured by type, and an arrow shows the last migration; from 100 servers \
+                 on (pgas-c5's L = 1000 included) each server is one square, darker the fuller it is (by its fullest \
+                 resource). Below, the jobs in service per type and the share of each type lost. The reward chart \
+                 shows R(t)/L of every policy; a trace has no arrival rates, so there is no U^(g) or U* to draw and \
+                 no α chart."
             }
             _ => {
-                "Each policy sees the same arrivals; a job is admitted into a free slot of its type or lost. Each \
-                 server is a grid of its deployed slots: a filled square per job, a hollow square per reserved empty \
-                 slot, coloured by type; an arrow shows the last migration. Below, the jobs in service per type and \
-                 the share of each type lost. The reward chart shows R(t)/L against the global greedy's U^(g) and \
-                 the LP optimum U*; the α chart shows both bounds against the workload scale."
+                "Each policy sees the same arrivals; a job is admitted into a free slot of its type or lost. Below \
+                 100 servers each server is a grid of its deployed slots: a filled square per job, a hollow square \
+                 per reserved empty slot, coloured by type, and an arrow shows the last migration; from 100 servers \
+                 on (the presets' L = 100 and 180 included) each server is one square, darker the fuller it is (by \
+                 its fullest resource). Below, the jobs in service per type and the share of each type lost. The \
+                 reward chart shows R(t)/L against the global greedy's U^(g) and the LP optimum U*; the α chart \
+                 shows both bounds against the workload scale."
             }
         }
     }

@@ -55,8 +55,8 @@ fn pgas_c1() -> Preset {
                       each, U^(g) is the reward of the global greedy assignment (the limit of what DRA earns per \
                       server) and U* the optimum of LP (7). The paper found 23 of 50 with ratio exactly 1, a mean of \
                       0.972 and a minimum of 0.86, all above the 1 − 1/e guarantee. Bounds only: run `packlab \
-                      bounds --preset pgas-c1`; types=random:N changes the count, random:N:per-value the memory draw \
-                      (RES-33), the seed the collections.",
+                      bounds --preset pgas-c1`; types=random:N changes the count, random:N:per-value draws the memory \
+                      per vCPU uniformly from 1, 2, 4, 8 or 16 GB instead of by category, the seed the collections.",
         scenario: Scenario::Pgas(PgasScenario {
             types: PgasTypes::Random { collections: 50, memory: MemoryDraw::ByCategory },
             ..c2_run(180, 200, 50, 1.0)
@@ -74,8 +74,9 @@ fn pgas_c2() -> Preset {
         title: "Global greedy vs optimal as the workload grows",
         figure: "PG-AS Fig. 2",
         summary: "the worst-case collection: U^(g) and U* against α; equal up to α = 6/7 and from α = 6, 0.862 apart at α = 1",
-        explanation: "Four VM types (2 vCPU/2 GB, 8/32, 4/64, 64/512, the paper's tuples doubled: RES-34) on 80 vCPU / \
-                      640 GB servers, each earning 8 per vCPU and 1 per GB, with workload α·ρ, ρ = (2, 1/2, 4/3, 1). \
+        explanation: "Four VM types (2 vCPU/2 GB, 8/32, 4/64, 64/512: the paper's tuples doubled, since as listed \
+                      they do not reproduce its α = 6/7, α = 6 or ratio 0.862) on 80 vCPU / 640 GB servers, each \
+                      earning 8 per vCPU and 1 per GB, with workload α·ρ, ρ = (2, 1/2, 4/3, 1). \
                       At low α the greedy packing serves everything and matches the optimum; from α = 6 every server \
                       can run the best configuration (12, 3, 8, 0) full. In between the greedy fills servers with the \
                       best configuration first and runs out of the small types the optimum would mix in; at α = 1 it \
@@ -100,7 +101,7 @@ fn pgas_c3() -> Preset {
                       reserved slots cost about (g(L) + K)/L of the reward, so the ratio to U^(g) climbs toward 1 \
                       and the ratio to U* toward 0.862. Power-of-d packs greedily without reservation and keeps \
                       admitting the cheap small VMs that block the large ones. `packlab sweep` runs the L grid \
-                      12 … 720 (RES-12).",
+                      12 … 720 (the paper gives no grid).",
         scenario: Scenario::Pgas(c2_run(180, 200, 50, 1.0)),
         policies: dra_and_po_d(),
         // RES-12: the paper gives no grid for Fig. 3.
@@ -117,7 +118,10 @@ fn pgas_c4() -> Preset {
         explanation: "The setting of Fig. 3 at L = 180, starting with every server empty and unconfigured, sampled every \
                       0.1 time units. DRA reserves slots for the first arrivals, grows the greedy configurations as \
                       jobs come, and settles near U^(g) ≈ 1065 per server (less the reserved empty slots), while the \
-                      LP optimum U* = 1236 stays out of reach of any greedy packing.",
+                      LP optimum U* = 1236 stays out of reach of any greedy packing. At 180 servers the page draws \
+                      each server as one square, darker the fuller it is: the strip darkens within a few time units as \
+                      the reward chart climbs toward U^(g). To watch the slots being reserved and filled server by \
+                      server, set fewer than 100 servers (the reward then settles further below U^(g)).",
         scenario: Scenario::Pgas(c2_run(180, 50, 0, 0.1)),
         policies: dra_and_po_d(),
         sweep: Sweep::Theory { grid: alpha_grid() },
@@ -131,7 +135,8 @@ fn pgas_c5() -> Preset {
         figure: "PG-AS Figs. 5-6",
         summary: "tasks of sizes 2^-m and priorities 0-2 (rewards ×1, ×3, ×9): a synthetic trace with surges; load your own CSV",
         explanation: "Tasks carry a size (a power of 1/2 of a server, rounded up) and a priority; a task earns size × 1, \
-                      3 or 9 per time unit for priority 0, 1 or 2 (RES-35). The paper replays the Google 2011 trace; \
+                      3 or 9 per time unit for priority 0, 1 or 2 (a trace's priorities 0–1, 2–8 and 9–11 map to 0, 1 \
+                      and 2). The paper replays the Google 2011 trace; \
                       without an upload this preset draws a synthetic one with the pattern of Fig. 6: a surge of \
                       priority-0 demand followed by a surge of priority-1 demand. DRA reserves for each type; \
                       DRA+Preemption also evicts the smallest priority-0 jobs when a priority-1 or -2 job finds no \

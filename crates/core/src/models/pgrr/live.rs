@@ -98,7 +98,8 @@ impl LiveRun for PgrrSim {
     }
 }
 
-/// "VQ1" … "VQ2J": the papers number the virtual queues from 1.
+/// "VQ1" … "VQ2J": the page counts the queues from 1, while PG-RR's VQ_j and e_j count from 0,
+/// so the bin VQ(j+1) is the paper's VQ_j (PG-RR's how-to-read text tells the reader).
 fn bin_name(t: usize) -> String {
     format!("VQ{}", t + 1)
 }

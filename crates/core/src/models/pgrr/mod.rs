@@ -110,10 +110,14 @@ impl Model for Pgrr {
 
     fn how_to_read(_: &PgrrScenario) -> &'static str {
         "Each policy runs on the same arrivals (same jobs, sizes and service times). Its servers are bars filled by \
-         their jobs, coloured by size class; the job placed last is outlined and explained under the bars. Below the \
-         bars, the waiting jobs per virtual queue (VQS, VQS-BF) or per size class. On the charts, the dashed \
-         vertical line ends the warm-up; on the occupancy chart, dashed lines mark the offered load and the papers' \
-         guarantees."
+         their jobs, coloured by size class, the job placed last outlined (from 100 servers on, each server is one \
+         square, darker when fuller); below them, the waiting jobs per virtual queue (VQS, VQS-BF) or per size \
+         class, and under the drawing a sentence on why the last job went where it did. VQS and VQS-BF label each \
+         server, and name in that sentence, its configuration in the paper's notation: e_i is one job of type i, \
+         counted from 0 as in the paper, and type i waits in the bin shown as VQ(i+1). So 2e2 is two jobs of VQ3 \
+         (sizes in (1/3, 1/2]) and e1+e3 one job of VQ2 (sizes in (1/2, 2/3], with 2/3 of the server kept for it) \
+         plus one of VQ4. On the charts, the dashed vertical line ends the warm-up; on the occupancy chart, dashed \
+         lines mark the offered load and the papers' guarantees."
     }
 
     fn context(scenario: &PgrrScenario, _: usize) -> Result<PgrrScenario, ConfigError> {

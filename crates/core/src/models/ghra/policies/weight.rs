@@ -9,7 +9,7 @@ use crate::policy::{Param, PolicySpec};
 pub const F: Param = Param::choice(
     "f",
     &["log", "log10", "loglog"],
-    "weight function: clocks tick at exp(f(Q)); log = 1+Q, log10 = 10(1+Q) (default), loglog = 1+ln(1+Q) (RES-51)",
+    "weight function: clocks tick at exp(f(Q)); log = 1+Q, log10 = 10(1+Q) (default), loglog = 1+ln(1+Q)",
 )
 .no_default();
 

@@ -7,19 +7,23 @@
 
 use super::fill_most_servers_first;
 use crate::EngineError;
-use crate::models::msfq::{Msfq, MsfqContext, MsfqDecision, MsfqObservation, MsfqPolicy, MsfqScenario, MsfqState, Status, boxed};
+use crate::models::msfq::{
+    Msfq, MsfqContext, MsfqDecision, MsfqObservation, MsfqPolicy, MsfqScenario, MsfqState, Status, boxed,
+};
 use crate::policy::{Param, Policy};
 
 pub const POLICY: Policy<Msfq> = Policy::new(
     "adaptive-qs",
     "Adaptive QS",
     "MSF fill; when a class starves while served classes are empty, drain for the largest job (MSFQ §5)",
-    |spec, s: &MsfqScenario| boxed(AdaptiveQs::new(spec.is("target", "frozen"), s.classes.as_slice().iter().map(|c| c.need).collect())),
+    |spec, s: &MsfqScenario| {
+        boxed(AdaptiveQs::new(spec.is("target", "frozen"), s.classes.as_slice().iter().map(|c| c.need).collect()))
+    },
 )
 .params(&[Param::choice(
     "target",
     &["recompute", "frozen"],
-    "draining target recomputed at each event, or frozen when the trigger fires (RES-43)",
+    "draining target recomputed at each event, or frozen when the trigger fires (default recompute)",
 )]);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

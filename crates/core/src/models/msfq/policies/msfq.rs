@@ -22,11 +22,7 @@ pub const POLICY: Policy<Model> = Policy::new(
 )
 .params(&[
     Param::scenario_int("l", "an integer in 0..=k-1", "threshold ℓ on small jobs; 0 is MSF (default k-1)").symbol("ℓ"),
-    Param::choice(
-        "phase4",
-        &["strict", "open"],
-        "open: MSFQ-C, small jobs start in phase 4 while no large job waits (RES-39)",
-    ),
+    Param::choice("phase4", &["strict", "open"], "open: MSFQ-C, small jobs start in phase 4 while no large job waits"),
 ])
 .resolve(|key, s: &MsfqScenario| (key == "l").then(|| s.cores.saturating_sub(1).to_string()));
 

@@ -30,14 +30,14 @@ use crate::{ConfigError, EngineError};
 pub const POLICY: Policy<Msfq> = Policy::new(
     "nmsr",
     "nMSR (approx.)",
-    "APPROXIMATION (RES-44): time-share the maximal schedules by LP fractions, non-preemptively (MSFQ §2)",
+    "an approximation of nMSR: time-share the maximal schedules by LP fractions, non-preemptively (MSFQ §2)",
     |spec, s: &MsfqScenario| boxed(Nmsr::new(s.cores, &s.classes, s.load, spec.int("tau").map(|t| t as f64))?),
 )
 .params(&[Param::int(
     "tau",
     1,
     1_000_000,
-    "mean cycle length τ in time units (default 10·max E[S], RES-44); switches cost draining time",
+    "mean cycle length τ in time units (default 10·max E[S]); switches cost draining time",
 )]);
 
 /// More maximal schedules than this and nMSR refuses the class table (the LP and the cycle

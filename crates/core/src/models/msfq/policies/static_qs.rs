@@ -30,16 +30,12 @@ pub const POLICY: Policy<Msfq> = Policy::new(
     },
 )
 .params(&[
-    Param::scenario_int(
-        "l",
-        "an integer in 1..=k",
-        "swap when fewer than min(l, i·⌊k/i⌋) cores are busy (RES-42, default k)",
-    )
-    .symbol("ℓ"),
+    Param::scenario_int("l", "an integer in 1..=k", "swap when fewer than min(l, i·⌊k/i⌋) cores are busy (default k)")
+        .symbol("ℓ"),
     Param::choice(
         "order",
         &["desc", "asc"],
-        "cycle through the classes by descending or ascending need (RES-41, default desc)",
+        "cycle through the classes by descending or ascending need (default desc)",
     ),
 ])
 .resolve(|key, s: &MsfqScenario| (key == "l").then(|| s.cores.to_string()));

@@ -20,13 +20,13 @@ use crate::policy::{KEY, Policy};
 use crate::{ConfigError, EngineError};
 
 /// Why DRA+Preemption refuses types without priorities.
-const NEEDS_PRIORITIES: &str = "dra-preempt preempts priority-0 jobs for priority-1 and -2 arrivals (RES-31); only \
+const NEEDS_PRIORITIES: &str = "dra-preempt preempts priority-0 jobs for priority-1 and -2 arrivals; only \
                                 trace types have priorities: use types=trace (pgas-c5)";
 
 pub const POLICY: Policy<Pgas> = Policy::new(
     "dra-preempt",
     "DRA+Preemption",
-    "DRA that preempts the smallest priority-0 jobs for a priority-1/2 arrival it would reject (PG-AS §7.2, RES-31)",
+    "DRA that preempts the smallest priority-0 jobs for a priority-1/2 arrival it would reject (PG-AS §7.2)",
     |spec, config: &PgasConfig| {
         let Some(priorities) = config.priorities.clone() else {
             return Err(ConfigError::new(KEY, NEEDS_PRIORITIES));

@@ -12,7 +12,7 @@ pub const G: Param = Param::text(
     "g",
     ReservationFactor::RANGE,
     |text| ReservationFactor::parse(text).map(ReservationFactor::name),
-    "reservation factor g(L): empty slots kept per type (RES-24, default ⌈(ln L)^1.5⌉)",
+    "reservation factor g(L): empty slots kept per type (default ⌈(ln L)^1.5⌉)",
 )
 .symbol("g");
 

@@ -60,7 +60,7 @@ impl HomogeneousTypes {
             let (a, b) = ((factors[j - 1], sizes[j - 1]), (factors[j], sizes[j]));
             if a <= b {
                 return Err(err(format!(
-                    "types {} and {} are not in RES-36 order (priority, then size, descending)",
+                    "types {} and {} are not in order (priority, then size, descending)",
                     j,
                     j + 1
                 )));

@@ -15,16 +15,16 @@ pub(super) const J: Param =
         .symbol("J")
         .always_in_label();
 pub(super) const TIES: Param =
-    Param::choice("ties", &["first", "random"], "how max-weight ties are broken (RES-8, default first)");
+    Param::choice("ties", &["first", "random"], "how max-weight ties are broken (default first)");
 pub(super) const WEIGHTS: Param = Param::choice(
     "weights",
     &["current", "snapshot"],
-    "queue counts used when several servers renew in one slot (RES-9, default current)",
+    "queue counts used when several servers renew in one slot (default current)",
 );
 pub(super) const SMALL: Param =
-    Param::choice("small", &["round", "real"], "space taken by jobs of size <= 2^-J (RES-6, default round)");
+    Param::choice("small", &["round", "real"], "space taken by jobs of size <= 2^-J (default round)");
 pub(super) const FILL: Param =
-    Param::choice("fill", &["skip", "strict"], "FIFO walk of the configuration's queue (RES-10, default skip)");
+    Param::choice("fill", &["skip", "strict"], "FIFO walk of the configuration's queue (default skip)");
 
 /// J when a policy does not set it: the scenario's.
 pub(super) fn resolve_j(key: &str, scenario: &PgrrScenario) -> Option<String> {
