@@ -16,7 +16,7 @@ use packlab_core::ConfigError;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::run;
 use packlab_core::scenario::{Figure, Plot, Setup, Sweep, decode_link};
-use packlab_core::sweep::{self, CellSummary, GridError, SweepRun};
+use packlab_core::sweep::{self, Axis, CellSummary, GridError, SweepRun};
 use packlab_plot::{Chart, Curve, Ink, LegendAt, Mark, Point};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
@@ -42,7 +42,9 @@ pub struct SweepTask {
     /// The page's link query: the scenario, as `packlab sweep --link` reads it.
     pub link: String,
     pub policy: String,
-    pub load: f64,
+    /// What the grid varies, and its value at this point.
+    pub axis: Axis,
+    pub value: f64,
     pub seed: u64,
 }
 
@@ -65,7 +67,7 @@ pub fn run_task(task: &SweepTask) -> Result<SweepRun, String> {
         return Err(e.to_string());
     }
     let setup = Setup { preset: link.preset, scenario: link.scenario, policies: link.policies };
-    let scenario = sweep::point(&setup.scenario, task.load, task.seed).map_err(|e| e.to_string())?;
+    let scenario = sweep::point(&setup.scenario, task.axis, task.value, task.seed).map_err(|e| e.to_string())?;
     let policy = PolicySpec::parse(&task.policy).map_err(|e| e.to_string())?;
     let outcome = run(setup.preset.id, &scenario, &policy).map_err(|e| e.to_string())?;
     Ok(SweepRun::of(&outcome.report, &sweep::plotted_figures(&setup)))
@@ -86,38 +88,45 @@ pub struct SweepPlan {
     pub policies: Vec<PolicySpec>,
     /// The policies as the charts name them.
     pub labels: Vec<String>,
-    pub loads: Vec<f64>,
+    pub axis: Axis,
+    /// The grid: loads, or numbers of servers.
+    pub values: Vec<f64>,
     /// One per replication: seed, seed + 1, …
     pub seeds: Vec<u64>,
     pub figures: Vec<Figure>,
 }
 
-/// One point of the figure: a (policy, load, figure) cell once its replications are done.
+/// One point of the figure: a (policy, grid value, figure) cell once its replications are
+/// done.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cell {
     pub policy: usize,
-    pub load: f64,
+    pub value: f64,
     pub figure: usize,
     pub summary: CellSummary,
+    /// PG-AS's U^(g) and U* per server at this point, where the workload has them.
+    pub bounds: Option<[f64; 2]>,
 }
 
 impl SweepPlan {
-    /// The sweep of `setup` (whose link is `query`) over the loads `loads` (comma-separated)
-    /// with `reps` replications. Bad text is named with the field and its range.
-    pub fn new(setup: &Setup, query: &str, loads: &str, reps: &str) -> Result<Self, ConfigError> {
+    /// The sweep of `setup` (whose link is `query`) over the grid `grid` (comma-separated
+    /// loads, or numbers of servers for PG-AS's sweeps against L) with `reps` replications.
+    /// Bad text is named with the field and its range.
+    pub fn new(setup: &Setup, query: &str, grid: &str, reps: &str) -> Result<Self, ConfigError> {
         let figures = sweep::plotted_figures(setup);
-        if figures.is_empty() {
-            return Err(ConfigError::new("sweep", format!("{} does not sweep the load", setup.preset.id)));
-        }
-        let range = setup.scenario.keys().into_iter().find(|k| k.key == "load").map_or(String::new(), |k| k.range);
-        let loads = sweep::parse_loads(loads, &setup.scenario).map_err(|e| match e {
-            GridError::EmptyEntry => ConfigError::new(
-                "sweep loads",
-                format!("an entry is empty; give loads separated by commas, each {range}"),
-            ),
-            GridError::Rejected(e) => ConfigError::new("sweep loads", e.message),
+        let Some((axis, _)) = sweep::default_grid(setup).filter(|_| !figures.is_empty()) else {
+            return Err(ConfigError::new("sweep", format!("{} has no sweep of runs", setup.preset.id)));
+        };
+        let key = axis.key();
+        let range = setup.scenario.keys().into_iter().find(|k| k.key == key).map_or(String::new(), |k| k.range);
+        let field = grid_field(axis);
+        let values = sweep::parse_grid(grid, &setup.scenario, axis).map_err(|e| match e {
+            GridError::EmptyEntry => {
+                ConfigError::new(field, format!("an entry is empty; give values separated by commas, each {range}"))
+            }
+            GridError::Rejected(e) => ConfigError::new(field, e.message),
             GridError::Invalid { entry, error } => {
-                ConfigError::new("sweep loads", format!("{entry}: {}: {}", error.key, error.message))
+                ConfigError::new(field, format!("{entry}: {}: {}", error.key, error.message))
             }
         })?;
         let reps = reps.trim();
@@ -129,7 +138,7 @@ impl SweepPlan {
             .map(|r| sweep::replication_seed(seed, r))
             .collect::<Option<Vec<u64>>>()
             .ok_or_else(|| ConfigError::new("replications", format!("seed {seed} + {reps} overflows a 64-bit seed")))?;
-        let runs = setup.policies.len() * loads.len() * seeds.len();
+        let runs = setup.policies.len() * values.len() * seeds.len();
         if runs > MAX_RUNS {
             return Err(ConfigError::new(
                 "replications",
@@ -143,20 +152,22 @@ impl SweepPlan {
             link: query.to_string(),
             labels: setup.policies.iter().map(|p| setup.scenario.policy_label(p)).collect(),
             policies: setup.policies.clone(),
-            loads,
+            axis,
+            values,
             seeds,
             figures,
         })
     }
 
-    /// The runs, policy-major, then load, then replication (the CLI's order): a point's
+    /// The runs, policy-major, then grid value, then replication (the CLI's order): a point's
     /// replications run together, so points complete one after another.
     pub fn tasks(&self) -> Vec<SweepTask> {
-        let mut tasks = Vec::with_capacity(self.policies.len() * self.loads.len() * self.seeds.len());
+        let mut tasks = Vec::with_capacity(self.policies.len() * self.values.len() * self.seeds.len());
         for policy in &self.policies {
-            for &load in &self.loads {
+            for &value in &self.values {
                 for &seed in &self.seeds {
-                    tasks.push(SweepTask { link: self.link.clone(), policy: policy.to_string(), load, seed });
+                    let (link, policy, axis) = (self.link.clone(), policy.to_string(), self.axis);
+                    tasks.push(SweepTask { link, policy, axis, value, seed });
                 }
             }
         }
@@ -168,15 +179,15 @@ impl SweepPlan {
         let reps = self.seeds.len();
         let mut cells = Vec::new();
         for (policy, _) in self.policies.iter().enumerate() {
-            for (k, &load) in self.loads.iter().enumerate() {
-                let at = (policy * self.loads.len() + k) * reps;
+            for (k, &value) in self.values.iter().enumerate() {
+                let at = (policy * self.values.len() + k) * reps;
                 let Some(runs) = results.get(at..at + reps).and_then(|r| r.iter().cloned().collect::<Option<Vec<_>>>())
                 else {
                     continue;
                 };
                 for figure in 0..self.figures.len() {
                     if let Some(summary) = sweep::summarise(&runs, figure) {
-                        cells.push(Cell { policy, load, figure, summary });
+                        cells.push(Cell { policy, value, figure, summary, bounds: runs[0].bounds });
                     }
                 }
             }
@@ -186,8 +197,20 @@ impl SweepPlan {
 
     /// The command that computes the same figure natively.
     pub fn command(&self, origin: &str) -> String {
-        let loads: Vec<String> = self.loads.iter().map(|l| l.to_string()).collect();
-        format!("packlab sweep --link '{origin}?{}' --load {} --reps {}", self.link, loads.join(","), self.seeds.len())
+        let values: Vec<String> = self.values.iter().map(|l| l.to_string()).collect();
+        let flag = match self.axis {
+            Axis::Load => "--load",
+            Axis::Servers => "--servers",
+        };
+        format!("packlab sweep --link '{origin}?{}' {flag} {} --reps {}", self.link, values.join(","), self.seeds.len())
+    }
+}
+
+/// The name of the grid's field, in messages and on the page.
+fn grid_field(axis: Axis) -> &'static str {
+    match axis {
+        Axis::Load => "sweep loads",
+        Axis::Servers => "sweep servers",
     }
 }
 
@@ -203,7 +226,7 @@ fn curves_of(plan: &SweepPlan, cells: &[Cell]) -> Vec<(String, usize, Vec<Point>
                 .map(|c| {
                     let [lo, hi] = c.summary.ci;
                     let interval = (lo.is_finite() && hi.is_finite()).then_some((lo, hi));
-                    Point { x: c.load, y: c.summary.value, interval }
+                    Point { x: c.value, y: c.summary.value, interval }
                 })
                 .collect();
             let name = if several { format!("{label} {}", figure.label) } else { label.clone() };
@@ -216,26 +239,35 @@ fn curves_of(plan: &SweepPlan, cells: &[Cell]) -> Vec<(String, usize, Vec<Point>
 /// The chart of a sweep so far.
 fn sweep_chart<'a>(
     setup: &'a Setup,
+    plan: &SweepPlan,
     curves: &'a [(String, usize, Vec<Point>)],
     marks: &'a [(f64, String)],
-    loads: &[f64],
+    bounds: Option<[f64; 2]>,
 ) -> Chart<'a> {
-    let y_label = match &setup.preset.sweep {
-        Sweep::Load { plot: Plot::Curves { y_label, .. }, .. } => y_label,
-        Sweep::Load { plot: Plot::AgainstParameter { figure, .. }, .. } => figure.label,
-        _ => "",
-    };
-    let (lo, hi) = (loads.first().copied().unwrap_or(0.0), loads.last().copied().unwrap_or(1.0));
+    let values = &plan.values;
+    let (lo, hi) = (values.first().copied().unwrap_or(0.0), values.last().copied().unwrap_or(1.0));
     let pad = ((hi - lo) * 0.04).max(0.005);
+    // Against the load, the theory's load marks; against L, PG-AS's bounds per server.
+    let (x_label, x_marks) = match plan.axis {
+        Axis::Load => (
+            setup.scenario.info().load.axis,
+            marks.iter().filter(|(x, _)| *x >= lo && *x <= hi).map(|(x, label)| Mark::new(*x, label)).collect(),
+        ),
+        Axis::Servers => ("servers L", Vec::new()),
+    };
+    let y_marks = bounds.map_or_else(Vec::new, |[greedy, optimal]| {
+        vec![Mark::new(greedy, "U^(g) greedy"), Mark::new(optimal, "U* LP optimum")]
+    });
     Chart {
         title: "The swept figure: each point the mean over its replications",
-        x_label: setup.scenario.info().load.axis,
-        y_label,
+        x_label,
+        y_label: sweep_what(setup),
         curves: curves
             .iter()
             .map(|(label, color, points)| Curve { label, color: Ink::Policy(*color), points, markers: true })
             .collect(),
-        x_marks: marks.iter().filter(|(x, _)| *x >= lo && *x <= hi).map(|(x, label)| Mark::new(*x, label)).collect(),
+        x_marks,
+        y_marks,
         x_range: Some((lo - pad, hi + pad)),
         legend: LegendAt::Below,
         ..Chart::default()
@@ -298,7 +330,8 @@ impl WorkerPool {
                         }
                         Ok(Answer { id, error: Some(e), .. }) => {
                             let task = usize::try_from(id).ok().and_then(|id| p.tasks.get(id));
-                            let what = task.map(|t| format!("{} at load {}, seed {}: ", t.policy, t.load, t.seed));
+                            let what = task
+                                .map(|t| format!("{} at {} {}, seed {}: ", t.policy, t.axis.key(), t.value, t.seed));
                             p.error = Some(format!("{}{e}", what.unwrap_or_default()));
                         }
                         _ => p.error = Some(format!("a worker answered '{text}'")),
@@ -385,7 +418,10 @@ pub struct SweepViewProps {
 #[component]
 pub fn SweepView(props: &SweepViewProps) -> Html {
     let setup = &props.setup;
-    let grid = sweep::load_grid(setup).map(|g| g.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(","));
+    let axis = sweep::default_grid(setup).map(|(axis, _)| axis);
+    let grid = sweep::default_grid(setup)
+        .filter(|_| !sweep::plotted_figures(setup).is_empty())
+        .map(|(_, g)| g.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","));
     let loads = use_state(|| grid.clone().unwrap_or_default());
     let reps = use_state(|| "2".to_string());
     let error = use_state(|| None::<String>);
@@ -461,7 +497,11 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
             if let (Some(plan), Some(canvas)) = (plan, canvas.cast::<HtmlCanvasElement>()) {
                 let curves = curves_of(&plan, &cells);
                 let size = (f64::from(canvas.client_width()), f64::from(canvas.client_height()));
-                if let Err(e) = draw(&canvas, size, &sweep_chart(&setup, &curves, &marks, &plan.loads)) {
+                if let Err(e) = draw(
+                    &canvas,
+                    size,
+                    &sweep_chart(&setup, &plan, &curves, &marks, cells.iter().find_map(|c| c.bounds)),
+                ) {
                     web_sys::console::warn_1(&e.into());
                 }
             }
@@ -473,26 +513,26 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             let Some(plan) = &plan else { return };
             let curves = curves_of(plan, &cells);
-            let chart = sweep_chart(&setup, &curves, &marks, &plan.loads);
+            let chart = sweep_chart(&setup, plan, &curves, &marks, cells.iter().find_map(|c| c.bounds));
             if let Err(e) = save_chart(&chart, export_size("chart-sweep"), &base, format) {
                 web_sys::console::warn_1(&e.into());
             }
         })
     };
     let done = plan.as_ref().is_some_and(|p| {
-        !running && failed.is_none() && cells.len() == p.figures.len() * p.loads.len() * p.policies.len()
+        !running && failed.is_none() && cells.len() == p.figures.len() * p.values.len() * p.policies.len()
     });
     html! {
         <details class="sweep" id="sweep" data-done={done.to_string()}>
-            <summary>{ format!("The paper's figure: {} against the load, in this page", sweep_what(setup)) }</summary>
+            <summary>{ format!("The paper's figure: {} against {}, in this page", sweep_what(setup), against(axis)) }</summary>
             <p class="hint">
-                { "Runs the grid of loads with replications (seeds seed, seed + 1, …) in Web Workers, one per core, \
-                   at this page's scenario and lanes; each point is the mean of its replications with its 95% \
-                   interval, drawn when they are done. The same numbers as the command below." }
+                { format!("Runs the grid of {} with replications (seeds seed, seed + 1, …) in Web Workers, one per \
+                   core, at this page's scenario and lanes; each point is the mean of its replications with its 95% \
+                   interval, drawn when they are done. The same numbers as the command below.", grid_words(axis)) }
             </p>
             <div class="sweep-form">
                 <label class="field">
-                    <span>{ "Loads" }</span>
+                    <span>{ axis.map_or("Loads", |a| if a == Axis::Servers { "Server counts L" } else { "Loads" }) }</span>
                     <input id="sweep-loads" value={(*loads).clone()}
                         onchange={let loads = loads.clone(); Callback::from(move |e: Event| loads.set(value_of(&e)))} />
                 </label>
@@ -536,7 +576,31 @@ fn sweep_what(setup: &Setup) -> &'static str {
     match &setup.preset.sweep {
         Sweep::Load { plot: Plot::Curves { y_label, .. }, .. } => y_label,
         Sweep::Load { plot: Plot::AgainstParameter { figure, .. }, .. } => figure.label,
+        Sweep::Servers { .. } => sweep::NORMALIZED_REWARD.label,
         _ => "",
+    }
+}
+
+/// The x axis in the section's title.
+fn against(axis: Option<Axis>) -> &'static str {
+    match axis {
+        Some(Axis::Servers) => "the number of servers L",
+        _ => "the load",
+    }
+}
+
+fn grid_words(axis: Option<Axis>) -> &'static str {
+    match axis {
+        Some(Axis::Servers) => "server counts",
+        _ => "loads",
+    }
+}
+
+/// The grid's column in the table.
+fn axis_name(axis: Axis) -> &'static str {
+    match axis {
+        Axis::Load => "Load",
+        Axis::Servers => "Servers L",
     }
 }
 
@@ -558,22 +622,24 @@ fn SweepTable(props: &SweepTableProps) -> Html {
     html! {
         <table class="sweep-table" id="sweep-table">
             <thead><tr>
-                <th>{ "Policy" }</th><th>{ "Load" }</th><th>{ "Figure" }</th><th>{ "Mean" }</th>
-                <th>{ "95% interval" }</th><th>{ "Unstable runs" }</th>
+                <th>{ "Policy" }</th><th>{ axis_name(plan.axis) }</th><th>{ "Figure" }</th><th>{ "Mean" }</th>
+                <th>{ "95% interval" }</th>
+                // A loss system (PG-AS, swept against L) has no queue to be unstable.
+                if plan.axis == Axis::Load { <th>{ "Unstable runs" }</th> }
             </tr></thead>
             <tbody>
                 { for props.cells.iter().map(|c| {
                     let s = &c.summary;
                     html! {
-                        <tr data-policy={plan.policies[c.policy].to_string()} data-load={c.load.to_string()}
+                        <tr data-policy={plan.policies[c.policy].to_string()} data-value-x={c.value.to_string()}
                             data-figure={plan.figures[c.figure].key} data-value={s.value.to_string()}
                             data-ci-lo={s.ci[0].to_string()} data-ci-hi={s.ci[1].to_string()}>
                             <td>{ &plan.labels[c.policy] }</td>
-                            <td>{ c.load.to_string() }</td>
+                            <td>{ c.value.to_string() }</td>
                             <td>{ plan.figures[c.figure].label }</td>
                             <td>{ format!("{:.3}", s.value) }</td>
                             <td>{ format!("[{:.3}, {:.3}]", s.ci[0], s.ci[1]) }</td>
-                            <td>{ format!("{} of {}", s.unstable_reps, s.reps) }</td>
+                            if plan.axis == Axis::Load { <td>{ format!("{} of {}", s.unstable_reps, s.reps) }</td> }
                         </tr>
                     }
                 }) }

@@ -778,7 +778,7 @@ async function runSweep(page, loads, reps) {
   return page.$$eval('#sweep-table tr[data-policy]', (trs) =>
     trs.map((tr) => ({
       policy: tr.dataset.policy,
-      load: Number(tr.dataset.load),
+      load: Number(tr.dataset.valueX),
       figure: tr.dataset.figure,
       value: Number(tr.dataset.value),
       lo: Number(tr.dataset.ciLo),
@@ -816,6 +816,23 @@ labTest('item 7: the sweep view runs the figure in Web Workers and equals packla
     assertClose(point.hi, Number(row.ci_hi), `${row.policy} at ${row.load}: interval`);
   }
   await page.locator('#sweep').screenshot({ path: join(RESULTS, 'sweep-pgrr-a4.png') });
+});
+
+labTest('item 7: PG-AS sweeps against L in the page as packlab sweep --servers does', async (open) => {
+  const page = await open('preset=pgas-c3&seed=1&horizon=5');
+  const points = await runSweep(page, '12,24', 2);
+  assert.equal(points.length, 2 * 2, 'DRA and power-of-d at two server counts');
+  const link = (await page.textContent('#sweep-command')).match(/--link '([^']+)'/)[1];
+  const cli = cliSweep(['--link', link, '--servers', '12,24', '--reps', '2']);
+  assert.equal(cli.length, points.length);
+  for (const row of cli) {
+    const point = points.find((p) => p.policy === row.policy && p.load === Number(row.servers));
+    assert.ok(point, `no point for ${row.policy} at L = ${row.servers}`);
+    assertClose(point.value, Number(row.normalized_reward), `${row.policy} at L = ${row.servers}: reward`);
+    assertClose(point.lo, Number(row.ci_lo), `${row.policy} at L = ${row.servers}: interval`);
+    assertClose(point.hi, Number(row.ci_hi), `${row.policy} at L = ${row.servers}: interval`);
+  }
+  await page.locator('#sweep').screenshot({ path: join(RESULTS, 'sweep-pgas-c3.png') });
 });
 
 labTest('item 7: a sweep of each model, looked at', async (open) => {

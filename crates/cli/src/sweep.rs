@@ -184,7 +184,7 @@ pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
         .par_iter()
         .map(|&i| {
             let (policy, load, rep) = tasks[i];
-            let scenario = sweep::point(&setup.scenario, load, seeds[rep as usize])?;
+            let scenario = sweep::point(&setup.scenario, sweep::Axis::Load, load, seeds[rep as usize])?;
             let outcome = run(setup.preset.id, &scenario, policy)
                 .with_context(|| format!("policy {policy} at load {load}, seed {}", seeds[rep as usize]))?;
             bar.inc(1);

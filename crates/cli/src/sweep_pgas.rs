@@ -11,6 +11,7 @@ use packlab_core::models::pgas::theory::Rational;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::run;
 use packlab_core::scenario::{Scenario, Setup, Sweep};
+use packlab_core::sweep;
 use packlab_plot::{Chart, Curve, Ink, LegendAt, Mark, Point};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -231,7 +232,7 @@ fn against_servers(
         .map(|&i| {
             let (policy, l, rep) = tasks[i];
             let seed = seeds[rep as usize];
-            let scenario = with(&with(&setup.scenario, "servers", l)?, "seed", seed)?;
+            let scenario = sweep::point(&setup.scenario, sweep::Axis::Servers, f64::from(l), seed)?;
             let outcome =
                 run(id, &scenario, policy).with_context(|| format!("policy {policy} at L = {l}, seed {seed}"))?;
             bar.inc(1);

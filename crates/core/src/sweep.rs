@@ -21,22 +21,52 @@ pub fn replication_seed(seed: u64, rep: u64) -> Option<u64> {
     seed.checked_add(rep)
 }
 
-/// The scenario of one grid point: `base` at `load` (set through the `load` key, as a link
-/// or `--set` would) with `seed`.
-pub fn point(base: &Scenario, load: f64, seed: u64) -> Result<Scenario, ConfigError> {
+/// What a sweep varies along its x axis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Axis {
+    /// The load knob (α, λ, ζ): most swept figures.
+    Load,
+    /// The number of servers L, at the scenario's load (PG-AS Figs. 3 and 5).
+    Servers,
+}
+
+impl Axis {
+    /// The scenario key it sets.
+    pub fn key(self) -> &'static str {
+        match self {
+            Axis::Load => "load",
+            Axis::Servers => "servers",
+        }
+    }
+}
+
+/// The scenario of one grid point: `base` with `axis` at `value` (set through its key, as a
+/// link or `--set` would) and `seed`.
+pub fn point(base: &Scenario, axis: Axis, value: f64, seed: u64) -> Result<Scenario, ConfigError> {
     let mut scenario = base.clone();
-    scenario.set("load", &load.to_string())?;
+    scenario.set(axis.key(), &value.to_string())?;
     scenario.set("seed", &seed.to_string())?;
     Ok(scenario)
 }
 
-/// The preset's grid of loads, if it sweeps the load.
-pub fn load_grid(setup: &Setup) -> Option<&[f64]> {
+/// What the preset sweeps and its default grid, if it sweeps by running (a sweep of the
+/// theory's bounds has no runs).
+pub fn default_grid(setup: &Setup) -> Option<(Axis, Vec<f64>)> {
     match &setup.preset.sweep {
-        Sweep::Load { grid, .. } => Some(grid),
-        _ => None,
+        Sweep::Load { grid, .. } => Some((Axis::Load, grid.clone())),
+        Sweep::Servers { grid } => Some((Axis::Servers, grid.iter().map(|&l| f64::from(l)).collect())),
+        Sweep::Theory { .. } | Sweep::Unavailable(_) => None,
     }
 }
+
+/// The normalised reward R/L of a PG-AS run, what its sweeps against L plot.
+pub const NORMALIZED_REWARD: Figure = Figure {
+    key: "normalized_reward",
+    index: None,
+    ci: Some("normalized_reward_ci95"),
+    label: "normalised reward R/L",
+};
 
 /// Why a list of loads was refused.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,27 +82,38 @@ pub enum GridError {
 /// The loads of a comma-separated list, each checked by the scenario's own `load` key and
 /// relations, then sorted (the x axis) with duplicates removed.
 pub fn parse_loads(text: &str, base: &Scenario) -> Result<Vec<f64>, GridError> {
-    let mut loads = Vec::new();
+    parse_grid(text, base, Axis::Load)
+}
+
+/// The values of a comma-separated list for `axis`, each checked by the scenario's own key
+/// and relations, then sorted with duplicates removed.
+pub fn parse_grid(text: &str, base: &Scenario, axis: Axis) -> Result<Vec<f64>, GridError> {
+    let mut values = Vec::new();
     for entry in text.split(',').map(str::trim) {
         if entry.is_empty() {
             return Err(GridError::EmptyEntry);
         }
         let mut scenario = base.clone();
-        scenario.set("load", entry).map_err(GridError::Rejected)?;
+        scenario.set(axis.key(), entry).map_err(GridError::Rejected)?;
         scenario.validate().map_err(|error| GridError::Invalid { entry: entry.to_string(), error })?;
-        loads.push(scenario.load());
+        values.push(match axis {
+            Axis::Load => scenario.load(),
+            // The key took it, so it reads back as the number of servers it is.
+            Axis::Servers => scenario.get("servers").and_then(|v| v.parse().ok()).unwrap_or(f64::NAN),
+        });
     }
-    loads.sort_by(f64::total_cmp);
-    loads.dedup();
-    Ok(loads)
+    values.sort_by(f64::total_cmp);
+    values.dedup();
+    Ok(values)
 }
 
-/// The figures a load sweep of the preset plots, in the order of its summary rows: the
-/// curves' figures, or the one figure plotted against a parameter.
+/// The figures a sweep of the preset plots, in the order of its summary rows: the curves'
+/// figures, the one figure plotted against a parameter, or the normalised reward against L.
 pub fn plotted_figures(setup: &Setup) -> Vec<Figure> {
     match &setup.preset.sweep {
         Sweep::Load { plot: Plot::Curves { figures, .. }, .. } => figures.to_vec(),
         Sweep::Load { plot: Plot::AgainstParameter { figure, .. }, .. } => vec![*figure],
+        Sweep::Servers { .. } => vec![NORMALIZED_REWARD],
         _ => Vec::new(),
     }
 }
@@ -83,6 +124,9 @@ pub fn plotted_figures(setup: &Setup) -> Vec<Figure> {
 pub struct SweepRun {
     pub figures: Vec<FigureValue>,
     pub unstable: bool,
+    /// PG-AS's U^(g) and U* per server, where the run's workload has them.
+    #[serde(default)]
+    pub bounds: Option<[f64; 2]>,
 }
 
 /// One figure of one run.
@@ -117,7 +161,12 @@ impl SweepRun {
                 FigureValue { value, ci, analysis }
             })
             .collect();
-        SweepRun { figures, unstable: json.get("unstable").and_then(Value::as_bool).unwrap_or(false) }
+        let bound = |key: &str| json.get(key).and_then(Value::as_f64);
+        SweepRun {
+            figures,
+            unstable: json.get("unstable").and_then(Value::as_bool).unwrap_or(false),
+            bounds: bound("greedy_reward").zip(bound("optimal_reward")).map(|(g, o)| [g, o]),
+        }
     }
 }
 
@@ -206,7 +255,7 @@ mod tests {
         let setup = Setup::from_preset("pgrr-a4").unwrap();
         let mut base = setup.scenario.clone();
         base.set_horizon_scaled(4000).unwrap();
-        let scenario = point(&base, 0.8, replication_seed(1, 2).unwrap()).unwrap();
+        let scenario = point(&base, Axis::Load, 0.8, replication_seed(1, 2).unwrap()).unwrap();
         assert_eq!((scenario.load(), scenario.seed()), (0.8, 3));
         let report = run("pgrr-a4", &scenario, &PolicySpec::parse("bf-js").unwrap()).unwrap().report;
         let figures = [Figure::MEAN_QUEUE, Figure { key: "no_such_field", index: None, ci: None, label: "none" }];
@@ -225,6 +274,7 @@ mod tests {
         let run = |value: f64, unstable: bool| SweepRun {
             figures: vec![FigureValue { value, ci: [value - 1.0, value + 1.0], analysis: Some(7.0) }],
             unstable,
+            bounds: None,
         };
         let one = summarise(&[run(4.0, false)], 0).unwrap();
         assert_eq!((one.value, one.ci, one.unstable_reps, one.analysis), (4.0, [3.0, 5.0], 0, Some(7.0)));
