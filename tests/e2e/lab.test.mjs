@@ -693,6 +693,12 @@ labTest('item 9: Play is the second Tab stop, a change mid-run says it restarted
   for (const cell of lines.slice(5).flatMap((l) => l.split(',').slice(1))) {
     assert.ok(cell.replace(/^[0.]+/, '').replace(/\D/g, '').length <= 6, `float noise in ${cell}`);
   }
+
+  // Every refused policy of a link is named, not just the last.
+  const mixed = await open('preset=pgrr-a1&policy=msf,dra,vqs&seed=1');
+  await mixed.locator('#notices').waitFor();
+  const notices = await mixed.textContent('#notices');
+  assert.ok(notices.includes('msf is a policy of MSFQ') && notices.includes('dra'), notices);
 });
 
 labTest('item 5: job classes take colours no policy has, and each lane is edged in its policy colour', async (open) => {
