@@ -21,7 +21,7 @@ use crate::runner::use_race;
 use crate::snapshot::Snapshot;
 use crate::stats::{Stats, Swatch};
 use crate::sweep::SweepView;
-use packlab_core::scenario::Setup;
+use packlab_core::scenario::{Scenario, Setup, run_command};
 
 /// The root component: the lab as the address bar describes it.
 #[component]
@@ -92,7 +92,12 @@ fn Workbench(props: &LabProps) -> Html {
     let marks = use_memo(setup.clone(), |s| Rc::<[LoadMark]>::from(s.scenario.marks()));
     let marks: Rc<[LoadMark]> = (*marks).clone();
     let reduced_motion = use_memo((), |()| prefers_reduced_motion());
-    use_keyboard(race.toggle.clone(), race.step.clone());
+    let help = use_state(|| false);
+    let toggle_help = {
+        let help = help.clone();
+        Callback::from(move |open: Option<bool>| help.set(open.unwrap_or(!*help)))
+    };
+    use_keyboard(race.toggle.clone(), race.step.clone(), toggle_help.clone());
     let snapshot = &race.snapshot;
     let preset = &setup.preset;
     // The offered fraction of the capacity, drawn on the occupancy chart.
@@ -105,6 +110,9 @@ fn Workbench(props: &LabProps) -> Html {
     let edited = edited_note(&setup);
     html! {
         <main class="lab">
+            if *help {
+                <KeyboardHelp on_close={toggle_help.reform(|_| Some(false))} />
+            }
             <section class="intro" aria-labelledby="preset-title">
                 <p class="figure">{ preset.figure }</p>
                 <h1 id="preset-title">{ preset.title }</h1>
@@ -126,7 +134,8 @@ fn Workbench(props: &LabProps) -> Html {
                     <CollectionsView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                 } else {
                     <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
-                        on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_restart={race.restart.clone()} />
+                        on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_restart={race.restart.clone()}
+                        on_help={toggle_help.reform(|()| Some(true))} />
                     if let Some(note) = &race.restarted {
                         <p id="restarted" class="hint restarted" role="status">{ note.to_string() }</p>
                     }
@@ -178,7 +187,9 @@ fn Workbench(props: &LabProps) -> Html {
                     <SweepView setup={setup.clone()} query={lab.query()} name={name.clone()} />
                 }
                 <ShareAndExport snapshot={snapshot.clone()} query={lab.query()} {name} charts={!collections}
-                    seed={setup.scenario.seed()} marks={marks.clone()} {load} />
+                    seed={setup.scenario.seed()} marks={marks.clone()} {load}
+                    command={run_command(&setup.preset, &setup.policies, &setup.scenario)}
+                    traced={matches!(&setup.scenario, Scenario::Pgas(s) if s.trace.is_some())} />
             </section>
         </main>
     }
@@ -219,6 +230,10 @@ pub struct ShareProps {
     pub name: String,
     /// The run's seed, written into the CSV's header lines.
     pub seed: u64,
+    /// `packlab run …` for this scenario, and whether it replays an uploaded trace (which
+    /// the command cannot carry).
+    pub command: String,
+    pub traced: bool,
     /// The theory's load marks and the offered load, as the charts draw them.
     pub marks: Rc<[LoadMark]>,
     pub load: f64,
@@ -232,20 +247,25 @@ pub struct ShareProps {
 fn ShareAndExport(props: &ShareProps) -> Html {
     let status = use_state(String::new);
     let link = current_link(&props.query);
-    let copy = {
-        let (link, status) = (link.clone(), status.clone());
+    let copy = |text: String, what: &'static str| {
+        let status = status.clone();
         Callback::from(move |_: MouseEvent| {
             let Some(clipboard) = web_sys::window().map(|w| w.navigator().clipboard()) else { return };
-            let promise = clipboard.write_text(&link);
+            let promise = clipboard.write_text(&text);
             let status = status.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 match wasm_bindgen_futures::JsFuture::from(promise).await {
-                    Ok(_) => status.set("Link copied.".into()),
-                    Err(_) => status.set("The browser refused the clipboard: select the link and copy it.".into()),
+                    Ok(_) => status.set(format!("{what} copied.")),
+                    Err(_) => status.set(format!("The browser refused the clipboard: select the {what} and copy it.")),
                 }
             });
         })
     };
+    let select_all = Callback::from(|e: FocusEvent| {
+        if let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+            input.select();
+        }
+    });
     let report = |status: &UseStateHandle<String>, result: Result<(), String>| {
         status.set(result.err().unwrap_or_default());
     };
@@ -258,14 +278,20 @@ fn ShareAndExport(props: &ShareProps) -> Html {
         <section class="share" aria-label="Share and export">
             <label class="link">
                 <span>{ "Link to this run" }</span>
-                <input id="link" readonly=true value={link} onfocus={Callback::from(|e: FocusEvent| {
-                    if let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
-                        input.select();
-                    }
-                })} />
+                <input id="link" readonly=true value={link.clone()} onfocus={select_all.clone()} />
+            </label>
+            <label class="link">
+                <span title="packlab run with the same scenario, policies and seed: the same numbers, natively">
+                    { "The same run from the command line" }
+                </span>
+                <input id="command" readonly=true value={props.command.clone()} onfocus={select_all} />
+                if props.traced {
+                    <span class="hint">{ "The uploaded trace is not in the command: add --trace-file FILE." }</span>
+                }
             </label>
             <div class="buttons">
-                <button type="button" id="copy-link" class="primary" onclick={copy}>{ "Copy link" }</button>
+                <button type="button" id="copy-link" class="primary" onclick={copy(link, "link")}>{ "Copy link" }</button>
+                <button type="button" id="copy-command" onclick={copy(props.command.clone(), "command")}>{ "Copy command" }</button>
                 if props.charts {
                     <button type="button" id="export-csv" onclick={csv}>{ "Series (CSV)" }</button>
                 }
@@ -344,15 +370,63 @@ fn chart_name(kind: ChartKind, snapshot: &Snapshot) -> String {
     }
 }
 
+#[derive(Properties, PartialEq)]
+struct KeyboardHelpProps {
+    on_close: Callback<()>,
+}
+
+/// Every shortcut of the page, over it; `?` or the button opens it, Escape or Close shuts it.
+#[component]
+fn KeyboardHelp(props: &KeyboardHelpProps) -> Html {
+    let close = props.on_close.reform(|_: MouseEvent| ());
+    let button = use_node_ref();
+    {
+        // The dialog takes the focus, so Escape and Tab act in it.
+        let button = button.clone();
+        use_effect_with((), move |()| {
+            if let Some(b) = button.cast::<web_sys::HtmlElement>() {
+                let _ = b.focus();
+            }
+        });
+    }
+    html! {
+        <div class="overlay" id="keyboard-help" role="dialog" aria-modal="true" aria-labelledby="keyboard-help-title">
+            <div class="dialog">
+                <h2 id="keyboard-help-title">{ "Keyboard shortcuts" }</h2>
+                <table>
+                    <tbody>
+                        { for SHORTCUTS.iter().map(|(keys, what)| html! {
+                            <tr><th scope="row"><kbd>{ *keys }</kbd></th><td>{ *what }</td></tr>
+                        }) }
+                    </tbody>
+                </table>
+                <p class="hint">{ "Space and the arrow act unless a text field or a menu has the focus." }</p>
+                <button type="button" ref={button} id="keyboard-help-close" class="primary" onclick={close}>{ "Close" }</button>
+            </div>
+        </div>
+    }
+}
+
+/// The page's shortcuts, as the help lists them.
+pub const SHORTCUTS: [(&str, &str); 5] = [
+    ("Space", "play or pause"),
+    ("→", "step: one slot, or one time unit in continuous time"),
+    ("?", "this list"),
+    ("Escape", "close this list"),
+    ("Tab", "from the top: Skip to Play, then the controls in order"),
+];
+
 /// Space plays and pauses, the right arrow steps, unless a form field has the focus.
 ///
 /// The listener is installed once, but a scenario change starts a new race with new
 /// callbacks: the listener reads the current ones from a cell every render refreshes (it
 /// used to keep the first race's, so the keys stopped working after any change).
+/// `?` opens the list of shortcuts (`help` gets `None` to toggle, `Some(false)` to close), and
+/// Escape closes it.
 #[hook]
-fn use_keyboard(toggle: Callback<()>, step: Callback<()>) {
-    let current = use_mut_ref(|| (toggle.clone(), step.clone()));
-    *current.borrow_mut() = (toggle, step);
+fn use_keyboard(toggle: Callback<()>, step: Callback<()>, help: Callback<Option<bool>>) {
+    let current = use_mut_ref(|| (toggle.clone(), step.clone(), help.clone()));
+    *current.borrow_mut() = (toggle, step, help);
     use_effect_with((), move |()| {
         let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
             // Not passive: space must not also scroll the page.
@@ -367,8 +441,13 @@ fn use_keyboard(toggle: Callback<()>, step: Callback<()>) {
                 // A focused button or summary already acts on space itself.
                 let clicking = matches!(focus.as_str(), "BUTTON" | "SUMMARY");
                 // Cloned out of the cell: emitting may render, which refreshes the cell.
-                let (toggle, step) = current.borrow().clone();
+                let (toggle, step, help) = current.borrow().clone();
                 match event.key().as_str() {
+                    "?" if !typing => {
+                        event.prevent_default();
+                        help.emit(None);
+                    }
+                    "Escape" => help.emit(Some(false)),
                     " " if !typing && !clicking => {
                         event.prevent_default();
                         toggle.emit(());

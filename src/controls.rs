@@ -526,6 +526,8 @@ pub struct PlaybackProps {
     pub on_toggle: Callback<()>,
     pub on_step: Callback<()>,
     pub on_restart: Callback<()>,
+    /// Opens the list of keyboard shortcuts.
+    pub on_help: Callback<()>,
 }
 
 /// Play/pause, step, reset, speed, progress and the measured pace.
@@ -566,6 +568,8 @@ pub fn Playback(props: &PlaybackProps) -> Html {
             <button id="step" onclick={step} disabled={failed || s.phase == Phase::Finished}
                 title="Right arrow">{ "Step" }</button>
             <button id="restart" onclick={restart} disabled={s.slot == 0}>{ "Reset" }</button>
+            <button id="shortcuts" class="small" onclick={props.on_help.reform(|_: MouseEvent| ())}
+                title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">{ "?" }</button>
             <label class="speed">
                 <span>{ "Speed" }</span>
                 <select id="speed" name={SPEED_KEY} onchange={speed}>

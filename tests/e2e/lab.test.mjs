@@ -884,6 +884,41 @@ labTest('item 8: the header says what was edited, and no internal label reaches 
   }
 });
 
+// Issue 16 (in part): copy as command, keyboard help.
+
+labTest('copy as command gives the packlab run line of the link, and ? lists the shortcuts', async (open) => {
+  const page = await open('preset=pgrr-a1&policy=vqs,bf-js&seed=1&servers=3&horizon=20000');
+  const command = await page.inputValue('#command');
+  assert.equal(
+    command,
+    'packlab run --preset pgrr-a1 --policy vqs,bf-js --seed 1 --set servers=3 --set horizon=20000 --set warmup=2000 --set sample_every=10',
+  );
+  await page.click('#copy-command');
+  await page.waitForFunction(() => document.querySelector('.share .status').textContent === 'command copied.');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), command);
+  // The command prints what the link prints.
+  const [binary, prefix] = cliCommand();
+  const args = command.split(' ').slice(1);
+  const byCommand = execFileSync(binary, [...prefix, ...args, '--json'], { cwd: ROOT, encoding: 'utf8' });
+  const byLink = execFileSync(binary, [...prefix, 'run', '--link', await page.inputValue('#link'), '--json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  assert.equal(byCommand, byLink);
+
+  await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+  await page.keyboard.press('Shift+Slash');
+  await page.locator('#keyboard-help').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'keyboard-help-close');
+  assert.match(await page.textContent('#keyboard-help'), /Space\s*play or pause/);
+  await page.keyboard.press('Escape');
+  await page.locator('#keyboard-help').waitFor({ state: 'detached' });
+  await page.click('#shortcuts');
+  await page.locator('#keyboard-help').waitFor();
+  await page.click('#keyboard-help-close');
+  await page.locator('#keyboard-help').waitFor({ state: 'detached' });
+});
+
 labTest('screenshots of the lab, wide and narrow', async (open) => {
   for (const viewport of [
     { width: 1280, height: 720 },

@@ -237,11 +237,7 @@ pub enum Emit {
 
 /// Quotes `text` for a POSIX shell.
 pub fn quote(text: &str) -> String {
-    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c)) {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
+    packlab_core::scenario::shell_quote(text)
 }
 
 /// The script or command line running `count` shards of the sweep whose arguments (without

@@ -174,6 +174,32 @@ pub fn encode_link(preset: &Preset, policies: &[PolicySpec], scenario: &Scenario
     pairs.iter().map(|(k, v)| format!("{}={}", escape(k), escape(v))).collect::<Vec<_>>().join("&")
 }
 
+/// The `packlab run` command line of a scenario, the inverse of `packlab run --link`: the
+/// preset, the policies, the seed, and `--set KEY=VALUE` for each key that differs from the
+/// preset (a new horizon brings its warm-up and grid, so nothing is rescaled on the way).
+/// Arguments are quoted for a POSIX shell where they need it.
+pub fn run_command(preset: &Preset, policies: &[PolicySpec], scenario: &Scenario) -> String {
+    let mut args: Vec<String> = ["packlab", "run", "--preset", preset.id].map(String::from).to_vec();
+    if !policies.is_empty() {
+        args.extend(["--policy".into(), policies.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(",")]);
+    }
+    args.extend(["--seed".into(), scenario.seed().to_string()]);
+    for (key, value) in scenario.overrides_from(&preset.scenario).into_iter().filter(|(k, _)| *k != "seed") {
+        args.extend(["--set".into(), format!("{key}={value}")]);
+    }
+    args.iter().map(|a| shell_quote(a)).collect::<Vec<_>>().join(" ")
+}
+
+/// `text` as one word of a POSIX shell: as it is when it holds only characters no shell
+/// treats specially, else in single quotes.
+pub fn shell_quote(text: &str) -> String {
+    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c)) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
 /// Percent-encodes all but unreserved characters and `: , @ /`, which are legal in a query
 /// and keep links readable (`policy=vqs:j=2,bf-js`). `=` in a value is legal after the first
 /// one in a pair, so it stays too.
@@ -193,6 +219,23 @@ fn escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_run_command_names_what_differs() {
+        let p = preset("pgrr-a1").unwrap();
+        let mut s = p.scenario.clone();
+        s.set("servers", "3").unwrap();
+        s.set("size", "uniform:0.1,0.9").unwrap();
+        let policies = vec![PolicySpec::parse("vqs:j=3").unwrap(), PolicySpec::parse("bf-js").unwrap()];
+        assert_eq!(
+            run_command(&p, &policies, &s),
+            "packlab run --preset pgrr-a1 --policy vqs:j=3,bf-js --seed 1 --set servers=3 --set \
+             size=uniform:0.1,0.9"
+        );
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote(""), "''");
+    }
 
     #[test]
     fn round_trip() {

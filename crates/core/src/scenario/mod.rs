@@ -8,7 +8,7 @@
 mod link;
 mod presets;
 
-pub use link::{Link, PAGE_KEYS, decode_link, encode_link};
+pub use link::{Link, PAGE_KEYS, decode_link, encode_link, run_command, shell_quote};
 pub use presets::{Figure, Plot, Preset, Setup, Sweep, preset, presets};
 
 use crate::ConfigError;
