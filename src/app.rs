@@ -8,6 +8,7 @@ use gloo_events::{EventListener, EventListenerOptions};
 use packlab_core::models::{Drawing, LoadMark};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
+use wasm_bindgen::closure::Closure;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
@@ -16,8 +17,9 @@ use crate::chart::{self, ChartKind, LiveChart, RUNNING_REDRAW_MS};
 use crate::cluster::{ClusterCanvas, ServerStyle};
 use crate::controls::{Playback, ScenarioControls, value_of};
 use crate::export::{self, ImageFormat};
-use crate::lab::{Action, Lab};
+use crate::lab::{Action, Lab, View};
 use crate::runner::use_race;
+use crate::snapshot::Phase;
 use crate::snapshot::Snapshot;
 use crate::stats::{Stats, Swatch};
 use crate::sweep::SweepView;
@@ -39,6 +41,14 @@ pub fn App() -> Html {
     });
     // One copy of the state per render, shared by the components below.
     let state = Rc::new((*lab).clone());
+    if state.embed.is_some() {
+        return html! {
+            <>
+                <Notices lab={state.clone()} dispatch={dispatch.clone()} />
+                <EmbeddedLab lab={state} {dispatch} />
+            </>
+        };
+    }
     html! {
         <>
             <header class="masthead">
@@ -102,8 +112,6 @@ fn Workbench(props: &LabProps) -> Html {
     let preset = &setup.preset;
     // The offered fraction of the capacity, drawn on the occupancy chart.
     let load = setup.scenario.offered_utilization();
-    // What the time of the last placement is called: a slot, or t in continuous time.
-    let time_word = setup.scenario.time_unit().prefix();
     let name = format!("packlab-{}", preset.id);
     // PGAS-C1's random collections are bounds only: statistics in place of a race.
     let collections = collections_only(&setup.scenario);
@@ -150,36 +158,10 @@ fn Workbench(props: &LabProps) -> Html {
                            bins and their lines take light colours outlined in grey, one per " }
                         { class_word(snapshot.model.id) }{ "." }
                     </p>
-                    <div class="lanes">
-                        { for snapshot.lanes.iter().map(|lane| html! {
-                            <article class={classes!("lane", format!("policy-{}", lane.color % 7))} key={lane.policy.clone()}
-                                data-lane={lane.policy.clone()}>
-                                <h2><Swatch color={lane.color} markers=true />{ &lane.label }</h2>
-                                <ClusterCanvas view={lane.view.clone()} bin_labels={snapshot.bin_labels.clone()}
-                                    detail={snapshot.detail} min_interval_ms={if *reduced_motion { 500.0 } else { 0.0 }}
-                                    style={match snapshot.model.drawing { Drawing::Slots => ServerStyle::Slots, Drawing::Bars => ServerStyle::Bars }} />
-                                <p class="why">{ lane.view.last.as_ref().map_or_else(
-                                    || "No job placed yet.".to_string(),
-                                    |w| format!("{} {}: {}", time_word, w.time, w.text)) }</p>
-                                if let Some(readout) = &lane.view.readout {
-                                    <p class="readout">{ readout }</p>
-                                }
-                                if let Some(legend) = &lane.view.legend {
-                                    <p class="legend">{ legend }</p>
-                                }
-                            </article>
-                        }) }
-                    </div>
+                    <Lanes snapshot={snapshot.clone()} reduced_motion={*reduced_motion} />
                     <div class="charts">
-                        { for ChartKind::ALL.iter().filter(|k| k.applies(snapshot)).map(|&kind| html! {
-                            <div class="chart-box" key={kind.id()}>
-                                if kind.focused() {
-                                    <FocusPicker snapshot={snapshot.clone()} on_focus={race.focus.clone()} {kind} />
-                                }
-                                <LiveChart {kind} snapshot={snapshot.clone()} marks={marks.clone()} {load}
-                                    min_interval_ms={if *reduced_motion { 500.0 } else { RUNNING_REDRAW_MS }} />
-                            </div>
-                        }) }
+                        <Charts snapshot={snapshot.clone()} marks={marks.clone()} {load}
+                            on_focus={race.focus.clone()} reduced_motion={*reduced_motion} />
                         if snapshot.model.reward {
                             <AlphaChart scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                         }
@@ -192,6 +174,204 @@ fn Workbench(props: &LabProps) -> Html {
                     traced={matches!(&setup.scenario, Scenario::Pgas(s) if s.trace.is_some())} />
             </section>
         </main>
+    }
+}
+
+/// The lab inside an iframe (`embed=1`): a playback bar, the chosen views sized to the frame,
+/// and a link to the whole page. It pauses while it is off-screen or its tab is hidden, and
+/// plays on when it is back, if it was playing.
+#[component]
+fn EmbeddedLab(props: &LabProps) -> Html {
+    let lab = &props.lab;
+    let setup = lab.setup.clone();
+    let race = use_race(setup.clone(), lab.speed);
+    let marks = use_memo(setup.clone(), |s| Rc::<[LoadMark]>::from(s.scenario.marks()));
+    let marks: Rc<[LoadMark]> = (*marks).clone();
+    let reduced_motion = *use_memo((), |()| prefers_reduced_motion());
+    let help = use_state(|| false);
+    let toggle_help = {
+        let help = help.clone();
+        Callback::from(move |open: Option<bool>| help.set(open.unwrap_or(!*help)))
+    };
+    use_keyboard(race.toggle.clone(), race.step.clone(), toggle_help.clone());
+    let root = use_node_ref();
+    use_pause_when_hidden(root.clone(), race.snapshot.phase == Phase::Running, race.toggle.clone());
+    let snapshot = &race.snapshot;
+    let load = setup.scenario.offered_utilization();
+    let views = lab.embed.as_ref().map(|e| e.views.clone()).unwrap_or_default();
+    // By default the lanes and the model's first chart.
+    let views: Vec<View> = if views.is_empty() {
+        let first = ChartKind::ALL.iter().find(|k| k.applies(snapshot)).map(|&k| View::Chart(k));
+        std::iter::once(View::Lanes).chain(first).collect()
+    } else {
+        views
+    };
+    let charts: Rc<[ChartKind]> = views
+        .iter()
+        .filter_map(|v| match v {
+            View::Chart(kind) => Some(*kind),
+            _ => None,
+        })
+        .collect();
+    let full = Lab { embed: None, ..(**lab).clone() };
+    let preset = &setup.preset;
+    html! {
+        <main class="embed" ref={root} aria-label={format!("packlab: {}", preset.title)}>
+            if *help {
+                <KeyboardHelp on_close={toggle_help.reform(|_| Some(false))} />
+            }
+            <header class="embed-head">
+                <span class="figure">{ preset.figure }</span>
+                <span class="embed-title">{ preset.title }</span>
+                <a id="open-full" class="open-full" href={current_link(&full.query())} target="_blank" rel="noopener">
+                    { "Open in packlab ↗" }
+                </a>
+            </header>
+            <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
+                on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_restart={race.restart.clone()}
+                on_help={toggle_help.reform(|()| Some(true))} />
+            if let Some(message) = snapshot.error() {
+                <p class="error" role="alert">{ message.to_string() }</p>
+            }
+            if views.contains(&View::Stats) {
+                <Stats lanes={snapshot.lanes.clone()} warmup={snapshot.warmup}
+                    unit={snapshot.model.time.plural()} job_time={snapshot.job_time()}
+                    queues={snapshot.queues()} rewards={snapshot.model.reward} reward={snapshot.reward} />
+            }
+            if views.contains(&View::Lanes) {
+                <Lanes snapshot={snapshot.clone()} {reduced_motion} />
+            }
+            if !charts.is_empty() {
+                <div class="charts">
+                    <Charts snapshot={snapshot.clone()} marks={marks} {load} on_focus={race.focus.clone()}
+                        {reduced_motion} only={charts} />
+                </div>
+            }
+        </main>
+    }
+}
+
+/// Pauses the race while `root` is off-screen or the tab is hidden, and plays it on when it
+/// is visible again, if it was this hook that paused it (`toggle` plays and pauses).
+#[hook]
+fn use_pause_when_hidden(root: NodeRef, running: bool, toggle: Callback<()>) {
+    // Whether the element is on screen and the tab visible; whether we paused the race.
+    let state = use_mut_ref(|| (true, true, false));
+    let current = use_mut_ref(|| (running, toggle.clone()));
+    *current.borrow_mut() = (running, toggle);
+    let react = {
+        let (state, current) = (state.clone(), current.clone());
+        Rc::new(move || {
+            let (on_screen, tab_visible, paused_by_us) = *state.borrow();
+            let (running, toggle) = current.borrow().clone();
+            let visible = on_screen && tab_visible;
+            if !visible && running {
+                state.borrow_mut().2 = true;
+                toggle.emit(());
+            } else if visible && paused_by_us && !running {
+                state.borrow_mut().2 = false;
+                toggle.emit(());
+            } else if visible {
+                state.borrow_mut().2 = false;
+            }
+        })
+    };
+    use_effect_with(root, move |root| {
+        let document = web_sys::window().and_then(|w| w.document());
+        let visibility = document.clone().map(|document| {
+            let (state, react, doc) = (state.clone(), react.clone(), document.clone());
+            EventListener::new(&document, "visibilitychange", move |_| {
+                state.borrow_mut().1 = doc.visibility_state() == web_sys::VisibilityState::Visible;
+                react();
+            })
+        });
+        let observer = root.cast::<web_sys::Element>().and_then(|element| {
+            let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                let Ok(entry) = entries.get(0).dyn_into::<web_sys::IntersectionObserverEntry>() else { return };
+                state.borrow_mut().0 = entry.is_intersecting();
+                react();
+            });
+            let observer = web_sys::IntersectionObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+            observer.observe(&element);
+            Some((observer, callback))
+        });
+        move || {
+            drop(visibility);
+            if let Some((observer, callback)) = observer {
+                observer.disconnect();
+                drop(callback);
+            }
+        }
+    });
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LanesProps {
+    pub snapshot: Rc<Snapshot>,
+    pub reduced_motion: bool,
+}
+
+/// Each policy's cluster, edged in its colour, with the sentence on its last placement.
+#[component]
+pub fn Lanes(props: &LanesProps) -> Html {
+    let snapshot = &props.snapshot;
+    // What the time of the last placement is called: a slot, or t in continuous time.
+    let time_word = snapshot.model.time.prefix();
+    let style = match snapshot.model.drawing {
+        Drawing::Slots => ServerStyle::Slots,
+        Drawing::Bars => ServerStyle::Bars,
+    };
+    html! {
+        <div class="lanes">
+            { for snapshot.lanes.iter().map(|lane| html! {
+                <article class={classes!("lane", format!("policy-{}", lane.color % 7))} key={lane.policy.clone()}
+                    data-lane={lane.policy.clone()}>
+                    <h2><Swatch color={lane.color} markers=true />{ &lane.label }</h2>
+                    <ClusterCanvas view={lane.view.clone()} bin_labels={snapshot.bin_labels.clone()}
+                        detail={snapshot.detail} min_interval_ms={if props.reduced_motion { 500.0 } else { 0.0 }}
+                        {style} />
+                    <p class="why">{ lane.view.last.as_ref().map_or_else(
+                        || "No job placed yet.".to_string(),
+                        |w| format!("{} {}: {}", time_word, w.time, w.text)) }</p>
+                    if let Some(readout) = &lane.view.readout {
+                        <p class="readout">{ readout }</p>
+                    }
+                    if let Some(legend) = &lane.view.legend {
+                        <p class="legend">{ legend }</p>
+                    }
+                </article>
+            }) }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChartsProps {
+    pub snapshot: Rc<Snapshot>,
+    pub marks: Rc<[LoadMark]>,
+    pub load: f64,
+    pub on_focus: Callback<usize>,
+    pub reduced_motion: bool,
+    /// The charts to show, in the page's order; all that apply when `None`.
+    #[prop_or_default]
+    pub only: Option<Rc<[ChartKind]>>,
+}
+
+/// The live charts that apply to the model (or the chosen ones), each with its focus picker.
+#[component]
+pub fn Charts(props: &ChartsProps) -> Html {
+    let snapshot = &props.snapshot;
+    let chosen = |k: &ChartKind| props.only.as_ref().is_none_or(|only| only.contains(k));
+    html! {
+        { for ChartKind::ALL.iter().filter(|k| k.applies(snapshot) && chosen(k)).map(|&kind| html! {
+            <div class="chart-box" key={kind.id()}>
+                if kind.focused() {
+                    <FocusPicker snapshot={snapshot.clone()} on_focus={props.on_focus.clone()} {kind} />
+                }
+                <LiveChart {kind} snapshot={snapshot.clone()} marks={props.marks.clone()} load={props.load}
+                    min_interval_ms={if props.reduced_motion { 500.0 } else { RUNNING_REDRAW_MS }} />
+            </div>
+        }) }
     }
 }
 

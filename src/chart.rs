@@ -93,6 +93,11 @@ impl ChartKind {
         matches!(self, ChartKind::Bins | ChartKind::ClassJobTime)
     }
 
+    /// The chart's name in an embed link's `views` (`queue`, `job-time`).
+    pub fn name(self) -> &'static str {
+        self.id().trim_start_matches("chart-")
+    }
+
     /// The canvas id, also the name of its PNG.
     pub fn id(self) -> &'static str {
         match self {

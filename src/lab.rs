@@ -12,8 +12,10 @@ use std::rc::Rc;
 use packlab_core::ConfigError;
 use packlab_core::models::pgas::Trace;
 use packlab_core::policy::{self, PolicySpec};
-use packlab_core::scenario::{Scenario, Setup, decode_link, encode_link};
+use packlab_core::scenario::{PAGE_KEYS, Scenario, Setup, decode_link, encode_link};
 use yew::Reducible;
+
+use crate::chart::ChartKind;
 
 /// Most policies that race side by side.
 pub const MAX_POLICIES: usize = 4;
@@ -120,6 +122,64 @@ impl fmt::Display for Speed {
     }
 }
 
+/// The link key that shows the page embedded (`embed=1`): chosen views only, for an iframe.
+pub const EMBED_KEY: &str = "embed";
+/// The views an embedded page shows (`views=lanes,queue`).
+pub const VIEWS_KEY: &str = "views";
+
+/// A part of the page an embedded page can show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// The statistics table.
+    Stats,
+    /// Each policy's cluster.
+    Lanes,
+    Chart(ChartKind),
+}
+
+impl View {
+    /// Every view, in the order of the page.
+    pub fn all() -> Vec<View> {
+        let mut views = vec![View::Stats, View::Lanes];
+        views.extend(ChartKind::ALL.iter().map(|&k| View::Chart(k)));
+        views
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Stats => "stats",
+            View::Lanes => "lanes",
+            View::Chart(kind) => kind.name(),
+        }
+    }
+
+    /// A comma-separated list of view names, each once.
+    pub fn parse_list(text: &str) -> Result<Vec<View>, ConfigError> {
+        let all = View::all();
+        let mut views = Vec::new();
+        for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let Some(view) = all.iter().find(|v| v.name() == name) else {
+                let names: Vec<&str> = all.iter().map(|v| v.name()).collect();
+                return Err(ConfigError::new(
+                    VIEWS_KEY,
+                    format!("'{name}' is not a view; views are {} (comma-separated)", names.join(", ")),
+                ));
+            };
+            if !views.contains(view) {
+                views.push(*view);
+            }
+        }
+        Ok(views)
+    }
+}
+
+/// How an embedded page shows the lab: the views chosen (empty: the lanes and the model's
+/// first chart).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Embed {
+    pub views: Vec<View>,
+}
+
 /// What the page races when preset `id` is chosen: the preset as it comes, with its own
 /// policies (four of them for msfq-d4's eight thresholds: [`raced_policies`]).
 pub fn preset_setup(id: &str) -> Result<Setup, ConfigError> {
@@ -144,6 +204,8 @@ pub struct Lab {
     pub speed: Speed,
     /// Rejected input, newest last, at most one per key.
     pub notices: Vec<ConfigError>,
+    /// Shown inside an iframe, with chosen views only (`embed=1`).
+    pub embed: Option<Embed>,
 }
 
 /// What the controls can ask for.
@@ -186,13 +248,14 @@ impl Lab {
     /// The state a link describes: a full URL or just its query. Every bad key becomes a
     /// notice and the rest loads.
     pub fn from_link(input: &str) -> Self {
-        let (link, errors) = decode_link(input, &[SPEED_KEY]);
+        let (link, errors) = decode_link(input, PAGE_KEYS);
         // A link without policies races what choosing its preset races.
         let policies = if link.named_policies { link.policies } else { raced_policies(&link.policies) };
         let mut lab = Lab {
             setup: Rc::new(Setup { preset: link.preset, scenario: link.scenario, policies }),
             speed: Speed::DEFAULT,
             notices: Vec::new(),
+            embed: None,
         };
         // One notice per key, saying everything the link got wrong about it (`policy=msf,dra`
         // on a PG-RR preset names both).
@@ -206,12 +269,24 @@ impl Lab {
             lab.notice(too_many_policies());
             Rc::make_mut(&mut lab.setup).policies.truncate(MAX_POLICIES);
         }
+        let mut views = Vec::new();
         for (key, value) in &link.extras {
-            match Speed::parse(value) {
-                Ok(speed) if key == SPEED_KEY => lab.speed = speed,
-                Ok(_) => {}
-                Err(e) => lab.notice(e),
+            let result = match key.as_str() {
+                SPEED_KEY => Speed::parse(value).map(|speed| lab.speed = speed),
+                EMBED_KEY => match value.trim() {
+                    "1" | "true" => Ok(lab.embed = Some(Embed::default())),
+                    "0" | "false" => Ok(lab.embed = None),
+                    other => Err(ConfigError::new(EMBED_KEY, format!("must be 1 or 0 (got '{other}')"))),
+                },
+                VIEWS_KEY => View::parse_list(value).map(|v| views = v),
+                _ => Ok(()),
+            };
+            if let Err(e) = result {
+                lab.notice(e);
             }
+        }
+        if let Some(embed) = &mut lab.embed {
+            embed.views = views;
         }
         lab
     }
@@ -219,7 +294,15 @@ impl Lab {
     /// The link query (without `?`) that reproduces this state.
     pub fn query(&self) -> String {
         let s = &self.setup;
-        let extras = if self.speed == Speed::DEFAULT { Vec::new() } else { vec![(SPEED_KEY, self.speed.to_string())] };
+        let mut extras =
+            if self.speed == Speed::DEFAULT { Vec::new() } else { vec![(SPEED_KEY, self.speed.to_string())] };
+        if let Some(embed) = &self.embed {
+            extras.push((EMBED_KEY, "1".into()));
+            if !embed.views.is_empty() {
+                let names: Vec<&str> = embed.views.iter().map(|v| v.name()).collect();
+                extras.push((VIEWS_KEY, names.join(",")));
+            }
+        }
         encode_link(&s.preset, &s.policies, &s.scenario, &extras)
     }
 

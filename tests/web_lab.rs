@@ -324,3 +324,27 @@ fn the_header_says_when_it_no_longer_describes_the_scenario() {
     let note = edited_note(&lab.setup).expect("a lane removed");
     assert!(note.starts_with("Edited: lanes BF-J/S, VQS-BF (J=2)."), "{note}");
 }
+
+/// Issue 16, item 4: `embed=1` with its views; bad values named; the CLI reads the same link.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn embed_links_choose_their_views() {
+    use packlab_web::chart::ChartKind;
+    use packlab_web::lab::{Embed, View};
+    let lab = Lab::from_link("?preset=pgrr-a1&seed=1&embed=1&views=lanes,queue,lanes");
+    assert!(lab.notices.is_empty(), "{:?}", lab.notices);
+    assert_eq!(lab.embed, Some(Embed { views: vec![View::Lanes, View::Chart(ChartKind::Queue)] }));
+    assert!(lab.query().ends_with("&embed=1&views=lanes,queue"), "{}", lab.query());
+    assert_eq!(Lab::from_link(&lab.query()), lab);
+    // The scenario is the link's, embedded or not; the command line ignores the page's keys.
+    assert_eq!(Lab::from_link("?preset=pgrr-a1&seed=1").setup, lab.setup);
+    let (_, errors) = packlab_core::scenario::decode_link(&lab.query(), packlab_core::scenario::PAGE_KEYS);
+    assert!(errors.is_empty(), "{errors:?}");
+
+    let bad = Lab::from_link("?preset=pgrr-a1&embed=2&views=lanes,heatmap");
+    let keys: Vec<&str> = bad.notices.iter().map(|n| n.key.as_str()).collect();
+    assert_eq!(keys, ["embed", "views"]);
+    assert!(bad.notices[0].message.contains("must be 1 or 0 (got '2')"));
+    assert!(bad.notices[1].message.contains("'heatmap' is not a view; views are stats, lanes, reward, queue"));
+    assert_eq!(bad.embed, None);
+}

@@ -13,7 +13,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -917,6 +918,52 @@ labTest('copy as command gives the packlab run line of the link, and ? lists the
   await page.locator('#keyboard-help').waitFor();
   await page.click('#keyboard-help-close');
   await page.locator('#keyboard-help').waitFor({ state: 'detached' });
+});
+
+labTest('embed: two packlab iframes on a page of another server; each pauses off-screen and plays on', async (open) => {
+  // A course page on its own static server, as a lecturer would publish it.
+  const host = await mkdtemp(join(tmpdir(), 'packlab-host-'));
+  const one = `${origin}${BASE}?preset=pgrr-a1&policy=vqs,bf-js&seed=1&speed=1000&embed=1`;
+  const two = `${origin}${BASE}?preset=msfq-d1&seed=1&embed=1&views=stats,occupancy`;
+  await writeFile(
+    join(host, 'index.html'),
+    `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A course page</title></head><body>
+     <h1>Week 3: packing jobs</h1>
+     <iframe id="one" src="${one}" width="760" height="560" title="packlab: VQS unstable"></iframe>
+     <div style="height: 1600px"></div>
+     <iframe id="two" src="${two}" width="760" height="520" title="packlab: MSF vs MSFQ"></iframe>
+     </body></html>`,
+  );
+  const { server: hostServer, origin: hostOrigin } = await serveDist(host, '/');
+  try {
+    const page = await open(`${hostOrigin}/`, { waitFor: 'iframe#two' });
+    const first = page.frameLocator('#one');
+    const second = page.frameLocator('#two');
+    await first.locator('#stats tr[data-policy], .lanes').first().waitFor();
+    // The first shows the lanes and its first chart, no controls or stats; the second its views.
+    assert.equal(await first.locator('article.lane').count(), 2);
+    assert.equal(await first.locator('#chart-queue').count(), 1);
+    assert.equal(await first.locator('#stats, .controls').count(), 0);
+    await page.locator('#two').scrollIntoViewIfNeeded();
+    await second.locator('#stats tr[data-policy]').first().waitFor();
+    assert.equal(await second.locator('#chart-occupancy').count(), 1);
+    assert.equal(await second.locator('article.lane').count(), 0);
+    const full = await second.locator('#open-full').getAttribute('href');
+    assert.ok(full.includes('preset=msfq-d1') && !full.includes('embed'), full);
+
+    // Play the first, scroll it out of sight: it pauses; back in sight it plays on.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await first.locator('#play').click();
+    await first.locator('#play[aria-pressed="true"]').waitFor();
+    await page.locator('#two').scrollIntoViewIfNeeded();
+    await first.locator('#play[aria-pressed="false"]').waitFor({ timeout: 5_000 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await first.locator('#play[aria-pressed="true"]').waitFor({ timeout: 5_000 });
+    await page.screenshot({ path: join(RESULTS, 'embed-host-page.png') });
+  } finally {
+    await new Promise((ok) => hostServer.close(ok));
+    await rm(host, { recursive: true, force: true });
+  }
 });
 
 labTest('screenshots of the lab, wide and narrow', async (open) => {

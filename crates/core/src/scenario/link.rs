@@ -10,9 +10,9 @@ use crate::ConfigError;
 use crate::models::policies_of;
 use crate::policy::PolicySpec;
 
-/// Keys that only the web page uses (playback speed); the CLI accepts and ignores them so
-/// that any page link replays on the command line.
-pub const PAGE_KEYS: &[&str] = &["speed"];
+/// Keys that only the web page uses (playback speed, embedding); the CLI accepts and ignores
+/// them so that any page link replays on the command line.
+pub const PAGE_KEYS: &[&str] = &["speed", "embed", "views"];
 
 /// A decoded link.
 #[derive(Debug, Clone, PartialEq)]
