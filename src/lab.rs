@@ -274,8 +274,14 @@ impl Lab {
             let result = match key.as_str() {
                 SPEED_KEY => Speed::parse(value).map(|speed| lab.speed = speed),
                 EMBED_KEY => match value.trim() {
-                    "1" | "true" => Ok(lab.embed = Some(Embed::default())),
-                    "0" | "false" => Ok(lab.embed = None),
+                    "1" | "true" => {
+                        lab.embed = Some(Embed::default());
+                        Ok(())
+                    }
+                    "0" | "false" => {
+                        lab.embed = None;
+                        Ok(())
+                    }
                     other => Err(ConfigError::new(EMBED_KEY, format!("must be 1 or 0 (got '{other}')"))),
                 },
                 VIEWS_KEY => View::parse_list(value).map(|v| views = v),
