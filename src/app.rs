@@ -17,7 +17,7 @@ use crate::chart::{self, ChartKind, LiveChart, RUNNING_REDRAW_MS};
 use crate::cluster::{ClusterCanvas, ServerStyle};
 use crate::controls::{Playback, ScenarioControls, value_of};
 use crate::export::{self, ImageFormat};
-use crate::lab::{Action, Lab, View};
+use crate::lab::{Action, Lab, ThemeChoice, View};
 use crate::runner::use_race;
 use crate::snapshot::Phase;
 use crate::snapshot::Snapshot;
@@ -39,6 +39,13 @@ pub fn App() -> Html {
             let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}")));
         }
     });
+    // The theme and presenter mode are attributes of the document (style.css reads them).
+    use_effect_with((lab.theme, lab.present), |(theme, present)| {
+        if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+            let _ = root.set_attribute("data-theme", theme.name());
+            let _ = root.set_attribute("data-present", if *present { "1" } else { "0" });
+        }
+    });
     // One copy of the state per render, shared by the components below.
     let state = Rc::new((*lab).clone());
     if state.embed.is_some() {
@@ -56,6 +63,20 @@ pub fn App() -> Html {
                 <a class="skip" href="#play" onclick={Callback::from(focus_play)}>{ "Skip to Play" }</a>
                 <span class="brand">{ "packlab" }</span>
                 <span class="tagline">{ "cluster job scheduling, simulated in your browser" }</span>
+                <span class="view-options">
+                    <label>
+                        <span>{ "Colours" }</span>
+                        <select id="theme" onchange={dispatch.reform(|e: Event| Action::SetTheme(value_of(&e)))}>
+                            { for ThemeChoice::ALL.iter().map(|t| html! {
+                                <option value={t.name()} selected={*t == state.theme}>{ t.label() }</option>
+                            }) }
+                        </select>
+                    </label>
+                    <button type="button" id="present" aria-pressed={state.present.to_string()} title="P"
+                        onclick={dispatch.reform(|_: MouseEvent| Action::TogglePresent)}>
+                        { if state.present { "Leave presenter mode" } else { "Present" } }
+                    </button>
+                </span>
             </header>
             <Notices lab={state.clone()} dispatch={dispatch.clone()} />
             <Workbench lab={state} {dispatch} />
@@ -107,7 +128,14 @@ fn Workbench(props: &LabProps) -> Html {
         let help = help.clone();
         Callback::from(move |open: Option<bool>| help.set(open.unwrap_or(!*help)))
     };
-    use_keyboard(race.toggle.clone(), race.step.clone(), toggle_help.clone());
+    use_keyboard(
+        race.toggle.clone(),
+        race.step.clone(),
+        toggle_help.clone(),
+        present_toggle(&props.dispatch, lab.present),
+    );
+    let system_dark = use_system_dark();
+    let theme = lab.theme.chart_theme(system_dark, lab.present);
     let snapshot = &race.snapshot;
     let preset = &setup.preset;
     // The offered fraction of the capacity, drawn on the occupancy chart.
@@ -121,12 +149,19 @@ fn Workbench(props: &LabProps) -> Html {
             if *help {
                 <KeyboardHelp on_close={toggle_help.reform(|_| Some(false))} />
             }
+
             <section class="intro" aria-labelledby="preset-title">
                 <p class="figure">{ preset.figure }</p>
                 <h1 id="preset-title">{ preset.title }</h1>
                 <p class={classes!("summary", edited.is_some().then_some("stale"))}>{ preset.summary }</p>
                 if let Some(edited) = edited {
                     <p id="edited" class="edited" role="status">{ edited }</p>
+                }
+                if lab.present {
+                    <p class="present-cues" id="present-cues">
+                        <kbd>{ "Space" }</kbd>{ " play or pause · " }<kbd>{ "→" }</kbd>{ " step · " }
+                        <kbd>{ "P" }</kbd>{ " leave presenter mode · " }<kbd>{ "?" }</kbd>{ " keys" }
+                    </p>
                 }
                 <details class="explain">
                     <summary>{ "What am I looking at?" }</summary>
@@ -161,7 +196,7 @@ fn Workbench(props: &LabProps) -> Html {
                     <Lanes snapshot={snapshot.clone()} reduced_motion={*reduced_motion} />
                     <div class="charts">
                         <Charts snapshot={snapshot.clone()} marks={marks.clone()} {load}
-                            on_focus={race.focus.clone()} reduced_motion={*reduced_motion} />
+                            on_focus={race.focus.clone()} reduced_motion={*reduced_motion} {theme} />
                         if snapshot.model.reward {
                             <AlphaChart scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                         }
@@ -193,7 +228,14 @@ fn EmbeddedLab(props: &LabProps) -> Html {
         let help = help.clone();
         Callback::from(move |open: Option<bool>| help.set(open.unwrap_or(!*help)))
     };
-    use_keyboard(race.toggle.clone(), race.step.clone(), toggle_help.clone());
+    use_keyboard(
+        race.toggle.clone(),
+        race.step.clone(),
+        toggle_help.clone(),
+        present_toggle(&props.dispatch, lab.present),
+    );
+    let system_dark = use_system_dark();
+    let theme = lab.theme.chart_theme(system_dark, lab.present);
     let root = use_node_ref();
     use_pause_when_hidden(root.clone(), race.snapshot.phase == Phase::Running, race.toggle.clone());
     let snapshot = &race.snapshot;
@@ -244,7 +286,7 @@ fn EmbeddedLab(props: &LabProps) -> Html {
             if !charts.is_empty() {
                 <div class="charts">
                     <Charts snapshot={snapshot.clone()} marks={marks} {load} on_focus={race.focus.clone()}
-                        {reduced_motion} only={charts} />
+                        {reduced_motion} only={charts} {theme} />
                 </div>
             }
         </main>
@@ -355,6 +397,8 @@ pub struct ChartsProps {
     /// The charts to show, in the page's order; all that apply when `None`.
     #[prop_or_default]
     pub only: Option<Rc<[ChartKind]>>,
+    #[prop_or_default]
+    pub theme: packlab_plot::Theme,
 }
 
 /// The live charts that apply to the model (or the chosen ones), each with its focus picker.
@@ -369,7 +413,7 @@ pub fn Charts(props: &ChartsProps) -> Html {
                     <FocusPicker snapshot={snapshot.clone()} on_focus={props.on_focus.clone()} {kind} />
                 }
                 <LiveChart {kind} snapshot={snapshot.clone()} marks={props.marks.clone()} load={props.load}
-                    min_interval_ms={if props.reduced_motion { 500.0 } else { RUNNING_REDRAW_MS }} />
+                    min_interval_ms={if props.reduced_motion { 500.0 } else { RUNNING_REDRAW_MS }} theme={props.theme} />
             </div>
         }) }
     }
@@ -604,9 +648,9 @@ pub const SHORTCUTS: [(&str, &str); 5] = [
 /// `?` opens the list of shortcuts (`help` gets `None` to toggle, `Some(false)` to close), and
 /// Escape closes it.
 #[hook]
-fn use_keyboard(toggle: Callback<()>, step: Callback<()>, help: Callback<Option<bool>>) {
-    let current = use_mut_ref(|| (toggle.clone(), step.clone(), help.clone()));
-    *current.borrow_mut() = (toggle, step, help);
+fn use_keyboard(toggle: Callback<()>, step: Callback<()>, help: Callback<Option<bool>>, present: Callback<()>) {
+    let current = use_mut_ref(|| (toggle.clone(), step.clone(), help.clone(), present.clone()));
+    *current.borrow_mut() = (toggle, step, help, present);
     use_effect_with((), move |()| {
         let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
             // Not passive: space must not also scroll the page.
@@ -621,8 +665,12 @@ fn use_keyboard(toggle: Callback<()>, step: Callback<()>, help: Callback<Option<
                 // A focused button or summary already acts on space itself.
                 let clicking = matches!(focus.as_str(), "BUTTON" | "SUMMARY");
                 // Cloned out of the cell: emitting may render, which refreshes the cell.
-                let (toggle, step, help) = current.borrow().clone();
+                let (toggle, step, help, present) = current.borrow().clone();
                 match event.key().as_str() {
+                    "p" | "P" if !typing => {
+                        event.prevent_default();
+                        present.emit(());
+                    }
                     "?" if !typing => {
                         event.prevent_default();
                         help.emit(None);
@@ -668,6 +716,46 @@ fn current_link(query: &str) -> String {
     let location = web_sys::window().map(|w| w.location());
     let base = location.and_then(|l| Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))).unwrap_or_default();
     format!("{base}?{query}")
+}
+
+/// Whether the system asks for dark colours, following its changes while the page is open.
+#[hook]
+fn use_system_dark() -> bool {
+    let query = use_memo((), |()| {
+        web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+    });
+    let dark = use_state(|| query.as_ref().as_ref().is_some_and(|m| m.matches()));
+    {
+        let dark = dark.clone();
+        use_effect_with((), move |()| {
+            let listener = query.as_ref().as_ref().map(|m| {
+                let list = m.clone();
+                EventListener::new(m, "change", move |_| dark.set(list.matches()))
+            });
+            move || drop(listener)
+        });
+    }
+    *dark
+}
+
+/// `P`: presenter mode on or off, full screen with it where the browser allows (a key press
+/// lets a page ask for it).
+fn present_toggle(dispatch: &Callback<Action>, presenting: bool) -> Callback<()> {
+    let dispatch = dispatch.clone();
+    Callback::from(move |()| {
+        if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+            if presenting {
+                if document.fullscreen_element().is_some() {
+                    document.exit_fullscreen();
+                }
+            } else if let Some(root) = document.document_element() {
+                // Refused outside a user gesture or in an iframe without allowfullscreen:
+                // presenter mode works in the window all the same.
+                let _ = root.request_fullscreen();
+            }
+        }
+        dispatch.emit(Action::TogglePresent);
+    })
 }
 
 fn prefers_reduced_motion() -> bool {

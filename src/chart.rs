@@ -488,6 +488,9 @@ pub struct LiveChartProps {
     /// Least time between two redraws while the race runs, in ms.
     #[prop_or(RUNNING_REDRAW_MS)]
     pub min_interval_ms: f64,
+    /// The page's colours and, presenting, thicker lines and larger text.
+    #[prop_or_default]
+    pub theme: packlab_plot::Theme,
 }
 
 /// A chart canvas, redrawn when a new snapshot arrives (while running, at most once per
@@ -496,8 +499,8 @@ pub struct LiveChartProps {
 pub fn LiveChart(props: &LiveChartProps) -> Html {
     let canvas = use_node_ref();
     let error = use_state_eq(|| None::<String>);
-    let latest = use_mut_ref(|| (props.snapshot.clone(), props.marks.clone(), props.load));
-    *latest.borrow_mut() = (props.snapshot.clone(), props.marks.clone(), props.load);
+    let latest = use_mut_ref(|| (props.snapshot.clone(), props.marks.clone(), props.load, props.theme));
+    *latest.borrow_mut() = (props.snapshot.clone(), props.marks.clone(), props.load, props.theme);
     let last_draw = use_mut_ref(|| f64::NEG_INFINITY);
     let me = *use_state(|| NEXT_CHART.replace(NEXT_CHART.get() + 1));
     use_effect_with((), move |()| {
@@ -510,8 +513,8 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
         let (canvas, latest) = (canvas.clone(), latest.clone());
         Callback::from(move |size| {
             if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
-                let (snapshot, marks, load) = &*latest.borrow();
-                let _ = draw(&canvas, size, &chart(kind, snapshot, marks, *load));
+                let (snapshot, marks, load, theme) = &*latest.borrow();
+                let _ = draw(&canvas, size, &Chart { theme: *theme, ..chart(kind, snapshot, marks, *load) });
             }
         })
     };
@@ -519,8 +522,8 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
     {
         let (canvas, error, latest) = (canvas.clone(), error.clone(), latest.clone());
         let min_interval = props.min_interval_ms;
-        use_effect_with((props.snapshot.clone(), props.load), move |_| {
-            let (snapshot, marks, load) = &*latest.borrow();
+        use_effect_with((props.snapshot.clone(), props.load, props.theme), move |_| {
+            let (snapshot, marks, load, theme) = &*latest.borrow();
             let now = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
             // The snapshot that ends a run (paused, finished, failed) is never skipped.
             let running = snapshot.phase == Phase::Running;
@@ -535,7 +538,8 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
                 if running {
                     LAST_RUNNING_DRAW.set(now);
                 }
-                error.set(draw(&canvas, css_size(&canvas, &size), &chart(kind, snapshot, marks, *load)).err());
+                let chart = Chart { theme: *theme, ..chart(kind, snapshot, marks, *load) };
+                error.set(draw(&canvas, css_size(&canvas, &size), &chart).err());
             }
         });
     }

@@ -127,6 +127,62 @@ pub const EMBED_KEY: &str = "embed";
 /// The views an embedded page shows (`views=lanes,queue`).
 pub const VIEWS_KEY: &str = "views";
 
+/// The link key of the colour theme (`theme=dark`).
+pub const THEME_KEY: &str = "theme";
+/// The link key of presenter mode (`present=1`).
+pub const PRESENT_KEY: &str = "present";
+
+/// The page's colours: the system's choice (`prefers-color-scheme`) unless one is picked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ThemeChoice {
+    #[default]
+    Auto,
+    Light,
+    Dark,
+    HighContrast,
+}
+
+impl ThemeChoice {
+    pub const ALL: [ThemeChoice; 4] =
+        [ThemeChoice::Auto, ThemeChoice::Light, ThemeChoice::Dark, ThemeChoice::HighContrast];
+
+    /// The link form, also the `data-theme` of the page.
+    pub fn name(self) -> &'static str {
+        match self {
+            ThemeChoice::Auto => "auto",
+            ThemeChoice::Light => "light",
+            ThemeChoice::Dark => "dark",
+            ThemeChoice::HighContrast => "high-contrast",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ThemeChoice::Auto => "as the system",
+            ThemeChoice::Light => "light",
+            ThemeChoice::Dark => "dark",
+            ThemeChoice::HighContrast => "high contrast",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Self, ConfigError> {
+        Self::ALL.into_iter().find(|t| t.name() == text.trim()).ok_or_else(|| {
+            ConfigError::new(THEME_KEY, format!("must be auto, light, dark or high-contrast (got '{}')", text.trim()))
+        })
+    }
+
+    /// The chart theme, with `system_dark` saying what the system prefers.
+    pub fn chart_theme(self, system_dark: bool, presenting: bool) -> packlab_plot::Theme {
+        let theme = match self {
+            ThemeChoice::Dark => packlab_plot::Theme::DARK,
+            ThemeChoice::Auto if system_dark => packlab_plot::Theme::DARK,
+            ThemeChoice::HighContrast => packlab_plot::Theme::HIGH_CONTRAST,
+            _ => packlab_plot::Theme::LIGHT,
+        };
+        if presenting { theme.presenting() } else { theme }
+    }
+}
+
 /// A part of the page an embedded page can show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum View {
@@ -206,6 +262,9 @@ pub struct Lab {
     pub notices: Vec<ConfigError>,
     /// Shown inside an iframe, with chosen views only (`embed=1`).
     pub embed: Option<Embed>,
+    pub theme: ThemeChoice,
+    /// Presenter mode: large type, thick lines, the controls folded away (`present=1`, `P`).
+    pub present: bool,
 }
 
 /// What the controls can ask for.
@@ -233,6 +292,10 @@ pub enum Action {
         value: String,
     },
     SetSpeed(String),
+    /// Pick the colour theme from its link form.
+    SetTheme(String),
+    /// Presenter mode on or off.
+    TogglePresent,
     /// Back to the preset's own values, keeping the policies and the seed.
     ResetScenario,
     /// Forget the notices.
@@ -256,6 +319,8 @@ impl Lab {
             speed: Speed::DEFAULT,
             notices: Vec::new(),
             embed: None,
+            theme: ThemeChoice::Auto,
+            present: false,
         };
         // One notice per key, saying everything the link got wrong about it (`policy=msf,dra`
         // on a PG-RR preset names both).
@@ -285,6 +350,15 @@ impl Lab {
                     other => Err(ConfigError::new(EMBED_KEY, format!("must be 1 or 0 (got '{other}')"))),
                 },
                 VIEWS_KEY => View::parse_list(value).map(|v| views = v),
+                THEME_KEY => ThemeChoice::parse(value).map(|t| lab.theme = t),
+                PRESENT_KEY => match value.trim() {
+                    "1" | "true" => {
+                        lab.present = true;
+                        Ok(())
+                    }
+                    "0" | "false" => Ok(()),
+                    other => Err(ConfigError::new(PRESENT_KEY, format!("must be 1 or 0 (got '{other}')"))),
+                },
                 _ => Ok(()),
             };
             if let Err(e) = result {
@@ -302,6 +376,12 @@ impl Lab {
         let s = &self.setup;
         let mut extras =
             if self.speed == Speed::DEFAULT { Vec::new() } else { vec![(SPEED_KEY, self.speed.to_string())] };
+        if self.theme != ThemeChoice::Auto {
+            extras.push((THEME_KEY, self.theme.name().into()));
+        }
+        if self.present {
+            extras.push((PRESENT_KEY, "1".into()));
+        }
         if let Some(embed) = &self.embed {
             extras.push((EMBED_KEY, "1".into()));
             if !embed.views.is_empty() {
@@ -416,6 +496,14 @@ impl Lab {
                 let _ = setup.scenario.set("seed", &seed);
                 self.notices.retain(|n| n.key == "policy" || n.key == SPEED_KEY);
             }
+            Action::SetTheme(text) => match ThemeChoice::parse(&text) {
+                Ok(theme) => {
+                    self.clear(THEME_KEY);
+                    self.theme = theme;
+                }
+                Err(e) => self.notice(e),
+            },
+            Action::TogglePresent => self.present = !self.present,
             Action::Dismiss => self.notices.clear(),
             Action::Reject(error) => self.notice(error),
             Action::AttachTrace(trace) => {

@@ -348,3 +348,26 @@ fn embed_links_choose_their_views() {
     assert!(bad.notices[1].message.contains("'heatmap' is not a view; views are stats, lanes, reward, queue"));
     assert_eq!(bad.embed, None);
 }
+
+/// Issue 16, item 3: the colour theme and presenter mode are page keys of the link.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn theme_and_presenter_mode_travel_in_the_link() {
+    use packlab_web::lab::ThemeChoice;
+    let mut lab = Lab::from_link("?preset=msfq-d1&seed=1&theme=dark&present=1");
+    assert!(lab.notices.is_empty(), "{:?}", lab.notices);
+    assert_eq!((lab.theme, lab.present), (ThemeChoice::Dark, true));
+    assert!(lab.query().ends_with("&theme=dark&present=1"), "{}", lab.query());
+    assert_eq!(Lab::from_link(&lab.query()), lab);
+    lab.apply(Action::TogglePresent);
+    lab.apply(Action::SetTheme("auto".into()));
+    assert_eq!(lab.query(), "preset=msfq-d1&policy=msf,msfq:l=31&seed=1");
+    lab.apply(Action::SetTheme("sepia".into()));
+    assert!(lab.notice_for("theme").unwrap().message.contains("auto, light, dark or high-contrast"));
+    let bad = Lab::from_link("?preset=msfq-d1&present=yes");
+    assert!(bad.notice_for("present").unwrap().message.contains("must be 1 or 0"));
+    // The system's dark preference decides under auto; presenting thickens the lines.
+    assert_eq!(ThemeChoice::Auto.chart_theme(true, false), packlab_plot::Theme::DARK);
+    assert_eq!(ThemeChoice::Auto.chart_theme(false, false), packlab_plot::Theme::LIGHT);
+    assert!(ThemeChoice::Light.chart_theme(false, true).line_width > packlab_plot::Theme::LIGHT.line_width);
+}

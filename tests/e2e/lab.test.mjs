@@ -966,6 +966,42 @@ labTest('embed: two packlab iframes on a page of another server; each pauses off
   }
 });
 
+labTest('themes follow the system or the choice, charts included; P presents, at projector sizes', async (open) => {
+  const page = await open('preset=msfq-d1&seed=1&speed=max&horizon=20000');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const background = () => page.evaluate(() => getComputedStyle(document.body.parentElement).getPropertyValue('--page').trim());
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'auto');
+  assert.equal(await background(), '#12161c', 'the system asks for dark');
+  await runToEnd(page, 20_000);
+  // The chart's own background is the dark theme's (pixel at the top-left corner).
+  await page.waitForTimeout(200);
+  const corner = await page.$eval('#chart-queue', (c) => [...c.getContext('2d').getImageData(2, 2, 1, 1).data].slice(0, 3));
+  assert.deepEqual(corner, [0x16, 0x1a, 0x21]);
+  await page.selectOption('#theme', 'high-contrast');
+  await page.waitForFunction(() => new URL(document.querySelector('#link').value).searchParams.get('theme') === 'high-contrast');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'high-contrast');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.selectOption('#theme', 'auto');
+
+  for (const viewport of [
+    { width: 1920, height: 1080 },
+    { width: 1280, height: 720 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+    await page.keyboard.press('p');
+    await page.locator('#present-cues').waitFor();
+    assert.equal(await page.getAttribute('html', 'data-present'), '1');
+    assert.equal(await page.locator('.controls').isVisible(), false, 'the scenario controls fold away');
+    assert.ok(new URL(await page.inputValue('#link')).searchParams.get('present') === '1');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(RESULTS, `present-${viewport.width}x${viewport.height}.png`) });
+    await page.keyboard.press('p');
+    await page.locator('#present-cues').waitFor({ state: 'detached' });
+    assert.equal(await page.locator('.controls').isVisible(), true);
+  }
+});
+
 labTest('screenshots of the lab, wide and narrow', async (open) => {
   for (const viewport of [
     { width: 1280, height: 720 },

@@ -54,6 +54,86 @@ pub fn casing_css() -> String {
     format!("#{r:02x}{g:02x}{b:02x}")
 }
 
+/// The colours and weights a chart is drawn with: the light theme of papers and the CLI's
+/// SVGs, a dark one, a high-contrast one, and any of them for presenting (thicker lines,
+/// larger text, for the back of a lecture hall).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Theme {
+    pub background: RGBColor,
+    /// Titles, ticks, axes.
+    pub ink: RGBColor,
+    /// Legend and reference-line labels.
+    pub text: RGBColor,
+    /// The major and minor grid lines.
+    pub grid: RGBColor,
+    pub fine_grid: RGBColor,
+    /// Reference lines (bounds, offered load).
+    pub reference: RGBColor,
+    /// Width of the curves in pixels.
+    pub line_width: u32,
+    /// Text sizes are multiplied by it.
+    pub text_scale: f64,
+}
+
+impl Theme {
+    pub const LIGHT: Theme = Theme {
+        background: RGBColor(0xFF, 0xFF, 0xFF),
+        ink: RGBColor(0x00, 0x00, 0x00),
+        text: RGBColor(0x22, 0x22, 0x22),
+        grid: RGBColor(0xCC, 0xCC, 0xCC),
+        fine_grid: RGBColor(0xEE, 0xEE, 0xEE),
+        reference: REFERENCE,
+        line_width: 2,
+        text_scale: 1.0,
+    };
+    pub const DARK: Theme = Theme {
+        background: RGBColor(0x16, 0x1A, 0x21),
+        ink: RGBColor(0xE6, 0xE9, 0xEE),
+        text: RGBColor(0xD4, 0xD8, 0xDE),
+        grid: RGBColor(0x44, 0x4B, 0x56),
+        fine_grid: RGBColor(0x24, 0x29, 0x31),
+        reference: RGBColor(0xA8, 0xB0, 0xBB),
+        line_width: 2,
+        text_scale: 1.0,
+    };
+    pub const HIGH_CONTRAST: Theme = Theme {
+        background: RGBColor(0xFF, 0xFF, 0xFF),
+        ink: RGBColor(0x00, 0x00, 0x00),
+        text: RGBColor(0x00, 0x00, 0x00),
+        grid: RGBColor(0x66, 0x66, 0x66),
+        fine_grid: RGBColor(0xBB, 0xBB, 0xBB),
+        reference: RGBColor(0x00, 0x00, 0x00),
+        line_width: 3,
+        text_scale: 1.0,
+    };
+
+    /// The same colours with lines and text for a projector.
+    pub const fn presenting(self) -> Theme {
+        Theme { line_width: self.line_width + 2, text_scale: 1.45, ..self }
+    }
+
+    /// The colour `ink` takes on this theme: a reference line takes the theme's, and a black
+    /// series turns to the theme's ink on a dark background.
+    pub fn color(&self, ink: Ink) -> RGBColor {
+        match ink {
+            Ink::Reference => self.reference,
+            _ if ink.rgb() == RGBColor(0, 0, 0) => self.ink,
+            _ => ink.rgb(),
+        }
+    }
+
+    /// A text size on this theme.
+    fn size(&self, size: u32) -> u32 {
+        (f64::from(size) * self.text_scale).round() as u32
+    }
+}
+
+impl Default for Theme {
+    fn default() -> Self {
+        Theme::LIGHT
+    }
+}
+
 /// What a curve or a reference line stands for, which decides its colour and its line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ink {
@@ -167,23 +247,25 @@ pub struct Chart<'a> {
     /// Fixed y range; by default the data and marks decide.
     pub y_range: Option<(f64, f64)>,
     pub legend: LegendAt,
+    pub theme: Theme,
 }
 
 type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// Draws `chart` filling `area`.
 pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart<'_>) -> DrawResult<DB> {
-    area.fill(&WHITE)?;
+    area.fill(&chart.theme.background)?;
     if chart.legend == LegendAt::Below {
         // The legend's rows first, from the bottom up; the plot takes what is left.
         let entries = legend_entries(chart);
         let (width, height) = area.dim_in_pixel();
-        let placed = lay_out_legend(area, &entries, width);
+        let placed = lay_out_legend(area, &entries, width, &chart.theme);
         let rows = placed.iter().map(|p| p.row + 1).max().unwrap_or(0);
-        let legend_height = if rows == 0 { 0 } else { rows * LEGEND_ROW as i32 + 6 };
+        let row = chart.theme.size(LEGEND_ROW as u32) as i32;
+        let legend_height = if rows == 0 { 0 } else { rows * row + 6 };
         let legend_height = legend_height.min(height as i32 / 2);
         let (plot, legend) = area.split_vertically(height as i32 - legend_height);
-        draw_legend(&legend, &entries, &placed)?;
+        draw_legend(&legend, &entries, &placed, &chart.theme)?;
         return draw_plot(&plot, chart);
     }
     draw_plot(area, chart)
@@ -220,38 +302,46 @@ where
     let (x_labels, y_labels) = ((width as usize / 90).clamp(2, 10), (height as usize / 32).clamp(2, 10));
     // The title's font shrinks (18 down to 11 px) until it fits across: a phone's chart is
     // about 350 px wide, where an 18 px title of 40 characters would be cut at both ends.
-    let title_size = (11..=18)
+    let theme = chart.theme;
+    let title_size = (theme.size(11)..=theme.size(18))
         .rev()
         .find(|&size| {
             area.estimate_text_size(chart.title, &("sans-serif", size).into_text_style(area))
                 .is_ok_and(|(w, _)| w + 16 <= width)
         })
-        .unwrap_or(11);
+        .unwrap_or(theme.size(11));
+    let grow = |size: i32| (f64::from(size) * theme.text_scale).round() as i32;
     let mut ctx = ChartBuilder::on(area)
-        .caption(chart.title, ("sans-serif", title_size))
+        .caption(chart.title, ("sans-serif", title_size).into_font().color(&theme.ink))
         .margin(12)
         .margin_right(28)
-        .x_label_area_size(42)
-        .y_label_area_size(64)
+        .x_label_area_size(grow(42))
+        .y_label_area_size(grow(64))
         .build_cartesian_2d(x, y)?;
-    ctx.configure_mesh()
-        .x_desc(chart.x_label)
+    let labels = ("sans-serif", theme.size(13)).into_font().color(&theme.ink);
+    let mut mesh = ctx.configure_mesh();
+    mesh.x_desc(chart.x_label)
         .y_desc(chart.y_label)
-        .light_line_style(RGBColor(0xEE, 0xEE, 0xEE))
-        .label_style(("sans-serif", 13))
+        .light_line_style(theme.fine_grid)
+        .label_style(labels.clone())
         .x_labels(x_labels)
         .y_labels(y_labels)
         .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&|v| tick(*v))
-        .draw()?;
+        .y_label_formatter(&|v| tick(*v));
+    // The light theme keeps plotters' own axis and grid (the CLI's SVGs stay as they were).
+    if theme != Theme::LIGHT {
+        mesh.bold_line_style(theme.grid).axis_style(theme.ink).axis_desc_style(labels);
+    }
+    mesh.draw()?;
     let clamp = |v: f64| v.max(y_floor);
     let (y_min, y_max) = {
         let r = ctx.plotting_area().get_y_range();
         (r.start, r.end)
     };
     let below = chart.legend == LegendAt::Below;
-    let mark_style = |ink: Ink| ShapeStyle { color: ink.rgb().to_rgba(), filled: false, stroke_width: 1 };
-    let mark_font = ("sans-serif", 12).into_font().color(&RGBColor(0x33, 0x33, 0x33));
+    let mark_style = |ink: Ink| ShapeStyle { color: theme.color(ink).to_rgba(), filled: false, stroke_width: 1 };
+    let mark_ink = if theme == Theme::LIGHT { RGBColor(0x33, 0x33, 0x33) } else { theme.text };
+    let mark_font = ("sans-serif", theme.size(12)).into_font().color(&mark_ink);
     let label_width =
         |label: &str| area.estimate_text_size(label, &mark_font).map_or(6 * label.len() as i32, |(w, _)| w as i32);
     // With the legend below, each labelled line has the dash of its legend entry and no label
@@ -295,13 +385,13 @@ where
     let fit = (plot_height.saturating_sub(12) / LEGEND_ROW).max(1);
     let listed = if below || chart.curves.len() <= fit { chart.curves.len() } else { fit - 1 };
     for (i, curve) in chart.curves.iter().enumerate() {
-        let (ink, color) = (curve.color, curve.color.rgb());
-        let line = ShapeStyle { color: color.to_rgba(), filled: false, stroke_width: 2 };
+        let (ink, color) = (curve.color, theme.color(curve.color));
+        let line = ShapeStyle { color: color.to_rgba(), filled: false, stroke_width: theme.line_width };
         let points: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.x, clamp(p.y))).collect();
         let shape = ink.shape();
         let legend_marker = curve.markers.then_some(shape);
         if let Ink::Class(_) = ink {
-            let casing = ShapeStyle { color: CASING.to_rgba(), filled: false, stroke_width: 4 };
+            let casing = ShapeStyle { color: CASING.to_rgba(), filled: false, stroke_width: theme.line_width + 2 };
             ctx.draw_series(LineSeries::new(points.iter().copied(), casing))?;
         }
         let drawn = ctx.draw_series(LineSeries::new(points.iter().copied(), line))?;
@@ -511,8 +601,9 @@ fn lay_out_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     entries: &[(&str, Sample)],
     width: u32,
+    theme: &Theme,
 ) -> Vec<Placed> {
-    let font = ("sans-serif", LEGEND_FONT).into_text_style(area);
+    let font = ("sans-serif", theme.size(LEGEND_FONT)).into_text_style(area);
     let widths: Vec<i32> = entries
         .iter()
         .map(|(label, _)| {
@@ -547,18 +638,21 @@ fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     entries: &[(&str, Sample)],
     placed: &[Placed],
+    theme: &Theme,
 ) -> DrawResult<DB> {
-    let font = ("sans-serif", LEGEND_FONT).into_font().color(&RGBColor(0x22, 0x22, 0x22));
-    let rows = area.dim_in_pixel().1 as i32 / LEGEND_ROW as i32;
+    let font = ("sans-serif", theme.size(LEGEND_FONT)).into_font().color(&theme.text);
+    let row = theme.size(LEGEND_ROW as u32) as i32;
+    let rows = area.dim_in_pixel().1 as i32 / row;
     for ((label, sample), at) in entries.iter().zip(placed).filter(|(_, at)| at.row < rows.max(1)) {
-        let (x, y) = (LEGEND_MARGIN + at.x, 2 + at.row * LEGEND_ROW as i32 + LEGEND_ROW as i32 / 2);
+        let (x, y) = (LEGEND_MARGIN + at.x, 2 + at.row * row + row / 2);
         match *sample {
             Sample::Line(ink) => {
+                let width = theme.line_width;
                 if let Ink::Class(_) = ink {
-                    let casing = ShapeStyle { color: CASING.to_rgba(), filled: false, stroke_width: 4 };
+                    let casing = ShapeStyle { color: CASING.to_rgba(), filled: false, stroke_width: width + 2 };
                     area.draw(&PathElement::new([(x, y), (x + SAMPLE_WIDTH, y)], casing))?;
                 }
-                let line = ShapeStyle { color: ink.rgb().to_rgba(), filled: false, stroke_width: 2 };
+                let line = ShapeStyle { color: theme.color(ink).to_rgba(), filled: false, stroke_width: width };
                 area.draw(&PathElement::new([(x, y), (x + SAMPLE_WIDTH, y)], line))?;
                 let at = (x + SAMPLE_WIDTH / 2, y);
                 if let Ink::Class(_) = ink {
@@ -567,7 +661,7 @@ fn draw_legend<DB: DrawingBackend>(
                 area.draw(&(EmptyElement::at(at) + marker(Some(ink.shape()), ink)))?;
             }
             Sample::Dash(ink, (size, gap)) => {
-                let style = ShapeStyle { color: ink.rgb().to_rgba(), filled: false, stroke_width: 2 };
+                let style = ShapeStyle { color: theme.color(ink).to_rgba(), filled: false, stroke_width: 2 };
                 let mut from = x;
                 while from < x + SAMPLE_WIDTH {
                     let to = (from + size as i32).min(x + SAMPLE_WIDTH);
@@ -576,7 +670,7 @@ fn draw_legend<DB: DrawingBackend>(
                 }
             }
         }
-        area.draw(&Text::new(label.to_string(), (x + SAMPLE_WIDTH + 6, y - 7), font.clone()))?;
+        area.draw(&Text::new(label.to_string(), (x + SAMPLE_WIDTH + 6, y - row * 7 / 20), font.clone()))?;
     }
     Ok(())
 }
