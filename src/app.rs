@@ -721,9 +721,8 @@ fn current_link(query: &str) -> String {
 /// Whether the system asks for dark colours, following its changes while the page is open.
 #[hook]
 fn use_system_dark() -> bool {
-    let query = use_memo((), |()| {
-        web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-    });
+    let query =
+        use_memo((), |()| web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten()));
     let dark = use_state(|| query.as_ref().as_ref().is_some_and(|m| m.matches()));
     {
         let dark = dark.clone();

@@ -249,11 +249,10 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                 .map(|(bin, (label, points))| Curve { label, color: Ink::Class(bin), points, markers: false })
                 .collect(),
             y_marks: snapshot
-                .bin_labels
+                .bin_analysis
                 .iter()
-                .zip(&snapshot.bin_analysis)
                 .enumerate()
-                .map(|(bin, (label, &value))| Mark::inked(value, label, Ink::Class(bin)))
+                .map(|(bin, (value, label))| Mark::inked(*value, label, Ink::Class(bin)))
                 .collect(),
             ..base
         },

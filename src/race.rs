@@ -164,8 +164,11 @@ impl Race {
         let bin_job_time_series = focused
             .map(|lane| bins.map(|b| self.measured_points(lane.run.series(Metric::BinJobTime(b)))).collect())
             .unwrap_or_default();
-        let bin_analysis =
-            focused.and_then(|lane| lane.analysis.as_ref()).map(|a| a.by_bin.clone()).unwrap_or_default();
+        // Labelled as the analysis of its class: the legend lists the class's curve too.
+        let bin_analysis = focused
+            .and_then(|lane| lane.analysis.as_ref())
+            .map(|a| a.by_bin.iter().zip(self.bin_labels.iter()).map(|(&v, l)| (v, format!("{l} analysis"))).collect())
+            .unwrap_or_default();
         Snapshot {
             slot: self.slot(),
             horizon: self.horizon,
