@@ -17,6 +17,7 @@ use crate::chart::{self, ChartKind, LiveChart, RUNNING_REDRAW_MS};
 use crate::cluster::{ClusterCanvas, ServerStyle};
 use crate::controls::{Playback, ScenarioControls, value_of};
 use crate::export::{self, ImageFormat};
+use crate::gallery::Gallery;
 use crate::lab::{Action, Lab, ThemeChoice, View};
 use crate::runner::use_race;
 use crate::snapshot::Phase;
@@ -61,7 +62,10 @@ pub fn App() -> Html {
             <header class="masthead">
                 // The first Tab stop: Play is otherwise behind every control of the scenario.
                 <a class="skip" href="#play" onclick={Callback::from(focus_play)}>{ "Skip to Play" }</a>
-                <span class="brand">{ "packlab" }</span>
+                <a class="brand" href="?" id="gallery-link" title="Every preset, by paper"
+                    onclick={dispatch.reform(|e: MouseEvent| { e.prevent_default(); Action::ShowGallery })}>
+                    { "packlab" }
+                </a>
                 <span class="tagline">{ "cluster job scheduling, simulated in your browser" }</span>
                 <span class="view-options">
                     <label>
@@ -79,7 +83,11 @@ pub fn App() -> Html {
                 </span>
             </header>
             <Notices lab={state.clone()} dispatch={dispatch.clone()} />
-            <Workbench lab={state} {dispatch} />
+            if state.gallery {
+                <Gallery {dispatch} />
+            } else {
+                <Workbench lab={state} {dispatch} />
+            }
         </>
     }
 }

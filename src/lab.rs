@@ -265,13 +265,17 @@ pub struct Lab {
     pub theme: ThemeChoice,
     /// Presenter mode: large type, thick lines, the controls folded away (`present=1`, `P`).
     pub present: bool,
+    /// The landing view: every preset as a card (a link without any key opens it).
+    pub gallery: bool,
 }
 
 /// What the controls can ask for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
-    /// Switch to a preset: its scenario and policies; the speed stays.
+    /// Switch to a preset: its scenario and policies; the speed stays. Leaves the gallery.
     ChoosePreset(String),
+    /// Back to the gallery of presets.
+    ShowGallery,
     /// Set one scenario key from its text form (the `--set` keys).
     Set {
         key: String,
@@ -321,6 +325,7 @@ impl Lab {
             embed: None,
             theme: ThemeChoice::Auto,
             present: false,
+            gallery: link_is_bare(input),
         };
         // One notice per key, saying everything the link got wrong about it (`policy=msf,dra`
         // on a PG-RR preset names both).
@@ -371,8 +376,11 @@ impl Lab {
         lab
     }
 
-    /// The link query (without `?`) that reproduces this state.
+    /// The link query (without `?`) that reproduces this state; empty for the gallery.
     pub fn query(&self) -> String {
+        if self.gallery {
+            return String::new();
+        }
         let s = &self.setup;
         let mut extras =
             if self.speed == Speed::DEFAULT { Vec::new() } else { vec![(SPEED_KEY, self.speed.to_string())] };
@@ -404,9 +412,11 @@ impl Lab {
                 Ok(setup) => {
                     self.setup = Rc::new(setup);
                     self.notices.clear();
+                    self.gallery = false;
                 }
                 Err(e) => self.notice(e),
             },
+            Action::ShowGallery => self.gallery = true,
             Action::Set { key, value } => {
                 let mut scenario = self.setup.scenario.clone();
                 // A new horizon alone keeps the warm-up's and the grid's fractions (the
@@ -574,6 +584,18 @@ impl Lab {
     fn clear(&mut self, key: &str) {
         self.notices.retain(|n| n.key != key);
     }
+}
+
+/// Whether a link (a full URL or its query) has no key at all: the page's own address,
+/// which opens the gallery.
+fn link_is_bare(input: &str) -> bool {
+    let input = input.trim();
+    let query = match input.split_once('?') {
+        Some((_, query)) => query,
+        None if input.contains("://") => "",
+        None => input,
+    };
+    query.split('#').next().unwrap_or("").trim_matches('&').is_empty()
 }
 
 fn too_many_policies() -> ConfigError {

@@ -7,6 +7,7 @@
 //! * [`frame_loop`]: the requestAnimationFrame loop, cancelled on drop;
 //! * [`crash`]: the message a panic leaves on the page;
 //! * [`sweep`]: a preset's swept figure, run in Web Workers;
+//! * [`gallery`]: the landing view, every preset as a card with a live thumbnail;
 //! * [`app`], [`controls`], [`cluster`], [`chart`], [`stats`], [`export`]: components that
 //!   draw and dispatch; none of them simulates.
 
@@ -19,6 +20,7 @@ pub mod controls;
 pub mod crash;
 pub mod export;
 pub mod frame_loop;
+pub mod gallery;
 pub mod lab;
 pub mod race;
 pub mod runner;

@@ -371,3 +371,24 @@ fn theme_and_presenter_mode_travel_in_the_link() {
     assert_eq!(ThemeChoice::Auto.chart_theme(false, false), packlab_plot::Theme::LIGHT);
     assert!(ThemeChoice::Light.chart_theme(false, true).line_width > packlab_plot::Theme::LIGHT.line_width);
 }
+
+/// Issue 16, item 2: the page's bare address opens the gallery; a preset leaves it, the
+/// brand link comes back to it.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn a_bare_link_opens_the_gallery() {
+    for bare in ["", "?", "http://127.0.0.1:8080/packlab/", "http://127.0.0.1:8080/packlab/?"] {
+        let lab = Lab::from_link(bare);
+        assert!(lab.gallery, "{bare:?}");
+        assert_eq!(lab.query(), "");
+    }
+    for link in ["?preset=pgrr-a1", "?seed=3", "http://127.0.0.1:8080/?speed=max"] {
+        assert!(!Lab::from_link(link).gallery, "{link}");
+    }
+    let mut lab = Lab::from_link("");
+    lab.apply(Action::ChoosePreset("msfq-d1".into()));
+    assert!(!lab.gallery);
+    assert_eq!(lab.query(), "preset=msfq-d1&policy=msf,msfq:l=31&seed=1");
+    lab.apply(Action::ShowGallery);
+    assert!(lab.gallery);
+}

@@ -1002,6 +1002,36 @@ labTest('themes follow the system or the choice, charts included; P presents, at
   }
 });
 
+labTest('the bare address opens the gallery: every preset by paper, live thumbnails, a card opens the lab', async (open) => {
+  const page = await open('', { waitFor: '#gallery' });
+  const papers = await page.$$eval('#gallery section.paper', (sections) => sections.map((s) => s.dataset.model));
+  assert.deepEqual(papers, ['pgrr', 'msfq', 'ghra', 'pgas']);
+  const cli = execFileSync(...cliCommand().flatMap((c, i) => (i === 0 ? [c] : [])), [...cliCommand()[1], 'presets'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  const ids = cli.split('\n').map((l) => l.split(/\s+/)[0]).filter((id) => /^(pgrr|msfq|ghra|pgas)-/.test(id));
+  const cards = await page.$$eval('#gallery li.card', (lis) => lis.map((li) => li.dataset.preset));
+  assert.deepEqual(cards, ids, 'one card per preset, in the catalogue order');
+  // Every thumbnail is drawn (a race's first moments, or "bounds only" for pgas-c1).
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('canvas.thumbnail')].every((c) => c.dataset.drawn),
+    null,
+    { timeout: 30_000 },
+  );
+  await page.screenshot({ path: join(RESULTS, 'gallery-1280x720.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(RESULTS, 'gallery-390x844.png') });
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  await page.click('li.card[data-preset="msfq-d2"] a');
+  await page.waitForSelector('#stats tr[data-policy]');
+  assert.equal(new URL(await page.inputValue('#link')).searchParams.get('preset'), 'msfq-d2');
+  await page.click('#gallery-link');
+  await page.waitForSelector('#gallery');
+  assert.equal(new URL(page.url()).search, '');
+});
+
 labTest('screenshots of the lab, wide and narrow', async (open) => {
   for (const viewport of [
     { width: 1280, height: 720 },
