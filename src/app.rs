@@ -18,13 +18,14 @@ use crate::cluster::{ClusterCanvas, ServerStyle};
 use crate::controls::{Playback, ScenarioControls, value_of};
 use crate::export::{self, ImageFormat};
 use crate::gallery::Gallery;
-use crate::lab::{Action, Lab, ThemeChoice, View};
+use crate::lab::{Action, Lab, ThemeChoice, TourAt, View};
 use crate::runner::use_race;
 use crate::snapshot::Phase;
 use crate::snapshot::Snapshot;
 use crate::stats::{Stats, Swatch};
 use crate::sweep::SweepView;
 use packlab_core::scenario::{Scenario, Setup, run_command};
+use packlab_core::tours::LaneOutcome;
 
 /// The root component: the lab as the address bar describes it.
 #[component]
@@ -151,7 +152,8 @@ fn Workbench(props: &LabProps) -> Html {
     let name = format!("packlab-{}", preset.id);
     // PGAS-C1's random collections are bounds only: statistics in place of a race.
     let collections = collections_only(&setup.scenario);
-    let edited = edited_note(&setup);
+    // During a tour, its step says what is on screen.
+    let edited = if lab.tour.is_some() { None } else { edited_note(&setup) };
     html! {
         <main class="lab">
             if *help {
@@ -184,6 +186,10 @@ fn Workbench(props: &LabProps) -> Html {
                 if collections {
                     <CollectionsView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                 } else {
+                    if let Some(at) = lab.tour {
+                        <TourPanel key={format!("{}-{}", at.tour.id, at.step)} {at} snapshot={snapshot.clone()}
+                            dispatch={props.dispatch.clone()} on_play={race.toggle.clone()} />
+                    }
                     <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
                         on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_restart={race.restart.clone()}
                         on_help={toggle_help.reform(|()| Some(true))} />
@@ -353,6 +359,98 @@ fn use_pause_when_hidden(root: NodeRef, running: bool, toggle: Callback<()>) {
             }
         }
     });
+}
+
+#[derive(Properties, PartialEq)]
+struct TourPanelProps {
+    at: TourAt,
+    snapshot: Rc<Snapshot>,
+    dispatch: Callback<Action>,
+    on_play: Callback<()>,
+}
+
+/// A guided tour's step: what to look at, a prediction to make, the run, then what happened,
+/// stated with the run's own numbers, and the way on.
+#[component]
+fn TourPanel(props: &TourPanelProps) -> Html {
+    let at = props.at;
+    let (tour, step) = (at.tour, at.step());
+    let count = tour.steps.len();
+    let answer = use_state(|| None::<usize>);
+    let snapshot = &props.snapshot;
+    let outcome = (snapshot.phase == Phase::Finished).then(|| {
+        let lanes: Vec<LaneOutcome> = snapshot
+            .lanes
+            .iter()
+            .map(|l| LaneOutcome {
+                policy: l.policy.clone(),
+                label: l.label.clone(),
+                mean_queue: l.mean_queue,
+                normalized_reward: l.mean_reward,
+                greedy_reward: snapshot.reward.map(|r| r.greedy),
+            })
+            .collect();
+        step.check.state(&lanes)
+    });
+    let go = |k: usize| props.dispatch.reform(move |_: MouseEvent| Action::TourStep(k));
+    let leave = props.dispatch.reform(|_: MouseEvent| Action::LeaveTour);
+    let play = props.on_play.reform(|_: MouseEvent| ());
+    let can_play = matches!(snapshot.phase, Phase::Ready | Phase::Paused);
+    html! {
+        <section class="tour" id="tour" aria-label="Guided tour" data-tour={tour.id} data-step={(at.step + 1).to_string()}>
+            <p class="tour-head">
+                <span class="figure">{ format!("Tour · {}", tour.paper) }</span>
+                <strong>{ tour.title }</strong>
+                <span class="hint">{ format!("step {} of {count}", at.step + 1) }</span>
+            </p>
+            <p>{ step.text }</p>
+            if let Some(q) = step.question {
+                <fieldset class="tour-question" id="tour-question">
+                    <legend>{ q.prompt }</legend>
+                    { for q.choices.iter().enumerate().map(|(i, choice)| {
+                        let pick = { let answer = answer.clone(); Callback::from(move |_: Event| answer.set(Some(i))) };
+                        html! {
+                            <label class="check">
+                                <input type="radio" name="tour-answer" value={i.to_string()}
+                                    checked={*answer == Some(i)} onchange={pick} />
+                                <span>{ *choice }</span>
+                            </label>
+                        }
+                    }) }
+                </fieldset>
+            }
+            if can_play {
+                <p><button type="button" id="tour-play" class="primary" onclick={play}>
+                    { if snapshot.slot == 0 { "Play this step" } else { "Play on" } }</button></p>
+            }
+            { match outcome {
+                Some(Ok((holds, statement))) => {
+                    let verdict = match (step.question, *answer) {
+                        (Some(q), Some(a)) if a == q.answer => format!("You predicted {}: right. ", q.choices[a]),
+                        (Some(q), Some(a)) => format!("You predicted {}; the run says {}. ", q.choices[a], q.choices[q.answer]),
+                        _ => String::new(),
+                    };
+                    html! {
+                        <p class="tour-check" id="tour-check" role="status" data-holds={holds.to_string()}>
+                            { verdict }{ statement }
+                            if !holds { { " (not what this step expects: the scenario was changed)" } }
+                        </p>
+                    }
+                }
+                Some(Err(e)) => html! { <p class="tour-check" id="tour-check" role="status">{ e.message }</p> },
+                None => html! {},
+            } }
+            <p class="tour-nav">
+                <button type="button" id="tour-back" onclick={go(at.step.saturating_sub(1))} disabled={at.step == 0}>{ "Back" }</button>
+                if at.step + 1 < count {
+                    <button type="button" id="tour-next" onclick={go(at.step + 1)}>{ "Next step" }</button>
+                }
+                <button type="button" id="tour-leave" onclick={leave}>
+                    { if at.step + 1 == count { "Finish the tour" } else { "Leave the tour" } }
+                </button>
+            </p>
+        </section>
+    }
 }
 
 #[derive(Properties, PartialEq)]

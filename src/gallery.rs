@@ -41,6 +41,28 @@ pub fn Gallery(props: &GalleryProps) -> Html {
                 <p>{ "Pick a figure: its scenario opens in the lab, ready to play, with every control at hand. The \
                       thumbnails are the first moments of each run, simulated here." }</p>
             </section>
+            <section class="paper tours" aria-label="Guided tours">
+                <h2>{ "Guided tours: predict, run, check" }</h2>
+                <ul class="cards">
+                    { for packlab_core::tours::TOURS.iter().map(|tour| {
+                        let id = tour.id;
+                        let start = props.dispatch.reform(move |e: MouseEvent| {
+                            e.prevent_default();
+                            Action::StartTour(id)
+                        });
+                        html! {
+                            <li class="card" data-tour={id}>
+                                <a href={format!("?tour={id}")} onclick={start}>
+                                    <span class="figure">{ format!("Tour · {}", tour.paper) }</span>
+                                    <span class="card-title">{ tour.title }</span>
+                                    <span class="card-summary">{ format!("{} step{}", tour.steps.len(),
+                                        if tour.steps.len() == 1 { "" } else { "s" }) }</span>
+                                </a>
+                            </li>
+                        }
+                    }) }
+                </ul>
+            </section>
             { for all_models().into_iter().map(|model| {
                 let cards: Vec<&Preset> = all.iter().filter(|p| p.scenario.info().id == model.id).collect();
                 html! {

@@ -13,6 +13,7 @@ use packlab_core::ConfigError;
 use packlab_core::models::pgas::Trace;
 use packlab_core::policy::{self, PolicySpec};
 use packlab_core::scenario::{PAGE_KEYS, Scenario, Setup, decode_link, encode_link};
+use packlab_core::tours::{self, Step as TourStep, Tour};
 use yew::Reducible;
 
 use crate::chart::ChartKind;
@@ -126,6 +127,24 @@ impl fmt::Display for Speed {
 pub const EMBED_KEY: &str = "embed";
 /// The views an embedded page shows (`views=lanes,queue`).
 pub const VIEWS_KEY: &str = "views";
+
+/// The link keys of a guided tour and its step (`tour=msf-swings&step=2`, steps from 1).
+pub const TOUR_KEY: &str = "tour";
+pub const STEP_KEY: &str = "step";
+
+/// Where a guided tour is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TourAt {
+    pub tour: &'static Tour,
+    /// From 0.
+    pub step: usize,
+}
+
+impl TourAt {
+    pub fn step(&self) -> &'static TourStep {
+        &self.tour.steps[self.step]
+    }
+}
 
 /// The link key of the colour theme (`theme=dark`).
 pub const THEME_KEY: &str = "theme";
@@ -267,6 +286,8 @@ pub struct Lab {
     pub present: bool,
     /// The landing view: every preset as a card (a link without any key opens it).
     pub gallery: bool,
+    /// The guided tour under way, if any (its step set the scenario; editing leaves it be).
+    pub tour: Option<TourAt>,
 }
 
 /// What the controls can ask for.
@@ -276,6 +297,12 @@ pub enum Action {
     ChoosePreset(String),
     /// Back to the gallery of presets.
     ShowGallery,
+    /// Start the tour called so, at its first step.
+    StartTour(&'static str),
+    /// Go to step `k` (from 0) of the tour under way.
+    TourStep(usize),
+    /// Leave the tour, keeping the scenario on screen.
+    LeaveTour,
     /// Set one scenario key from its text form (the `--set` keys).
     Set {
         key: String,
@@ -326,6 +353,7 @@ impl Lab {
             theme: ThemeChoice::Auto,
             present: false,
             gallery: link_is_bare(input),
+            tour: None,
         };
         // One notice per key, saying everything the link got wrong about it (`policy=msf,dra`
         // on a PG-RR preset names both).
@@ -373,6 +401,37 @@ impl Lab {
         if let Some(embed) = &mut lab.embed {
             embed.views = views;
         }
+        // A tour's step sets the scenario, whatever else the link says.
+        let tour = link.extras.iter().rev().find(|(k, _)| k == TOUR_KEY).map(|(_, v)| v.clone());
+        if let Some(id) = tour {
+            let step = link.extras.iter().rev().find(|(k, _)| k == STEP_KEY).map(|(_, v)| v.clone());
+            match tours::tour(&id) {
+                Ok(tour) => {
+                    let count = tour.steps.len();
+                    let k = match step.as_deref().map(str::trim) {
+                        None => Ok(0),
+                        Some(text) => {
+                            text.parse::<usize>().ok().filter(|k| (1..=count).contains(k)).map(|k| k - 1).ok_or_else(
+                                || {
+                                    ConfigError::new(
+                                        STEP_KEY,
+                                        format!("must be a step of the tour, an integer in 1..={count} (got '{text}')"),
+                                    )
+                                },
+                            )
+                        }
+                    };
+                    match k {
+                        Ok(k) => lab.go_to(TourAt { tour, step: k }),
+                        Err(e) => {
+                            lab.notice(e);
+                            lab.go_to(TourAt { tour, step: 0 });
+                        }
+                    }
+                }
+                Err(e) => lab.notice(e),
+            }
+        }
         lab
     }
 
@@ -384,6 +443,10 @@ impl Lab {
         let s = &self.setup;
         let mut extras =
             if self.speed == Speed::DEFAULT { Vec::new() } else { vec![(SPEED_KEY, self.speed.to_string())] };
+        if let Some(at) = &self.tour {
+            extras.push((TOUR_KEY, at.tour.id.to_string()));
+            extras.push((STEP_KEY, (at.step + 1).to_string()));
+        }
         if self.theme != ThemeChoice::Auto {
             extras.push((THEME_KEY, self.theme.name().into()));
         }
@@ -417,6 +480,18 @@ impl Lab {
                 Err(e) => self.notice(e),
             },
             Action::ShowGallery => self.gallery = true,
+            Action::TourStep(k) => {
+                if let Some(at) = self.tour
+                    && k < at.tour.steps.len()
+                {
+                    self.go_to(TourAt { tour: at.tour, step: k });
+                }
+            }
+            Action::LeaveTour => self.tour = None,
+            Action::StartTour(id) => match tours::tour(id) {
+                Ok(tour) => self.go_to(TourAt { tour, step: 0 }),
+                Err(e) => self.notice(e),
+            },
             Action::Set { key, value } => {
                 let mut scenario = self.setup.scenario.clone();
                 // A new horizon alone keeps the warm-up's and the grid's fractions (the
@@ -537,6 +612,18 @@ impl Lab {
                 }
             }
         }
+    }
+
+    /// Shows step `at` of a tour: its link's scenario and lanes, the rest of the page as it is.
+    fn go_to(&mut self, at: TourAt) {
+        let (link, errors) = decode_link(at.step().link, PAGE_KEYS);
+        // Tours are tested to load cleanly; say so should one ever not.
+        for e in errors {
+            self.notice(e);
+        }
+        self.setup = Rc::new(Setup { preset: link.preset, scenario: link.scenario, policies: link.policies });
+        self.gallery = false;
+        self.tour = Some(at);
     }
 
     /// Adds a lane of policy `name` without parameters, if there is room, it fits the

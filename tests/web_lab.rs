@@ -392,3 +392,32 @@ fn a_bare_link_opens_the_gallery() {
     lab.apply(Action::ShowGallery);
     assert!(lab.gallery);
 }
+
+/// Issue 16, item 1: a tour is a link (`tour=ID&step=K`); its step sets the scenario; steps
+/// out of range are named.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn tours_are_links_to_their_steps() {
+    let mut lab = Lab::from_link("?tour=vqs-vs-best-fit&step=2");
+    assert!(lab.notices.is_empty(), "{:?}", lab.notices);
+    let at = lab.tour.expect("a tour");
+    assert_eq!((at.tour.id, at.step), ("vqs-vs-best-fit", 1));
+    assert_eq!(lab.setup.preset.id, "pgrr-a2");
+    assert!(lab.query().ends_with("&tour=vqs-vs-best-fit&step=2"), "{}", lab.query());
+    assert_eq!(Lab::from_link(&lab.query()), lab);
+    lab.apply(Action::TourStep(0));
+    assert_eq!(lab.setup.preset.id, "pgrr-a1");
+    lab.apply(Action::TourStep(9));
+    assert_eq!(lab.tour.unwrap().step, 0, "no step 10");
+    lab.apply(Action::LeaveTour);
+    assert_eq!(lab.tour, None);
+    assert_eq!(lab.setup.preset.id, "pgrr-a1", "leaving keeps the scenario");
+    lab.apply(Action::StartTour("msf-swings"));
+    assert_eq!(lab.setup.preset.id, "msfq-d1");
+
+    let bad = Lab::from_link("?tour=vqs-vs-best-fit&step=7");
+    assert!(bad.notice_for("step").unwrap().message.contains("1..=2 (got '7')"));
+    assert_eq!(bad.tour.unwrap().step, 0);
+    let unknown = Lab::from_link("?tour=nope");
+    assert!(unknown.notice_for("tour").unwrap().message.contains("unknown tour 'nope'"));
+}

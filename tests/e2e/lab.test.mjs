@@ -1032,6 +1032,47 @@ labTest('the bare address opens the gallery: every preset by paper, live thumbna
   assert.equal(new URL(page.url()).search, '');
 });
 
+labTest('every tour can be completed: predict, run, and the stated check matches #stats', async (open) => {
+  const listing = execFileSync(cliCommand()[0], [...cliCommand()[1], 'tours'], { cwd: ROOT, encoding: 'utf8' });
+  const tours = [...listing.matchAll(/^(\S+) \(/gm)].map((m) => m[1]);
+  assert.ok(tours.length >= 4, listing);
+  const page = await open('', { waitFor: '#gallery' });
+  for (const id of tours) {
+    await page.click('#gallery-link').catch(() => {});
+    await page.waitForSelector('#gallery');
+    await page.click(`li.card[data-tour="${id}"] a`);
+    await page.waitForSelector('#tour');
+    for (let k = 1; ; k++) {
+      assert.equal(await page.getAttribute('#tour', 'data-step'), String(k), `${id}: step ${k}`);
+      // Predict (the first choice), play as fast as the page goes, read the check.
+      if (await page.locator('#tour-question').count()) await page.locator('#tour-question input').first().check();
+      await page.selectOption('#speed', 'max');
+      await page.click('#tour-play');
+      await page.locator('#tour-check').waitFor({ timeout: RUN_TIMEOUT_MS });
+      assert.equal(await page.getAttribute('#tour-check', 'data-holds'), 'true', `${id} step ${k}`);
+      const statement = await page.textContent('#tour-check');
+      // Every mean queue the statement quotes is a lane's, as #stats shows it (two decimals).
+      const shown = Object.values(await rows(page)).map((r) => r.meanQueue.toFixed(2));
+      for (const number of statement.matchAll(/mean queue was ([\d.]+) against ([\d.]+)/g)) {
+        for (const n of number.slice(1)) {
+          assert.ok(shown.some((s) => Number(s) === Number(n)), `${id} step ${k}: ${n} not in ${shown}`);
+        }
+      }
+      const link = new URL(await page.inputValue('#link'));
+      assert.equal(link.searchParams.get('tour'), id);
+      assert.equal(link.searchParams.get('step'), String(k));
+      if (!(await page.locator('#tour-next').count())) break;
+      await page.click('#tour-next');
+    }
+    await page.click('#tour-leave');
+    await page.locator('#tour').waitFor({ state: 'detached' });
+  }
+  // A link to a step restores it.
+  const again = await open('tour=vqs-vs-best-fit&step=2', { waitFor: '#tour' });
+  assert.equal(await again.getAttribute('#tour', 'data-step'), '2');
+  assert.equal(new URL(await again.inputValue('#link')).searchParams.get('preset'), 'pgrr-a2');
+});
+
 labTest('screenshots of the lab, wide and narrow', async (open) => {
   for (const viewport of [
     { width: 1280, height: 720 },

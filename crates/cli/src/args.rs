@@ -22,6 +22,8 @@ pub enum Command {
     Presets(PresetsArgs),
     /// List the policies, their labels and parameters.
     Policies,
+    /// List the guided tours, with the link each step plays.
+    Tours,
     /// Run a preset under one or more policies and report the queue statistics.
     Run(RunArgs),
     /// Run a preset over a grid of loads and draw mean queue against load.

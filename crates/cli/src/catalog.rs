@@ -23,6 +23,22 @@ pub fn list_presets(out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
+/// `packlab tours`: every guided tour with its steps, the link each step plays and the
+/// command that runs it here.
+pub fn list_tours(out: &mut dyn Write) -> Result<()> {
+    for tour in packlab_core::tours::TOURS {
+        writeln!(out, "{} ({}): {}", tour.id, tour.paper, tour.title)?;
+        for (k, step) in tour.steps.iter().enumerate() {
+            writeln!(out, "  step {}: packlab run --link '?{}'", k + 1, step.link)?;
+            if let Some(q) = step.question {
+                writeln!(out, "    asks: {} ({})", q.prompt, q.choices.join(" / "))?;
+            }
+        }
+    }
+    writeln!(out, "\nIn the page: ?tour=ID (and &step=K to start at step K)")?;
+    Ok(())
+}
+
 pub fn describe_preset(id: &str, out: &mut dyn Write) -> Result<()> {
     let p = preset(id).map_err(|e| anyhow!("--describe: {}", e.message))?;
     write_description(&p, out)

@@ -42,6 +42,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<()> {
             None => catalog::list_presets(out),
         },
         Command::Policies => catalog::list_policies(out),
+        Command::Tours => catalog::list_tours(out),
         Command::Run(a) => run::command(a, out),
         Command::Sweep(a) => sweep::command(a, out),
         Command::Merge(a) => sweep::merge(a, out),

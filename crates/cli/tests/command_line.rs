@@ -31,3 +31,15 @@ fn the_command_line_runs_what_the_link_runs() {
         assert_eq!(by_command, by_link, "{command}");
     }
 }
+
+#[test]
+fn tours_list_every_step_with_a_command_that_runs() {
+    let binary = Path::new(env!("CARGO_BIN_EXE_packlab"));
+    let listing = stdout(Command::new(binary).arg("tours"));
+    for tour in packlab_core::tours::TOURS {
+        assert!(listing.contains(&format!("{} ({}): {}", tour.id, tour.paper, tour.title)), "{listing}");
+        for step in tour.steps {
+            assert!(listing.contains(&format!("packlab run --link '?{}'", step.link)), "{listing}");
+        }
+    }
+}

@@ -51,6 +51,7 @@ pub mod resources;
 pub mod rng;
 pub mod scenario;
 pub mod sweep;
+pub mod tours;
 pub mod view;
 pub mod window;
 pub mod workload;
