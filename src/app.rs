@@ -155,7 +155,7 @@ fn Workbench(props: &LabProps) -> Html {
     // During a tour, its step says what is on screen.
     let edited = if lab.tour.is_some() { None } else { edited_note(&setup) };
     html! {
-        <main class="lab">
+        <main class="lab" data-highlight={lab.tour.map(|at| at.step().highlight)}>
             if *help {
                 <KeyboardHelp on_close={toggle_help.reform(|_| Some(false))} />
             }

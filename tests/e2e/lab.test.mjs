@@ -1044,6 +1044,11 @@ labTest('every tour can be completed: predict, run, and the stated check matches
     await page.waitForSelector('#tour');
     for (let k = 1; ; k++) {
       assert.equal(await page.getAttribute('#tour', 'data-step'), String(k), `${id}: step ${k}`);
+      // What the step asks to look at is on the page, outlined.
+      const highlight = await page.getAttribute('main.lab', 'data-highlight');
+      const target = highlight === 'lanes' ? '.lanes' : `#${highlight}`;
+      assert.equal(await page.locator(target).count(), 1, `${id} step ${k}: ${highlight}`);
+      assert.notEqual(await page.$eval(target, (e) => getComputedStyle(e).outlineStyle), 'none');
       // Predict (the first choice), play as fast as the page goes, read the check.
       if (await page.locator('#tour-question').count()) await page.locator('#tour-question input').first().check();
       await page.selectOption('#speed', 'max');

@@ -28,6 +28,9 @@ pub struct Step {
     pub link: &'static str,
     /// A question to answer before playing, if any.
     pub question: Option<Question>,
+    /// The part of the page to look at: `lanes`, `stats`, or a chart's canvas id
+    /// (`chart-queue`, `chart-occupancy`, `chart-job-time`, `chart-reward`).
+    pub highlight: &'static str,
     /// What the run must show.
     pub check: Check,
 }
@@ -127,6 +130,7 @@ pub const TOURS: &[Tour] = &[
                        its cell of the partition and guarantees only 2/3 of the capacity; best fit packs a 0.4 \
                        with a 0.6 and fills the server.",
                 link: "preset=pgrr-a1&policy=vqs,bf-js&seed=1&horizon=200000",
+                highlight: "chart-queue",
                 question: Some(Question {
                     prompt: "Which policy's queue will grow?",
                     choices: &["VQS", "BF-J/S", "both", "neither"],
@@ -139,6 +143,7 @@ pub const TOURS: &[Tour] = &[
                        refills the server with 0.2 + 0.2 + 0.5, 90% full, and serves each size a little slower \
                        than it arrives; VQS alternates five 0.2s and two 0.5s. Best fit's guarantee is only 1/2.",
                 link: "preset=pgrr-a2&policy=vqs,bf-js&seed=1&horizon=2000000",
+                highlight: "chart-queue",
                 question: Some(Question {
                     prompt: "Which policy's queue will grow this time?",
                     choices: &["VQS", "BF-J/S", "both", "neither"],
@@ -157,6 +162,7 @@ pub const TOURS: &[Tour] = &[
                    phases of large jobs and of small jobs, and the number in system swings into the thousands. \
                    MSFQ swaps back to large jobs as soon as fewer than ℓ = 31 small jobs run.",
             link: "preset=msfq-d1&policy=msf,msfq:l=31&seed=1&horizon=100000",
+            highlight: "chart-queue",
             question: Some(Question {
                 prompt: "Both keep the cores about as busy. Which has fewer jobs in the system?",
                 choices: &["MSF", "MSFQ", "about the same"],
@@ -174,6 +180,7 @@ pub const TOURS: &[Tour] = &[
                    configurations on the busy servers; Algorithm 2's Poisson clocks keep choosing afresh and \
                    route by join-the-shortest-queue.",
             link: "preset=ghra-b3&policy=mw-local,alg2-jsq&seed=1",
+            highlight: "chart-queue",
             question: Some(Question {
                 prompt: "Which queue builds up?",
                 choices: &["MaxWeight, local refresh", "Algorithm 2", "neither"],
@@ -192,6 +199,7 @@ pub const TOURS: &[Tour] = &[
                    reward, is what DRA tends to as L grows; the LP optimum U* is out of reach of any greedy \
                    packing.",
             link: "preset=pgas-c4&policy=dra,po-d&seed=1",
+            highlight: "chart-reward",
             question: Some(Question {
                 prompt: "How close to U^(g) does DRA get within 50 time units?",
                 choices: &["within 10%", "about half", "far below"],
@@ -236,9 +244,12 @@ mod tests {
             .collect()
     }
 
-    /// Every step's link loads, its question is well formed, and its check holds on the run.
+    /// Every step's link loads, its question is well formed, it highlights a part of the
+    /// page that exists, and its check holds on the run.
     #[test]
     fn every_tour_tells_a_true_story() {
+        let parts = ["lanes", "stats", "chart-queue", "chart-occupancy", "chart-job-time", "chart-reward"];
+        assert!(TOURS.iter().flat_map(|t| t.steps).all(|s| parts.contains(&s.highlight)));
         assert!(["PG-RR", "MSFQ", "GH-RA", "PG-AS"].iter().all(|paper| TOURS.iter().any(|t| t.paper == *paper)));
         for t in TOURS {
             assert!(!t.steps.is_empty(), "{}", t.id);
