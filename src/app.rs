@@ -188,6 +188,7 @@ fn Workbench(props: &LabProps) -> Html {
                 } else {
                     if let Some(at) = lab.tour {
                         <TourPanel key={format!("{}-{}", at.tour.id, at.step)} {at} snapshot={snapshot.clone()}
+                            scenario={Rc::new(setup.scenario.clone())}
                             dispatch={props.dispatch.clone()} on_play={race.toggle.clone()} />
                     }
                     <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
@@ -365,6 +366,7 @@ fn use_pause_when_hidden(root: NodeRef, running: bool, toggle: Callback<()>) {
 struct TourPanelProps {
     at: TourAt,
     snapshot: Rc<Snapshot>,
+    scenario: Rc<Scenario>,
     dispatch: Callback<Action>,
     on_play: Callback<()>,
 }
@@ -390,7 +392,7 @@ fn TourPanel(props: &TourPanelProps) -> Html {
                 greedy_reward: snapshot.reward.map(|r| r.greedy),
             })
             .collect();
-        step.check.state(&lanes)
+        step.check.state(&lanes, &props.scenario)
     });
     let go = |k: usize| props.dispatch.reform(move |_: MouseEvent| Action::TourStep(k));
     let leave = props.dispatch.reform(|_: MouseEvent| Action::LeaveTour);

@@ -18,8 +18,6 @@ use crate::export::{ImageFormat, export_size, save_chart};
 
 /// The α range of the figure (the paper's Fig. 2 runs to 10).
 const ALPHA_MAX: f64 = 10.0;
-/// Grid steps over that range (0.05 apart, as SPEC 4.7 proposes).
-const STEPS: usize = 200;
 
 /// Draws now and again whenever the window resizes, until the returned destructor runs (the
 /// effect's cleanup).
@@ -39,9 +37,7 @@ fn client_size(canvas: &HtmlCanvasElement) -> (f64, f64) {
 /// trace, random collections, another model).
 pub fn alpha_curve(scenario: &Scenario) -> Option<Result<AlphaCurve, String>> {
     let Scenario::Pgas(s) = scenario else { return None };
-    let instance = s.instance().ok()??;
-    let rho = s.base_rho(instance.types());
-    Some(instance.alpha_curve(&rho, ALPHA_MAX, STEPS).map_err(|e| e.to_string()))
+    s.alpha_view()
 }
 
 /// One sentence on the curve: where greedy is optimal and where it is worst.

@@ -7,6 +7,7 @@
 
 use crate::ConfigError;
 use crate::report::sig;
+use crate::scenario::Scenario;
 
 /// A guided tour.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -28,8 +29,8 @@ pub struct Step {
     pub link: &'static str,
     /// A question to answer before playing, if any.
     pub question: Option<Question>,
-    /// The part of the page to look at: `lanes`, `stats`, or a chart's canvas id
-    /// (`chart-queue`, `chart-occupancy`, `chart-job-time`, `chart-reward`).
+    /// The part of the page to look at: `lanes`, `stats`, a chart's canvas id (`chart-queue`,
+    /// `chart-occupancy`, `chart-job-time`, `chart-reward`) or PG-AS's `alpha-view`.
     pub highlight: &'static str,
     /// What the run must show.
     pub check: Check,
@@ -52,6 +53,9 @@ pub enum Check {
     QueueAbove { high: &'static str, low: &'static str, factor: f64 },
     /// Lane `policy`'s normalised reward is at least `fraction` of U^(g), the global greedy's.
     RewardNearGreedy { policy: &'static str, fraction: f64 },
+    /// PG-AS Fig. 2's curve of the scenario has these critical points, where U^(g) parts from
+    /// U* and where it meets it again (`α = 6/7`, `α = 6`), whatever the race does.
+    CriticalPoints { labels: &'static [&'static str] },
 }
 
 /// One lane's numbers at the end of a run, as a check reads them.
@@ -68,8 +72,9 @@ pub struct LaneOutcome {
 }
 
 impl Check {
-    /// Whether the outcome holds, and a sentence saying what happened, with the numbers.
-    pub fn state(&self, lanes: &[LaneOutcome]) -> Result<(bool, String), ConfigError> {
+    /// Whether the outcome holds, and a sentence saying what happened, with the numbers of
+    /// the run (`lanes`) or of the scenario's theory.
+    pub fn state(&self, lanes: &[LaneOutcome], scenario: &Scenario) -> Result<(bool, String), ConfigError> {
         let lane = |policy: &str| {
             lanes.iter().find(|l| l.policy == policy).ok_or_else(|| {
                 ConfigError::new("tour", format!("the step's check names '{policy}', which does not race"))
@@ -106,6 +111,24 @@ impl Check {
                         sig(round2(reward)),
                         100.0 * share,
                         sig(round2(greedy))
+                    ),
+                ))
+            }
+            Check::CriticalPoints { labels } => {
+                let Scenario::Pgas(s) = scenario else {
+                    return Err(ConfigError::new("tour", "critical points belong to a PG-AS scenario"));
+                };
+                let curve = s
+                    .alpha_view()
+                    .ok_or_else(|| ConfigError::new("tour", "this workload has no α curve"))?
+                    .map_err(|e| ConfigError::new("tour", e))?;
+                let found: Vec<String> = curve.critical.iter().map(|c| c.label()).collect();
+                Ok((
+                    found == labels,
+                    format!(
+                        "U^(g) equals U* up to {} and again from {}.",
+                        found.first().map_or("?", String::as_str),
+                        found.get(1).map_or("?", String::as_str)
                     ),
                 ))
             }
@@ -193,20 +216,36 @@ pub const TOURS: &[Tour] = &[
         id: "dra-approaches-greedy",
         title: "DRA climbs to the global greedy's reward",
         paper: "PG-AS",
-        steps: &[Step {
-            text: "180 empty servers. DRA reserves slots for the types that arrive and grows the greedy \
+        steps: &[
+            Step {
+                text: "180 empty servers. DRA reserves slots for the types that arrive and grows the greedy \
                    configurations; power-of-d packs greedily without reserving. U^(g), the global greedy's \
                    reward, is what DRA tends to as L grows; the LP optimum U* is out of reach of any greedy \
                    packing.",
-            link: "preset=pgas-c4&policy=dra,po-d&seed=1",
-            highlight: "chart-reward",
-            question: Some(Question {
-                prompt: "How close to U^(g) does DRA get within 50 time units?",
-                choices: &["within 10%", "about half", "far below"],
-                answer: 0,
-            }),
-            check: Check::RewardNearGreedy { policy: "dra", fraction: 0.9 },
-        }],
+                link: "preset=pgas-c4&policy=dra,po-d&seed=1",
+                highlight: "chart-reward",
+                question: Some(Question {
+                    prompt: "How close to U^(g) does DRA get within 50 time units?",
+                    choices: &["within 10%", "about half", "far below"],
+                    answer: 0,
+                }),
+                check: Check::RewardNearGreedy { policy: "dra", fraction: 0.9 },
+            },
+            Step {
+                text: "Why is DRA's target U^(g) and not U*? The α view at the foot of the page scales the workload: \
+                   at low α the greedy packing serves everything and equals the optimum; from some α on, every \
+                   server can run the best configuration full and they meet again. In between the greedy runs \
+                   out of the small types the optimum mixes in.",
+                link: "preset=pgas-c2&policy=dra&seed=1&horizon=20",
+                highlight: "alpha-view",
+                question: Some(Question {
+                    prompt: "Over which range of α does U^(g) fall below U*?",
+                    choices: &["from α = 6/7 to α = 6", "everywhere", "only above α = 6"],
+                    answer: 0,
+                }),
+                check: Check::CriticalPoints { labels: &["α = 6/7", "α = 6"] },
+            },
+        ],
     },
 ];
 
@@ -248,7 +287,8 @@ mod tests {
     /// page that exists, and its check holds on the run.
     #[test]
     fn every_tour_tells_a_true_story() {
-        let parts = ["lanes", "stats", "chart-queue", "chart-occupancy", "chart-job-time", "chart-reward"];
+        let parts =
+            ["lanes", "stats", "chart-queue", "chart-occupancy", "chart-job-time", "chart-reward", "alpha-view"];
         assert!(TOURS.iter().flat_map(|t| t.steps).all(|s| parts.contains(&s.highlight)));
         assert!(["PG-RR", "MSFQ", "GH-RA", "PG-AS"].iter().all(|paper| TOURS.iter().any(|t| t.paper == *paper)));
         for t in TOURS {
@@ -257,7 +297,8 @@ mod tests {
                 if let Some(q) = step.question {
                     assert!(q.answer < q.choices.len(), "{} step {}", t.id, k + 1);
                 }
-                let (holds, statement) = step.check.state(&outcomes(step.link)).unwrap();
+                let (decoded, _) = decode_link(step.link, crate::scenario::PAGE_KEYS);
+                let (holds, statement) = step.check.state(&outcomes(step.link), &decoded.scenario).unwrap();
                 assert!(holds, "{} step {}: {statement}", t.id, k + 1);
             }
         }
@@ -274,14 +315,16 @@ mod tests {
             greedy_reward: Some(1065.33),
         };
         let check = Check::QueueAbove { high: "vqs", low: "bf-js", factor: 10.0 };
-        let (holds, text) = check.state(&[lane("vqs", "VQS (J=2)", 100.014), lane("bf-js", "BF-J/S", 2.84)]).unwrap();
+        let any = crate::scenario::Setup::from_preset("pgrr-a1").unwrap().scenario;
+        let (holds, text) =
+            check.state(&[lane("vqs", "VQS (J=2)", 100.014), lane("bf-js", "BF-J/S", 2.84)], &any).unwrap();
         assert!(holds);
         assert_eq!(text, "VQS (J=2)'s mean queue was 100.01 against 2.84 for BF-J/S: 35 times as long.");
-        let (holds, _) = check.state(&[lane("vqs", "VQS", 3.0), lane("bf-js", "BF-J/S", 2.0)]).unwrap();
+        let (holds, _) = check.state(&[lane("vqs", "VQS", 3.0), lane("bf-js", "BF-J/S", 2.0)], &any).unwrap();
         assert!(!holds);
-        assert!(check.state(&[lane("vqs", "VQS", 3.0)]).is_err());
+        assert!(check.state(&[lane("vqs", "VQS", 3.0)], &any).is_err());
         let (holds, text) =
-            Check::RewardNearGreedy { policy: "dra", fraction: 0.9 }.state(&[lane("dra", "DRA", 0.0)]).unwrap();
+            Check::RewardNearGreedy { policy: "dra", fraction: 0.9 }.state(&[lane("dra", "DRA", 0.0)], &any).unwrap();
         assert!(holds);
         assert_eq!(text, "DRA earned 1020.65 per server, 95.8% of U^(g) = 1065.33.");
     }

@@ -10,7 +10,7 @@ use super::Pgas;
 use super::state::{Arrivals, PgasConfig};
 use super::theory::instances::{VM_SERVER, Vm, pgas_c2, pgas_c2_rho, pgas_c6};
 use super::theory::rational::{self, Rational};
-use super::theory::{BoundsError, HomogeneousTypes, Packing, RewardInstance};
+use super::theory::{AlphaCurve, BoundsError, HomogeneousTypes, Packing, RewardInstance};
 use super::trace::{CAPACITY_UNITS, MAX_TASKS, Trace};
 use super::types::{PgasTypes, Rho};
 use crate::ConfigError;
@@ -200,6 +200,19 @@ impl PgasScenario {
     }
 
     /// ρ at α = 1: the given one, or the catalogue's default.
+    /// PG-AS Fig. 2 for this scenario's instance and workload: U^(g) and U* against the
+    /// workload scale α on [0, 10] in steps of 0.05, with the critical points; `None` where
+    /// there is no instance (a trace, random collections). What the page's α view draws and
+    /// a tour checks.
+    pub fn alpha_view(&self) -> Option<Result<AlphaCurve, String>> {
+        /// The α range and its steps (0.05 apart).
+        const ALPHA_MAX: f64 = 10.0;
+        const STEPS: usize = 200;
+        let instance = self.instance().ok()??;
+        let rho = self.base_rho(instance.types());
+        Some(instance.alpha_curve(&rho, ALPHA_MAX, STEPS).map_err(|e| e.to_string()))
+    }
+
     pub fn base_rho(&self, types: usize) -> Vec<Rational> {
         match (&self.rho, &self.types) {
             (Some(rho), _) => rho.0.clone(),
