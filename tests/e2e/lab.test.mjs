@@ -1004,14 +1004,14 @@ labTest('themes follow the system or the choice, charts included; P presents, at
 
 labTest('the bare address opens the gallery: every preset by paper, live thumbnails, a card opens the lab', async (open) => {
   const page = await open('', { waitFor: '#gallery' });
-  const papers = await page.$$eval('#gallery section.paper', (sections) => sections.map((s) => s.dataset.model));
+  const papers = await page.$$eval('#gallery section.paper[data-model]', (sections) => sections.map((s) => s.dataset.model));
   assert.deepEqual(papers, ['pgrr', 'msfq', 'ghra', 'pgas']);
   const cli = execFileSync(...cliCommand().flatMap((c, i) => (i === 0 ? [c] : [])), [...cliCommand()[1], 'presets'], {
     cwd: ROOT,
     encoding: 'utf8',
   });
   const ids = cli.split('\n').map((l) => l.split(/\s+/)[0]).filter((id) => /^(pgrr|msfq|ghra|pgas)-/.test(id));
-  const cards = await page.$$eval('#gallery li.card', (lis) => lis.map((li) => li.dataset.preset));
+  const cards = await page.$$eval('#gallery li.card[data-preset]', (lis) => lis.map((li) => li.dataset.preset));
   assert.deepEqual(cards, ids, 'one card per preset, in the catalogue order');
   // Every thumbnail is drawn (a race's first moments, or "bounds only" for pgas-c1).
   await page.waitForFunction(
