@@ -123,28 +123,40 @@ pub struct LabProps {
     pub dispatch: Callback<Action>,
 }
 
-/// The lab itself: explanation, controls and the race.
-#[component]
-fn Workbench(props: &LabProps) -> Html {
-    let lab = &props.lab;
+/// What the full page and the embedded one both run: the race, the theory's load marks, the
+/// keyboard and its help, and the chart theme.
+struct LabRace {
+    race: crate::runner::RaceHandle,
+    marks: Rc<[LoadMark]>,
+    reduced_motion: bool,
+    help: UseStateHandle<bool>,
+    /// `None` toggles the keyboard help, `Some(open)` sets it.
+    toggle_help: Callback<Option<bool>>,
+    theme: packlab_plot::Theme,
+}
+
+#[hook]
+fn use_lab_race(lab: &Lab, dispatch: &Callback<Action>) -> LabRace {
     let setup = lab.setup.clone();
     let race = use_race(setup.clone(), lab.speed);
-    let marks = use_memo(setup.clone(), |s| Rc::<[LoadMark]>::from(s.scenario.marks()));
-    let marks: Rc<[LoadMark]> = (*marks).clone();
-    let reduced_motion = use_memo((), |()| prefers_reduced_motion());
+    let marks = use_memo(setup, |s| Rc::<[LoadMark]>::from(s.scenario.marks()));
+    let reduced_motion = *use_memo((), |()| prefers_reduced_motion());
     let help = use_state(|| false);
     let toggle_help = {
         let help = help.clone();
         Callback::from(move |open: Option<bool>| help.set(open.unwrap_or(!*help)))
     };
-    use_keyboard(
-        race.toggle.clone(),
-        race.step.clone(),
-        toggle_help.clone(),
-        present_toggle(&props.dispatch, lab.present),
-    );
-    let system_dark = use_system_dark();
-    let theme = lab.theme.chart_theme(system_dark, lab.present);
+    use_keyboard(race.toggle.clone(), race.step.clone(), toggle_help.clone(), present_toggle(dispatch, lab.present));
+    let theme = lab.theme.chart_theme(use_system_dark(), lab.present);
+    LabRace { race, marks: (*marks).clone(), reduced_motion, help, toggle_help, theme }
+}
+
+/// The lab itself: explanation, controls and the race.
+#[component]
+fn Workbench(props: &LabProps) -> Html {
+    let lab = &props.lab;
+    let setup = lab.setup.clone();
+    let LabRace { race, marks, reduced_motion, help, toggle_help, theme } = use_lab_race(lab, &props.dispatch);
     let snapshot = &race.snapshot;
     let preset = &setup.preset;
     // The offered fraction of the capacity, drawn on the occupancy chart.
@@ -208,10 +220,10 @@ fn Workbench(props: &LabProps) -> Html {
                            bins and their lines take light colours outlined in grey, one per " }
                         { class_word(snapshot.model.id) }{ "." }
                     </p>
-                    <Lanes snapshot={snapshot.clone()} reduced_motion={*reduced_motion} />
+                    <Lanes snapshot={snapshot.clone()} {reduced_motion} />
                     <div class="charts">
                         <Charts snapshot={snapshot.clone()} marks={marks.clone()} {load}
-                            on_focus={race.focus.clone()} reduced_motion={*reduced_motion} {theme} />
+                            on_focus={race.focus.clone()} {reduced_motion} {theme} />
                         if snapshot.model.reward {
                             <AlphaChart scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                         }
@@ -234,23 +246,7 @@ fn Workbench(props: &LabProps) -> Html {
 fn EmbeddedLab(props: &LabProps) -> Html {
     let lab = &props.lab;
     let setup = lab.setup.clone();
-    let race = use_race(setup.clone(), lab.speed);
-    let marks = use_memo(setup.clone(), |s| Rc::<[LoadMark]>::from(s.scenario.marks()));
-    let marks: Rc<[LoadMark]> = (*marks).clone();
-    let reduced_motion = *use_memo((), |()| prefers_reduced_motion());
-    let help = use_state(|| false);
-    let toggle_help = {
-        let help = help.clone();
-        Callback::from(move |open: Option<bool>| help.set(open.unwrap_or(!*help)))
-    };
-    use_keyboard(
-        race.toggle.clone(),
-        race.step.clone(),
-        toggle_help.clone(),
-        present_toggle(&props.dispatch, lab.present),
-    );
-    let system_dark = use_system_dark();
-    let theme = lab.theme.chart_theme(system_dark, lab.present);
+    let LabRace { race, marks, reduced_motion, help, toggle_help, theme } = use_lab_race(lab, &props.dispatch);
     let root = use_node_ref();
     use_pause_when_hidden(root.clone(), race.snapshot.phase == Phase::Running, race.toggle.clone());
     let snapshot = &race.snapshot;
