@@ -41,10 +41,14 @@ pub fn App() -> Html {
             let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}")));
         }
     });
-    // The theme and presenter mode are attributes of the document (style.css reads them).
-    use_effect_with((lab.theme, lab.present), |(theme, present)| {
+    // The theme, whether its colours are dark, and presenter mode are attributes of the
+    // document (style.css reads them).
+    let system_dark = use_system_dark();
+    use_effect_with((lab.theme, lab.present, system_dark), |(theme, present, system_dark)| {
         if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+            let dark = theme.is_dark(*system_dark);
             let _ = root.set_attribute("data-theme", theme.name());
+            let _ = root.set_attribute("data-dark", if dark { "1" } else { "0" });
             let _ = root.set_attribute("data-present", if *present { "1" } else { "0" });
         }
     });

@@ -190,11 +190,15 @@ impl ThemeChoice {
         })
     }
 
+    /// Whether the colours are dark: picked so, or following a system that prefers them.
+    pub fn is_dark(self, system_dark: bool) -> bool {
+        self == ThemeChoice::Dark || (self == ThemeChoice::Auto && system_dark)
+    }
+
     /// The chart theme, with `system_dark` saying what the system prefers.
     pub fn chart_theme(self, system_dark: bool, presenting: bool) -> packlab_plot::Theme {
         let theme = match self {
-            ThemeChoice::Dark => packlab_plot::Theme::DARK,
-            ThemeChoice::Auto if system_dark => packlab_plot::Theme::DARK,
+            _ if self.is_dark(system_dark) => packlab_plot::Theme::DARK,
             ThemeChoice::HighContrast => packlab_plot::Theme::HIGH_CONTRAST,
             _ => packlab_plot::Theme::LIGHT,
         };
