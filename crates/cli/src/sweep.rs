@@ -214,7 +214,7 @@ pub fn write_shard(
 ) -> Result<()> {
     let header = Header {
         packlab: env!("CARGO_PKG_VERSION").to_string(),
-        link: format!("?{}", encode_link(&setup.preset, &setup.policies, &setup.scenario, &[])),
+        link: link_of(setup),
         trace_file: args.scenario.trace_file.clone(),
         grid,
         reps: args.reps,
@@ -228,11 +228,15 @@ pub fn write_shard(
     Ok(())
 }
 
+/// The sweep's scenario and policies as the link (`?…`) its shards and scripts carry.
+fn link_of(setup: &Setup) -> String {
+    format!("?{}", encode_link(&setup.preset, &setup.policies, &setup.scenario, &[]))
+}
+
 /// `--emit`: the script that runs the sweep in shards and merges them.
 pub fn emit(args: &SweepArgs, setup: &Setup, grid: &Grid, kind: Emit, out: &mut dyn Write) -> Result<()> {
     let count = args.shards.context("--emit needs --shards N")?;
-    let mut sweep_args =
-        vec!["--link".to_string(), format!("?{}", encode_link(&setup.preset, &setup.policies, &setup.scenario, &[]))];
+    let mut sweep_args = vec!["--link".to_string(), link_of(setup)];
     if let Some(trace) = &args.scenario.trace_file {
         sweep_args.extend(["--trace-file".to_string(), trace.display().to_string()]);
     }
