@@ -142,7 +142,7 @@ struct LabRace {
 #[hook]
 fn use_lab_race(lab: &Lab, dispatch: &Callback<Action>) -> LabRace {
     let setup = lab.setup.clone();
-    let race = use_race(setup.clone(), lab.speed);
+    let race = use_race(setup.clone(), lab.speed, lab.open_at);
     let marks = use_memo(setup, |s| Rc::<[LoadMark]>::from(s.scenario.marks()));
     let reduced_motion = *use_memo((), |()| prefers_reduced_motion());
     let help = use_state(|| false);
@@ -150,7 +150,13 @@ fn use_lab_race(lab: &Lab, dispatch: &Callback<Action>) -> LabRace {
         let help = help.clone();
         Callback::from(move |open: Option<bool>| help.set(open.unwrap_or(!*help)))
     };
-    use_keyboard(race.toggle.clone(), race.step.clone(), toggle_help.clone(), present_toggle(dispatch, lab.present));
+    use_keyboard(
+        race.toggle.clone(),
+        race.step.clone(),
+        race.back.clone(),
+        toggle_help.clone(),
+        present_toggle(dispatch, lab.present),
+    );
     let theme = lab.theme.chart_theme(use_system_dark(), lab.present);
     LabRace { race, marks: (*marks).clone(), reduced_motion, help, toggle_help, theme }
 }
@@ -185,7 +191,7 @@ fn Workbench(props: &LabProps) -> Html {
                 }
                 if lab.present {
                     <p class="present-cues" id="present-cues">
-                        <kbd>{ "Space" }</kbd>{ " play or pause · " }<kbd>{ "→" }</kbd>{ " step · " }
+                        <kbd>{ "Space" }</kbd>{ " play or pause · " }<kbd>{ "←" }</kbd>{ " " }<kbd>{ "→" }</kbd>{ " step · " }
                         <kbd>{ "P" }</kbd>{ " leave presenter mode · " }<kbd>{ "?" }</kbd>{ " keys" }
                     </p>
                 }
@@ -208,7 +214,8 @@ fn Workbench(props: &LabProps) -> Html {
                             dispatch={props.dispatch.clone()} on_play={race.toggle.clone()} />
                     }
                     <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
-                        on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_restart={race.restart.clone()}
+                        on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_back={race.back.clone()}
+                        on_seek={race.seek.clone()} query={lab.query_at(None)} on_restart={race.restart.clone()}
                         on_help={toggle_help.reform(|()| Some(true))} />
                     if let Some(note) = &race.restarted {
                         <p id="restarted" class="hint restarted" role="status">{ note.to_string() }</p>
@@ -285,7 +292,8 @@ fn EmbeddedLab(props: &LabProps) -> Html {
                 </a>
             </header>
             <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
-                on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_restart={race.restart.clone()}
+                on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_back={race.back.clone()}
+                        on_seek={race.seek.clone()} query={lab.query_at(None)} on_restart={race.restart.clone()}
                 on_help={toggle_help.reform(|()| Some(true))} />
             if let Some(message) = snapshot.error() {
                 <p class="error" role="alert">{ message.to_string() }</p>
@@ -740,9 +748,10 @@ fn KeyboardHelp(props: &KeyboardHelpProps) -> Html {
 }
 
 /// The page's shortcuts, as the help lists them.
-pub const SHORTCUTS: [(&str, &str); 5] = [
+pub const SHORTCUTS: [(&str, &str); 6] = [
     ("Space", "play or pause"),
-    ("→", "step: one slot, or one time unit in continuous time"),
+    ("→", "step: one slot, or one event in continuous time (an arrival, a departure, a clock tick)"),
+    ("←", "step back: one slot, or to the event before; drag the timeline to go further back"),
     ("?", "this list"),
     ("Escape", "close this list"),
     ("Tab", "from the top: Skip to Play, then the controls in order"),
@@ -756,9 +765,15 @@ pub const SHORTCUTS: [(&str, &str); 5] = [
 /// `?` opens the list of shortcuts (`help` gets `None` to toggle, `Some(false)` to close), and
 /// Escape closes it.
 #[hook]
-fn use_keyboard(toggle: Callback<()>, step: Callback<()>, help: Callback<Option<bool>>, present: Callback<()>) {
-    let current = use_mut_ref(|| (toggle.clone(), step.clone(), help.clone(), present.clone()));
-    *current.borrow_mut() = (toggle, step, help, present);
+fn use_keyboard(
+    toggle: Callback<()>,
+    step: Callback<()>,
+    back: Callback<()>,
+    help: Callback<Option<bool>>,
+    present: Callback<()>,
+) {
+    let current = use_mut_ref(|| (toggle.clone(), step.clone(), back.clone(), help.clone(), present.clone()));
+    *current.borrow_mut() = (toggle, step, back, help, present);
     use_effect_with((), move |()| {
         let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
             // Not passive: space must not also scroll the page.
@@ -773,7 +788,7 @@ fn use_keyboard(toggle: Callback<()>, step: Callback<()>, help: Callback<Option<
                 // A focused button or summary already acts on space itself.
                 let clicking = matches!(focus.as_str(), "BUTTON" | "SUMMARY");
                 // Cloned out of the cell: emitting may render, which refreshes the cell.
-                let (toggle, step, help, present) = current.borrow().clone();
+                let (toggle, step, back, help, present) = current.borrow().clone();
                 match event.key().as_str() {
                     "p" | "P" if !typing => {
                         event.prevent_default();
@@ -791,6 +806,10 @@ fn use_keyboard(toggle: Callback<()>, step: Callback<()>, help: Callback<Option<
                     "ArrowRight" if !typing => {
                         event.prevent_default();
                         step.emit(());
+                    }
+                    "ArrowLeft" if !typing => {
+                        event.prevent_default();
+                        back.emit(());
                     }
                     _ => {}
                 }

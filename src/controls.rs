@@ -525,9 +525,14 @@ pub struct PlaybackProps {
     pub dispatch: Callback<Action>,
     pub on_toggle: Callback<()>,
     pub on_step: Callback<()>,
+    pub on_back: Callback<()>,
+    /// Goes to a time within the run so far (the timeline).
+    pub on_seek: Callback<f64>,
     pub on_restart: Callback<()>,
     /// Opens the list of keyboard shortcuts.
     pub on_help: Callback<()>,
+    /// The page's link, to which "Link to this moment" adds the time.
+    pub query: String,
 }
 
 /// Play/pause, step, reset, speed, progress and the measured pace.
@@ -543,6 +548,7 @@ pub fn Playback(props: &PlaybackProps) -> Html {
     let failed = matches!(s.phase, Phase::Failed(_));
     let toggle = props.on_toggle.reform(|_: MouseEvent| ());
     let step = props.on_step.reform(|_: MouseEvent| ());
+    let back = props.on_back.reform(|_: MouseEvent| ());
     let restart = props.on_restart.reform(|_: MouseEvent| ());
     let speed = props.dispatch.reform(|e: Event| Action::SetSpeed(value_of(&e)));
     let mut choices = Speed::CHOICES.to_vec();
@@ -565,8 +571,10 @@ pub fn Playback(props: &PlaybackProps) -> Html {
         <div class="playback">
             <button id="play" class="primary" onclick={toggle} disabled={failed}
                 aria-pressed={pressed.to_string()} title="Space">{ label }</button>
+            <button id="back" onclick={back} disabled={failed || s.now <= 0.0}
+                title={format!("Left arrow: back one {}", step_unit(s))}>{ "◀ Back" }</button>
             <button id="step" onclick={step} disabled={failed || s.phase == Phase::Finished}
-                title="Right arrow">{ "Step" }</button>
+                title={format!("Right arrow: on one {}", step_unit(s))}>{ "Step ▶" }</button>
             <button id="restart" onclick={restart} disabled={s.slot == 0}>{ "Reset" }</button>
             <button id="shortcuts" class="small" onclick={props.on_help.reform(|_: MouseEvent| ())}
                 title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">{ "?" }</button>
@@ -590,6 +598,59 @@ pub fn Playback(props: &PlaybackProps) -> Html {
                 </span>
                 <span id="rate" class="rate" data-simulating-ms={simulating}>{ rate }</span>
             </div>
+            <Timeline snapshot={s.clone()} on_seek={props.on_seek.clone()} query={props.query.clone()} />
+        </div>
+    }
+}
+
+/// What one step is: a slot, or an event in continuous time.
+fn step_unit(s: &Snapshot) -> &'static str {
+    match s.model.time {
+        packlab_core::models::TimeUnit::Slots => "slot",
+        packlab_core::models::TimeUnit::Continuous => "event",
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TimelineProps {
+    pub snapshot: Rc<Snapshot>,
+    pub on_seek: Callback<f64>,
+    pub query: String,
+}
+
+/// The run so far as a scrubber: drag or click to go back to any moment (the race replays it
+/// exactly from its checkpoints), then play on. A link can open at the moment shown.
+#[component]
+pub fn Timeline(props: &TimelineProps) -> Html {
+    let s = &props.snapshot;
+    let unit = s.model.time;
+    let furthest = s.furthest.floor().max(s.now.ceil());
+    let seek = props.on_seek.reform(|e: InputEvent| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        input.value_as_number()
+    });
+    // A moment between two whole units (a step to an event) is written exactly.
+    let now = if s.now == s.now.floor() { group_digits(s.now as u64) } else { format!("{:.4}", s.now) };
+    let (count, bytes) = s.checkpoints;
+    let memory = format!(
+        "Going back replays from the nearest of {count} checkpoints ({:.1} MB, at most {} MB).",
+        bytes as f64 / 1e6,
+        crate::timeline::BUDGET_BYTES >> 20
+    );
+    let link = {
+        let separator = if props.query.is_empty() { "" } else { "&" };
+        format!("?{}{separator}{}={}", props.query, crate::lab::TIME_KEY, s.now.floor() as u64)
+    };
+    html! {
+        <div class="timeline" id="timeline" data-now={s.now.to_string()} data-furthest={s.furthest.to_string()}
+            data-checkpoints={count.to_string()} data-checkpoint-bytes={bytes.to_string()}>
+            <label for="scrubber" class="visually-hidden">{ "Go to a moment of the run so far" }</label>
+            <input type="range" id="scrubber" min="0" max={furthest.to_string()} step="1" value={s.now.floor().to_string()}
+                disabled={furthest <= 0.0} oninput={seek} title={memory}
+                aria-valuetext={format!("{} {now}", unit.prefix())} />
+            <span class="now">{ format!("{} {now}", unit.prefix()) }</span>
+            <a id="moment-link" class="small" href={link}
+                title="This page's link, opening at this moment">{ "Link to this moment" }</a>
         </div>
     }
 }

@@ -130,6 +130,8 @@ pub const VIEWS_KEY: &str = "views";
 
 /// The link keys of a guided tour and its step (`tour=msf-swings&step=2`, steps from 1).
 pub const TOUR_KEY: &str = "tour";
+/// The moment a link opens at (`t=1200`): the page plays there at full speed and pauses.
+pub const TIME_KEY: &str = "t";
 pub const STEP_KEY: &str = "step";
 
 /// Where a guided tour is.
@@ -292,6 +294,8 @@ pub struct Lab {
     pub gallery: bool,
     /// The guided tour under way, if any (its step set the scenario; editing leaves it be).
     pub tour: Option<TourAt>,
+    /// The moment the link opens at (`t=`), until the scenario changes.
+    pub open_at: Option<u64>,
 }
 
 /// What the controls can ask for.
@@ -358,6 +362,7 @@ impl Lab {
             present: false,
             gallery: link_is_bare(input),
             tour: None,
+            open_at: None,
         };
         // One notice per key, saying everything the link got wrong about it (`policy=msf,dra`
         // on a PG-RR preset names both).
@@ -396,6 +401,25 @@ impl Lab {
                     "0" | "false" => Ok(()),
                     other => Err(ConfigError::new(PRESENT_KEY, format!("must be 1 or 0 (got '{other}')"))),
                 },
+                TIME_KEY => {
+                    let horizon = lab.setup.scenario.horizon();
+                    value
+                        .trim()
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|t| *t <= horizon)
+                        .map(|t| lab.open_at = Some(t))
+                        .ok_or_else(|| {
+                            ConfigError::new(
+                                TIME_KEY,
+                                format!(
+                                    "must be a moment of the run, a whole number of {} in 0..={horizon} (got '{}')",
+                                    lab.setup.scenario.info().time.plural(),
+                                    value.trim()
+                                ),
+                            )
+                        })
+                }
                 _ => Ok(()),
             };
             if let Err(e) = result {
@@ -457,6 +481,9 @@ impl Lab {
         if self.present {
             extras.push((PRESENT_KEY, "1".into()));
         }
+        if let Some(t) = self.open_at {
+            extras.push((TIME_KEY, t.to_string()));
+        }
         if let Some(embed) = &self.embed {
             extras.push((EMBED_KEY, "1".into()));
             if !embed.views.is_empty() {
@@ -465,6 +492,11 @@ impl Lab {
             }
         }
         encode_link(&s.preset, &s.policies, &s.scenario, &extras)
+    }
+
+    /// The link query of this state opening at moment `t` (none: from time 0).
+    pub fn query_at(&self, t: Option<u64>) -> String {
+        Lab { open_at: t, ..self.clone() }.query()
     }
 
     /// The notice about `key`, if its last input was rejected.
@@ -698,7 +730,12 @@ impl Reducible for Lab {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = Rc::unwrap_or_clone(self);
+        let setup = next.setup.clone();
         next.apply(action);
+        // A link's moment belongs to its run: a new scenario starts from time 0.
+        if next.setup != setup {
+            next.open_at = None;
+        }
         Rc::new(next)
     }
 }

@@ -22,11 +22,13 @@ pub mod export;
 pub mod frame_loop;
 pub mod gallery;
 pub mod lab;
+pub mod memory;
 pub mod race;
 pub mod runner;
 pub mod snapshot;
 pub mod stats;
 pub mod sweep;
+pub mod timeline;
 
 /// Mounts the app on `<body>`, with a panic hook that shows what happened on the page. In a
 /// Web Worker (the sweep's, which loads this same module) there is no page: nothing to do.

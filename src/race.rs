@@ -6,12 +6,13 @@ use std::rc::Rc;
 
 use packlab_core::EngineError;
 use packlab_core::metrics::SeriesPoint;
-use packlab_core::models::{ModelInfo, RewardReference};
+use packlab_core::models::{ModelInfo, RewardReference, TimeUnit};
 use packlab_core::report::live_run;
 use packlab_core::view::{Analysis, LiveRun, Metric, Watch};
 use packlab_plot::Point;
 
 use crate::snapshot::{LaneStats, Phase, Snapshot};
+use crate::timeline::Checkpoints;
 use packlab_core::scenario::Setup;
 
 /// Most slots each lane runs between two looks at the clock.
@@ -47,7 +48,15 @@ pub struct Race {
     detail: bool,
     /// Slots per chunk, adapted to what a slot costs (see [`CHUNK_TARGET_MS`]).
     chunk: u64,
+    /// Clones of the lanes along the run so far, to go back to any moment.
+    checkpoints: Checkpoints,
+    /// The furthest time reached: what the timeline covers.
+    furthest: f64,
 }
+
+/// Events a step passes over at most looking for one that changes something (stale clock
+/// ticks change nothing).
+const MAX_SILENT_EVENTS: usize = 10_000;
 
 impl Race {
     /// Builds one simulation per policy. `max_points` bounds each series, so the history kept
@@ -67,6 +76,7 @@ impl Race {
             .collect();
         let bin_labels = lanes.first().map_or_else(Vec::new, |l| l.run.bin_labels()).into();
         let detail = lanes.first().is_some_and(|l| l.run.view(false).servers.len() < DETAIL_LIMIT);
+        let checkpoints = Checkpoints::new(lanes.iter().map(|l| &*l.run));
         Self {
             horizon: s.horizon(),
             warmup: s.warmup(),
@@ -76,7 +86,24 @@ impl Race {
             bin_labels,
             detail,
             chunk: 1,
+            checkpoints,
+            furthest: 0.0,
         }
+    }
+
+    /// The exact time every lane has reached (between whole units after a step to an event).
+    pub fn now(&self) -> f64 {
+        self.lanes.iter().map(|l| l.run.now()).fold(f64::INFINITY, f64::min).min(self.horizon as f64)
+    }
+
+    /// The furthest time reached so far.
+    pub fn furthest(&self) -> f64 {
+        self.furthest
+    }
+
+    /// How many checkpoints are kept and the bytes they hold.
+    pub fn checkpoint_usage(&self) -> (usize, u64) {
+        self.checkpoints.usage()
     }
 
     /// Slots every lane has run.
@@ -100,23 +127,136 @@ impl Race {
         let mut done = 0;
         loop {
             let n = self.chunk.min(slots - done).min(self.horizon.saturating_sub(self.slot()));
+            let n = n.min(self.until_checkpoint());
             if n == 0 {
                 return Ok(done);
             }
             let chunk_start = clock();
-            for lane in &mut self.lanes {
-                lane.run.run(n)?;
-            }
+            self.run_lanes(n)?;
             done += n;
             let now = clock();
             let took = now - chunk_start;
-            if n == self.chunk && took < CHUNK_TARGET_MS / 2.0 {
+            // Judged per slot: a chunk cut short by a checkpoint says what a full one costs.
+            let full = took * self.chunk as f64 / n as f64;
+            if full < CHUNK_TARGET_MS / 2.0 {
                 self.chunk = (self.chunk * 2).min(MAX_CHUNK);
             } else if took > CHUNK_TARGET_MS * 2.0 {
                 self.chunk = (self.chunk / 2).max(1);
             }
             if now - start >= budget_ms {
                 return Ok(done);
+            }
+        }
+    }
+
+    /// Runs `n` whole time units in every lane (from the last whole unit when a step left the
+    /// lanes between two), leaving a checkpoint where one is due.
+    fn run_lanes(&mut self, n: u64) -> Result<(), EngineError> {
+        for lane in &mut self.lanes {
+            lane.run.run(n)?;
+        }
+        let at = self.slot();
+        self.checkpoints.offer(at, self.lanes.iter().map(|l| &*l.run));
+        self.furthest = self.furthest.max(self.now());
+        Ok(())
+    }
+
+    /// Whole units until the next checkpoint is due (chunks stop there), at least 1.
+    fn until_checkpoint(&self) -> u64 {
+        self.checkpoints.next_due().saturating_sub(self.slot()).max(1)
+    }
+
+    /// The events handled so far, over all lanes: a step has done something when it moved.
+    fn events(&self) -> u64 {
+        self.lanes.iter().map(|l| l.run.readings().events).sum()
+    }
+
+    /// When the next pending event of any lane falls (continuous time).
+    fn next_event(&self) -> Option<f64> {
+        self.lanes.iter().filter_map(|l| l.run.next_event()).reduce(f64::min)
+    }
+
+    /// Every lane handles its events up to `time`; a whole time may take a checkpoint.
+    fn run_lanes_to(&mut self, time: f64) -> Result<(), EngineError> {
+        for lane in &mut self.lanes {
+            lane.run.run_to(time)?;
+        }
+        if time == time.floor() {
+            let at = self.slot();
+            self.checkpoints.offer(at, self.lanes.iter().map(|l| &*l.run));
+        }
+        self.furthest = self.furthest.max(self.now());
+        Ok(())
+    }
+
+    /// The page's Step: one slot in slotted time; in continuous time, up to the next event of
+    /// any lane that changes something (an arrival, a departure, a clock tick), so the step
+    /// shows one decision rather than a whole time unit of them.
+    pub fn step(&mut self) -> Result<(), EngineError> {
+        if self.model.time == TimeUnit::Slots {
+            return self.advance(1, f64::INFINITY, || 0.0).map(drop);
+        }
+        let (horizon, events) = (self.horizon as f64, self.events());
+        for _ in 0..MAX_SILENT_EVENTS {
+            let Some(t) = self.next_event() else { break };
+            self.run_lanes_to(t.min(horizon))?;
+            if t >= horizon || self.events() != events {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Goes to time `target` (within the run): back from the latest checkpoint before it, or
+    /// forward from where the race is, whichever is closer; then replays exactly.
+    pub fn seek(&mut self, target: f64) -> Result<(), EngineError> {
+        let target = if target.is_nan() { 0.0 } else { target.clamp(0.0, self.horizon as f64) };
+        let now = self.now();
+        if target < now || self.checkpoints.latest_at_or_before(target) as f64 > now {
+            let (_, runs) = self.checkpoints.restore(target);
+            for (lane, run) in self.lanes.iter_mut().zip(runs) {
+                lane.run = run;
+            }
+        }
+        let whole = target.floor() as u64;
+        while self.slot() < whole {
+            let n = (whole - self.slot()).min(self.until_checkpoint());
+            self.run_lanes(n)?;
+        }
+        if target > self.now() {
+            self.run_lanes_to(target)?;
+        }
+        Ok(())
+    }
+
+    /// The page's Step back: one slot, or back to the previous event that changed something
+    /// in continuous time.
+    pub fn step_back(&mut self) -> Result<(), EngineError> {
+        let now = self.now();
+        if now <= 0.0 {
+            return Ok(());
+        }
+        if self.model.time == TimeUnit::Slots {
+            return self.seek(now - 1.0);
+        }
+        // Look back over a widening window for the last event before now that did something.
+        let mut width = 1.0;
+        loop {
+            let from = (now - width).max(0.0);
+            self.seek(from)?;
+            let (mut events, mut last) = (self.events(), None);
+            while let Some(t) = self.next_event().filter(|&t| t < now) {
+                self.run_lanes_to(t)?;
+                let moved = self.events();
+                if moved != events {
+                    (events, last) = (moved, Some(t));
+                }
+            }
+            match last {
+                Some(t) if self.now() == t => return Ok(()),
+                Some(t) => return self.seek(t),
+                None if from == 0.0 => return self.seek(0.0),
+                None => width *= 2.0,
             }
         }
     }
@@ -171,6 +311,9 @@ impl Race {
             .unwrap_or_default();
         Snapshot {
             slot: self.slot(),
+            now: self.now(),
+            furthest: self.furthest,
+            checkpoints: self.checkpoints.usage(),
             horizon: self.horizon,
             warmup: self.warmup,
             model: self.model,
@@ -247,8 +390,9 @@ mod tests {
         assert_eq!(race.advance(300, f64::INFINITY, || 0.0).unwrap(), 300);
         // A budget spent by the first chunk stops there.
         let chunk = race.chunk;
-        assert_eq!(race.advance(10_000, 1.0, ticking(1.0)).unwrap(), chunk);
-        assert_eq!(race.advance(10_000, f64::INFINITY, || 0.0).unwrap(), 1_000 - 300 - chunk);
+        let first = race.advance(10_000, 1.0, ticking(1.0)).unwrap();
+        assert!(first > 0 && first <= chunk, "{first} of a chunk of {chunk}");
+        assert_eq!(race.advance(10_000, f64::INFINITY, || 0.0).unwrap(), 1_000 - 300 - first);
         assert!(race.finished());
         assert_eq!(race.advance(10, f64::INFINITY, || 0.0).unwrap(), 0);
         let snap = race.snapshot(Phase::Finished, 0);
@@ -291,5 +435,91 @@ mod tests {
         assert_eq!(snap.focus, 0);
         assert_eq!(snap.lanes[0].view.servers.len(), 1000);
         assert!(snap.lanes[0].view.servers.iter().all(|s| s.blocks.is_empty()));
+    }
+
+    fn race_of(preset: &str, policies: &[&str], sets: &[(&str, &str)]) -> Race {
+        let mut setup = Setup::from_preset(preset).unwrap();
+        setup.policies = policies.iter().map(|p| packlab_core::policy::PolicySpec::parse(p).unwrap()).collect();
+        for (key, value) in sets {
+            setup.scenario.set(key, value).unwrap();
+        }
+        Race::new(&setup, 64)
+    }
+
+    /// What the page shows of the race, to compare bit for bit: `Debug` writes every float
+    /// in its shortest round-trip form, and NaN (no mean yet) equals itself.
+    fn at(race: &Race) -> String {
+        format!("{:?}", race.snapshot(Phase::Paused, 0))
+    }
+
+    /// The timeline's contract: going back to a moment, or forward again, shows exactly what
+    /// playing there from the start shows: numbers, series and servers.
+    #[test]
+    fn going_back_and_forth_replays_bit_for_bit() {
+        for (preset, policies) in [("msfq-d1", &["msf", "msfq"][..]), ("pgrr-a1", &["vqs", "bf-js"][..])] {
+            let sets = [("horizon", "3000"), ("warmup", "100")];
+            let mut race = race_of(preset, policies, &sets);
+            race.advance(3_000, f64::INFINITY, || 0.0).unwrap();
+            let end = at(&race);
+            assert!(race.checkpoint_usage().0 > 10, "{preset}: checkpoints along the run");
+            race.seek(1_234.0).unwrap();
+            let mut fresh = race_of(preset, policies, &sets);
+            fresh.advance(1_234, f64::INFINITY, || 0.0).unwrap();
+            assert_eq!(at(&race), at(&fresh), "{preset}: back to 1234");
+            assert_eq!(race.furthest(), 3_000.0);
+            race.seek(3_000.0).unwrap();
+            assert_eq!(at(&race), end, "{preset}: forward to the end again");
+            race.seek(0.0).unwrap();
+            assert_eq!(at(&race), at(&race_of(preset, policies, &sets)), "{preset}: back to the start");
+        }
+    }
+
+    /// In continuous time a step is one event that does something; stepping back returns to
+    /// the event before, exactly as it was.
+    #[test]
+    fn a_step_is_one_event_and_step_back_returns_to_the_one_before() {
+        let mut race = race_of("msfq-d1", &["msf", "first-fit"], &[("horizon", "100")]);
+        race.advance(20, f64::INFINITY, || 0.0).unwrap();
+        let (arrivals, events) = (race.snapshot(Phase::Paused, 0).lanes[0].arrivals, race.events());
+        race.step().unwrap();
+        let first = (race.now(), at(&race));
+        assert!(first.0 > 20.0 && first.0 < 21.0, "msfq-d1 has about 7.5 arrivals per time unit: {}", first.0);
+        assert!(race.events() > events);
+        // One event: one arrival at most, in every lane.
+        assert!(race.snapshot(Phase::Paused, 0).lanes.iter().all(|l| l.arrivals <= arrivals + 1));
+        race.step().unwrap();
+        assert!(race.now() > first.0);
+        race.step_back().unwrap();
+        assert_eq!((race.now(), at(&race)), first);
+        // Slotted time steps slots.
+        let mut slotted = race_of("pgrr-a1", &["bf-js"], &[]);
+        slotted.step().unwrap();
+        slotted.step().unwrap();
+        slotted.step_back().unwrap();
+        assert_eq!(slotted.now(), 1.0);
+        assert_eq!(at(&slotted), {
+            let mut one = race_of("pgrr-a1", &["bf-js"], &[]);
+            one.step().unwrap();
+            at(&one)
+        });
+    }
+
+    /// Checkpoints thin out as the run grows: at most [`MAX_CHECKPOINTS`], evenly spread, and
+    /// within the memory budget on an unstable run of many servers, whose queue grows all along.
+    #[test]
+    fn checkpoints_stay_within_their_bounds() {
+        use crate::timeline::{BUDGET_BYTES, MAX_CHECKPOINTS};
+        let sets = [("servers", "1000"), ("load", "1.3"), ("horizon", "3000"), ("warmup", "0")];
+        let mut race = race_of("pgrr-a1", &["vqs", "bf-js"], &sets);
+        race.advance(3_000, f64::INFINITY, || 0.0).unwrap();
+        let (count, bytes) = race.checkpoint_usage();
+        let queues: Vec<u64> = race.snapshot(Phase::Paused, 0).lanes.iter().map(|l| l.queue).collect();
+        assert!(queues.iter().all(|&q| q > 10_000), "the run is unstable and its queue grows: {queues:?}");
+        assert!((MAX_CHECKPOINTS / 2..=MAX_CHECKPOINTS).contains(&count), "{count} checkpoints");
+        assert!(bytes <= BUDGET_BYTES && bytes > 1 << 20, "{bytes} bytes");
+        let end = at(&race);
+        race.seek(2_999.0).unwrap();
+        race.seek(3_000.0).unwrap();
+        assert_eq!(at(&race), end);
     }
 }

@@ -97,6 +97,9 @@ struct Shared {
     tick: Cell<(f64, f64)>,
     /// Fraction of a slot owed from earlier frames (slow speeds run less than one per frame).
     owed: Cell<f64>,
+    /// Where playing stops by itself: the moment a link opens at (`t=`), reached at full
+    /// speed.
+    stop_at: Cell<Option<u64>>,
     meter: RefCell<Meter>,
     /// Tells the view that a new snapshot is out.
     notify: Box<dyn Fn()>,
@@ -148,6 +151,7 @@ impl Runner {
             budget: Cell::new(FrameBudget::default()),
             tick: Cell::new((0.0, 0.0)),
             owed: Cell::new(0.0),
+            stop_at: Cell::new(None),
             meter: RefCell::new(Meter::default()),
             notify: Box::new(notify),
         };
@@ -217,14 +221,40 @@ impl Runner {
         }
     }
 
-    /// Pauses and runs exactly one slot.
+    /// Pauses and runs one step: a slot, or in continuous time the next event.
     pub fn step(&self) {
+        self.move_paused(|race| race.step());
+    }
+
+    /// Pauses and goes one step back: a slot, or the previous event.
+    pub fn step_back(&self) {
+        self.move_paused(Race::step_back);
+    }
+
+    /// Pauses and goes to `time` within the run so far (the timeline's scrubber).
+    pub fn seek(&self, time: f64) {
+        self.move_paused(|race| race.seek(time));
+    }
+
+    /// Plays at full speed up to `time` and pauses there: a link's `t=`.
+    pub fn open_at(&self, time: u64) {
+        self.shared.stop_at.set(Some(time));
+        self.play();
+    }
+
+    fn move_paused(&self, go: impl FnOnce(&mut Race) -> Result<(), packlab_core::EngineError>) {
         self.pause();
-        if matches!(*self.shared.phase.borrow(), Phase::Failed(_) | Phase::Finished) {
+        self.shared.stop_at.set(None);
+        if matches!(*self.shared.phase.borrow(), Phase::Failed(_)) {
             return;
         }
-        let result = self.shared.race.borrow_mut().advance(1, f64::INFINITY, clock);
-        self.shared.publish(self.shared.after(result));
+        let result = go(&mut self.shared.race.borrow_mut());
+        let phase = match result {
+            Err(e) => Phase::Failed(format!("the simulation stopped: {e}")),
+            Ok(()) if self.shared.race.borrow().finished() => Phase::Finished,
+            Ok(()) => Phase::Paused,
+        };
+        self.shared.publish(phase);
     }
 
     /// Back to slot 0, paused.
@@ -232,6 +262,7 @@ impl Runner {
         self.shared.frames.borrow_mut().take();
         *self.shared.race.borrow_mut() = Race::new(&self.shared.setup, MAX_POINTS);
         self.shared.owed.set(0.0);
+        self.shared.stop_at.set(None);
         self.shared.publish(Phase::Ready);
     }
 }
@@ -249,7 +280,9 @@ impl Shared {
         let started = clock();
         let gap =
             self.last_frame.replace(Some(now)).map_or(1000.0 / 60.0, |last| (now - last).clamp(0.0, MAX_FRAME_GAP_MS));
+        let stop_at = self.stop_at.get();
         let want = match self.speed.get().rate(self.setup.scenario.horizon()) {
+            _ if stop_at.is_some() => stop_at.unwrap_or(0).saturating_sub(self.race.borrow().slot()),
             None => u64::MAX,
             Some(rate) => {
                 let due = self.owed.get() + rate * gap / 1000.0;
@@ -264,7 +297,13 @@ impl Shared {
         if let Ok(slots) = result {
             self.meter.borrow_mut().count(now, slots, simulated);
         }
-        let next = self.after(result);
+        let mut next = self.after(result);
+        if stop_at.is_some_and(|stop| self.race.borrow().slot() >= stop) {
+            self.stop_at.set(None);
+            if next == Phase::Running {
+                next = Phase::Paused;
+            }
+        }
         let again = next == Phase::Running;
         self.publish(next);
         again
@@ -309,6 +348,17 @@ fn clock() -> f64 {
     now_ms()
 }
 
+/// What a new race does once shown.
+#[derive(Default)]
+enum Start {
+    #[default]
+    Nothing,
+    /// Play on: the race it replaced was playing.
+    Play,
+    /// Play to this time and pause: the link's `t=`.
+    OpenAt(u64),
+}
+
 /// What a component gets from [`use_race`].
 pub struct RaceHandle {
     pub snapshot: Rc<Snapshot>,
@@ -317,23 +367,27 @@ pub struct RaceHandle {
     pub restarted: Option<Rc<str>>,
     pub toggle: Callback<()>,
     pub step: Callback<()>,
+    pub back: Callback<()>,
+    /// Goes to a time within the run so far.
+    pub seek: Callback<f64>,
     pub restart: Callback<()>,
     pub focus: Callback<usize>,
 }
 
 /// Runs `setup` as a race owned by the calling component, at `speed` (changing the speed
-/// keeps the race; changing the setup starts a new one).
+/// keeps the race; changing the setup starts a new one). A new race opens at `open_at` when
+/// the link asks (`t=`): it plays there at full speed and pauses.
 ///
 /// A new setup while the old race had run says so in [`RaceHandle::restarted`]; if the old
 /// race was playing, the new one plays on from time 0.
 #[hook]
-pub fn use_race(setup: Rc<Setup>, speed: Speed) -> RaceHandle {
+pub fn use_race(setup: Rc<Setup>, speed: Speed, open_at: Option<u64>) -> RaceHandle {
     let redraw = use_force_update();
     let runner = use_memo(setup, move |setup| Runner::new(setup.clone(), speed, move || redraw.force_update()));
     runner.set_speed(speed);
-    // The race this component showed last, its state when it was replaced, and whether the
-    // new one still has to be started (in an effect, not while rendering).
-    let last = use_mut_ref(|| None::<(Rc<Runner>, Option<Rc<str>>, bool)>);
+    // The race this component showed last, its state when it was replaced, and what the new
+    // one still has to start doing (in an effect, not while rendering).
+    let last = use_mut_ref(|| None::<(Rc<Runner>, Option<Rc<str>>, Start)>);
     let restarted = {
         let mut last = last.borrow_mut();
         match &*last {
@@ -349,8 +403,12 @@ pub fn use_race(setup: Rc<Setup>, speed: Speed) -> RaceHandle {
                         if o.phase == Phase::Running { " and plays on" } else { "" }
                     ))
                 });
-                let resume = old.is_some_and(|o| o.phase == Phase::Running);
-                *last = Some((runner.clone(), note.clone(), resume));
+                let start = match open_at {
+                    Some(t) if old.is_none() => Start::OpenAt(t),
+                    _ if old.is_some_and(|o| o.phase == Phase::Running) => Start::Play,
+                    _ => Start::Nothing,
+                };
+                *last = Some((runner.clone(), note.clone(), start));
                 note
             }
         }
@@ -359,12 +417,11 @@ pub fn use_race(setup: Rc<Setup>, speed: Speed) -> RaceHandle {
         let last = last.clone();
         use_effect(move || {
             // Taken out of the cell first: playing publishes, which may render.
-            let start = last.borrow_mut().as_mut().filter(|(_, _, resume)| *resume).map(|(runner, _, resume)| {
-                *resume = false;
-                runner.clone()
-            });
-            if let Some(runner) = start {
-                runner.play();
+            let start = last.borrow_mut().as_mut().map(|(runner, _, start)| (runner.clone(), std::mem::take(start)));
+            match start {
+                Some((runner, Start::Play)) => runner.play(),
+                Some((runner, Start::OpenAt(t))) => runner.open_at(t),
+                _ => {}
             }
         });
     }
@@ -376,11 +433,17 @@ pub fn use_race(setup: Rc<Setup>, speed: Speed) -> RaceHandle {
         let runner = runner.clone();
         Callback::from(move |lane| runner.set_focus(lane))
     };
+    let seek = {
+        let runner = runner.clone();
+        Callback::from(move |time| runner.seek(time))
+    };
     RaceHandle {
         snapshot: runner.snapshot(),
         restarted,
         toggle: call(Runner::toggle),
         step: call(Runner::step),
+        back: call(Runner::step_back),
+        seek,
         restart: call(Runner::restart),
         focus,
     }

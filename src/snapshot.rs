@@ -78,6 +78,12 @@ pub struct Rate {
 pub struct Snapshot {
     /// Slots every lane has run.
     pub slot: u64,
+    /// The exact time: `slot`, or in continuous time after a step, the time of the event.
+    pub now: f64,
+    /// The furthest time the race has reached, which the timeline covers.
+    pub furthest: f64,
+    /// Checkpoints the timeline keeps, and the bytes they hold.
+    pub checkpoints: (usize, u64),
     pub horizon: u64,
     pub warmup: u64,
     /// The model racing: its time unit, whether jobs wait, what it measures per job and how

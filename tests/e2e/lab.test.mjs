@@ -532,6 +532,68 @@ labTest('links that used to crash the page name their key and the page runs', as
   }
 });
 
+/** Everything the stats rows say, attribute by attribute, as the page wrote it. */
+async function statsAttributes(page) {
+  return page.$$eval('#stats tr[data-policy]', (trs) => trs.map((tr) => ({ ...tr.dataset })));
+}
+
+/** The timeline's exact time. */
+async function timelineNow(page) {
+  return Number(await page.getAttribute('#timeline', 'data-now'));
+}
+
+labTest('issue 15: the timeline goes back and forth exactly, steps are events, a link opens at a moment', async (open) => {
+  const cases = [
+    ['preset=msfq-d1&policy=msf,msfq&horizon=400&warmup=50&seed=3', 'continuous'],
+    ['preset=pgrr-a1&policy=vqs,bf-js&horizon=2000&warmup=100&seed=3', 'slotted'],
+  ];
+  for (const [query, kind] of cases) {
+    const page = await open(`${query}&speed=max`);
+    await page.click('#play');
+    await page.waitForSelector('#play:has-text("Run again")', { timeout: RUN_TIMEOUT_MS });
+    const end = await statsAttributes(page);
+    const T = Number(await page.getAttribute('#timeline', 'data-furthest'));
+    assert.ok(T > 0, `${kind}: the timeline covers the run`);
+    assert.ok(Number(await page.getAttribute('#timeline', 'data-checkpoints')) > 10, `${kind}: checkpoints along the run`);
+    const half = T / 2;
+    // Back to the middle by the scrubber.
+    await page.locator('#scrubber').fill(String(half));
+    await page.waitForSelector(`#timeline[data-now="${half}"]`, { timeout: 10_000 });
+    const back = await statsAttributes(page);
+    assert.ok(back.every((r) => Number(r.time) === half), `${kind}: every lane at ${half}`);
+    assert.ok(back.some((r, i) => r.meanQueue !== end[i].meanQueue), `${kind}: the middle differs from the end`);
+    // A fresh page opening at that moment shows the same, attribute by attribute.
+    const moment = await page.getAttribute('#moment-link', 'href');
+    assert.ok(moment.endsWith(`&t=${half}`), moment);
+    const fresh = await open(`${query}&speed=max&t=${half}`);
+    await fresh.waitForSelector(`#timeline[data-now="${half}"]`, { timeout: RUN_TIMEOUT_MS });
+    await fresh.waitForSelector('#play[aria-pressed="false"]');
+    assert.deepEqual(await statsAttributes(fresh), back, `${kind}: t=${half} opened fresh`);
+    // Forward to the end again: the first reading, bit for bit.
+    await page.locator('#scrubber').fill(String(T));
+    await page.waitForSelector(`#timeline[data-now="${T}"]`, { timeout: 10_000 });
+    assert.deepEqual(await statsAttributes(page), end, `${kind}: forward to the end again`);
+    // Step, step, back: the first step's moment again; a step is one event in continuous time.
+    await page.locator('#scrubber').fill(String(half));
+    await page.waitForSelector(`#timeline[data-now="${half}"]`, { timeout: 10_000 });
+    await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((h) => Number(document.querySelector('#timeline').dataset.now) > h, half);
+    const first = [await timelineNow(page), await statsAttributes(page)];
+    if (kind === 'continuous') {
+      assert.ok(first[0] < half + 1 && first[0] !== Math.floor(first[0]), `one event, not a time unit: ${first[0]}`);
+      assert.ok((await page.textContent('#timeline .now')).includes(first[0].toFixed(4)));
+    } else {
+      assert.equal(first[0], half + 1, 'one slot');
+    }
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((t) => Number(document.querySelector('#timeline').dataset.now) > t, first[0]);
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction((t) => Number(document.querySelector('#timeline').dataset.now) === t, first[0]);
+    assert.deepEqual([await timelineNow(page), await statsAttributes(page)], first, `${kind}: step back`);
+  }
+});
+
 labTest('space plays and pauses, the right arrow steps one slot, reset goes back to 0', async (open) => {
   const page = await open(`${RACE}&speed=1000`);
   // The keys go to the page, not to a control.

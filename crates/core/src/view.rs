@@ -33,11 +33,29 @@ impl Watch {
 }
 
 /// A running simulation as the page steps and reads it, whatever its model.
-pub trait LiveRun {
+pub trait LiveRun: dyn_clone::DynClone {
     /// Runs `units` more time units (slots in slotted time).
     fn run(&mut self, units: u64) -> Result<(), EngineError>;
-    /// Time units simulated so far.
+    /// Time units simulated so far (whole units: the exact time is [`LiveRun::now`]).
     fn time(&self) -> u64;
+    /// The exact time reached: the slot in slotted time; in continuous time, where the run
+    /// was last cut, which [`LiveRun::run_to`] may leave between two whole units.
+    fn now(&self) -> f64 {
+        self.time() as f64
+    }
+    /// In continuous time, when the next pending event falls (a stale clock tick included:
+    /// running to it handles nothing). `None` in slotted time, whose step is the slot, and
+    /// when nothing is pending.
+    fn next_event(&self) -> Option<f64> {
+        None
+    }
+    /// Handles every event up to `time` (inclusive) and brings the time averages up to it.
+    /// Slotted runs run the whole slots up to `time`. Where a run is cut changes no bit of
+    /// its trajectory, so the page may stop at any event and play on.
+    fn run_to(&mut self, time: f64) -> Result<(), EngineError> {
+        let target = if time.is_finite() { time.max(0.0).floor() as u64 } else { return Ok(()) };
+        self.run(target.saturating_sub(self.time()))
+    }
     /// The figures of this moment.
     fn readings(&self) -> Readings;
     /// A measured quantity over time, as interval means (empty where the model has none).
@@ -55,6 +73,10 @@ pub trait LiveRun {
     /// the engine guarantees whatever the policy does: `packlab soak` and the fuzz targets ask.
     fn check_invariants(&self) -> Result<(), String>;
 }
+
+// A run is a value: the page's timeline keeps clones of it as checkpoints and replays from
+// them, which determinism makes exact.
+dyn_clone::clone_trait_object!(LiveRun);
 
 /// The figures of a run at one moment. Time averages are over the measured window (after the
 /// warm-up) so far.

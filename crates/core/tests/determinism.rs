@@ -129,3 +129,37 @@ fn every_policy_replays_from_its_seed() {
         assert_ne!(report(11), report(12), "{}: the seed must matter", meta.name);
     }
 }
+
+/// The page's timeline keeps clones of a run as checkpoints and replays from them: a clone run
+/// on must give exactly the bits of the original, for every policy of every model (a policy
+/// that kept shared state, or an engine that left something out of the clone, would differ).
+/// Cutting at single events (the page's finest step) changes no bit either.
+#[test]
+fn a_clone_replays_bit_for_bit_and_event_steps_change_nothing() {
+    for (model, meta) in all_policies() {
+        let s = short(model.id);
+        let policy = PolicySpec::parse(meta.name).unwrap();
+        if s.check_policy(&policy).is_err() {
+            continue;
+        }
+        let horizon = s.horizon();
+        let mut original = packlab_core::report::live_run(&s, &policy, Watch::page(256)).unwrap();
+        original.run(horizon / 2).unwrap();
+        let mut clone = dyn_clone::clone_box(&*original);
+        original.run(horizon - horizon / 2).unwrap();
+        assert_ne!(fingerprint(&*original), fingerprint(&*clone), "{}: the clone is a different moment", meta.name);
+        // The clone goes event by event for a while, as the page's step does, then on.
+        let mut events = 0;
+        while events < 200 {
+            let Some(t) = clone.next_event() else { break };
+            assert!(t >= clone.now(), "{}: events come in time order", meta.name);
+            clone.run_to(t).unwrap();
+            assert_eq!(clone.now(), t.max(clone.now()));
+            events += 1;
+        }
+        assert_eq!(events > 0, model.id != "pgrr", "{}: only continuous time has events to step", meta.name);
+        clone.run_to(horizon as f64).unwrap();
+        assert_eq!(fingerprint(&*original), fingerprint(&*clone), "{} {policy:?}", model.id);
+        assert_eq!(original.view(true), clone.view(true), "{} {policy:?}: the servers as drawn", model.id);
+    }
+}

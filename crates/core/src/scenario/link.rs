@@ -12,7 +12,7 @@ use crate::policy::PolicySpec;
 
 /// Keys that only the web page uses (playback speed, embedding); the CLI accepts and ignores
 /// them so that any page link replays on the command line.
-pub const PAGE_KEYS: &[&str] = &["speed", "embed", "views", "theme", "present", "tour", "step"];
+pub const PAGE_KEYS: &[&str] = &["speed", "embed", "views", "theme", "present", "tour", "step", "t"];
 
 /// A decoded link.
 #[derive(Debug, Clone, PartialEq)]

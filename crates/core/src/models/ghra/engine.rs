@@ -32,6 +32,7 @@ use crate::workload::sample;
 use crate::{EngineError, Moment};
 
 /// A VM-scheduling simulation.
+#[derive(Clone)]
 pub struct GhraSim {
     pub(super) config: GhraConfig,
     pub(super) policy: Box<dyn GhraPolicy>,

@@ -47,6 +47,7 @@ fn sim(fleet: &str, types: &str, rates: &[f64], horizon: f64, policy: &str, seed
 }
 
 /// A policy that makes one fixed start at time 0 and nothing else.
+#[derive(Clone)]
 struct OneStart(u32, usize, Source);
 
 impl GhraPolicy for OneStart {
@@ -67,6 +68,7 @@ fn the_engine_refuses_what_the_model_forbids() {
     assert!(matches!(start(OneStart(0, 0, Source::Central)), Some(EngineError::NoneWaiting { class: 0 })));
     assert!(matches!(start(OneStart(3, 0, Source::Dummy)), Some(EngineError::NoSuchServer { server: 3 })));
     // A dummy of size 6 fits capacity 10 once; a policy asking twice is refused.
+    #[derive(Clone)]
     struct Twice;
     impl GhraPolicy for Twice {
         fn on_event(&mut self, event: GhraEvent, ctx: &mut GhraContext<'_>) -> Result<(), EngineError> {

@@ -160,7 +160,7 @@ impl GhraContext<'_> {
 }
 
 /// A policy of the GH-RA model.
-pub trait GhraPolicy {
+pub trait GhraPolicy: dyn_clone::DynClone {
     /// Reacts to an event the engine has just applied (an arrival is already in the queue
     /// [`GhraPolicy::route`] chose; a departed job has already left its server).
     fn on_event(&mut self, event: GhraEvent, ctx: &mut GhraContext<'_>) -> Result<(), EngineError>;
@@ -179,3 +179,6 @@ pub trait GhraPolicy {
         None
     }
 }
+
+// A policy is part of a run's state: the timeline's checkpoints clone it with the engine.
+dyn_clone::clone_trait_object!(GhraPolicy);

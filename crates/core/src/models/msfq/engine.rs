@@ -28,6 +28,7 @@ use crate::{EngineError, Moment};
 use super::theory::MsfqAnalysis;
 
 /// A multiserver-job simulation.
+#[derive(Clone)]
 pub struct MsfqSim {
     pub(super) config: MsfqConfig,
     pub(super) policy: Box<dyn MsfqPolicy>,

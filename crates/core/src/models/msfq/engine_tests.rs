@@ -95,6 +95,7 @@ fn same_seed_same_path_and_common_arrivals() {
 /// A policy bug is refused, not applied: starting a job that does not fit.
 #[test]
 fn the_engine_refuses_a_job_that_does_not_fit() {
+    #[derive(Clone)]
     struct Greedy;
     impl MsfqPolicy for Greedy {
         fn admit(&mut self, ctx: &mut MsfqContext<'_>) -> Result<(), EngineError> {

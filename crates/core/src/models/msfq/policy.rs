@@ -17,7 +17,7 @@ use crate::des::EventQueue;
 use crate::rng::StreamRng;
 
 /// A policy for the multiserver-job model.
-pub trait MsfqPolicy {
+pub trait MsfqPolicy: dyn_clone::DynClone {
     /// The admission routine, run after every arrival and every completion (RES-55).
     fn admit(&mut self, ctx: &mut MsfqContext<'_>) -> Result<(), EngineError>;
 
@@ -35,6 +35,9 @@ pub trait MsfqPolicy {
         None
     }
 }
+
+// A policy is part of a run's state: the timeline's checkpoints clone it with the engine.
+dyn_clone::clone_trait_object!(MsfqPolicy);
 
 /// A built policy, as a policy file's `build` returns it.
 pub fn boxed(policy: impl MsfqPolicy + 'static) -> Result<Box<dyn MsfqPolicy>, crate::ConfigError> {

@@ -37,6 +37,7 @@ use crate::rng::Streams;
 use crate::workload::sample;
 
 /// A PG-AS loss-model simulation.
+#[derive(Clone)]
 pub struct PgasSim {
     pub(super) config: PgasConfig,
     pub(super) policy: Box<dyn PgasPolicy>,

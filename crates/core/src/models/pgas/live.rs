@@ -8,6 +8,7 @@ use std::fmt::Write;
 use super::engine::PgasSim;
 use super::policy::ActionKind;
 use crate::EngineError;
+use crate::des::EventDriven;
 use crate::metrics::SeriesPoint;
 use crate::resources::MAX_RESOURCES;
 use crate::view::{BinsKind, Block, ClusterView, LiveRun, Metric, Readings, ServerView, Why};
@@ -122,6 +123,19 @@ impl LiveRun for PgasSim {
 
     fn time(&self) -> u64 {
         self.now as u64
+    }
+
+    fn now(&self) -> f64 {
+        self.now
+    }
+
+    fn next_event(&self) -> Option<f64> {
+        EventDriven::next_time(self)
+    }
+
+    fn run_to(&mut self, time: f64) -> Result<(), EngineError> {
+        // An endless time would never stop handling arrivals.
+        if time.is_finite() { self.run_until(time) } else { Ok(()) }
     }
 
     /// A loss system never queues. The occupancy is NaN for the upper bound, which admits

@@ -339,7 +339,7 @@ impl PgasContext<'_> {
 }
 
 /// A policy of the PG-AS loss model.
-pub trait PgasPolicy {
+pub trait PgasPolicy: dyn_clone::DynClone {
     /// A job of `job_type` arrived: answer with [`PgasDecision::Admit`], [`PgasDecision::AdmitUnplaced`]
     /// or [`PgasDecision::Reject`] (exactly one), possibly after other decisions.
     fn on_arrival(&mut self, job_type: usize, ctx: &mut PgasContext<'_>) -> Result<(), EngineError>;
@@ -366,3 +366,6 @@ pub trait PgasPolicy {
         false
     }
 }
+
+// A policy is part of a run's state: the timeline's checkpoints clone it with the engine.
+dyn_clone::clone_trait_object!(PgasPolicy);

@@ -50,6 +50,7 @@ pub struct PgrrConfig {
 }
 
 /// A slotted simulation: one policy on one scenario with one seed.
+#[derive(Clone)]
 pub struct PgrrSim {
     pub(super) config: PgrrConfig,
     pub(super) policy: Box<dyn PgrrPolicy>,

@@ -13,7 +13,7 @@ use crate::EngineError;
 use crate::rng::StreamRng;
 
 /// A policy for the slotted engine.
-pub trait PgrrPolicy {
+pub trait PgrrPolicy: dyn_clone::DynClone {
     /// Places waiting jobs for the current slot through [`PgrrContext::apply`]. Called once
     /// per slot, after departures and arrivals.
     fn schedule(&mut self, ctx: &mut PgrrContext<'_>) -> Result<(), EngineError>;
@@ -36,6 +36,9 @@ pub trait PgrrPolicy {
         None
     }
 }
+
+// A policy is part of a run's state: the timeline's checkpoints clone it with the engine.
+dyn_clone::clone_trait_object!(PgrrPolicy);
 
 /// A built policy, as a policy file's `build` returns it.
 pub fn boxed(policy: impl PgrrPolicy + 'static) -> Result<Box<dyn PgrrPolicy>, crate::ConfigError> {
