@@ -14,10 +14,12 @@ use yew::prelude::*;
 
 use crate::bounds::{AlphaChart, CollectionsView, collections_only};
 use crate::chart::{self, ChartKind, LiveChart, RUNNING_REDRAW_MS};
+use crate::cluster::Hit;
 use crate::cluster::{ClusterCanvas, ServerStyle};
 use crate::controls::{Playback, ScenarioControls, value_of};
 use crate::export::{self, ImageFormat};
 use crate::gallery::Gallery;
+use crate::inspector::{EventLog, Inspect};
 use crate::lab::{Action, Lab, ThemeChoice, TourAt, View};
 use crate::runner::use_race;
 use crate::snapshot::Phase;
@@ -176,6 +178,15 @@ fn Workbench(props: &LabProps) -> Html {
     let collections = collections_only(&setup.scenario);
     // During a tour, its step says what is on screen.
     let edited = if lab.tour.is_some() { None } else { edited_note(&setup) };
+    let inspect = use_state(Inspect::default);
+    let on_inspect = {
+        let inspect = inspect.clone();
+        Callback::from(move |next: Inspect| inspect.set(next))
+    };
+    let on_hit = {
+        let (inspect, snapshot) = (inspect.clone(), snapshot.clone());
+        Callback::from(move |(lane, hit): (usize, Hit)| inspect.set(Inspect::after_hit(&snapshot, lane, hit)))
+    };
     html! {
         <main class="lab" data-highlight={lab.tour.map(|at| at.step().highlight)}>
             if *help {
@@ -231,7 +242,9 @@ fn Workbench(props: &LabProps) -> Html {
                            bins and their lines take light colours outlined in grey, one per " }
                         { class_word(snapshot.model.id) }{ "." }
                     </p>
-                    <Lanes snapshot={snapshot.clone()} {reduced_motion} />
+                    <Lanes snapshot={snapshot.clone()} {reduced_motion} on_hit={Some(on_hit)} />
+                    <EventLog snapshot={snapshot.clone()} inspect={*inspect} {on_inspect}
+                        link={lab.query()} name={name.clone()} />
                     <div class="charts">
                         <Charts snapshot={snapshot.clone()} marks={marks.clone()} {load}
                             on_focus={race.focus.clone()} {reduced_motion} {theme} />
@@ -467,6 +480,9 @@ fn TourPanel(props: &TourPanelProps) -> Html {
 pub struct LanesProps {
     pub snapshot: Rc<Snapshot>,
     pub reduced_motion: bool,
+    /// Told which lane was clicked and where (the inspector); clicks do nothing without.
+    #[prop_or_default]
+    pub on_hit: Option<Callback<(usize, Hit)>>,
 }
 
 /// Each policy's cluster, edged in its colour, with the sentence on its last placement.
@@ -481,13 +497,13 @@ pub fn Lanes(props: &LanesProps) -> Html {
     };
     html! {
         <div class="lanes">
-            { for snapshot.lanes.iter().map(|lane| html! {
+            { for snapshot.lanes.iter().enumerate().map(|(i, lane)| html! {
                 <article class={classes!("lane", format!("policy-{}", lane.color % 7))} key={lane.policy.clone()}
                     data-lane={lane.policy.clone()}>
                     <h2><Swatch color={lane.color} markers=true />{ &lane.label }</h2>
                     <ClusterCanvas view={lane.view.clone()} bin_labels={snapshot.bin_labels.clone()}
                         detail={snapshot.detail} min_interval_ms={if props.reduced_motion { 500.0 } else { 0.0 }}
-                        {style} />
+                        {style} on_hit={props.on_hit.as_ref().map(|on_hit| on_hit.reform(move |hit| (i, hit)))} />
                     <p class="why">{ lane.view.last.as_ref().map_or_else(
                         || "No job placed yet.".to_string(),
                         |w| format!("{} {}: {}", time_word, w.time, w.text)) }</p>

@@ -83,6 +83,56 @@ impl Layout {
     }
 }
 
+/// What a click on a lane's canvas points at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hit {
+    Server(usize),
+    /// A job drawn in a server (where the model names its jobs).
+    Job {
+        server: usize,
+        job: u64,
+    },
+    Bin(usize),
+}
+
+/// What the point `(x, y)` (CSS pixels from the canvas's corner) of a canvas `width` wide
+/// showing `view` points at: the inverse of [`draw`].
+pub fn hit(view: &ClusterView, width: f64, detail: bool, x: f64, y: f64) -> Option<Hit> {
+    let servers = view.servers.len();
+    if y >= SERVERS_HEIGHT + GAP {
+        let n = view.bins.len().max(1);
+        let cell = (width / n as f64).min(90.0);
+        let bin = (x / cell).floor();
+        return (bin >= 0.0 && (bin as usize) < view.bins.len()).then_some(Hit::Bin(bin as usize));
+    }
+    if y >= SERVERS_HEIGHT || x < 0.0 || y < 0.0 {
+        return None;
+    }
+    let layout = Layout::new(servers, width.max(1.0), detail);
+    let (col, row) = ((x / layout.cell_width).floor() as usize, (y / layout.cell_height).floor() as usize);
+    if col >= layout.columns {
+        return None;
+    }
+    let i = row * layout.columns + col;
+    let server = view.servers.get(i)?;
+    if detail {
+        // The block under the point, counted from the bottom of the bar as `draw_bars` stacks them.
+        let (bar_top, bar_height) = (BAR_LABEL_ROOM, SERVERS_HEIGHT - 2.0 * BAR_LABEL_ROOM);
+        let mut from_bottom = bar_top + bar_height - y;
+        for block in &server.blocks {
+            let h = f64::from(block.shares[0]) * bar_height;
+            if from_bottom >= 0.0 && from_bottom < h {
+                return Some(block.job.map_or(Hit::Server(i), |job| Hit::Job { server: i, job }));
+            }
+            from_bottom -= h;
+        }
+    }
+    Some(Hit::Server(i))
+}
+
+/// Room above and below a detailed bar for its labels.
+const BAR_LABEL_ROOM: f64 = 16.0;
+
 /// How a detailed server is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ServerStyle {
@@ -136,7 +186,7 @@ pub fn draw(
 /// With several resources (GH-RA) each server is a group of thin bars, one per resource,
 /// named by their initials, and dummy jobs are hatched.
 fn draw_bars(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layout) {
-    let label_room = 16.0;
+    let label_room = BAR_LABEL_ROOM;
     let bar_top = label_room;
     let bar_height = SERVERS_HEIGHT - 2.0 * label_room;
     let pad = (layout.cell_width * 0.15).clamp(1.0, 10.0);
@@ -437,6 +487,9 @@ pub struct ClusterCanvasProps {
     pub min_interval_ms: f64,
     #[prop_or_default]
     pub style: ServerStyle,
+    /// Told what a click points at (the inspector).
+    #[prop_or_default]
+    pub on_hit: Option<Callback<Hit>>,
 }
 
 /// The canvas of one lane, redrawn when a new view arrives and when its size changes.
@@ -471,14 +524,61 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
         });
     }
     let title = describe(&props.view, &props.bin_labels);
+    let onclick = props.on_hit.clone().map(|on_hit| {
+        let (view, detail) = (props.view.clone(), props.detail);
+        Callback::from(move |e: MouseEvent| {
+            let canvas: HtmlCanvasElement = e.target_unchecked_into();
+            let width = f64::from(canvas.client_width());
+            if let Some(hit) = hit(&view, width, detail, f64::from(e.offset_x()), f64::from(e.offset_y())) {
+                on_hit.emit(hit);
+            }
+        })
+    });
+    let clickable = onclick.as_ref().map(|_| "clickable");
     html! {
-        <canvas ref={canvas} class="cluster" role="img" aria-label={title} />
+        <canvas ref={canvas} class={classes!("cluster", clickable)} role="img" aria-label={title} {onclick}
+            title={onclick_title(props.on_hit.is_some())} />
     }
+}
+
+/// The canvas's tooltip when clicks inspect.
+fn onclick_title(inspects: bool) -> Option<&'static str> {
+    inspects.then_some("Click a server, a job or a bin to see the decisions behind it")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_click_finds_what_was_drawn_there() {
+        use packlab_core::view::{Block, ServerView};
+        let block = |share: f32, job: u64| Block::scalar(share, 0, false).with_job(job);
+        let view = ClusterView {
+            servers: vec![
+                ServerView { fill: 0.5, blocks: vec![block(0.25, 7), block(0.25, 9)], ..ServerView::default() },
+                ServerView::default(),
+            ],
+            bins: vec![3, 1],
+            ..ClusterView::default()
+        };
+        let bar_height = SERVERS_HEIGHT - 2.0 * BAR_LABEL_ROOM;
+        let bottom = BAR_LABEL_ROOM + bar_height;
+        // Two servers of 72 px: the first's lowest quarter is job 7, the next job 9.
+        assert_eq!(hit(&view, 400.0, true, 10.0, bottom - 1.0), Some(Hit::Job { server: 0, job: 7 }));
+        assert_eq!(hit(&view, 400.0, true, 10.0, bottom - bar_height * 0.3), Some(Hit::Job { server: 0, job: 9 }));
+        assert_eq!(hit(&view, 400.0, true, 10.0, BAR_LABEL_ROOM + 1.0), Some(Hit::Server(0)));
+        assert_eq!(hit(&view, 400.0, true, 80.0, 50.0), Some(Hit::Server(1)));
+        assert_eq!(hit(&view, 400.0, true, 300.0, 50.0), None, "right of the last server");
+        // Bins: cells of at most 90 px under the servers.
+        assert_eq!(hit(&view, 400.0, true, 100.0, SERVERS_HEIGHT + GAP + 20.0), Some(Hit::Bin(1)));
+        assert_eq!(hit(&view, 400.0, true, 200.0, SERVERS_HEIGHT + GAP + 20.0), None);
+        // A heat strip: row by row.
+        let many = ClusterView { servers: vec![ServerView::default(); 1000], ..ClusterView::default() };
+        let layout = Layout::new(1000, 400.0, false);
+        let (x, y) = (layout.cell_width * 2.5, layout.cell_height * 1.5);
+        assert_eq!(hit(&many, 400.0, false, x, y), Some(Hit::Server(layout.columns + 2)));
+    }
 
     #[test]
     fn few_servers_are_bars_many_are_a_grid() {
@@ -500,7 +600,7 @@ mod tests {
     fn the_lane_edges_in_the_stylesheet_are_the_policy_colours() {
         let css = include_str!("../www/style.css");
         for i in 0..packlab_plot::PALETTE.len() {
-            let rule = format!(".lane.policy-{i} {{ border-top-color: {}; }}", packlab_plot::css_color(i));
+            let rule = format!(".policy-{i} {{ --policy: {}; }}", packlab_plot::css_color(i));
             assert!(css.contains(&rule), "missing {rule}");
         }
         // Blocks take the class palette, which shares no colour with the policies'.

@@ -21,6 +21,7 @@ pub mod crash;
 pub mod export;
 pub mod frame_loop;
 pub mod gallery;
+pub mod inspector;
 pub mod lab;
 pub mod memory;
 pub mod race;

@@ -2,9 +2,11 @@
 //! browser API so it can be tested anywhere. Each lane is a [`LiveRun`], so any model the core
 //! offers races here unchanged.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use packlab_core::EngineError;
+use packlab_core::decisions::Decision;
 use packlab_core::metrics::SeriesPoint;
 use packlab_core::models::{ModelInfo, RewardReference, TimeUnit};
 use packlab_core::report::live_run;
@@ -32,6 +34,10 @@ struct Lane {
     run: Box<dyn LiveRun>,
     /// The paper's analysis, where one exists (SPEC 5.6): E[T] and E[T^(j)] per class.
     analysis: Option<Analysis>,
+    /// The decisions last published and how many the run had made then: a snapshot copies
+    /// the log only when it grew (a run is deterministic, so the same count after going back
+    /// and forth is the same log).
+    published: RefCell<(u64, Rc<[Decision]>)>,
 }
 
 /// The simulations of every policy of a [`Setup`], stepped in lockstep: after any call, all
@@ -71,7 +77,13 @@ impl Race {
             .filter_map(|spec| {
                 let run = live_run(s, spec, Watch::page(max_points)).ok()?;
                 let analysis = run.analysis();
-                Some(Lane { policy: spec.to_string(), label: s.policy_label(spec), run, analysis })
+                Some(Lane {
+                    policy: spec.to_string(),
+                    label: s.policy_label(spec),
+                    run,
+                    analysis,
+                    published: RefCell::new((0, Rc::from([]))),
+                })
             })
             .collect();
         let bin_labels = lanes.first().map_or_else(Vec::new, |l| l.run.bin_labels()).into();
@@ -292,6 +304,7 @@ impl Race {
                     reward_series: points(run.series(Metric::Reward)),
                     occupancy_series: running_mean(run.series(Metric::Occupancy)),
                     view: Rc::new(run.view(detail)),
+                    decisions: lane.decisions(),
                 }
             })
             .collect();
@@ -328,6 +341,18 @@ impl Race {
             detail,
             rate: None,
         }
+    }
+}
+
+impl Lane {
+    /// The run's kept decisions, copied only when the log moved since the last snapshot.
+    fn decisions(&self) -> Rc<[Decision]> {
+        let log = self.run.decisions();
+        let mut published = self.published.borrow_mut();
+        if published.0 != log.count() {
+            *published = (log.count(), log.records().iter().cloned().collect());
+        }
+        published.1.clone()
     }
 }
 
@@ -448,8 +473,10 @@ mod tests {
 
     /// What the page shows of the race, to compare bit for bit: `Debug` writes every float
     /// in its shortest round-trip form, and NaN (no mean yet) equals itself.
+    /// (How far the race went and its checkpoints are left out: they differ, rightly.)
     fn at(race: &Race) -> String {
-        format!("{:?}", race.snapshot(Phase::Paused, 0))
+        let s = race.snapshot(Phase::Paused, 0);
+        format!("{:?}", (s.now, s.slot, &s.lanes, &s.bin_series, &s.bin_job_time_series))
     }
 
     /// The timeline's contract: going back to a moment, or forward again, shows exactly what

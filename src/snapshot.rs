@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use packlab_core::decisions::Decision;
 use packlab_core::models::{JobTime, ModelInfo, RewardReference};
 use packlab_core::view::ClusterView;
 use packlab_plot::Point;
@@ -60,6 +61,8 @@ pub struct LaneStats {
     pub occupancy_series: Rc<[Point]>,
     /// Servers, queue bins and the last placement.
     pub view: Rc<ClusterView>,
+    /// The lane's last decisions with their reasons, oldest first (the event log).
+    pub decisions: Rc<[Decision]>,
 }
 
 /// Measured pace of the page while playing.

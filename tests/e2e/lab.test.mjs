@@ -594,6 +594,125 @@ labTest('issue 15: the timeline goes back and forth exactly, steps are events, a
   }
 });
 
+/** The rows of a CSV file (RFC 4180 quoting, no line breaks inside fields) as objects. */
+function parseCsv(text) {
+  const lines = text.split('\n').filter((line) => line && !line.startsWith('#'));
+  const fields = (line) => {
+    const out = [];
+    let field = '';
+    let quoted = false;
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i];
+      if (quoted) {
+        if (c === '"' && line[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else if (c === '"') quoted = false;
+        else field += c;
+      } else if (c === '"') quoted = true;
+      else if (c === ',') {
+        out.push(field);
+        field = '';
+      } else field += c;
+    }
+    out.push(field);
+    return out;
+  };
+  const [head, ...rows] = lines.map(fields);
+  return rows.map((row) => Object.fromEntries(head.map((h, i) => [h, row[i]])));
+}
+
+/** `packlab run --link QUERY --events FILE --events-to T`: every decision, as CSV rows. */
+async function cliEvents(query, to) {
+  const [command, prefix] = cliCommand();
+  const dir = await mkdtemp(join(tmpdir(), 'packlab-events-'));
+  const file = join(dir, 'events.csv');
+  execFileSync(command, [...prefix, 'run', '--link', query, '--events', file, '--events-to', String(to)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const rows = parseCsv(readFileSync(file, 'utf8'));
+  await rm(dir, { recursive: true });
+  return rows;
+}
+
+/** What the inspector shows: the decision's lane, number, time, what, why and facts. */
+async function inspected(page) {
+  return page.$eval('#inspector', (el) => ({
+    policy: el.dataset.lane,
+    seq: el.dataset.seq,
+    time: Number(el.dataset.time),
+    what: el.querySelector('.what').textContent,
+    why: el.querySelector('.why').textContent.replace(/^why: /, ''),
+    facts: [...el.querySelectorAll('table.facts tr')]
+      .map((tr) => `${tr.querySelector('th').textContent}: ${tr.querySelector('td').textContent}`)
+      .join('; '),
+  }));
+}
+
+labTest('issue 15: the inspector shows each model\'s decisions with the numbers the CLI writes', async (open) => {
+  const cases = [
+    ['preset=pgrr-a3&policy=bf-js,vqs,fifo-ff&seed=5&horizon=400', 300, 'room before → after'],
+    ['preset=msfq-d1&policy=msfq,msf&seed=5&horizon=200', 100, 'free cores before → after'],
+    ['preset=ghra-b4&seed=5&horizon=40', 20, 'queue there now'],
+    ['preset=pgas-c3&policy=dra&seed=5&horizon=10', 5, 'I*: ranks up to it got all their servers'],
+  ];
+  for (const [query, t, fact] of cases) {
+    const page = await open(`${query}&t=${t}`);
+    await page.waitForSelector(`#timeline[data-now="${t}"]`, { timeout: RUN_TIMEOUT_MS });
+    await page.waitForSelector('#play[aria-pressed="false"]');
+    const cli = await cliEvents(query, t);
+    const find = (d) => cli.find((r) => r.policy === d.policy && r.seq === d.seq);
+    // The newest decision of every lane, and one whose rule noted `fact`.
+    const lanes = await page.$$eval('#stats tr[data-policy]', (trs) => trs.map((tr) => tr.dataset.policy));
+    for (const lane of lanes) {
+      const row = page.locator(`#log li.decision[data-lane="${lane}"] button`).first();
+      await row.click();
+      await page.waitForSelector(`#inspector[data-lane="${lane}"]`);
+      const shown = await inspected(page);
+      const written = find(shown);
+      assert.ok(written, `${query}: ${lane} decision ${shown.seq} is not in the CLI's log`);
+      assert.deepEqual(
+        { time: shown.time, what: shown.what, why: shown.why, facts: shown.facts },
+        { time: Number(written.time), what: written.what, why: written.why, facts: written.facts },
+        `${query}: ${lane} decision ${shown.seq}`,
+      );
+    }
+    const rows = await page.locator('#log li.decision').count();
+    let checked = false;
+    for (let i = 0; i < rows && !checked; i++) {
+      await page.locator('#log li.decision button').nth(i).click();
+      const shown = await inspected(page);
+      if (!shown.facts.includes(`${fact}:`)) continue;
+      const written = find(shown);
+      assert.equal(written?.facts, shown.facts, `${query}: the numbers behind ${shown.what}`);
+      checked = true;
+    }
+    assert.ok(checked, `${query}: no decision in the log shows '${fact}'`);
+  }
+
+  // Side by side: one job's decisions in every lane; a click on a server filters by it.
+  const page = await open('preset=pgrr-a3&policy=bf-js,vqs,fifo-ff&seed=5&horizon=400&t=300');
+  await page.waitForSelector('#timeline[data-now="300"]', { timeout: RUN_TIMEOUT_MS });
+  // The oldest job BF-J/S started: the other lanes have started it by now too.
+  await page.locator('#log li.decision[data-lane="bf-js"][data-action="start"] button').last().click();
+  const job = await page.getAttribute('#inspector', 'data-job');
+  await page.fill('#log-job', job);
+  await page.dispatchEvent('#log-job', 'change');
+  await page.waitForFunction((j) => [...document.querySelectorAll('#log li.decision')].every((li) => li.dataset.job === j), job);
+  const lanesOfJob = await page.$$eval('#log li.decision', (lis) => [...new Set(lis.map((li) => li.dataset.lane))]);
+  assert.ok(lanesOfJob.length >= 2, `job ${job} decided in one lane only: ${lanesOfJob}`);
+  await page.locator('#log li.decision button').first().click();
+  const others = await page.$$eval('#inspector ul.side-by-side li', (lis) => lis.map((li) => li.dataset.lane));
+  assert.equal(others.length, 2, 'the two other lanes, side by side');
+  await page.click('#log-clear');
+  const canvas = page.locator('article.lane[data-lane="vqs"] canvas.cluster');
+  await canvas.click({ position: { x: 10, y: 5 } });
+  await page.waitForFunction(() => document.querySelector('#log-server').value === '1');
+  const servers = await page.$$eval('#log li.decision', (lis) => lis.map((li) => [li.dataset.lane, li.dataset.server]));
+  assert.ok(servers.length > 0 && servers.every(([l, s]) => l === 'vqs' && s === '1'), JSON.stringify(servers));
+});
+
 labTest('space plays and pauses, the right arrow steps one slot, reset goes back to 0', async (open) => {
   const page = await open(`${RACE}&speed=1000`);
   // The keys go to the page, not to a control.

@@ -117,6 +117,27 @@ pub struct RunArgs {
     /// Write the Q(t) trajectory of every policy as CSV and SVG into this directory.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+
+    /// Write every policy's decisions with their reasons as CSV (the page's event log): time,
+    /// job, server, what, why and the numbers the rule looked at. First seed only.
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<PathBuf>,
+
+    /// The decisions from this time on (default 0).
+    #[arg(long, value_name = "T", requires = "events", value_parser = time_value, allow_hyphen_values = true)]
+    pub events_from: Option<f64>,
+
+    /// The decisions up to this time, inclusive (default: the horizon). The run stops there.
+    #[arg(long, value_name = "T", requires = "events", value_parser = time_value, allow_hyphen_values = true)]
+    pub events_to: Option<f64>,
+}
+
+/// A time: a finite number >= 0.
+fn time_value(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(t) if t.is_finite() && t >= 0.0 => Ok(t),
+        _ => Err(format!("must be a time, a number >= 0 (got '{text}')")),
+    }
 }
 
 #[derive(Debug, Args)]
@@ -203,6 +224,11 @@ pub struct BenchArgs {
     /// page pays for it; batch runs leave it off.
     #[arg(long)]
     pub details: bool,
+
+    /// Keep the last N decisions with their reasons, as the page's event log does (400), to
+    /// time what explaining costs; batch runs keep none.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    pub log: u64,
 
     /// Print one JSON object per timed run per line.
     #[arg(long)]

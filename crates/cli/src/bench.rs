@@ -70,7 +70,7 @@ pub fn command(args: &BenchArgs, model: Option<&str>, out: &mut dyn Write) -> Re
     }
     for case in &cases {
         for policy in &case.policies {
-            let watch = Watch { max_points: MAX_POINTS, details: args.details };
+            let watch = Watch { max_points: MAX_POINTS, details: args.details, log: args.log as usize };
             let row = time_one(case, policy, watch)
                 .with_context(|| format!("{} {}, policy {policy}", case.preset, case.setting))?;
             if args.json {

@@ -5,6 +5,7 @@ mod args;
 mod bench;
 mod bounds;
 mod catalog;
+mod events;
 mod output;
 mod run;
 mod setup;

@@ -41,6 +41,13 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
         print_human(&setup, warmup_note.as_deref(), &per_policy, reps.as_deref(), out)?;
     }
 
+    if let Some(file) = &args.events {
+        let written = crate::events::write(file, &setup, args.events_from.unwrap_or(0.0), args.events_to)?;
+        let mut stderr = std::io::stderr();
+        let sink: &mut dyn Write = if args.json { &mut stderr } else { out };
+        writeln!(sink, "wrote {} ({written} decisions)", file.display())?;
+    }
+
     if let Some(dir) = &args.out {
         let first: Vec<&RunOutcome> = per_policy.iter().map(|runs| &runs[0]).collect();
         let written = write_trajectory(dir, &setup, &first)?;

@@ -834,3 +834,39 @@ fn bench_pgas_runs_with_tiny_numbers() {
     }
     assert!(ok(&["bench-pgas", "--servers", "20", "--jobs", "3000"]).contains("events/s"));
 }
+
+/// Issue 15: `run --events` writes every policy's decisions in a window, with the reasons and
+/// numbers the page's event log shows; bad windows are named.
+#[test]
+fn events_are_written_for_a_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("events.csv");
+    let path = file.to_str().unwrap();
+    let base = ["run", "--preset", "msfq-d1", "--policy", "msfq,msf", "--set", "horizon=100", "--events", path];
+    let out = ok(&[&base[..], &["--events-from", "10", "--events-to", "20.5"]].concat());
+    assert!(out.contains("decisions)"), "{out}");
+    let mut reader = csv::Reader::from_path(&file).unwrap();
+    assert_eq!(reader.headers().unwrap(), packlab_core::decisions::CSV_HEADER.as_slice());
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    // About 7.5 arrivals per time unit: each lane starts most of them in the window.
+    for policy in ["msfq", "msf"] {
+        let mine: Vec<_> = rows.iter().filter(|r| &r[0] == policy).collect();
+        assert!(mine.len() > 20, "{policy}: {} decisions", mine.len());
+        let seqs: Vec<u64> = mine.iter().map(|r| r[1].parse().unwrap()).collect();
+        assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "{policy}: every decision, in order");
+    }
+    for r in &rows {
+        let t: f64 = r[2].parse().unwrap();
+        assert!((10.0..=20.5).contains(&t), "{r:?}");
+        assert!(!r[8].is_empty() && !r[9].is_empty(), "what and why: {r:?}");
+    }
+    // MSFQ's phase changes say which Quickswap rule fired, with the counts it compared.
+    assert!(rows.iter().any(|r| &r[0] == "msfq" && &r[3] == "phase" && r[10].contains("n₁")), "no phase change");
+    fails(
+        &[&base[..], &["--events-from", "30", "--events-to", "20"]].concat(),
+        &["--events-from (30)", "--events-to (20)"],
+    );
+    fails(&[&base[..], &["--events-to", "1000"]].concat(), &["--events-to", "0..=100"]);
+    fails(&[&base[..], &["--events-from", "-1"]].concat(), &["--events-from", "a number >= 0"]);
+    fails(&["run", "--preset", "msfq-d1", "--events-to", "5"], &["--events"]);
+}

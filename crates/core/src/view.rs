@@ -6,8 +6,12 @@
 //! implementing [`LiveRun`]; the page never looks inside an engine.
 
 use crate::EngineError;
+use crate::decisions::DecisionLog;
 use crate::metrics::SeriesPoint;
 use crate::resources::MAX_RESOURCES;
+
+/// Decisions a page's run keeps: the event log's length.
+pub const PAGE_LOG: usize = 400;
 
 /// How a run is watched: what it keeps besides its statistics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,17 +22,25 @@ pub struct Watch {
     /// ranking of the servers). Batch runs (CLI, bench) leave it off and pay nothing for it;
     /// it never changes the trajectory.
     pub details: bool,
+    /// Decisions kept with their reasons (the event log, the inspector); 0 keeps none, and
+    /// policies then format no reasons at all.
+    pub log: usize,
 }
 
 impl Watch {
     /// A run read only for its numbers.
     pub const fn batch(max_points: usize) -> Self {
-        Self { max_points, details: false }
+        Self { max_points, details: false, log: 0 }
     }
 
     /// A run the page draws.
     pub const fn page(max_points: usize) -> Self {
-        Self { max_points, details: true }
+        Self { max_points, details: true, log: PAGE_LOG }
+    }
+
+    /// The same, keeping the last `log` decisions.
+    pub const fn with_log(self, log: usize) -> Self {
+        Self { log, ..self }
     }
 }
 
@@ -69,6 +81,9 @@ pub trait LiveRun: dyn_clone::DynClone {
     fn analysis(&self) -> Option<Analysis> {
         None
     }
+    /// The last decisions, with what the policy looked at (empty unless the run was started
+    /// with [`Watch::log`]).
+    fn decisions(&self) -> &DecisionLog;
     /// Checks the model's invariants on the state (capacity, conservation of jobs), the ones
     /// the engine guarantees whatever the policy does: `packlab soak` and the fuzz targets ask.
     fn check_invariants(&self) -> Result<(), String>;
@@ -195,6 +210,9 @@ pub struct Block {
     pub reserved: bool,
     /// Whether this job is the last one placed.
     pub last: bool,
+    /// The job's id, where the model draws jobs one by one (the inspector finds its
+    /// decision by it).
+    pub job: Option<u64>,
 }
 
 /// The most recent placement and a sentence on why the policy chose it.
@@ -212,7 +230,12 @@ impl Block {
     pub fn scalar(share: f32, bin: u16, last: bool) -> Self {
         let mut shares = [0.0; MAX_RESOURCES];
         shares[0] = share;
-        Self { shares, bin, dummy: false, reserved: false, last }
+        Self { shares, bin, dummy: false, reserved: false, last, job: None }
+    }
+
+    /// The same, naming its job.
+    pub fn with_job(self, job: u64) -> Self {
+        Self { job: Some(job), ..self }
     }
 
     /// Its share of the first (or only) resource.

@@ -113,9 +113,28 @@ impl GroupedIds {
     pub fn first_at_least(&self, x: u64) -> Option<(u64, u32)> {
         self.groups.range(x..).next().map(|(&key, group)| (key, group.lowest()))
     }
+
+    /// What [`GroupedIds::first_at_least`] answers, and the runner-up: the next id under the
+    /// same key, else the lowest id under the next key (for explaining a best fit).
+    pub fn first_two_at_least(&self, x: u64) -> [Option<(u64, u32)>; 2] {
+        let mut groups = self.groups.range(x..);
+        let Some((&key, group)) = groups.next() else { return [None, None] };
+        let first = group.lowest();
+        let second = group.after(first).map(|id| (key, id)).or_else(|| groups.next().map(|(&k, g)| (k, g.lowest())));
+        [Some((key, first)), second]
+    }
 }
 
 impl Group {
+    /// The lowest id above `id` in the group.
+    fn after(&self, id: u32) -> Option<u32> {
+        match self {
+            Group::One(_) => None,
+            Group::Few(ids) => ids.iter().copied().find(|&i| i > id),
+            Group::Many(bits) => bits.after(id),
+        }
+    }
+
     fn lowest(&self) -> u32 {
         match self {
             Group::One(id) => *id,
@@ -178,6 +197,22 @@ impl Bits {
         let s = self.top.trailing_zeros() as usize;
         let w = s * 64 + self.summary[s].trailing_zeros() as usize;
         Some((w * 64) as u32 + self.words[w].trailing_zeros())
+    }
+
+    /// The lowest member above `id`: its own word first, then the words after it (a walk
+    /// only explanations take, never a scheduling decision).
+    fn after(&self, id: u32) -> Option<u32> {
+        let w = id as usize / 64;
+        let above = self.words[w] & (u64::MAX << (id % 64)) & !(1 << (id % 64));
+        if above != 0 {
+            return Some((w * 64) as u32 + above.trailing_zeros());
+        }
+        self.words
+            .iter()
+            .enumerate()
+            .skip(w + 1)
+            .find(|(_, word)| **word != 0)
+            .map(|(v, word)| (v * 64) as u32 + word.trailing_zeros())
     }
 
     /// The members in increasing order.
@@ -244,6 +279,8 @@ mod tests {
                     }
                 }
                 prop_assert_eq!(g.first_at_least(x), model.range((x, 0)..).next().copied());
+                let mut two = model.range((x, 0)..).copied();
+                prop_assert_eq!(g.first_two_at_least(x), [two.next(), two.next()]);
             }
         }
     }

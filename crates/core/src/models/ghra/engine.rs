@@ -19,6 +19,7 @@
 //! so job i is the same job under every policy. Everything a policy draws (servers, ties,
 //! clock ticks, dummy service times) comes from its own stream.
 
+use crate::decisions::{Decision, DecisionLog};
 use std::collections::VecDeque;
 
 use super::policy::{GhraContext, GhraPolicy, LastStart};
@@ -54,6 +55,8 @@ pub struct GhraSim {
     /// Events handled, and clock ticks dropped as stale (for benchmarks).
     pub(super) handled: u64,
     pub(super) stale: u64,
+    /// The last decisions, when the run keeps them ([`crate::view::Watch::log`]).
+    pub(super) log: DecisionLog,
 }
 
 impl GhraSim {
@@ -107,6 +110,7 @@ impl GhraSim {
             total_rate,
             handled: 0,
             stale: 0,
+            log: DecisionLog::new(0),
         };
         sim.dispatch(GhraEvent::Begin)?;
         Ok(sim)
@@ -188,6 +192,7 @@ impl GhraSim {
                 policy_rng: &mut self.streams.policy,
                 service: self.config.service,
                 mean_service: &self.config.mean_service,
+                log: &mut self.log,
             },
             &mut self.policy,
         )
@@ -195,11 +200,20 @@ impl GhraSim {
 
     fn dispatch(&mut self, event: GhraEvent) -> Result<(), EngineError> {
         let (mut ctx, policy) = self.context();
-        policy.on_event(event, &mut ctx)
+        let result = policy.on_event(event, &mut ctx);
+        // Notes belong to the decisions of the reaction that made them.
+        self.log.drop_notes();
+        result
     }
 
     /// Processes every event up to time `until` (inclusive) and brings the time averages
     /// up to `until`.
+    /// Keeps the last `capacity` decisions with their reasons (the page's event log).
+    pub fn with_log(mut self, capacity: usize) -> Self {
+        self.log = DecisionLog::new(capacity);
+        self
+    }
+
     pub fn run_until(&mut self, until: f64) -> Result<(), EngineError> {
         run_until(self, until)
     }
@@ -258,6 +272,22 @@ impl GhraSim {
         let i = st.index(queue);
         st.queues[i].push_back(job);
         st.waiting_by_type[j] += 1;
+        if let QueueRef::Local { server, .. } = queue {
+            let (now, length) = (self.now, st.queues[i].len());
+            self.log.record(|| {
+                Decision::new(
+                    now,
+                    "route",
+                    format!("job {} (type {}) joins server {}'s queue", job.id, j + 1, server + 1),
+                    "the policy's routing",
+                )
+                .job(job.id)
+                .server(server)
+                .bin(j)
+                .fact("queue there now", length.to_string())
+            });
+        }
+        self.log.drop_notes();
         st.waiting_total += 1;
         if let QueueRef::Local { server, .. } = queue {
             st.waiting_at[server as usize] += 1;

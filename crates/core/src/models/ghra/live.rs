@@ -41,7 +41,7 @@ impl GhraSim {
                 for (count, dummy) in [(st.real(server, j), false), (st.dummies(server, j), true)] {
                     for i in 0..count {
                         let last = is_last(dummy) && i + 1 == count;
-                        blocks.push(Block { shares, bin: j as u16, dummy, reserved: false, last });
+                        blocks.push(Block { shares, bin: j as u16, dummy, reserved: false, last, job: None });
                     }
                 }
             }
@@ -110,6 +110,10 @@ impl LiveRun for GhraSim {
 
     fn now(&self) -> f64 {
         self.now
+    }
+
+    fn decisions(&self) -> &crate::decisions::DecisionLog {
+        &self.log
     }
 
     fn next_event(&self) -> Option<f64> {

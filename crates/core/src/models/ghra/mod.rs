@@ -130,7 +130,7 @@ impl Model for Ghra {
         policy: Box<dyn GhraPolicy>,
         watch: Watch,
     ) -> Result<GhraSim, RunError> {
-        Ok(GhraSim::new(scenario.engine_config(watch.max_points)?, policy, scenario.window.seed)?)
+        Ok(GhraSim::new(scenario.engine_config(watch.max_points)?, policy, scenario.window.seed)?.with_log(watch.log))
     }
 
     fn summarize(scenario: &GhraScenario, spec: &PolicySpec, run: &GhraSim) -> RunOutcome {

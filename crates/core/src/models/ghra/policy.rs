@@ -11,6 +11,7 @@
 use super::state::{Event, GhraEvent, GhraJob, GhraState, QueueRef, Source};
 use super::stats::GhraStats;
 use crate::EngineError;
+use crate::decisions::{Decision, DecisionLog, short};
 use crate::des::{Clocks, EventQueue};
 use crate::rng::StreamRng;
 use crate::workload::{ServiceLaw, sample};
@@ -59,6 +60,7 @@ pub struct GhraContext<'a> {
     pub(crate) policy_rng: &'a mut StreamRng,
     pub(crate) service: ServiceLaw,
     pub(crate) mean_service: &'a [f64],
+    pub(crate) log: &'a mut DecisionLog,
 }
 
 impl GhraContext<'_> {
@@ -132,7 +134,45 @@ impl GhraContext<'_> {
         self.events.push(self.now + job.service, Event::Departure { server, job_type: j as u16, dummy });
         self.stats.started(self.now, j, (!dummy).then_some(&job), st);
         *self.last = Some(LastStart { time: self.now, server, job_type: j as u16, source, why });
+        let now = self.now;
+        self.log.record(|| {
+            let (what, action) = match source {
+                Source::Dummy => (format!("a dummy VM of type {} starts on server {}", j + 1, server + 1), "dummy"),
+                Source::Central | Source::Local => {
+                    (format!("job {} (type {}) starts on server {}", job.id, j + 1, server + 1), "start")
+                }
+            };
+            let used = st.used[l].as_slice().iter().zip(st.capacities[l].as_slice()).map(|(u, c)| format!("{u}/{c}"));
+            let d = Decision::new(now, action, what, why)
+                .server(server)
+                .bin(j)
+                .fact("server use after (per resource)", used.collect::<Vec<_>>().join(", "))
+                .fact("waiting of its type", st.waiting_by_type[j].to_string());
+            if dummy { d } else { d.job(job.id).fact("waited", short(now - job.arrival)) }
+        });
         Ok(())
+    }
+
+    /// Records a decision that starts no job (a routing, a configuration), when the run keeps
+    /// a log.
+    pub fn record(&mut self, decision: impl FnOnce(f64) -> Decision) {
+        let now = self.now;
+        self.log.record(|| decision(now));
+    }
+
+    /// The rate queue `queue`'s Poisson clock runs at, as last armed.
+    pub fn clock_rate(&self, queue: QueueRef) -> f64 {
+        self.state.rates[self.state.index(queue)]
+    }
+
+    /// Whether the run keeps a decision log: format notes only then.
+    pub fn explaining(&self) -> bool {
+        self.log.explaining()
+    }
+
+    /// A fact the policy looked at, for the next decision (free when no log is kept).
+    pub fn note(&mut self, label: impl Into<String>, value: impl Into<String>) {
+        self.log.note(label, value);
     }
 
     /// Arms the Poisson clock of `queue` at `rate` (> 0): its next tick comes at now +

@@ -18,6 +18,7 @@
 use super::policy::{LastStart, MsfqContext, MsfqPolicy, Status};
 use super::state::{Event, MsfqConfig, MsfqJob, MsfqState};
 use super::stats::MsfqStats;
+use crate::decisions::DecisionLog;
 use crate::des::{EventDriven, EventQueue, run_until};
 use crate::limits::MAX_WAITING;
 use crate::metrics::SeriesPoint;
@@ -44,6 +45,8 @@ pub struct MsfqSim {
     pub(super) timer_version: u64,
     /// The paper's analysis of this run, where it applies (SPEC 5.6).
     pub(super) analysis: Option<MsfqAnalysis>,
+    /// The last decisions, when the run keeps them ([`crate::view::Watch::log`]).
+    pub(super) log: DecisionLog,
 }
 
 impl MsfqSim {
@@ -67,6 +70,7 @@ impl MsfqSim {
             status: None,
             timer_version: 0,
             analysis: None,
+            log: DecisionLog::new(0),
         };
         let (mut ctx, policy) = sim.context();
         policy.on_start(&mut ctx);
@@ -74,6 +78,12 @@ impl MsfqSim {
     }
 
     /// Attaches the paper's analysis of this run.
+    /// Keeps the last `capacity` decisions with their reasons (the page's event log).
+    pub fn with_log(mut self, capacity: usize) -> Self {
+        self.log = DecisionLog::new(capacity);
+        self
+    }
+
     pub fn with_analysis(mut self, analysis: Option<MsfqAnalysis>) -> Self {
         self.analysis = analysis;
         self
@@ -93,6 +103,7 @@ impl MsfqSim {
             status: &mut self.status,
             policy_rng: &mut self.streams.policy,
             timer_version: &mut self.timer_version,
+            log: &mut self.log,
         };
         (ctx, &mut self.policy)
     }
@@ -209,7 +220,10 @@ impl EventDriven for MsfqSim {
         if matches!(event, Event::Timer { .. }) {
             policy.on_timer(&mut ctx);
         }
-        policy.admit(&mut ctx)
+        let result = policy.admit(&mut ctx);
+        // Notes belong to the decisions of the reaction that made them.
+        self.log.drop_notes();
+        result
     }
 
     fn now(&self) -> f64 {

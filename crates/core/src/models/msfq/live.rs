@@ -40,6 +40,10 @@ impl LiveRun for MsfqSim {
         self.now
     }
 
+    fn decisions(&self) -> &crate::decisions::DecisionLog {
+        &self.log
+    }
+
     fn next_event(&self) -> Option<f64> {
         EventDriven::next_time(self)
     }

@@ -132,7 +132,9 @@ impl Model for Msfq {
     ) -> Result<MsfqSim, RunError> {
         let analysis = policy.analysed_threshold().and_then(|l| analysis_input(scenario, l));
         let analysis = analysis.and_then(|input| theory::msfq_analysis(&input).ok());
-        Ok(MsfqSim::new(scenario.engine_config(watch.max_points), policy, scenario.window.seed).with_analysis(analysis))
+        Ok(MsfqSim::new(scenario.engine_config(watch.max_points), policy, scenario.window.seed)
+            .with_analysis(analysis)
+            .with_log(watch.log))
     }
 
     fn summarize(scenario: &MsfqScenario, spec: &PolicySpec, run: &MsfqSim) -> RunOutcome {

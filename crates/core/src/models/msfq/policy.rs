@@ -13,6 +13,7 @@ use std::fmt;
 use super::state::{Event, MsfqState};
 use super::stats::MsfqStats;
 use crate::EngineError;
+use crate::decisions::{Decision, DecisionLog, short};
 use crate::des::EventQueue;
 use crate::rng::StreamRng;
 
@@ -121,6 +122,7 @@ pub struct MsfqContext<'a> {
     pub(crate) status: &'a mut Option<Status>,
     pub(crate) policy_rng: &'a mut StreamRng,
     pub(crate) timer_version: &'a mut u64,
+    pub(crate) log: &'a mut DecisionLog,
 }
 
 impl MsfqContext<'_> {
@@ -158,7 +160,34 @@ impl MsfqContext<'_> {
         self.events.push(self.now + job.service, Event::Completion { class: class as u16, arrival: job.arrival });
         self.stats.started(self.now, class, &job, st);
         *self.last = Some(LastStart { time: self.now, class, free_before, why });
+        let (now, free, waiting) = (self.now, st.free, st.waiting[class].len());
+        self.log.record(|| {
+            let cores = if need == 1 { "1 core".to_string() } else { format!("{need} cores") };
+            Decision::new(now, "start", format!("job {} (needs {cores}) starts", job.id), why)
+                .job(job.id)
+                .server(0)
+                .bin(class)
+                .fact("free cores before → after", format!("{free_before} → {free}"))
+                .fact("still waiting of its class", waiting.to_string())
+                .fact("waited", short(now - job.arrival))
+        });
         Ok(())
+    }
+
+    /// Whether the run keeps a decision log: format notes only then.
+    pub fn explaining(&self) -> bool {
+        self.log.explaining()
+    }
+
+    /// A fact the policy looked at, for the next decision (free when no log is kept).
+    pub fn note(&mut self, label: impl Into<String>, value: impl Into<String>) {
+        self.log.note(label, value);
+    }
+
+    /// Records a decision that starts no job (a phase change), when the run keeps a log.
+    pub fn record(&mut self, decision: impl FnOnce(f64) -> Decision) {
+        let now = self.now;
+        self.log.record(|| decision(now));
     }
 
     /// Reports what the policy is doing: its phase for the statistics, its status for the page.

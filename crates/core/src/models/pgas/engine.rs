@@ -31,6 +31,7 @@ use super::policy::{LastAction, Pending, PgasContext, PgasPolicy, Ranking, Serve
 use super::state::{Arrivals, NO_SERVER, PgasConfig, PgasState};
 use super::stats::PgasStats;
 use crate::EngineError;
+use crate::decisions::DecisionLog;
 use crate::des::{EventDriven, EventQueue, run_until};
 use crate::resources::Resources;
 use crate::rng::Streams;
@@ -59,6 +60,8 @@ pub struct PgasSim {
     /// |RG| as DRA last reported it.
     pub(super) reject_group: usize,
     pub(super) unlimited: bool,
+    /// The last decisions, when the run keeps them ([`crate::view::Watch::log`]).
+    pub(super) log: DecisionLog,
 }
 
 impl PgasSim {
@@ -109,6 +112,7 @@ impl PgasSim {
             ranking: None,
             reject_group: 0,
             unlimited,
+            log: DecisionLog::new(0),
         };
         let (mut ctx, policy) = sim.context(None);
         policy.begin(&mut ctx)?;
@@ -165,6 +169,8 @@ impl PgasSim {
                 ranking: &mut self.ranking,
                 reject_group: &mut self.reject_group,
                 details: self.config.details,
+                log: &mut self.log,
+                type_names: &self.config.type_names,
             },
             &mut self.policy,
         )
@@ -177,6 +183,12 @@ impl PgasSim {
 
     /// Processes every event up to time `until` (inclusive) and brings the time averages up to
     /// `until`.
+    /// Keeps the last `capacity` decisions with their reasons (the page's event log).
+    pub fn with_log(mut self, capacity: usize) -> Self {
+        self.log = DecisionLog::new(capacity);
+        self
+    }
+
     pub fn run_until(&mut self, until: f64) -> Result<(), EngineError> {
         run_until(self, until)
     }
@@ -226,6 +238,8 @@ impl PgasSim {
         if ctx.pending.is_some() {
             return Err(EngineError::Unanswered { job: pending.id });
         }
+        // Notes belong to the decisions of the reaction that made them.
+        self.log.drop_notes();
         Ok(())
     }
 
@@ -243,7 +257,9 @@ impl PgasSim {
         self.state.count(j, false);
         self.stats.departed(self.now, j, &self.state, server.is_some());
         let (mut ctx, policy) = self.context(None);
-        policy.on_departure(j, server, &mut ctx)
+        let result = policy.on_departure(j, server, &mut ctx);
+        self.log.drop_notes();
+        result
     }
 
     /// Re-derives SPEC 4.3's invariants from the job records (O(L·J + jobs), for tests):

@@ -42,10 +42,10 @@ impl PgasSim {
                 let placed = st.placed(server, j);
                 for i in 0..placed {
                     let last = last.is_some_and(|a| a.job_type as usize == j) && i + 1 == placed;
-                    blocks.push(Block { shares, bin: j as u16, dummy: false, reserved: false, last });
+                    blocks.push(Block { shares, bin: j as u16, dummy: false, reserved: false, last, job: None });
                 }
                 for _ in 0..st.free_slots(server, j) {
-                    blocks.push(Block { shares, bin: j as u16, dummy: false, reserved: true, last: false });
+                    blocks.push(Block { shares, bin: j as u16, dummy: false, reserved: true, last: false, job: None });
                 }
             }
         }
@@ -127,6 +127,10 @@ impl LiveRun for PgasSim {
 
     fn now(&self) -> f64 {
         self.now
+    }
+
+    fn decisions(&self) -> &crate::decisions::DecisionLog {
+        &self.log
     }
 
     fn next_event(&self) -> Option<f64> {

@@ -166,7 +166,8 @@ impl Model for Pgas {
         policy: Box<dyn PgasPolicy>,
         watch: Watch,
     ) -> Result<PgasSim, RunError> {
-        Ok(PgasSim::new(PgasConfig { details: watch.details, ..config }, policy, scenario.window.seed)?)
+        Ok(PgasSim::new(PgasConfig { details: watch.details, ..config }, policy, scenario.window.seed)?
+            .with_log(watch.log))
     }
 
     fn summarize(scenario: &PgasScenario, spec: &PolicySpec, run: &PgasSim) -> RunOutcome {

@@ -10,6 +10,7 @@
 use super::state::{ConfigId, JobRecord, NO_CONFIG, NO_SERVER, PgasState, room_for};
 use super::stats::PgasStats;
 use crate::EngineError;
+use crate::decisions::{Decision, DecisionLog, short};
 use crate::des::EventQueue;
 use crate::resources::Resources;
 use crate::rng::StreamRng;
@@ -148,6 +149,8 @@ pub struct PgasContext<'a> {
     /// |RG| as DRA last reported it.
     pub(crate) reject_group: &'a mut usize,
     pub(crate) details: bool,
+    pub(crate) log: &'a mut DecisionLog,
+    pub(crate) type_names: &'a [String],
 }
 
 impl PgasContext<'_> {
@@ -221,6 +224,17 @@ impl PgasContext<'_> {
             PgasDecision::Reject => {
                 let pending = self.pending.take().ok_or(EngineError::NoArrival)?;
                 self.stats.rejected(now, pending.job_type);
+                let name = &self.type_names[pending.job_type];
+                self.log.record(|| {
+                    Decision::new(
+                        now,
+                        "reject",
+                        format!("job {} ({name}) is rejected", pending.id),
+                        "no accepting server has a free slot of its type",
+                    )
+                    .job(pending.id)
+                    .bin(pending.job_type)
+                });
                 *self.last = Some(LastAction {
                     time: now,
                     server: None,
@@ -244,6 +258,19 @@ impl PgasContext<'_> {
                 st.remove_from_server(record);
                 st.add_to_server(record, b);
                 self.stats.migrated(now, st);
+                let (id, name) = (st.jobs[record as usize].id, &self.type_names[j]);
+                self.log.record(|| {
+                    Decision::new(
+                        now,
+                        "migrate",
+                        format!("job {id} ({name}): server {} → server {}", from + 1, to + 1),
+                        "a departure freed a slot of its type outside the reject group",
+                    )
+                    .job(id)
+                    .server(to)
+                    .from_server(from)
+                    .bin(j)
+                });
                 *self.last =
                     Some(LastAction { time: now, server: Some(to), job_type, what: ActionKind::Migrated { from } });
             }
@@ -255,6 +282,18 @@ impl PgasContext<'_> {
                     .flatten()
                     .ok_or(EngineError::NoJobOfType { server, job_type })?;
                 st.remove_from_server(record);
+                let (id, name) = (st.jobs[record as usize].id, &self.type_names[j]);
+                self.log.record(|| {
+                    Decision::new(
+                        now,
+                        "preempt",
+                        format!("job {id} ({name}) on server {} is preempted", server + 1),
+                        "its slot goes to a job of higher priority",
+                    )
+                    .job(id)
+                    .server(server)
+                    .bin(j)
+                });
                 let job = &mut st.jobs[record as usize];
                 job.alive = false;
                 job.generation = job.generation.wrapping_add(1);
@@ -335,6 +374,40 @@ impl PgasContext<'_> {
         self.departures.push(self.now + pending.service, (record, generation));
         self.stats.admitted(self.now, j, self.state, server.is_some());
         *self.last = Some(LastAction { time: self.now, server, job_type: j as u16, what: ActionKind::Admitted });
+        let (now, name, st) = (self.now, &self.type_names[j], &*self.state);
+        self.log.record(|| {
+            let d = match server {
+                Some(s) => {
+                    let l = s as usize;
+                    let free = st.free_slots(l, j);
+                    Decision::new(
+                        now,
+                        "admit",
+                        format!("job {} ({name}) → server {}", pending.id, s + 1),
+                        "admitted into a free slot of its type",
+                    )
+                    .server(s)
+                    .fact("free slots of its type left there", free.to_string())
+                }
+                None => Decision::new(
+                    now,
+                    "admit",
+                    format!("job {} ({name}) admitted", pending.id),
+                    "the bound admits without servers",
+                ),
+            };
+            d.job(pending.id).bin(j).fact("service time", short(pending.service))
+        });
+    }
+
+    /// Whether the run keeps a decision log: format notes only then.
+    pub fn explaining(&self) -> bool {
+        self.log.explaining()
+    }
+
+    /// A fact the policy looked at, for the next decision (free when no log is kept).
+    pub fn note(&mut self, label: impl Into<String>, value: impl Into<String>) {
+        self.log.note(label, value);
     }
 }
 

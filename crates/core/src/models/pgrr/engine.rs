@@ -22,6 +22,7 @@ use super::policy::{PgrrContext, PgrrPolicy, Placement};
 use super::service::{ServiceSampler, SlotService};
 use super::sizes::SizeDist;
 use super::state::{Cluster, Counters, JobId, ServerId, SlotState, WaitingJob, WaitingQueue};
+use crate::decisions::DecisionLog;
 use crate::limits::MAX_WAITING;
 use crate::metrics::{Series, SeriesPoint};
 use crate::resources::Resources;
@@ -67,6 +68,8 @@ pub struct PgrrSim {
     /// Scratch list of this slot's departures.
     pub(super) leaving: Vec<(JobId, ServerId)>,
     pub(super) measure: Measurements,
+    /// The last decisions, when the run keeps them ([`crate::view::Watch::log`]).
+    pub(super) log: DecisionLog,
 }
 
 /// Time averages and series, updated every slot with integer sums.
@@ -117,7 +120,14 @@ impl PgrrSim {
             arrivals: Vec::new(),
             leaving: Vec::new(),
             measure,
+            log: DecisionLog::new(0),
         }
+    }
+
+    /// Keeps the last `capacity` decisions with their reasons (the page's event log).
+    pub fn with_log(mut self, capacity: usize) -> Self {
+        self.log = DecisionLog::new(capacity);
+        self
     }
 
     pub fn config(&self) -> &PgrrConfig {
@@ -204,8 +214,11 @@ impl PgrrSim {
             state: &mut self.state,
             last: &mut self.last,
             rng: &mut self.streams.policy,
+            log: &mut self.log,
         };
         self.policy.schedule(&mut ctx)?;
+        // Notes belong to the decisions of the slot that made them.
+        self.log.drop_notes();
         self.measure(t);
         self.slot += 1;
         if self.state.queue.len() > MAX_WAITING {
@@ -353,6 +366,7 @@ pub(crate) mod testing {
         state: SlotState,
         last: Option<Placement>,
         rng: StreamRng,
+        log: crate::decisions::DecisionLog,
         departed: Vec<ServerId>,
         arrivals: Vec<WaitingJob>,
         next_job: JobId,
@@ -365,6 +379,7 @@ pub(crate) mod testing {
                 state,
                 last: None,
                 rng: stream(0, Stream::Policy),
+                log: crate::decisions::DecisionLog::new(16),
                 departed: Vec::new(),
                 arrivals: Vec::new(),
                 next_job: 0,
@@ -417,6 +432,7 @@ pub(crate) mod testing {
                 state: &mut self.state,
                 last: &mut self.last,
                 rng: &mut self.rng,
+                log: &mut self.log,
             }
         }
 

@@ -5,6 +5,7 @@ use super::engine::PgrrSim;
 use super::partition::reduced_configs;
 use super::policy::{ConfigStep, Placement, Rule};
 use crate::EngineError;
+use crate::decisions::DecisionLog;
 use crate::metrics::SeriesPoint;
 use crate::view::{BinsKind, Block, ClusterView, LiveRun, Metric, Readings, ServerView, Why};
 
@@ -19,6 +20,10 @@ impl LiveRun for PgrrSim {
 
     fn time(&self) -> u64 {
         self.slot
+    }
+
+    fn decisions(&self) -> &DecisionLog {
+        &self.log
     }
 
     fn readings(&self) -> Readings {
@@ -72,6 +77,7 @@ impl LiveRun for PgrrSim {
                                 classes.type_of(job.size.primary()) as u16,
                                 last.is_some_and(|p| p.job == job.id),
                             )
+                            .with_job(job.id)
                         })
                         .collect()
                 } else {
@@ -107,31 +113,35 @@ fn bin_name(t: usize) -> String {
 impl PgrrSim {
     /// A sentence on placement `p`: what the rule chose and the server's room before and after.
     fn why(&self, p: Placement) -> Why {
-        let capacity = self.config.capacity as f64;
-        let frac = |units: u64| units as f64 / capacity;
-        let classes = &self.state.classes;
-        let rule = match p.rule {
-            Rule::Server(why) | Rule::Job(why) => why.to_string(),
-            Rule::Config { config, step } => {
-                let k = reduced_configs(classes.j())[config as usize].label();
-                match step {
-                    ConfigStep::TypeOne => format!("configuration {k}: its type-1 job"),
-                    ConfigStep::ConfigType => format!("configuration {k}: one of its jobs"),
-                    ConfigStep::BestFitFill => format!("configuration {k}, then best fit into the room left"),
-                }
-            }
-        };
-        let text = format!(
-            "job {} (size {:.2}, {}) → server {}: {rule}; room {:.2} → {:.2}",
-            p.job,
-            frac(p.size),
-            bin_name(classes.type_of(p.size)),
-            p.server + 1,
-            frac(p.residual_before),
-            frac(p.residual_after),
-        );
+        let (what, rule) = describe(&p, self.config.capacity, &self.state.classes);
+        let frac = |units: u64| units as f64 / self.config.capacity as f64;
+        let text = format!("{what}: {rule}; room {:.2} → {:.2}", frac(p.residual_before), frac(p.residual_after));
         Why { time: p.slot, server: p.server, from: None, text }
     }
+}
+
+/// Placement `p` for people: what happened ("job 12 (size 0.40, VQ3) → server 2") and the
+/// rule that chose it. Servers are numbered from 1 in everything people read.
+pub(super) fn describe(p: &Placement, capacity: u64, classes: &super::partition::Partition) -> (String, String) {
+    let rule = match p.rule {
+        Rule::Server(why) | Rule::Job(why) => why.to_string(),
+        Rule::Config { config, step } => {
+            let k = reduced_configs(classes.j())[config as usize].label();
+            match step {
+                ConfigStep::TypeOne => format!("configuration {k}: its type-1 job"),
+                ConfigStep::ConfigType => format!("configuration {k}: one of its jobs"),
+                ConfigStep::BestFitFill => format!("configuration {k}, then best fit into the room left"),
+            }
+        }
+    };
+    let what = format!(
+        "job {} (size {:.2}, {}) → server {}",
+        p.job,
+        p.size as f64 / capacity as f64,
+        bin_name(classes.type_of(p.size)),
+        p.server + 1,
+    );
+    (what, rule)
 }
 
 #[cfg(test)]

@@ -132,7 +132,7 @@ impl Model for Pgrr {
         watch: Watch,
     ) -> Result<PgrrSim, RunError> {
         let config = scenario.engine_config(policy.virtual_queues(), watch.max_points);
-        Ok(PgrrSim::new(config, policy, scenario.window.seed))
+        Ok(PgrrSim::new(config, policy, scenario.window.seed).with_log(watch.log))
     }
 
     fn summarize(scenario: &PgrrScenario, spec: &PolicySpec, run: &PgrrSim) -> RunOutcome {

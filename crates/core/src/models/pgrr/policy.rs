@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::state::{Cluster, JobId, RunningJob, ServerId, SlotState, WaitingJob, WaitingQueue};
 use crate::EngineError;
+use crate::decisions::{Decision, DecisionLog, short};
 use crate::rng::StreamRng;
 
 /// A policy for the slotted engine.
@@ -97,6 +98,7 @@ pub struct PgrrContext<'a> {
     pub(crate) state: &'a mut SlotState,
     pub(crate) last: &'a mut Option<Placement>,
     pub(crate) rng: &'a mut StreamRng,
+    pub(crate) log: &'a mut DecisionLog,
 }
 
 impl<'a> PgrrContext<'a> {
@@ -121,6 +123,28 @@ impl<'a> PgrrContext<'a> {
 
     pub fn queue(&self) -> &WaitingQueue {
         &self.state.queue
+    }
+
+    /// `units` of capacity as a fraction of a server, for notes ("0.42").
+    pub fn units(&self, units: u64) -> String {
+        short(units as f64 / self.state.cluster.capacity() as f64)
+    }
+
+    /// Records a decision that starts no job (a blocked head), when the run keeps a log.
+    pub fn record(&mut self, decision: impl FnOnce(f64) -> Decision) {
+        let slot = self.slot as f64;
+        self.log.record(|| decision(slot));
+    }
+
+    /// Whether the run keeps a decision log: format notes only then.
+    pub fn explaining(&self) -> bool {
+        self.log.explaining()
+    }
+
+    /// A fact the policy looked at, for the next decision it hands over (the event log and
+    /// the inspector show it). Free when the run keeps no log.
+    pub fn note(&mut self, label: impl Into<String>, value: impl Into<String>) {
+        self.log.note(label, value);
     }
 
     /// The policy's own random stream (coin flips, random tie-breaks).
@@ -160,7 +184,7 @@ impl<'a> PgrrContext<'a> {
         if let Rule::Config { config, .. } = rule {
             st.tags[server as usize] = Some(config);
         }
-        *self.last = Some(Placement {
+        let placement = Placement {
             slot: self.slot,
             job,
             server,
@@ -168,6 +192,18 @@ impl<'a> PgrrContext<'a> {
             residual_before,
             residual_after: st.cluster.residual(server),
             rule,
+        };
+        *self.last = Some(placement);
+        let (capacity, classes, slot) = (st.cluster.capacity(), &st.classes, self.slot);
+        self.log.record(|| {
+            let (what, why) = super::live::describe(&placement, capacity, classes);
+            let frac = |units: u64| short(units as f64 / capacity as f64);
+            Decision::new(slot as f64, "start", what, why)
+                .job(job)
+                .server(server)
+                .bin(classes.type_of(placement.size))
+                .fact("room before → after", format!("{} → {}", frac(residual_before), frac(placement.residual_after)))
+                .fact("waited", format!("{} slots", slot - waiting.arrival))
         });
         st.counters.started += 1;
         if waiting.arrival >= st.warmup {

@@ -10,6 +10,7 @@
 
 use super::weight::{F, Weight};
 use crate::EngineError;
+use crate::decisions::short;
 use crate::models::ghra::{Ghra, GhraContext, GhraDecision, GhraEvent, GhraPolicy, QueueRef, Source, boxed};
 use crate::policy::Policy;
 use crate::workload::sample;
@@ -47,6 +48,11 @@ impl GhraPolicy for Alg1 {
                 let j = queue.job_type();
                 let servers = ctx.state().servers() as u64;
                 let server = sample::uniform_int(ctx.rng(), 0, servers - 1) as u32;
+                if ctx.explaining() {
+                    let (q, rate) = (ctx.state().queue_len(queue), ctx.clock_rate(queue));
+                    ctx.note("clock of its type: Q, rate exp(f(Q))", format!("Q = {q}, rate {}", short(rate)));
+                    ctx.note("server drawn uniformly", format!("server {} of {servers}", server + 1));
+                }
                 if ctx.state().fits(j, server as usize) {
                     if ctx.state().queue_len(queue) > 0 {
                         let why = "its type's clock ticked, this random server fits it";

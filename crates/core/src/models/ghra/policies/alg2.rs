@@ -10,6 +10,7 @@
 use super::routing::{Router, Routing};
 use super::weight::{F, Weight};
 use crate::EngineError;
+use crate::decisions::short;
 use crate::models::ghra::{Ghra, GhraContext, GhraDecision, GhraEvent, GhraPolicy, QueueRef, Source, boxed};
 use crate::policy::Policy;
 
@@ -46,7 +47,12 @@ impl GhraPolicy for Alg2 {
 
     fn route(&mut self, job_type: usize, ctx: &mut GhraContext<'_>) -> Option<u32> {
         // The router is built at Begin, before any arrival.
-        Some(self.router.as_mut()?.route(job_type, ctx.rng()))
+        let mut why = ctx.explaining().then(String::new);
+        let server = self.router.as_mut()?.route(job_type, ctx.rng(), why.as_mut());
+        if let Some(why) = why {
+            ctx.note("routing", why);
+        }
+        Some(server)
     }
 
     fn on_event(&mut self, event: GhraEvent, ctx: &mut GhraContext<'_>) -> Result<(), EngineError> {
@@ -64,6 +70,10 @@ impl GhraPolicy for Alg2 {
             GhraEvent::Tick { queue } => {
                 let QueueRef::Local { server, .. } = queue else { unreachable!("Algorithm 2 arms local clocks only") };
                 let j = queue.job_type();
+                if ctx.explaining() {
+                    let (q, rate) = (ctx.state().queue_len(queue), ctx.clock_rate(queue));
+                    ctx.note("clock of this queue: Q, rate exp(f(Q))", format!("Q = {q}, rate {}", short(rate)));
+                }
                 if ctx.state().fits(j, server as usize) {
                     if ctx.state().queue_len(queue) > 0 {
                         let why = "its queue's clock ticked and the job fits";

@@ -19,6 +19,7 @@
 
 use super::routing::{Router, Routing};
 use crate::EngineError;
+use crate::decisions::Decision;
 use crate::models::ghra::{
     GhraContext, GhraDecision, GhraEvent, GhraObservation, GhraPolicy, GhraScenario, GhraState, QueueRef, Source,
 };
@@ -119,6 +120,23 @@ impl MaxWeight {
         let i = self.max_weight(server, ctx.state());
         self.active[server] = i;
         let counts = self.tables[self.table_of[server]].configs.get(i);
+        if ctx.explaining() {
+            let show = |k: &[u32]| format!("({})", k.iter().map(u32::to_string).collect::<Vec<_>>().join(", "));
+            let weight = |k: &[u32]| k.iter().zip(&self.lengths).map(|(&c, &q)| u64::from(c) * q).sum::<u64>();
+            let queues = show(&self.lengths.iter().map(|&q| q as u32).collect::<Vec<_>>());
+            let (chosen, w) = (show(counts), weight(counts));
+            ctx.record(|now| {
+                Decision::new(
+                    now,
+                    "configure",
+                    format!("server {} runs configuration {chosen}", server + 1),
+                    "max weight Σ_j k_j·Q_j over its feasible configurations",
+                )
+                .server(server as u32)
+                .fact("its queues Q per type", queues)
+                .fact("weight of the chosen", w.to_string())
+            });
+        }
         ctx.observe(GhraObservation::Configuration { server, counts });
     }
 
@@ -174,7 +192,12 @@ impl GhraPolicy for MaxWeight {
 
     fn route(&mut self, job_type: usize, ctx: &mut GhraContext<'_>) -> Option<u32> {
         // The router is built at Begin, before any arrival.
-        Some(self.router.as_mut()?.route(job_type, ctx.rng()))
+        let mut why = ctx.explaining().then(String::new);
+        let server = self.router.as_mut()?.route(job_type, ctx.rng(), why.as_mut());
+        if let Some(why) = why {
+            ctx.note("routing", why);
+        }
+        Some(server)
     }
 
     fn on_event(&mut self, event: GhraEvent, ctx: &mut GhraContext<'_>) -> Result<(), EngineError> {

@@ -62,14 +62,24 @@ impl Router {
         &self.eligible[job_type]
     }
 
-    /// Picks the server for an arriving job of `job_type` and counts the job in its queue.
-    pub fn route(&mut self, job_type: usize, rng: &mut StreamRng) -> u32 {
+    /// Picks the server for an arriving job of `job_type` and counts the job in its queue;
+    /// `why`, when given, says what the choice looked at (the page's inspector).
+    pub fn route(&mut self, job_type: usize, rng: &mut StreamRng, why: Option<&mut String>) -> u32 {
         let lengths = &self.lengths[job_type];
         let pick = |rng: &mut StreamRng, n: usize| sample::uniform_int(rng, 0, n as u64 - 1) as usize;
         let member = match self.routing {
             Routing::Jsq => {
                 let shortest = lengths.shortest();
-                shortest[if shortest.len() > 1 { pick(rng, shortest.len()) } else { 0 }] as usize
+                let member = shortest[if shortest.len() > 1 { pick(rng, shortest.len()) } else { 0 }] as usize;
+                if let Some(why) = why {
+                    *why = format!(
+                        "JSQ: shortest queue {} among {} eligible servers, {} tied (one drawn at random)",
+                        lengths.count(member),
+                        lengths.len(),
+                        shortest.len()
+                    );
+                }
+                member
             }
             Routing::PowerOfTwo => {
                 let n = lengths.len();
@@ -79,6 +89,16 @@ impl Router {
                     let a = pick(rng, n);
                     // A uniform second server among the other n − 1.
                     let b = (a + 1 + pick(rng, n - 1)) % n;
+                    if let Some(why) = why {
+                        let server = |m: usize| self.eligible[job_type][m] + 1;
+                        *why = format!(
+                            "power of two: sampled server {} (queue {}) and server {} (queue {}), joins the shorter",
+                            server(a),
+                            lengths.count(a),
+                            server(b),
+                            lengths.count(b)
+                        );
+                    }
                     match lengths.count(a).cmp(&lengths.count(b)) {
                         std::cmp::Ordering::Less => a,
                         std::cmp::Ordering::Greater => b,

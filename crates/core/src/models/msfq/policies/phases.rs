@@ -2,6 +2,7 @@
 //! admits through it, and MSF, whose phases it only records.
 
 use crate::EngineError;
+use crate::decisions::Decision;
 use crate::models::msfq::{MsfqContext, MsfqDecision, MsfqObservation};
 
 /// Whether the machine starts jobs or only follows the phases.
@@ -116,6 +117,21 @@ impl PhaseMachine {
             };
             self.phase = next;
             ctx.observe(MsfqObservation::Phase(next));
+            if admit && ctx.explaining() {
+                let threshold = self.threshold;
+                ctx.record(|now| {
+                    Decision::new(
+                        now,
+                        "phase",
+                        format!("phase {} → {next}", if next == 1 { 4 } else { next - 1 }),
+                        PHASE_ENTRY[usize::from(next) - 1],
+                    )
+                    .fact("small jobs in the system n₁", n1.to_string())
+                    .fact("small jobs in service u₁", u1.to_string())
+                    .fact("large jobs in the system n_k", nk.to_string())
+                    .fact("k, ℓ", format!("{k}, {threshold}"))
+                });
+            }
             transitions += 1;
             if transitions >= 4 && ctx.state().is_empty() {
                 // RES-40: a full cycle on an empty system; wait in phase 1 for an arrival.
@@ -127,6 +143,14 @@ impl PhaseMachine {
         }
     }
 }
+
+/// Why the machine enters phase z (index z − 1): the Quickswap rule that fired (SPEC 5.2.4).
+const PHASE_ENTRY: [&str; 4] = [
+    "no small job in service (u₁ = 0): Quickswap back to the large jobs",
+    "no large job in the system (n_k = 0): the small jobs' turn",
+    "fewer than k small jobs in the system (n₁ < k): keep them coming one by one",
+    "at most ℓ small jobs left (n₁ ≤ ℓ): Quickswap, no new small job starts",
+];
 
 /// Starts waiting small jobs while fewer than k run (and cores are free).
 fn fill_small(ctx: &mut MsfqContext<'_>, small: Option<usize>, why: &'static str) -> Result<(), EngineError> {

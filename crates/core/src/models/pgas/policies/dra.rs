@@ -401,6 +401,32 @@ impl Dra {
         best.map(|b| b.2)
     }
 
+    /// Notes what an arrival's decision looked at: GPA's ranked configurations with their
+    /// targets, I*, and the rank of the server chosen (the page's inspector).
+    fn explain(&self, server: Option<u32>, ctx: &mut PgasContext<'_>) {
+        let show = |slots: &[u32]| format!("({})", slots.iter().map(u32::to_string).collect::<Vec<_>>().join(","));
+        let ranked: Vec<String> = self
+            .list
+            .iter()
+            .zip(&self.xhat)
+            .take(4)
+            .enumerate()
+            .map(|(i, (&c, &x))| format!("k[{}] = {} on {x}", i + 1, show(&self.confs[c as usize].slots)))
+            .collect();
+        let more = if self.list.len() > 4 { format!(", … {} in all", self.list.len()) } else { String::new() };
+        ctx.note("GPA's configurations k[i] and targets X̂[i]", format!("{}{more}", ranked.join(", ")));
+        ctx.note("I*: ranks up to it got all their servers", (self.i_star + 1).to_string());
+        if let Some(server) = server
+            && let Some(conf) = self.confs.get(self.conf_of[server as usize] as usize)
+        {
+            let rank = match conf.gpa_pos {
+                NONE => "unranked (accept group, RES-27)".to_string(),
+                p => format!("rank {}", p + 1),
+            };
+            ctx.note("the server chosen", format!("server {}: {rank}, configuration {}", server + 1, show(&conf.slots)));
+        }
+    }
+
     /// Admits the arriving type-j job into `server` and runs CRA.
     pub(super) fn admit(
         &mut self,
@@ -428,7 +454,11 @@ impl PgasPolicy for Dra {
     }
 
     fn on_arrival(&mut self, job_type: usize, ctx: &mut PgasContext<'_>) -> Result<(), EngineError> {
-        match self.accept_server(job_type) {
+        let accept = self.accept_server(job_type);
+        if ctx.explaining() {
+            self.explain(accept, ctx);
+        }
+        match accept {
             Some(server) => self.admit(server, job_type, ctx),
             None if self.preemption.is_some() => self.preempt_for(job_type, ctx),
             // A rejection changes nothing, so CRA does not run (RES-29).

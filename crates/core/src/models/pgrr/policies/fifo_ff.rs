@@ -6,6 +6,8 @@
 //! it and places every later job that fits.
 
 use crate::EngineError;
+use crate::decisions::Decision;
+use crate::models::pgrr::state::JobId;
 use crate::models::pgrr::{Pgrr, boxed, PgrrContext, PgrrDecision, PgrrPolicy, Rule};
 use crate::policy::Policy;
 
@@ -13,7 +15,7 @@ pub const POLICY: Policy<Pgrr> = Policy::new(
     "fifo-ff",
     "FIFO-FF",
     "oldest job first into the lowest-index server it fits; blocks when it fits nowhere (§2.2.8)",
-    |_, _| boxed(FifoFf { blocking: true }),
+    |_, _| boxed(FifoFf { blocking: true, blocked: None }),
 );
 
 /// First fit in arrival order.
@@ -21,6 +23,9 @@ pub const POLICY: Policy<Pgrr> = Policy::new(
 pub struct FifoFf {
     /// Head-of-line blocking (RES-11).
     pub blocking: bool,
+    /// The head that blocked last, so the event log says so once, not every slot (it never
+    /// changes a decision).
+    pub blocked: Option<JobId>,
 }
 
 impl PgrrPolicy for FifoFf {
@@ -35,7 +40,26 @@ impl PgrrPolicy for FifoFf {
                 ctx.queue().first_fitting(from, ctx.cluster().max_residual())
             };
             let Some(job) = next else { break };
-            let Some(server) = ctx.cluster().first_fit(0, job.occupies.primary()) else { break };
+            let Some(server) = ctx.cluster().first_fit(0, job.occupies.primary()) else {
+                if self.blocking && self.blocked != Some(job.id) && ctx.explaining() {
+                    self.blocked = Some(job.id);
+                    let capacity = ctx.cluster().capacity() as f64;
+                    let size = format!("{:.2}", job.occupies.primary() as f64 / capacity);
+                    let room = ctx.units(ctx.cluster().max_residual());
+                    let waiting = ctx.queue().len();
+                    ctx.record(|slot| {
+                        Decision::new(slot, "block", format!("job {} (size {size}) blocks the queue", job.id), "FIFO: the oldest job fits no server, and nothing behind it may pass")
+                            .job(job.id)
+                            .fact("largest room of any server", room)
+                            .fact("waiting behind it", (waiting - 1).to_string())
+                    });
+                }
+                break;
+            };
+            if ctx.explaining() {
+                let room = ctx.units(ctx.cluster().residual(server));
+                ctx.note("lowest-numbered server it fits", format!("server {} (room {room})", server + 1));
+            }
             ctx.apply(PgrrDecision::Start { job: job.id, server, rule })?;
             from = job.id + 1;
         }

@@ -11,5 +11,5 @@ pub const POLICY: Policy<Pgrr> = Policy::new(
     "fifo-ff-skip",
     "FIFO-FF-skip",
     "first fit in arrival order, skipping jobs that fit nowhere (§2.2.8 variant)",
-    |_, _| boxed(FifoFf { blocking: false }),
+    |_, _| boxed(FifoFf { blocking: false, blocked: None }),
 );

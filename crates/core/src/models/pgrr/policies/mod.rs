@@ -28,6 +28,12 @@ pub(crate) fn best_fit_fill(
     mut started: impl FnMut(&RunningJob),
 ) -> Result<(), EngineError> {
     while let Some(job) = ctx.queue().largest_fitting(ctx.cluster().residual(server)) {
+        if ctx.explaining() {
+            let room = ctx.cluster().residual(server);
+            ctx.note("room of the server", ctx.units(room));
+            ctx.note("waiting jobs", ctx.queue().len().to_string());
+            ctx.note("largest that fits", format!("job {} (size {})", job.id, ctx.units(job.occupies.primary())));
+        }
         let running = ctx.apply(PgrrDecision::Start { job: job.id, server, rule })?;
         started(&running);
     }
@@ -38,7 +44,17 @@ pub(crate) fn best_fit_fill(
 /// it, if there is one.
 pub(crate) fn best_server_place(ctx: &mut PgrrContext<'_>, job: JobId) -> Result<(), EngineError> {
     let Some(waiting) = ctx.queue().get(job) else { return Ok(()) };
-    if let Some(server) = ctx.cluster().best_fit(waiting.occupies.primary()) {
+    let size = waiting.occupies.primary();
+    if let Some(server) = ctx.cluster().best_fit(size) {
+        if ctx.explaining() {
+            let [best, runner_up] = ctx.cluster().best_two_fits(size);
+            let show = |fit: Option<(u64, ServerId)>| {
+                fit.map_or("none".to_string(), |(room, s)| format!("server {} (room {})", s + 1, ctx.units(room)))
+            };
+            let (best, runner_up) = (show(best), show(runner_up));
+            ctx.note("fullest server it fits", best);
+            ctx.note("runner-up", runner_up);
+        }
         ctx.apply(PgrrDecision::Start { job, server, rule: BEST_SERVER })?;
     }
     Ok(())

@@ -5,7 +5,7 @@ use rand::RngExt;
 use crate::index::FifoIndex;
 use crate::models::pgrr::partition::{Config, MAX_J, MIN_J, Partition, reduced_configs};
 use crate::models::pgrr::state::{JobId, ServerId, WaitingJob, WaitingQueue};
-use crate::models::pgrr::{CAPACITY_UNITS, PgrrScenario};
+use crate::models::pgrr::{CAPACITY_UNITS, PgrrContext, PgrrScenario};
 use crate::policy::{Param, PolicySpec};
 use crate::rng::StreamRng;
 
@@ -238,6 +238,23 @@ impl Configurations {
                 all[rng.random_range(0..all.len() as u64) as usize] as u16
             }
         }
+    }
+
+    /// Notes what a renewal looked at (the page's inspector): the virtual queues, the
+    /// heaviest configurations by ⟨k, Q⟩ and the one chosen. Only when the run explains.
+    pub fn explain_renewal(&self, ctx: &mut PgrrContext<'_>, weights: &[u64], choice: u16) {
+        if !ctx.explaining() {
+            return;
+        }
+        let queues: Vec<String> =
+            weights.iter().enumerate().filter(|(_, q)| **q > 0).map(|(t, q)| format!("VQ{} {q}", t + 1)).collect();
+        let mut ranked: Vec<(u64, &Config)> = self.configs.iter().map(|k| (k.weight(weights), k)).collect();
+        ranked.sort_by_key(|(w, _)| std::cmp::Reverse(*w));
+        let top: Vec<String> = ranked.iter().take(4).map(|(w, k)| format!("{} {w}", k.label())).collect();
+        let chosen = self.configs[choice as usize];
+        ctx.note("waiting per virtual queue Q", if queues.is_empty() { "none".into() } else { queues.join(", ") });
+        ctx.note("heaviest configurations ⟨k, Q⟩", top.join(", "));
+        ctx.note("renewal: the argmax", format!("{} (weight {})", chosen.label(), chosen.weight(weights)));
     }
 
     /// The maximisers of ⟨k, Q⟩ for `weights`, with their indexes.

@@ -206,6 +206,7 @@ impl PgrrPolicy for Vqs {
             if self.configs.is_empty(server) {
                 let weights = snapshot.as_deref().unwrap_or(self.queues.counts());
                 let choice = self.configs.argmax(weights, ctx.rng());
+                self.configs.explain_renewal(ctx, weights, choice);
                 self.configs.active[server as usize] = Some(choice);
             }
             self.fill(ctx, server)?;

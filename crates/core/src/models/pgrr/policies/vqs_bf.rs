@@ -74,6 +74,7 @@ impl PgrrPolicy for VqsBf {
             if self.configs.is_empty(server) {
                 let weights = snapshot.as_deref().unwrap_or(self.queues.counts());
                 let choice = self.configs.argmax(weights, ctx.rng());
+                self.configs.explain_renewal(ctx, weights, choice);
                 self.configs.active[server as usize] = Some(choice);
             }
             let config = self.configs.active[server as usize].expect("renewed above or holding jobs");

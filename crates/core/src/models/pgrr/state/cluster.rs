@@ -157,6 +157,13 @@ impl Cluster {
         order.get(&self.servers).groups.first_at_least(size).map(|(_, s)| s)
     }
 
+    /// Best fit and its runner-up (the next server in the same order), each with its residual:
+    /// what the page's inspector shows of a best-fit decision.
+    pub fn best_two_fits(&self, size: u64) -> [Option<(u64, ServerId)>; 2] {
+        let mut order = self.by_residual.borrow_mut();
+        order.get(&self.servers).groups.first_two_at_least(size)
+    }
+
     /// First fit: the lowest-index server at or after `from` with residual ≥ `size`.
     pub fn first_fit(&self, from: ServerId, size: u64) -> Option<ServerId> {
         self.residuals.borrow_mut().get(&self.servers).first_at_least(from as usize, size).map(|s| s as ServerId)

@@ -1,0 +1,69 @@
+//! The decision log (issue 15): every policy of every model explains its decisions when the
+//! run keeps a log, with the numbers its rule looked at, and keeps nothing otherwise.
+
+use packlab_core::models::all_policies;
+use packlab_core::policy::PolicySpec;
+use packlab_core::report::live_run;
+use packlab_core::scenario::{Scenario, preset, presets};
+use packlab_core::view::{LiveRun, Watch};
+
+/// A short run of the first preset of `model` that simulates.
+fn short(model: &str) -> Scenario {
+    let runs = |p: &packlab_core::scenario::Preset| live_run(&p.scenario, &p.policies[0], Watch::batch(2)).is_ok();
+    let preset = presets().into_iter().find(|p| p.scenario.info().id == model && runs(p)).unwrap();
+    let mut s = preset.scenario;
+    s.set_horizon_scaled(if model == "pgas" { 20 } else { 2_000 }.min(s.horizon())).unwrap();
+    s
+}
+
+fn logged(s: &Scenario, policy: &str, log: usize) -> Box<dyn LiveRun> {
+    let mut run = live_run(s, &PolicySpec::parse(policy).unwrap(), Watch::batch(64).with_log(log)).unwrap();
+    run.run(s.horizon()).unwrap();
+    run
+}
+
+#[test]
+fn every_policy_explains_its_decisions() {
+    for (model, meta) in all_policies() {
+        let s = short(model.id);
+        if s.check_policy(&PolicySpec::parse(meta.name).unwrap()).is_err() {
+            continue;
+        }
+        let run = logged(&s, meta.name, 50);
+        let log = run.decisions();
+        // The upper bound admits without servers or policy: it still says so.
+        assert!(log.count() > 0, "{} {}: no decision recorded", model.id, meta.name);
+        assert!(log.records().len() <= 50, "{}: the log is bounded", meta.name);
+        let seqs: Vec<u64> = log.records().iter().map(|d| d.seq).collect();
+        assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1) && *seqs.last().unwrap() == log.count(), "{}", meta.name);
+        for d in log.records() {
+            assert!(!d.what.is_empty() && !d.why.is_empty(), "{} {d:?}", meta.name);
+            assert!(d.time <= s.horizon() as f64 && d.time >= 0.0);
+        }
+        // Off: nothing kept.
+        assert_eq!(logged(&s, meta.name, 0).decisions().count(), 0, "{}", meta.name);
+    }
+}
+
+/// The numbers a rule looked at, for one policy of each model.
+#[test]
+fn rules_show_what_they_compared() {
+    let cases = [
+        ("pgrr-a3", "bf-js", "runner-up"),
+        ("pgrr-a3", "bf-js", "largest that fits"),
+        ("pgrr-a1", "vqs", "renewal: the argmax"),
+        ("pgrr-a1", "vqs", "heaviest configurations ⟨k, Q⟩"),
+        ("msfq-d1", "msfq", "small jobs in the system n₁"),
+        ("ghra-b1", "alg1", "server drawn uniformly"),
+        ("ghra-b4", "alg2-jsq", "routing"),
+        ("pgas-c3", "dra", "I*: ranks up to it got all their servers"),
+    ];
+    for (id, policy, label) in cases {
+        let mut s = preset(id).unwrap().scenario;
+        s.set_horizon_scaled(if id.starts_with("pgas") { 20 } else { 2_000 }.min(s.horizon())).unwrap();
+        let run = logged(&s, policy, 2_000);
+        let found = run.decisions().records().iter().find(|d| d.facts.iter().any(|f| f.label == label));
+        let d = found.unwrap_or_else(|| panic!("{id} {policy}: no decision notes '{label}'"));
+        assert!(d.facts.iter().all(|f| !f.value.is_empty()), "{d:?}");
+    }
+}

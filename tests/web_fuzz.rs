@@ -1,0 +1,122 @@
+//! Fuzz targets of the page's own inputs (see `scripts/fuzz` for the core's): the page keys of a
+//! link (`speed`, `embed`, `views`, `theme`, `present`, `tour`, `step`, `t`) and the timeline's
+//! moves (play, step, step back, seek anywhere). A link never panics and every key it refuses
+//! is named; a race moved about at random always shows exactly what a race played straight to
+//! the same moment shows. Native only (proptest draws its seeds from the OS).
+#![cfg(not(target_arch = "wasm32"))]
+
+use packlab_core::scenario::Setup;
+use packlab_web::lab::Lab;
+use packlab_web::race::Race;
+use packlab_web::snapshot::Phase;
+use proptest::prelude::*;
+
+const PAGE_KEYS: [&str; 8] = ["speed", "embed", "views", "theme", "present", "tour", "step", "t"];
+
+/// Values from every key's edges, malformed text and unusual characters.
+const VALUES: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "30s",
+    "max",
+    "10000000",
+    "10000001",
+    "3601s",
+    "true",
+    "false",
+    "lanes,queue",
+    "lanes,,",
+    "dark",
+    "light",
+    "contrast",
+    "auto",
+    "vqs-vs-best-fit",
+    "nonsense",
+    "2",
+    "7",
+    "100",
+    "400",
+    "401",
+    "18446744073709551615",
+    "18446744073709551616",
+    "1e3",
+    "NaN",
+    "inf",
+    "",
+    " ",
+    "%00",
+    "ß",
+    "٣",
+    "1.5",
+    "+3",
+];
+
+/// Cases per target: `PACKLAB_FUZZ_CASES` for a long run, else `default`.
+fn config(default: u32) -> ProptestConfig {
+    let cases = std::env::var("PACKLAB_FUZZ_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(default);
+    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Any page keys with any values: the page loads, each refused key is named, and the link
+    /// it writes back loads to the same state.
+    #[test]
+    fn page_keys_load_or_are_named(
+        preset in prop::sample::select(vec!["pgrr-a1", "msfq-d1", "ghra-b4", "pgas-c3"]),
+        pairs in prop::collection::vec((prop::sample::select(PAGE_KEYS.to_vec()), prop::sample::select(VALUES.to_vec()), any::<u8>()), 0..6),
+    ) {
+        let mut link = format!("?preset={preset}&horizon=400");
+        for (key, value, noise) in &pairs {
+            // Now and then a value with a stray byte in it.
+            let value = if noise % 7 == 0 { format!("{value}{}", char::from(b'!' + noise % 90)) } else { value.to_string() };
+            link.push_str(&format!("&{key}={}", value.replace('&', "%26").replace('#', "%23")));
+        }
+        let lab = Lab::from_link(&link);
+        for notice in &lab.notices {
+            prop_assert!(!notice.message.is_empty() && !notice.key.is_empty(), "{notice:?}");
+        }
+        if let Some(t) = lab.open_at {
+            prop_assert!(t <= lab.setup.scenario.horizon());
+        }
+        let again = Lab::from_link(&lab.query());
+        prop_assert_eq!(again.query(), lab.query());
+    }
+}
+
+proptest! {
+    #![proptest_config(config(32))]
+
+    /// Random moves on the timeline, then the state: the same as a race played there at once.
+    #[test]
+    fn timeline_moves_land_where_a_straight_run_does(
+        preset in prop::sample::select(vec!["pgrr-a1", "msfq-d1", "ghra-b1"]),
+        moves in prop::collection::vec((0u8..5, 0u64..=300), 1..12),
+    ) {
+        let mut setup = Setup::from_preset(preset).unwrap();
+        setup.scenario.set("horizon", "300").unwrap();
+        setup.scenario.set("warmup", "30").unwrap();
+        let mut race = Race::new(&setup, 32);
+        for (op, at) in moves {
+            match op {
+                0 => race.advance(at, f64::INFINITY, || 0.0).map(drop),
+                1 => race.step(),
+                2 => race.step_back(),
+                _ => race.seek(at as f64 + if op == 4 { 0.37 } else { 0.0 }),
+            }
+            .unwrap();
+            prop_assert!(race.now() <= 300.0 && race.now() <= race.furthest().max(race.now()));
+        }
+        let now = race.now();
+        let mut straight = Race::new(&setup, 32);
+        straight.seek(now).unwrap();
+        // Everything the run shows; how far it went and its checkpoints differ, rightly.
+        let show = |r: &Race| {
+            let s = r.snapshot(Phase::Paused, 0);
+            format!("{:?}", (s.now, s.slot, &s.lanes, &s.bin_series, &s.bin_job_time_series))
+        };
+        prop_assert_eq!(show(&race), show(&straight), "at {}", now);
+    }
+}
