@@ -14,7 +14,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::cluster::Hit;
-use crate::snapshot::Snapshot;
+use crate::snapshot::{Phase, Snapshot};
 
 /// Rows the log shows, newest first (the CSV has every decision kept).
 const ROWS: usize = 60;
@@ -200,7 +200,14 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                         }
                     }) }
                     if all.is_empty() {
-                        <li class="empty">{ "No decision kept matches: play on, or clear the filters." }</li>
+                        <li class="empty">{
+                            if s.phase == Phase::Running {
+                                "Pause to see the decisions: playing keeps none (it would slow the run), and \
+                                 pausing replays the last stretch exactly to find them."
+                            } else {
+                                "No decision kept matches: play on, step, or clear the filters."
+                            }
+                        }</li>
                     }
                 </ol>
                 { inspector(s, picked) }

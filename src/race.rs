@@ -10,7 +10,7 @@ use packlab_core::decisions::Decision;
 use packlab_core::metrics::SeriesPoint;
 use packlab_core::models::{ModelInfo, RewardReference, TimeUnit};
 use packlab_core::report::live_run;
-use packlab_core::view::{Analysis, LiveRun, Metric, Watch};
+use packlab_core::view::{Analysis, LiveRun, Metric, PAGE_LOG, Watch};
 use packlab_plot::Point;
 
 use crate::snapshot::{LaneStats, Phase, Snapshot};
@@ -34,10 +34,10 @@ struct Lane {
     run: Box<dyn LiveRun>,
     /// The paper's analysis, where one exists (SPEC 5.6): E[T] and E[T^(j)] per class.
     analysis: Option<Analysis>,
-    /// The decisions last published and how many the run had made then: a snapshot copies
-    /// the log only when it grew (a run is deterministic, so the same count after going back
-    /// and forth is the same log).
-    published: RefCell<(u64, Rc<[Decision]>)>,
+    /// The decisions last published, with the count, time and length they were read at: a
+    /// snapshot copies the log only when it moved (a run is deterministic, so the same moment,
+    /// count and length after going back and forth is the same log).
+    published: RefCell<((u64, u64, usize), Rc<[Decision]>)>,
 }
 
 /// The simulations of every policy of a [`Setup`], stepped in lockstep: after any call, all
@@ -75,14 +75,15 @@ impl Race {
             // The lab's reducer and the link decoder admit only policies of the scenario's
             // model that fit it, so building cannot fail here; a lane that did is left out.
             .filter_map(|spec| {
-                let run = live_run(s, spec, Watch::page(max_points)).ok()?;
+                // Quiet: the decision log is made when the race stops ([`Race::explain`]).
+                let run = live_run(s, spec, Watch::page(max_points).with_log(0)).ok()?;
                 let analysis = run.analysis();
                 Some(Lane {
                     policy: spec.to_string(),
                     label: s.policy_label(spec),
                     run,
                     analysis,
-                    published: RefCell::new((0, Rc::from([]))),
+                    published: RefCell::new(((0, 0, 0), Rc::from([]))),
                 })
             })
             .collect();
@@ -230,6 +231,11 @@ impl Race {
                 lane.run = run;
             }
         }
+        self.run_forward(target)
+    }
+
+    /// Runs every lane on to `target` (not before where they are), leaving checkpoints.
+    fn run_forward(&mut self, target: f64) -> Result<(), EngineError> {
         let whole = target.floor() as u64;
         while self.slot() < whole {
             let n = (whole - self.slot()).min(self.until_checkpoint());
@@ -239,6 +245,62 @@ impl Race {
             self.run_lanes_to(target)?;
         }
         Ok(())
+    }
+
+    /// Whether the lanes keep their decision logs.
+    pub fn explaining(&self) -> bool {
+        self.lanes.iter().all(|l| l.run.decisions().explaining())
+    }
+
+    /// Gives every lane its last [`PAGE_LOG`] decisions at this moment, and keeps logging
+    /// from here on (steps, going back): what the event log and the inspector show when the
+    /// race stops.
+    ///
+    /// Playing keeps no log, since formatting every decision's reasons costs several times
+    /// the decision (`packlab bench --log`). The log is made here instead by replaying the
+    /// last stretch, from the checkpoint before it, with the log on: the run is deterministic
+    /// and recording changes nothing, so these are exactly the decisions the run made. The
+    /// stretch is sized from the slowest lane's pace of decisions so far to hold a full log,
+    /// and widened twice, fourfold each time, while a lane lately decided less often than
+    /// that; a lane that decides rarely may then show fewer decisions than the log holds,
+    /// rather than the page replaying the whole run.
+    pub fn explain(&mut self) -> Result<(), EngineError> {
+        if self.explaining() {
+            return Ok(());
+        }
+        let now = self.now();
+        // Decisions are counted even unlogged: their pace so far sizes the stretch.
+        let per_unit = self
+            .lanes
+            .iter()
+            .map(|l| l.run.decisions().count() as f64 / now.max(1.0))
+            .filter(|&pace| pace > 0.0)
+            .fold(f64::INFINITY, f64::min);
+        let mut width = (1.2 * PAGE_LOG as f64 / per_unit).ceil().clamp(1.0, now.max(1.0));
+        for _ in 0..3 {
+            let from = (now - width).max(0.0).floor();
+            self.seek(from)?;
+            for lane in &mut self.lanes {
+                lane.run.set_log(PAGE_LOG);
+            }
+            self.run_forward(now)?;
+            let full = self.lanes.iter().all(|l| {
+                let log = l.run.decisions();
+                log.records().len() as u64 >= log.count().min(PAGE_LOG as u64)
+            });
+            if full || from == 0.0 {
+                break;
+            }
+            width *= 4.0;
+        }
+        Ok(())
+    }
+
+    /// Stops the lanes' decision logs (the race plays on at full pace).
+    pub fn quiet(&mut self) {
+        for lane in &mut self.lanes {
+            lane.run.set_log(0);
+        }
     }
 
     /// The page's Step back: one slot, or back to the previous event that changed something
@@ -348,9 +410,10 @@ impl Lane {
     /// The run's kept decisions, copied only when the log moved since the last snapshot.
     fn decisions(&self) -> Rc<[Decision]> {
         let log = self.run.decisions();
+        let key = (log.count(), self.run.now().to_bits(), log.records().len());
         let mut published = self.published.borrow_mut();
-        if published.0 != log.count() {
-            *published = (log.count(), log.records().iter().cloned().collect());
+        if published.0 != key {
+            *published = (key, log.records().iter().cloned().collect());
         }
         published.1.clone()
     }
@@ -548,5 +611,45 @@ mod tests {
         race.seek(2_999.0).unwrap();
         race.seek(3_000.0).unwrap();
         assert_eq!(at(&race), end);
+    }
+
+    /// A stopped race's decisions, made by replaying its last stretch, are exactly the last
+    /// decisions of a run that logged all along; playing on keeps none.
+    #[test]
+    fn explaining_replays_exactly_the_decisions_made() {
+        for (preset, policies, horizon) in [
+            ("msfq-d1", &["msfq", "msf"][..], "400"),
+            ("pgrr-a3", &["bf-js", "vqs"][..], "3000"),
+            ("pgas-c3", &["dra"][..], "8"),
+            ("ghra-b4", &["alg2-jsq"][..], "30"),
+        ] {
+            let sets = [("horizon", horizon), ("warmup", "0")];
+            let mut race = race_of(preset, policies, &sets);
+            let end = race.horizon() * 3 / 4;
+            race.advance(end, f64::INFINITY, || 0.0).unwrap();
+            assert!(!race.explaining() && race.snapshot(Phase::Paused, 0).lanes.iter().all(|l| l.decisions.is_empty()));
+            let before = at(&race);
+            race.explain().unwrap();
+            let snap = race.snapshot(Phase::Paused, 0);
+            for (lane, policy) in snap.lanes.iter().zip(policies) {
+                let mut setup = Setup::from_preset(preset).unwrap();
+                for (k, v) in sets {
+                    setup.scenario.set(k, v).unwrap();
+                }
+                let spec = packlab_core::policy::PolicySpec::parse(policy).unwrap();
+                let mut full = live_run(&setup.scenario, &spec, Watch::page(64)).unwrap();
+                full.run(end).unwrap();
+                let all: Vec<_> = full.decisions().records().iter().cloned().collect();
+                let k = lane.decisions.len();
+                assert!(k == all.len(), "{preset} {policy}: {k} decisions explained, {} kept all along", all.len());
+                assert_eq!(&lane.decisions[..], &all[..], "{preset} {policy}");
+            }
+            // The state is the same as before explaining, numbers and pictures.
+            let mut quiet = at(&race);
+            race.quiet();
+            assert_ne!(quiet, at(&race), "{preset}: the decisions went with the log");
+            quiet = at(&race);
+            assert_eq!(quiet, before, "{preset}: explaining moved nothing");
+        }
     }
 }

@@ -243,7 +243,11 @@ impl Runner {
     }
 
     fn move_paused(&self, go: impl FnOnce(&mut Race) -> Result<(), packlab_core::EngineError>) {
-        self.pause();
+        // Stopped without publishing: the move publishes (and explains) once, where it lands.
+        self.shared.frames.borrow_mut().take();
+        if *self.shared.phase.borrow() == Phase::Running {
+            *self.shared.phase.borrow_mut() = Phase::Paused;
+        }
         self.shared.stop_at.set(None);
         if matches!(*self.shared.phase.borrow(), Phase::Failed(_)) {
             return;
@@ -334,7 +338,26 @@ impl Shared {
         }
     }
 
+    /// Publishes the race in `phase`. A race that stops is explained first (its decision log
+    /// made by replay, [`Race::explain`]); a playing one keeps no log.
     fn publish(&self, phase: Phase) {
+        let phase = match phase {
+            Phase::Running => {
+                let mut race = self.race.borrow_mut();
+                if race.explaining() {
+                    race.quiet();
+                }
+                phase
+            }
+            Phase::Failed(_) => phase,
+            stopped => match self.race.borrow_mut().explain() {
+                Ok(()) => stopped,
+                Err(e) => {
+                    self.frames.borrow_mut().take();
+                    Phase::Failed(format!("the simulation stopped: {e}"))
+                }
+            },
+        };
         let mut snapshot = self.race.borrow().snapshot(phase.clone(), self.focus.get());
         snapshot.rate = self.meter.borrow().rate;
         *self.phase.borrow_mut() = phase;

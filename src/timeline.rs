@@ -66,7 +66,16 @@ impl Checkpoints {
     }
 
     fn push<'a>(&mut self, at: u64, runs: impl IntoIterator<Item = &'a (dyn LiveRun + 'static)>) {
-        let (runs, bytes) = allocated_during(|| runs.into_iter().map(dyn_clone::clone_box).collect());
+        // Quiet, whatever the lanes were doing: a replay from here keeps no log unless asked.
+        let (runs, bytes) = allocated_during(|| {
+            runs.into_iter()
+                .map(|r| {
+                    let mut run = dyn_clone::clone_box(r);
+                    run.set_log(0);
+                    run
+                })
+                .collect()
+        });
         self.kept.push(Checkpoint { at, runs, bytes });
         self.bytes += bytes;
         while (self.kept.len() > MAX_CHECKPOINTS || self.bytes > BUDGET_BYTES) && self.kept.len() > 1 {

@@ -133,11 +133,15 @@ impl Decision {
 }
 
 /// The last decisions of a run, oldest first, and the notes waiting for the next one.
+///
+/// Decisions are counted whether or not the log keeps them, so a decision has the same number
+/// however it was found: in a run that kept its log all along, or in the page's replay of the
+/// last stretch of a run that kept none (an increment is all an off log costs).
 #[derive(Debug, Clone, Default)]
 pub struct DecisionLog {
     capacity: usize,
     records: VecDeque<Decision>,
-    /// Decisions recorded since the start (the last `capacity` are kept).
+    /// Decisions made since the start (the last `capacity` are kept).
     count: u64,
     notes: Vec<Fact>,
 }
@@ -148,7 +152,14 @@ impl DecisionLog {
         Self { capacity, ..Self::default() }
     }
 
+    /// Keeps the last `capacity` decisions from now on (0: none), forgetting those kept but
+    /// not the count.
+    pub fn set_capacity(&mut self, capacity: usize) {
+        *self = Self { capacity, count: self.count, ..Self::default() };
+    }
+
     /// Whether decisions are recorded: policies format their notes only then.
+    #[inline]
     pub fn explaining(&self) -> bool {
         self.capacity > 0
     }
@@ -160,18 +171,36 @@ impl DecisionLog {
         }
     }
 
-    /// Forgets the notes made for a decision that was not made after all (a refused one).
+    /// Forgets the notes of a reaction that made no decision after them.
+    #[inline]
     pub fn drop_notes(&mut self) {
-        self.notes.clear();
+        if !self.notes.is_empty() {
+            self.notes.clear();
+        }
     }
 
-    /// Records `decision`, with the policy's notes first, then the engine's facts.
+    /// Records `decision`, with the policy's notes first, then the engine's facts; an off log
+    /// only counts it (every decision must come through here, kept or not, so the numbers
+    /// agree).
+    #[inline]
     pub fn record(&mut self, decision: impl FnOnce() -> Decision) {
-        if !self.explaining() {
-            return;
+        if self.counts_one() {
+            self.keep(decision());
         }
-        let mut d = decision();
+    }
+
+    /// Counts one decision and says whether to [`DecisionLog::keep`] it: the form for the
+    /// engines' hot paths, which build the decision in a cold function of their own.
+    #[inline]
+    pub fn counts_one(&mut self) -> bool {
         self.count += 1;
+        self.explaining()
+    }
+
+    /// Keeps decision `d`, the last one counted.
+    #[cold]
+    #[inline(never)]
+    pub fn keep(&mut self, mut d: Decision) {
         d.seq = self.count;
         if !self.notes.is_empty() {
             let engine = std::mem::take(&mut d.facts);
@@ -189,7 +218,7 @@ impl DecisionLog {
         &self.records
     }
 
-    /// Decisions recorded since the start.
+    /// Decisions made since the start, kept or not.
     pub fn count(&self) -> u64 {
         self.count
     }
@@ -231,7 +260,11 @@ mod tests {
         let mut off = DecisionLog::new(0);
         off.note("x", "y");
         off.record(|| unreachable!("an off log builds no decision"));
-        assert_eq!((off.count(), off.records().len()), (0, 0));
+        assert_eq!((off.count(), off.records().len()), (1, 0));
+        // Turned on, it numbers on.
+        off.set_capacity(4);
+        off.record(|| Decision::new(1.0, "start", "job 9".into(), "rule"));
+        assert_eq!(off.records()[0].seq, 2);
     }
 
     #[test]

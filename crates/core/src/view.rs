@@ -82,8 +82,11 @@ pub trait LiveRun: dyn_clone::DynClone {
         None
     }
     /// The last decisions, with what the policy looked at (empty unless the run was started
-    /// with [`Watch::log`]).
+    /// with [`Watch::log`] or [`LiveRun::set_log`] turned the log on).
     fn decisions(&self) -> &DecisionLog;
+    /// Keeps the last `capacity` decisions from now on (0: none), forgetting those kept. The
+    /// page turns the log on only where it shows it: recording never changes the trajectory.
+    fn set_log(&mut self, capacity: usize);
     /// Checks the model's invariants on the state (capacity, conservation of jobs), the ones
     /// the engine guarantees whatever the policy does: `packlab soak` and the fuzz targets ask.
     fn check_invariants(&self) -> Result<(), String>;

@@ -116,6 +116,10 @@ impl LiveRun for GhraSim {
         &self.log
     }
 
+    fn set_log(&mut self, capacity: usize) {
+        self.log.set_capacity(capacity);
+    }
+
     fn next_event(&self) -> Option<f64> {
         EventDriven::next_time(self)
     }

@@ -133,6 +133,10 @@ impl LiveRun for PgasSim {
         &self.log
     }
 
+    fn set_log(&mut self, capacity: usize) {
+        self.log.set_capacity(capacity);
+    }
+
     fn next_event(&self) -> Option<f64> {
         EventDriven::next_time(self)
     }

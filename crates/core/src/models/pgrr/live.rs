@@ -26,6 +26,10 @@ impl LiveRun for PgrrSim {
         &self.log
     }
 
+    fn set_log(&mut self, capacity: usize) {
+        self.log.set_capacity(capacity);
+    }
+
     fn readings(&self) -> Readings {
         Readings {
             queue_len: self.state.queue.len() as u64,

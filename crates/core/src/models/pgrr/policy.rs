@@ -90,6 +90,20 @@ pub struct Placement {
     pub rule: Rule,
 }
 
+/// Placement `p` of a job that arrived at `arrival`, as the event log shows it (cold: the
+/// engine's hot path only counts decisions).
+#[cold]
+fn start_decision(p: &Placement, capacity: u64, classes: &super::partition::Partition, arrival: u64) -> Decision {
+    let (what, why) = super::live::describe(p, capacity, classes);
+    let frac = |units: u64| short(units as f64 / capacity as f64);
+    Decision::new(p.slot as f64, "start", what, why)
+        .job(p.job)
+        .server(p.server)
+        .bin(classes.type_of(p.size))
+        .fact("room before → after", format!("{} → {}", frac(p.residual_before), frac(p.residual_after)))
+        .fact("waited", format!("{} slots", p.slot - arrival))
+}
+
 /// What the policy sees and may do during the scheduling phase of one slot.
 pub struct PgrrContext<'a> {
     pub(crate) slot: u64,
@@ -194,17 +208,9 @@ impl<'a> PgrrContext<'a> {
             rule,
         };
         *self.last = Some(placement);
-        let (capacity, classes, slot) = (st.cluster.capacity(), &st.classes, self.slot);
-        self.log.record(|| {
-            let (what, why) = super::live::describe(&placement, capacity, classes);
-            let frac = |units: u64| short(units as f64 / capacity as f64);
-            Decision::new(slot as f64, "start", what, why)
-                .job(job)
-                .server(server)
-                .bin(classes.type_of(placement.size))
-                .fact("room before → after", format!("{} → {}", frac(residual_before), frac(placement.residual_after)))
-                .fact("waited", format!("{} slots", slot - waiting.arrival))
-        });
+        if self.log.counts_one() {
+            self.log.keep(start_decision(&placement, st.cluster.capacity(), &st.classes, waiting.arrival));
+        }
         st.counters.started += 1;
         if waiting.arrival >= st.warmup {
             st.counters.window_started += 1;

@@ -120,12 +120,15 @@ impl MaxWeight {
         let i = self.max_weight(server, ctx.state());
         self.active[server] = i;
         let counts = self.tables[self.table_of[server]].configs.get(i);
-        if ctx.explaining() {
+        // Recorded (counted) whether or not the run explains, so decisions keep their numbers.
+        let seen = ctx.explaining().then(|| {
             let show = |k: &[u32]| format!("({})", k.iter().map(u32::to_string).collect::<Vec<_>>().join(", "));
             let weight = |k: &[u32]| k.iter().zip(&self.lengths).map(|(&c, &q)| u64::from(c) * q).sum::<u64>();
-            let queues = show(&self.lengths.iter().map(|&q| q as u32).collect::<Vec<_>>());
-            let (chosen, w) = (show(counts), weight(counts));
+            (show(&self.lengths.iter().map(|&q| q as u32).collect::<Vec<_>>()), show(counts), weight(counts))
+        });
+        {
             ctx.record(|now| {
+                let (queues, chosen, w) = seen.unwrap_or_default();
                 Decision::new(
                     now,
                     "configure",

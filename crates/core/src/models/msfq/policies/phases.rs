@@ -117,7 +117,7 @@ impl PhaseMachine {
             };
             self.phase = next;
             ctx.observe(MsfqObservation::Phase(next));
-            if admit && ctx.explaining() {
+            if admit {
                 let threshold = self.threshold;
                 ctx.record(|now| {
                     Decision::new(

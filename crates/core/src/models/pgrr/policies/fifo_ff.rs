@@ -41,13 +41,17 @@ impl PgrrPolicy for FifoFf {
             };
             let Some(job) = next else { break };
             let Some(server) = ctx.cluster().first_fit(0, job.occupies.primary()) else {
-                if self.blocking && self.blocked != Some(job.id) && ctx.explaining() {
+                if self.blocking && self.blocked != Some(job.id) {
                     self.blocked = Some(job.id);
-                    let capacity = ctx.cluster().capacity() as f64;
-                    let size = format!("{:.2}", job.occupies.primary() as f64 / capacity);
-                    let room = ctx.units(ctx.cluster().max_residual());
-                    let waiting = ctx.queue().len();
+                    // Recorded (counted) whether or not the run explains, so decisions keep
+                    // their numbers; formatted only when it does.
+                    let seen = ctx.explaining().then(|| {
+                        let capacity = ctx.cluster().capacity() as f64;
+                        let size = format!("{:.2}", job.occupies.primary() as f64 / capacity);
+                        (size, ctx.units(ctx.cluster().max_residual()), ctx.queue().len())
+                    });
                     ctx.record(|slot| {
+                        let (size, room, waiting) = seen.unwrap_or_default();
                         Decision::new(slot, "block", format!("job {} (size {size}) blocks the queue", job.id), "FIFO: the oldest job fits no server, and nothing behind it may pass")
                             .job(job.id)
                             .fact("largest room of any server", room)
