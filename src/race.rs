@@ -27,6 +27,9 @@ const CHUNK_TARGET_MS: f64 = 0.5;
 /// Below this many servers a lane draws every job; from here on, a heat strip of fills.
 pub const DETAIL_LIMIT: usize = 100;
 
+/// When a log was read: its count, the run's time (bits) and how many decisions it kept.
+type LogKey = (u64, u64, usize);
+
 /// One policy's simulation.
 struct Lane {
     policy: String,
@@ -37,7 +40,7 @@ struct Lane {
     /// The decisions last published, with the count, time and length they were read at: a
     /// snapshot copies the log only when it moved (a run is deterministic, so the same moment,
     /// count and length after going back and forth is the same log).
-    published: RefCell<((u64, u64, usize), Rc<[Decision]>)>,
+    published: RefCell<(LogKey, Rc<[Decision]>)>,
 }
 
 /// The simulations of every policy of a [`Setup`], stepped in lockstep: after any call, all
