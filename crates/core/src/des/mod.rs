@@ -151,6 +151,43 @@ pub trait EventDriven {
     fn advance(&mut self, time: f64);
 }
 
+/// The [`crate::view::LiveRun`] methods every continuous-time engine implements alike, from
+/// its clock (the field `now` and `run_until`) and its decision log (the field `log`).
+macro_rules! continuous_live_run {
+    () => {
+        fn run(&mut self, units: u64) -> Result<(), $crate::EngineError> {
+            let until = self.time() + units;
+            self.run_until(until as f64)
+        }
+
+        fn time(&self) -> u64 {
+            self.now as u64
+        }
+
+        fn now(&self) -> f64 {
+            self.now
+        }
+
+        fn next_event(&self) -> Option<f64> {
+            $crate::des::EventDriven::next_time(self)
+        }
+
+        fn run_to(&mut self, time: f64) -> Result<(), $crate::EngineError> {
+            // An endless time would never stop handling arrivals.
+            if time.is_finite() { self.run_until(time) } else { Ok(()) }
+        }
+
+        fn decisions(&self) -> &$crate::decisions::DecisionLog {
+            &self.log
+        }
+
+        fn set_log(&mut self, capacity: usize) {
+            self.log.set_capacity(capacity);
+        }
+    };
+}
+pub(crate) use continuous_live_run;
+
 /// Handles every event up to time `until` (inclusive), then brings the time averages up to
 /// `until`. The same loop for every continuous-time engine, so where a run is cut (a page's
 /// frame, the horizon) never changes what happens between the cuts.

@@ -3,8 +3,6 @@
 //! the policy's phase as the bar's label.
 
 use super::engine::MsfqSim;
-use crate::EngineError;
-use crate::des::EventDriven;
 use crate::metrics::SeriesPoint;
 use crate::view::{Analysis, BinsKind, Block, ClusterView, LiveRun, Metric, Readings, ServerView, Why};
 
@@ -23,38 +21,10 @@ impl MsfqSim {
 }
 
 impl LiveRun for MsfqSim {
+    crate::des::continuous_live_run!();
+
     fn check_invariants(&self) -> Result<(), String> {
         MsfqSim::check_invariants(self)
-    }
-
-    fn run(&mut self, units: u64) -> Result<(), EngineError> {
-        let until = self.time() + units;
-        self.run_until(until as f64)
-    }
-
-    fn time(&self) -> u64 {
-        self.now as u64
-    }
-
-    fn now(&self) -> f64 {
-        self.now
-    }
-
-    fn decisions(&self) -> &crate::decisions::DecisionLog {
-        &self.log
-    }
-
-    fn set_log(&mut self, capacity: usize) {
-        self.log.set_capacity(capacity);
-    }
-
-    fn next_event(&self) -> Option<f64> {
-        EventDriven::next_time(self)
-    }
-
-    fn run_to(&mut self, time: f64) -> Result<(), EngineError> {
-        // An endless time would never stop handling arrivals.
-        if time.is_finite() { self.run_until(time) } else { Ok(()) }
     }
 
     fn readings(&self) -> Readings {

@@ -7,8 +7,6 @@ use std::fmt::Write;
 
 use super::engine::PgasSim;
 use super::policy::ActionKind;
-use crate::EngineError;
-use crate::des::EventDriven;
 use crate::metrics::SeriesPoint;
 use crate::resources::MAX_RESOURCES;
 use crate::view::{BinsKind, Block, ClusterView, LiveRun, Metric, Readings, ServerView, Why};
@@ -112,38 +110,10 @@ impl PgasSim {
 }
 
 impl LiveRun for PgasSim {
+    crate::des::continuous_live_run!();
+
     fn check_invariants(&self) -> Result<(), String> {
         PgasSim::check_invariants(self)
-    }
-
-    fn run(&mut self, units: u64) -> Result<(), EngineError> {
-        let until = self.time() + units;
-        self.run_until(until as f64)
-    }
-
-    fn time(&self) -> u64 {
-        self.now as u64
-    }
-
-    fn now(&self) -> f64 {
-        self.now
-    }
-
-    fn decisions(&self) -> &crate::decisions::DecisionLog {
-        &self.log
-    }
-
-    fn set_log(&mut self, capacity: usize) {
-        self.log.set_capacity(capacity);
-    }
-
-    fn next_event(&self) -> Option<f64> {
-        EventDriven::next_time(self)
-    }
-
-    fn run_to(&mut self, time: f64) -> Result<(), EngineError> {
-        // An endless time would never stop handling arrivals.
-        if time.is_finite() { self.run_until(time) } else { Ok(()) }
     }
 
     /// A loss system never queues. The occupancy is NaN for the upper bound, which admits
