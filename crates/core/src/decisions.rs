@@ -185,8 +185,16 @@ impl DecisionLog {
     #[inline]
     pub fn record(&mut self, decision: impl FnOnce() -> Decision) {
         if self.counts_one() {
-            self.keep(decision());
+            self.make_and_keep(decision);
         }
+    }
+
+    /// Out of line, so the formatting in `decision` stays out of the engines' hot paths (code
+    /// inlined there, even never run, changes what the compiler inlines around it).
+    #[cold]
+    #[inline(never)]
+    fn make_and_keep(&mut self, decision: impl FnOnce() -> Decision) {
+        self.keep(decision());
     }
 
     /// Counts one decision and says whether to [`DecisionLog::keep`] it: the form for the

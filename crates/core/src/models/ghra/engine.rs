@@ -199,11 +199,11 @@ impl GhraSim {
     }
 
     fn dispatch(&mut self, event: GhraEvent) -> Result<(), EngineError> {
-        let (mut ctx, policy) = self.context();
-        let result = policy.on_event(event, &mut ctx);
-        // Notes belong to the decisions of the reaction that made them.
+        // Notes belong to the decisions of the reaction that made them: forget what the last
+        // one noted without deciding (before the call, so its result is returned in place).
         self.log.drop_notes();
-        result
+        let (mut ctx, policy) = self.context();
+        policy.on_event(event, &mut ctx)
     }
 
     /// Processes every event up to time `until` (inclusive) and brings the time averages

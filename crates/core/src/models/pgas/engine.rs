@@ -256,10 +256,10 @@ impl PgasSim {
         self.state.free_records.push(record);
         self.state.count(j, false);
         self.stats.departed(self.now, j, &self.state, server.is_some());
-        let (mut ctx, policy) = self.context(None);
-        let result = policy.on_departure(j, server, &mut ctx);
+        // Notes belong to the decisions of the reaction that made them (see `arrive`).
         self.log.drop_notes();
-        result
+        let (mut ctx, policy) = self.context(None);
+        policy.on_departure(j, server, &mut ctx)
     }
 
     /// Re-derives SPEC 4.3's invariants from the job records (O(L·J + jobs), for tests):
