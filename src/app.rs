@@ -506,7 +506,7 @@ pub fn Lanes(props: &LanesProps) -> Html {
                         {style} on_hit={props.on_hit.as_ref().map(|on_hit| on_hit.reform(move |hit| (i, hit)))} />
                     <p class="why">{ lane.view.last.as_ref().map_or_else(
                         || "No job placed yet.".to_string(),
-                        |w| format!("{} {}: {}", time_word, w.time, w.text)) }</p>
+                        |w| format!("{} {}: {}", time_word, crate::stats::moment(w.time), w.text)) }</p>
                     if let Some(readout) = &lane.view.readout {
                         <p class="readout">{ readout }</p>
                     }

@@ -630,7 +630,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         input.value_as_number()
     });
     // A moment between two whole units (a step to an event) is written exactly.
-    let now = if s.now == s.now.floor() { group_digits(s.now as u64) } else { format!("{:.4}", s.now) };
+    let now = crate::stats::moment(s.now);
     let (count, bytes) = s.checkpoints;
     let memory = format!(
         "Going back replays from the nearest of {count} checkpoints ({:.1} MB, at most {} MB).",
@@ -639,15 +639,23 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     );
     let link = {
         let separator = if props.query.is_empty() { "" } else { "&" };
-        format!("?{}{separator}{}={}", props.query, crate::lab::TIME_KEY, s.now.floor() as u64)
+        // Exactly this moment: an event's time prints as the shortest text that reads back to it.
+        format!("?{}{separator}{}={}", props.query, crate::lab::TIME_KEY, s.now)
     };
+    // Whole units in slotted time; any moment in continuous time, so the knob sits where the
+    // run is after a step to an event.
+    let step = if unit == packlab_core::models::TimeUnit::Slots { "1" } else { "any" };
+    let end = group_digits(furthest as u64);
     html! {
         <div class="timeline" id="timeline" data-now={s.now.to_string()} data-furthest={s.furthest.to_string()}
             data-checkpoints={count.to_string()} data-checkpoint-bytes={bytes.to_string()}>
-            <label for="scrubber" class="visually-hidden">{ "Go to a moment of the run so far" }</label>
-            <input type="range" id="scrubber" min="0" max={furthest.to_string()} step="1" value={s.now.floor().to_string()}
+            <label for="scrubber" class="timeline-label" title="Drag or click to go back to any moment of the run so far; ← steps back">
+                { "Timeline" }</label>
+            <span class="end">{ "0" }</span>
+            <input type="range" id="scrubber" min="0" max={furthest.to_string()} {step} value={s.now.to_string()}
                 disabled={furthest <= 0.0} oninput={seek} title={memory}
                 aria-valuetext={format!("{} {now}", unit.prefix())} />
+            <span class="end" title="How far the run has got">{ end }</span>
             <span class="now">{ format!("{} {now}", unit.prefix()) }</span>
             <a id="moment-link" class="small" href={link}
                 title="This page's link, opening at this moment">{ "Link to this moment" }</a>

@@ -15,6 +15,7 @@ use yew::prelude::*;
 
 use crate::cluster::Hit;
 use crate::snapshot::{Phase, Snapshot};
+use crate::stats::moment;
 
 /// Rows the log shows, newest first (the CSV has every decision kept).
 const ROWS: usize = 60;
@@ -138,10 +139,15 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             }
         })
     };
-    let picked = inspect
-        .picked
-        .and_then(|(l, seq)| s.lanes.get(l)?.decisions.iter().find(|d| d.seq == seq).map(|d| (l, d)))
-        .or_else(|| all.first().copied());
+    // The decision picked, or the newest one shown when none is. One picked but no longer kept
+    // (the run went back before it) is said so, rather than silently showing another.
+    let picked = match inspect.picked {
+        Some((l, seq)) => match s.lanes.get(l).and_then(|lane| lane.decisions.iter().find(|d| d.seq == seq)) {
+            Some(d) => Picked::Decision(l, d),
+            None => Picked::Gone(l, seq),
+        },
+        None => all.first().map_or(Picked::Nothing, |&(l, d)| Picked::Decision(l, d)),
+    };
     let kept: usize = s.lanes.iter().map(|l| l.decisions.len()).sum();
     let bin_chip = inspect.bin.map(|b| s.bin_labels.get(usize::from(b)).cloned().unwrap_or_default());
     html! {
@@ -175,13 +181,19 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                 <button type="button" class="small" id="log-export" onclick={export}
                     title="The decisions kept, with these filters, as CSV (the columns of packlab run --events)">
                     { "Export CSV" }</button>
-                <span class="hint">{ format!("{} of {kept} kept", all.len()) }</span>
+                <span class="hint" id="log-count">{
+                    if all.len() > ROWS {
+                        format!("the newest {ROWS} of {} ({kept} kept); filter by lane, job or server for the rest", all.len())
+                    } else {
+                        format!("{} of {kept} kept", all.len())
+                    }
+                }</span>
             </div>
             <div class="log-and-inspector">
                 <ol class="log" id="log">
                     { for all.iter().take(ROWS).map(|&(l, d)| {
                         let lane = &s.lanes[l];
-                        let selected = picked.is_some_and(|(pl, pd)| pl == l && pd.seq == d.seq);
+                        let selected = matches!(picked, Picked::Decision(pl, pd) if pl == l && pd.seq == d.seq);
                         let pick = {
                             let (on_inspect, seq) = (props.on_inspect.clone(), d.seq);
                             Callback::from(move |_: MouseEvent| on_inspect.emit(Inspect { picked: Some((l, seq)), ..inspect }))
@@ -192,7 +204,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                                 data-action={d.action} data-job={d.job.map(|j| j.to_string())}
                                 data-server={d.server.map(|s| (s + 1).to_string())}>
                                 <button type="button" onclick={pick} aria-pressed={selected.to_string()}>
-                                    <span class="when">{ format!("{time} {}", short_time(d.time)) }</span>
+                                    <span class="when">{ format!("{time} {}", moment(d.time)) }</span>
                                     <span class="who">{ &lane.label }</span>
                                     <span class="what">{ &d.what }</span>
                                 </button>
@@ -216,17 +228,34 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     }
 }
 
-/// A time as the log shows it: whole units as they are, else four decimals.
-fn short_time(t: f64) -> String {
-    if t == t.floor() { format!("{t:.0}") } else { format!("{t:.4}") }
+/// What the inspector shows.
+#[derive(Clone, Copy)]
+enum Picked<'s> {
+    Nothing,
+    /// A decision of lane `.0`.
+    Decision(usize, &'s Decision),
+    /// Lane `.0`'s decision number `.1`, picked but not kept at this moment.
+    Gone(usize, u64),
 }
 
 /// The picked decision with its numbers, and the same job in the other lanes.
-fn inspector(s: &Snapshot, picked: Option<(usize, &Decision)>) -> Html {
-    let Some((l, d)) = picked else {
-        return html! {
-            <aside class="inspector" id="inspector"><p class="hint">{ "No decision yet." }</p></aside>
-        };
+fn inspector(s: &Snapshot, picked: Picked<'_>) -> Html {
+    let time_word = s.model.time.prefix();
+    let (l, d) = match picked {
+        Picked::Decision(l, d) => (l, d),
+        Picked::Nothing => {
+            return html! {
+                <aside class="inspector" id="inspector"><p class="hint">{ "No decision yet." }</p></aside>
+            };
+        }
+        Picked::Gone(l, seq) => {
+            let label = s.lanes.get(l).map_or("", |lane| lane.label.as_str());
+            return html! {
+                <aside class="inspector" id="inspector"><p class="hint">{ format!(
+                    "{label}'s decision #{seq} is not among the decisions kept at {time_word} {}: the run is \
+                     before it, or it was made before the last stretch. Pick another.", moment(s.now)) }</p></aside>
+            };
+        }
     };
     let lane = &s.lanes[l];
     let others: Vec<Html> = d
@@ -239,9 +268,20 @@ fn inspector(s: &Snapshot, picked: Option<(usize, &Decision)>) -> Html {
                 .map(|(_, other)| {
                     let about: Vec<&Decision> = other.decisions.iter().filter(|x| x.job == Some(job)).collect();
                     let text = if about.is_empty() {
-                        format!("nothing about job {job} in its last decisions (it waits, or it was longer ago)")
+                        match other.decisions.first() {
+                            Some(first) => format!(
+                                "no decision about job {job} since {time_word} {} (its oldest kept): the job still \
+                                 waited there, or was decided before",
+                                moment(first.time)
+                            ),
+                            None => format!("no decision about job {job} kept"),
+                        }
                     } else {
-                        about.iter().map(|x| format!("{}: {}", x.what, x.why)).collect::<Vec<_>>().join("; then ")
+                        about
+                            .iter()
+                            .map(|x| format!("{time_word} {}: {} ({})", moment(x.time), x.what, x.why))
+                            .collect::<Vec<_>>()
+                            .join("; then ")
                     };
                     html! { <li data-lane={other.policy.clone()}><strong>{ &other.label }</strong>{ " → " }{ text }</li> }
                 })
@@ -251,7 +291,7 @@ fn inspector(s: &Snapshot, picked: Option<(usize, &Decision)>) -> Html {
     html! {
         <aside class="inspector" id="inspector" data-lane={lane.policy.clone()} data-seq={d.seq.to_string()}
             data-time={d.time.to_string()} data-job={d.job.map(|j| j.to_string())} data-action={d.action}>
-            <h3>{ format!("{} · {} {}", lane.label, s.model.time.prefix(), short_time(d.time)) }</h3>
+            <h3>{ format!("{} · {} {}", lane.label, s.model.time.prefix(), moment(d.time)) }</h3>
             <p class="what">{ &d.what }</p>
             <p class="why"><span class="hint">{ "why: " }</span>{ &d.why }</p>
             if !d.facts.is_empty() {

@@ -294,8 +294,9 @@ pub struct Lab {
     pub gallery: bool,
     /// The guided tour under way, if any (its step set the scenario; editing leaves it be).
     pub tour: Option<TourAt>,
-    /// The moment the link opens at (`t=`), until the scenario changes.
-    pub open_at: Option<u64>,
+    /// The moment the link opens at (`t=`), until the scenario changes: a slot, or any time in
+    /// continuous time (a step to an event lands between whole units).
+    pub open_at: Option<f64>,
 }
 
 /// What the controls can ask for.
@@ -403,18 +404,24 @@ impl Lab {
                 },
                 TIME_KEY => {
                     let horizon = lab.setup.scenario.horizon();
+                    let info = lab.setup.scenario.info();
+                    let slotted = info.time == packlab_core::models::TimeUnit::Slots;
                     value
                         .trim()
-                        .parse::<u64>()
+                        .parse::<f64>()
                         .ok()
-                        .filter(|t| *t <= horizon)
+                        .filter(|t| (0.0..=horizon as f64).contains(t) && (!slotted || t.fract() == 0.0))
                         .map(|t| lab.open_at = Some(t))
                         .ok_or_else(|| {
+                            let kind = if slotted {
+                                format!("a whole number of {}", info.time.plural())
+                            } else {
+                                format!("a number of {}", info.time.plural())
+                            };
                             ConfigError::new(
                                 TIME_KEY,
                                 format!(
-                                    "must be a moment of the run, a whole number of {} in 0..={horizon} (got '{}')",
-                                    lab.setup.scenario.info().time.plural(),
+                                    "must be a moment of the run, {kind} in 0..={horizon} (got '{}')",
                                     value.trim()
                                 ),
                             )
@@ -495,7 +502,7 @@ impl Lab {
     }
 
     /// The link query of this state opening at moment `t` (none: from time 0).
-    pub fn query_at(&self, t: Option<u64>) -> String {
+    pub fn query_at(&self, t: Option<f64>) -> String {
         Lab { open_at: t, ..self.clone() }.query()
     }
 

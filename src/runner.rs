@@ -99,7 +99,7 @@ struct Shared {
     owed: Cell<f64>,
     /// Where playing stops by itself: the moment a link opens at (`t=`), reached at full
     /// speed.
-    stop_at: Cell<Option<u64>>,
+    stop_at: Cell<Option<f64>>,
     meter: RefCell<Meter>,
     /// Tells the view that a new snapshot is out.
     notify: Box<dyn Fn()>,
@@ -237,7 +237,7 @@ impl Runner {
     }
 
     /// Plays at full speed up to `time` and pauses there: a link's `t=`.
-    pub fn open_at(&self, time: u64) {
+    pub fn open_at(&self, time: f64) {
         self.shared.stop_at.set(Some(time));
         self.play();
     }
@@ -285,10 +285,11 @@ impl Shared {
         let gap =
             self.last_frame.replace(Some(now)).map_or(1000.0 / 60.0, |last| (now - last).clamp(0.0, MAX_FRAME_GAP_MS));
         let stop_at = self.stop_at.get();
-        let want = match self.speed.get().rate(self.setup.scenario.horizon()) {
-            _ if stop_at.is_some() => stop_at.unwrap_or(0).saturating_sub(self.race.borrow().slot()),
-            None => u64::MAX,
-            Some(rate) => {
+        let want = match (stop_at, self.speed.get().rate(self.setup.scenario.horizon())) {
+            // Whole units at full speed, then the rest exactly (below).
+            (Some(stop), _) => (stop.floor() as u64).saturating_sub(self.race.borrow().slot()),
+            (None, None) => u64::MAX,
+            (None, Some(rate)) => {
                 let due = self.owed.get() + rate * gap / 1000.0;
                 let whole = due.floor();
                 self.owed.set(due - whole);
@@ -302,8 +303,16 @@ impl Shared {
             self.meter.borrow_mut().count(now, slots, simulated);
         }
         let mut next = self.after(result);
-        if stop_at.is_some_and(|stop| self.race.borrow().slot() >= stop) {
+        if let Some(stop) = stop_at.filter(|stop| self.race.borrow().slot() >= stop.floor() as u64) {
             self.stop_at.set(None);
+            // A moment between whole units (a link to an event) is reached event by event.
+            let short_of_it = stop > self.race.borrow().now();
+            if next == Phase::Running
+                && short_of_it
+                && let Err(e) = self.race.borrow_mut().seek(stop)
+            {
+                next = Phase::Failed(format!("the simulation stopped: {e}"));
+            }
             if next == Phase::Running {
                 next = Phase::Paused;
             }
@@ -379,7 +388,7 @@ enum Start {
     /// Play on: the race it replaced was playing.
     Play,
     /// Play to this time and pause: the link's `t=`.
-    OpenAt(u64),
+    OpenAt(f64),
 }
 
 /// What a component gets from [`use_race`].
@@ -404,7 +413,7 @@ pub struct RaceHandle {
 /// A new setup while the old race had run says so in [`RaceHandle::restarted`]; if the old
 /// race was playing, the new one plays on from time 0.
 #[hook]
-pub fn use_race(setup: Rc<Setup>, speed: Speed, open_at: Option<u64>) -> RaceHandle {
+pub fn use_race(setup: Rc<Setup>, speed: Speed, open_at: Option<f64>) -> RaceHandle {
     let redraw = use_force_update();
     let runner = use_memo(setup, move |setup| Runner::new(setup.clone(), speed, move || redraw.force_update()));
     runner.set_speed(speed);

@@ -33,6 +33,12 @@ pub fn group_decimal(x: f64, places: usize) -> String {
     }
 }
 
+/// A moment of a run for people, the same everywhere on the page: a whole slot or time unit
+/// grouped (`20 955`), an event's time with four decimals (`20 955.9778`).
+pub fn moment(t: f64) -> String {
+    if t == t.floor() { group_digits(t as u64) } else { group_decimal(t, 4) }
+}
+
 /// A mean queue length for people: two decimals, digits grouped, or "–" before anything was
 /// measured.
 pub fn format_mean(mean: f64, measured: u64) -> String {

@@ -429,21 +429,28 @@ fn tours_are_links_to_their_steps() {
 fn a_link_opens_at_a_moment() {
     let lab = Lab::from_link("?preset=msfq-d1&horizon=400&t=200");
     assert!(lab.notices.is_empty(), "{:?}", lab.notices);
-    assert_eq!(lab.open_at, Some(200));
+    assert_eq!(lab.open_at, Some(200.0));
     assert!(lab.query().ends_with("&t=200"), "{}", lab.query());
     assert!(!lab.query_at(None).contains("&t="), "{}", lab.query_at(None));
-    assert_eq!(Lab::from_link(&lab.query()).open_at, Some(200));
-    for bad in ["401", "-1", "1.5", "soon"] {
+    assert_eq!(Lab::from_link(&lab.query()).open_at, Some(200.0));
+    // In continuous time a link may open at an event's exact time, and writes it back exactly.
+    let event = 200.95236271179313;
+    let lab = Lab::from_link(&format!("?preset=msfq-d1&horizon=400&t={event}"));
+    assert_eq!(lab.open_at, Some(event));
+    assert_eq!(Lab::from_link(&lab.query()).open_at, Some(event));
+    for bad in ["401", "-1", "soon", "NaN", "inf"] {
         let lab = Lab::from_link(&format!("?preset=msfq-d1&horizon=400&t={bad}"));
         assert_eq!(lab.open_at, None);
         let e = lab.notice_for("t").unwrap_or_else(|| panic!("t={bad} must be named"));
-        assert!(e.message.contains("whole number of time units in 0..=400") && e.message.contains(bad), "{e}");
+        assert!(e.message.contains("a number of time units in 0..=400") && e.message.contains(bad), "{e}");
     }
-    let slotted = Lab::from_link("?preset=pgrr-a1&horizon=100&t=200");
-    assert!(slotted.notice_for("t").unwrap().message.contains("slots in 0..=100"));
+    for bad in ["200", "1.5"] {
+        let slotted = Lab::from_link(&format!("?preset=pgrr-a1&horizon=100&t={bad}"));
+        assert!(slotted.notice_for("t").unwrap().message.contains("a whole number of slots in 0..=100"), "t={bad}");
+    }
     let mut lab = Lab::from_link("?preset=msfq-d1&horizon=400&t=200");
     lab.apply(Action::SetSpeed("max".into()));
-    assert_eq!(lab.open_at, Some(200), "the speed is not the scenario");
+    assert_eq!(lab.open_at, Some(200.0), "the speed is not the scenario");
     let lab = std::rc::Rc::new(lab);
     let lab = yew::Reducible::reduce(lab, Action::Set { key: "load".into(), value: "6".into() });
     assert_eq!(lab.open_at, None, "a new scenario plays from 0");

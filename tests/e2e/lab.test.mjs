@@ -591,6 +591,15 @@ labTest('issue 15: the timeline goes back and forth exactly, steps are events, a
     await page.keyboard.press('ArrowLeft');
     await page.waitForFunction((t) => Number(document.querySelector('#timeline').dataset.now) === t, first[0]);
     assert.deepEqual([await timelineNow(page), await statsAttributes(page)], first, `${kind}: step back`);
+    if (kind === 'continuous') {
+      // A link to the moment of an event opens exactly there, not at the whole unit before.
+      const at = await page.getAttribute('#moment-link', 'href');
+      assert.ok(at.endsWith(`&t=${first[0]}`), at);
+      const exact = await open(`${query}&speed=max&t=${first[0]}`);
+      await exact.waitForSelector(`#timeline[data-now="${first[0]}"]`, { timeout: RUN_TIMEOUT_MS });
+      await exact.waitForSelector('#play[aria-pressed="false"]');
+      assert.deepEqual([await timelineNow(exact), await statsAttributes(exact)], first, 'the link to an event');
+    }
   }
 });
 

@@ -221,7 +221,8 @@ pub struct Block {
 /// The most recent placement and a sentence on why the policy chose it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Why {
-    pub time: u64,
+    /// When: the slot, or the exact time in continuous time.
+    pub time: f64,
     pub server: u32,
     /// Where the job came from, when the event moved a running job (PG-AS's migrations).
     pub from: Option<u32>,

@@ -193,6 +193,8 @@ impl GhraSim {
                 service: self.config.service,
                 mean_service: &self.config.mean_service,
                 log: &mut self.log,
+                type_names: &self.config.type_names,
+                resource_names: &self.config.resource_names,
             },
             &mut self.policy,
         )
@@ -278,7 +280,7 @@ impl GhraSim {
                 Decision::new(
                     now,
                     "route",
-                    format!("job {} (type {}) joins server {}'s queue", job.id, j + 1, server + 1),
+                    format!("job {} ({}) joins server {}'s queue", job.id, self.config.type_names[j], server + 1),
                     "the policy's routing",
                 )
                 .job(job.id)

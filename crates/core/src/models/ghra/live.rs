@@ -135,7 +135,7 @@ impl LiveRun for GhraSim {
             let name = &self.config.type_names[l.job_type as usize];
             let what = if l.source == Source::Dummy { format!("a dummy {name}") } else { format!("a {name} job") };
             Why {
-                time: l.time as u64,
+                time: l.time,
                 server: l.server,
                 from: None,
                 text: format!(

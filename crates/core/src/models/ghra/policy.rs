@@ -61,6 +61,9 @@ pub struct GhraContext<'a> {
     pub(crate) service: ServiceLaw,
     pub(crate) mean_service: &'a [f64],
     pub(crate) log: &'a mut DecisionLog,
+    /// The VM types' and resources' names, for the event log.
+    pub(crate) type_names: &'a [String],
+    pub(crate) resource_names: &'a [&'static str],
 }
 
 impl GhraContext<'_> {
@@ -134,21 +137,26 @@ impl GhraContext<'_> {
         self.events.push(self.now + job.service, Event::Departure { server, job_type: j as u16, dummy });
         self.stats.started(self.now, j, (!dummy).then_some(&job), st);
         *self.last = Some(LastStart { time: self.now, server, job_type: j as u16, source, why });
-        let now = self.now;
+        let (now, name, resources) = (self.now, &self.type_names[j], self.resource_names);
         self.log.record(|| {
             let (what, action) = match source {
-                Source::Dummy => (format!("a dummy VM of type {} starts on server {}", j + 1, server + 1), "dummy"),
+                Source::Dummy => (format!("a dummy {name} starts on server {}", server + 1), "dummy"),
                 Source::Central | Source::Local => {
-                    (format!("job {} (type {}) starts on server {}", job.id, j + 1, server + 1), "start")
+                    (format!("job {} ({name}) starts on server {}", job.id, server + 1), "start")
                 }
             };
-            let used = st.used[l].as_slice().iter().zip(st.capacities[l].as_slice()).map(|(u, c)| format!("{u}/{c}"));
+            let used = st.used[l]
+                .as_slice()
+                .iter()
+                .zip(st.capacities[l].as_slice())
+                .zip(resources)
+                .map(|((u, c), r)| format!("{r} {u}/{c}"));
             let d = Decision::new(now, action, what, why)
                 .server(server)
                 .bin(j)
-                .fact("server use after (per resource)", used.collect::<Vec<_>>().join(", "))
+                .fact("server use after, used/capacity", used.collect::<Vec<_>>().join(", "))
                 .fact("waiting of its type", st.waiting_by_type[j].to_string());
-            if dummy { d } else { d.job(job.id).fact("waited", short(now - job.arrival)) }
+            if dummy { d } else { d.job(job.id).fact("waited", format!("{} time units", short(now - job.arrival))) }
         });
         Ok(())
     }

@@ -85,7 +85,7 @@ impl LiveRun for MsfqSim {
             waiting: None,
         };
         let last = self.last.as_ref().map(|l| Why {
-            time: l.time as u64,
+            time: l.time,
             server: 0,
             from: None,
             text: format!("a job needing {} of {} free cores started: {}", st.need(l.class), l.free_before, l.why),

@@ -169,7 +169,7 @@ impl MsfqContext<'_> {
                 .bin(class)
                 .fact("free cores before → after", format!("{free_before} → {free}"))
                 .fact("still waiting of its class", waiting.to_string())
-                .fact("waited", short(now - job.arrival))
+                .fact("waited", format!("{} time units", short(now - job.arrival)))
         });
         Ok(())
     }

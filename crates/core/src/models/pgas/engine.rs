@@ -171,6 +171,7 @@ impl PgasSim {
                 details: self.config.details,
                 log: &mut self.log,
                 type_names: &self.config.type_names,
+                rule: None,
             },
             &mut self.policy,
         )

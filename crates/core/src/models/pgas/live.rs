@@ -105,7 +105,7 @@ impl PgasSim {
             ActionKind::Migrated { from } => Some(from),
             _ => None,
         };
-        Some(Why { time: a.time as u64, server: a.server.unwrap_or(0), from, text })
+        Some(Why { time: a.time, server: a.server.unwrap_or(0), from, text })
     }
 }
 

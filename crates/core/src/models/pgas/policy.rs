@@ -151,6 +151,9 @@ pub struct PgasContext<'a> {
     pub(crate) details: bool,
     pub(crate) log: &'a mut DecisionLog,
     pub(crate) type_names: &'a [String],
+    /// The rule behind this reaction's admission or rejection, as the policy names it
+    /// ([`PgasContext::rule`]); the engine's wording for DRA's slots otherwise.
+    pub(crate) rule: Option<&'static str>,
 }
 
 impl PgasContext<'_> {
@@ -225,15 +228,11 @@ impl PgasContext<'_> {
                 let pending = self.pending.take().ok_or(EngineError::NoArrival)?;
                 self.stats.rejected(now, pending.job_type);
                 let name = &self.type_names[pending.job_type];
+                let why = self.rule.unwrap_or("no accepting server has a free slot of its type");
                 self.log.record(|| {
-                    Decision::new(
-                        now,
-                        "reject",
-                        format!("job {} ({name}) is rejected", pending.id),
-                        "no accepting server has a free slot of its type",
-                    )
-                    .job(pending.id)
-                    .bin(pending.job_type)
+                    Decision::new(now, "reject", format!("job {} ({name}) is rejected", pending.id), why)
+                        .job(pending.id)
+                        .bin(pending.job_type)
                 });
                 *self.last = Some(LastAction {
                     time: now,
@@ -374,29 +373,33 @@ impl PgasContext<'_> {
         self.departures.push(self.now + pending.service, (record, generation));
         self.stats.admitted(self.now, j, self.state, server.is_some());
         *self.last = Some(LastAction { time: self.now, server, job_type: j as u16, what: ActionKind::Admitted });
-        let (now, name, st) = (self.now, &self.type_names[j], &*self.state);
+        let (now, name, st, rule) = (self.now, &self.type_names[j], &*self.state, self.rule);
         self.log.record(|| {
             let d = match server {
                 Some(s) => {
                     let l = s as usize;
-                    let free = st.free_slots(l, j);
-                    Decision::new(
+                    let d = Decision::new(
                         now,
                         "admit",
                         format!("job {} ({name}) → server {}", pending.id, s + 1),
-                        "admitted into a free slot of its type",
+                        rule.unwrap_or("admitted into a free slot of its type"),
                     )
-                    .server(s)
-                    .fact("free slots of its type left there", free.to_string())
+                    .server(s);
+                    // Slots exist where the server has a configuration (DRA's reservations).
+                    if st.configuration(l).is_some() {
+                        d.fact("free slots of its type left there", st.free_slots(l, j).to_string())
+                    } else {
+                        d.fact("load there now (Σ used/capacity)", short(st.load(l)))
+                    }
                 }
                 None => Decision::new(
                     now,
                     "admit",
                     format!("job {} ({name}) admitted", pending.id),
-                    "the bound admits without servers",
+                    rule.unwrap_or("the bound admits without servers"),
                 ),
             };
-            d.job(pending.id).bin(j).fact("service time", short(pending.service))
+            d.job(pending.id).bin(j)
         });
     }
 
@@ -408,6 +411,12 @@ impl PgasContext<'_> {
     /// A fact the policy looked at, for the next decision (free when no log is kept).
     pub fn note(&mut self, label: impl Into<String>, value: impl Into<String>) {
         self.log.note(label, value);
+    }
+
+    /// Names the rule behind the admission or rejection that follows, for the event log: a
+    /// policy that does not reserve slots says what it does instead (power-of-d).
+    pub fn rule(&mut self, why: &'static str) {
+        self.rule = Some(why);
     }
 }
 

@@ -120,7 +120,7 @@ impl PgrrSim {
         let (what, rule) = describe(&p, self.config.capacity, &self.state.classes);
         let frac = |units: u64| units as f64 / self.config.capacity as f64;
         let text = format!("{what}: {rule}; room {:.2} → {:.2}", frac(p.residual_before), frac(p.residual_after));
-        Why { time: p.slot, server: p.server, from: None, text }
+        Why { time: p.slot as f64, server: p.server, from: None, text }
     }
 }
 

@@ -427,6 +427,22 @@ impl Dra {
         }
     }
 
+    /// Notes why a departure moved a job from `from` to `to`: the slot freed in the accept
+    /// group, and the reject-group server chosen by RES-29's order.
+    #[cold]
+    #[inline(never)]
+    fn explain_migration(&self, from: u32, to: u32, job_type: usize, ctx: &mut PgasContext<'_>) {
+        let st = ctx.state();
+        let rank = |server: u32| match self.confs.get(self.conf_of[server as usize] as usize).map(|c| c.gpa_pos) {
+            Some(NONE) | None => "unranked".to_string(),
+            Some(p) => format!("rank {}", p + 1),
+        };
+        let freed = format!("server {} ({}, accept group): a type-{} slot", to + 1, rank(to), job_type + 1);
+        let source = format!("server {} ({}, {} jobs)", from + 1, rank(from), st.jobs_on(from as usize));
+        ctx.note("slot freed by the departure", freed);
+        ctx.note("source: the reject-group server with the largest rank, then fewest jobs", source);
+    }
+
     /// Admits the arriving type-j job into `server` and runs CRA.
     pub(super) fn admit(
         &mut self,
@@ -478,6 +494,9 @@ impl PgasPolicy for Dra {
         if !self.is_rejected(server)
             && let Some(from) = self.migration_source(job_type, ctx.state())
         {
+            if ctx.explaining() {
+                self.explain_migration(from, server, job_type, ctx);
+            }
             ctx.apply(PgasDecision::Migrate { job_type: job_type as u16, from, to: server })?;
             self.freed(from, job_type, ctx.state());
             self.filled(server, job_type, ctx.state());

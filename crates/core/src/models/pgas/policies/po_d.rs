@@ -11,6 +11,7 @@
 use crate::EngineError;
 use crate::models::pgas::{Pgas, PgasContext, PgasDecision, PgasPolicy, boxed};
 use crate::policy::{Param, Policy};
+use crate::decisions::short;
 use crate::workload::sample;
 
 /// The paper's d.
@@ -33,6 +34,21 @@ pub struct PowerOfD {
 impl PowerOfD {
     pub fn new(d: u32) -> Self {
         Self { d: d as usize, chosen: Vec::with_capacity(d as usize) }
+    }
+}
+
+impl PowerOfD {
+    /// The servers sampled with their loads, and the least loaded: what the inspector shows.
+    #[cold]
+    #[inline(never)]
+    fn note_sampled(&self, ctx: &mut PgasContext<'_>, best: u32) {
+        let loads: Vec<String> = self
+            .chosen
+            .iter()
+            .map(|&s| format!("server {} ({})", s + 1, short(ctx.state().load(s as usize))))
+            .collect();
+        ctx.note("sampled servers (load Σ used/capacity)", loads.join(", "));
+        ctx.note("least loaded", format!("server {}", best + 1));
     }
 }
 
@@ -66,9 +82,14 @@ impl PgasPolicy for PowerOfD {
                 }
             }
         }
+        if ctx.explaining() {
+            self.note_sampled(ctx, best);
+        }
         if ctx.state().fits(job_type, best as usize) {
+            ctx.rule("power-of-d: the least loaded of d sampled servers, and the job fits there");
             ctx.apply(PgasDecision::Admit { server: best })
         } else {
+            ctx.rule("power-of-d: the job does not fit on the least loaded of d sampled servers");
             ctx.apply(PgasDecision::Reject)
         }
     }

@@ -246,8 +246,12 @@ impl Configurations {
         if !ctx.explaining() {
             return;
         }
-        let queues: Vec<String> =
-            weights.iter().enumerate().filter(|(_, q)| **q > 0).map(|(t, q)| format!("VQ{} {q}", t + 1)).collect();
+        let queues: Vec<String> = weights
+            .iter()
+            .enumerate()
+            .filter(|(_, q)| **q > 0)
+            .map(|(t, q)| format!("VQ{} (e{t}) {q}", t + 1))
+            .collect();
         let mut ranked: Vec<(u64, &Config)> = self.configs.iter().map(|k| (k.weight(weights), k)).collect();
         ranked.sort_by_key(|(w, _)| std::cmp::Reverse(*w));
         let top: Vec<String> = ranked.iter().take(4).map(|(w, k)| format!("{} {w}", k.label())).collect();
