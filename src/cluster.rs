@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use packlab_core::view::{BinsKind, ClusterView};
+use packlab_core::view::{BinsKind, Block, ClusterView};
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
@@ -93,11 +93,16 @@ pub enum Hit {
         job: u64,
     },
     Bin(usize),
+    /// A job drawn in a server where the model does not name its jobs: its server and bin.
+    Block {
+        server: usize,
+        bin: usize,
+    },
 }
 
 /// What the point `(x, y)` (CSS pixels from the canvas's corner) of a canvas `width` wide
 /// showing `view` points at: the inverse of [`draw`].
-pub fn hit(view: &ClusterView, width: f64, detail: bool, x: f64, y: f64) -> Option<Hit> {
+pub fn hit(view: &ClusterView, style: ServerStyle, width: f64, detail: bool, x: f64, y: f64) -> Option<Hit> {
     let servers = view.servers.len();
     if y >= SERVERS_HEIGHT + GAP {
         let n = view.bins.len().max(1);
@@ -115,19 +120,94 @@ pub fn hit(view: &ClusterView, width: f64, detail: bool, x: f64, y: f64) -> Opti
     }
     let i = row * layout.columns + col;
     let server = view.servers.get(i)?;
+    let block = |k: usize| {
+        let b: &Block = &server.blocks[k];
+        b.job.map_or(Hit::Block { server: i, bin: usize::from(b.bin) }, |job| Hit::Job { server: i, job })
+    };
+    // The block under the point, found as the drawing placed it (without detail, a heat strip).
     if detail {
-        // The block under the point, counted from the bottom of the bar as `draw_bars` stacks them.
-        let (bar_top, bar_height) = (BAR_LABEL_ROOM, SERVERS_HEIGHT - 2.0 * BAR_LABEL_ROOM);
-        let mut from_bottom = bar_top + bar_height - y;
-        for block in &server.blocks {
-            let h = f64::from(block.shares[0]) * bar_height;
-            if from_bottom >= 0.0 && from_bottom < h {
-                return Some(block.job.map_or(Hit::Server(i), |job| Hit::Job { server: i, job }));
+        let within = x - i as f64 * layout.cell_width;
+        match style {
+            ServerStyle::Bars => {
+                let bars = BarGeometry::new(view, &layout);
+                let resource = ((within - bars.pad / 2.0) / (bars.bar_width + bars.bar_gap)).floor();
+                if resource >= 0.0 && (resource as usize) < bars.bars {
+                    let mut from_bottom = bars.top + bars.height - y;
+                    for (k, b) in server.blocks.iter().enumerate() {
+                        let h = f64::from(b.shares[resource as usize]) * bars.height;
+                        if from_bottom >= 0.0 && from_bottom < h {
+                            return Some(block(k));
+                        }
+                        from_bottom -= h;
+                    }
+                }
             }
-            from_bottom -= h;
+            ServerStyle::Slots => {
+                let grid = SlotGrid::new(view, &layout);
+                let (col, row) = ((within - grid.pad / 2.0) / grid.side, (grid.top + grid.height - y) / grid.side);
+                if col >= 0.0 && row >= 0.0 && (col as usize) < grid.columns {
+                    let k = row as usize * grid.columns + col as usize;
+                    if k < server.blocks.len() {
+                        return Some(block(k));
+                    }
+                }
+            }
         }
     }
     Some(Hit::Server(i))
+}
+
+/// Where `draw_bars` puts a server's bars (one per resource) within its cell.
+struct BarGeometry {
+    top: f64,
+    height: f64,
+    pad: f64,
+    bars: usize,
+    bar_gap: f64,
+    bar_width: f64,
+}
+
+impl BarGeometry {
+    fn new(view: &ClusterView, layout: &Layout) -> Self {
+        let pad = (layout.cell_width * 0.15).clamp(1.0, 10.0);
+        let group_width = layout.cell_width - pad;
+        let bars = view.resources.len().max(1);
+        let bar_gap = if bars > 1 { 2.0 } else { 0.0 };
+        let bar_width = (group_width - bar_gap * (bars - 1) as f64) / bars as f64;
+        Self { top: BAR_LABEL_ROOM, height: SERVERS_HEIGHT - 2.0 * BAR_LABEL_ROOM, pad, bars, bar_gap, bar_width }
+    }
+}
+
+/// Where `draw_slots` puts a server's slots: squares of `side`, `columns` to a row, filled from
+/// the bottom.
+struct SlotGrid {
+    top: f64,
+    height: f64,
+    pad: f64,
+    group_width: f64,
+    side: f64,
+    columns: usize,
+}
+
+impl SlotGrid {
+    fn new(view: &ClusterView, layout: &Layout) -> Self {
+        let label_room = 16.0;
+        let (top, height) = (label_room, SERVERS_HEIGHT - 2.0 * label_room);
+        let pad = (layout.cell_width * 0.15).clamp(1.0, 10.0);
+        let group_width = layout.cell_width - pad;
+        let most = view.servers.iter().map(|s| s.blocks.len()).max().unwrap_or(0).max(1);
+        // The largest square side with which the fullest server's slots fit the cell.
+        let side = (2..=16)
+            .rev()
+            .map(f64::from)
+            .find(|&side| {
+                let columns = (group_width / side).floor().max(1.0);
+                (most as f64 / columns).ceil() * side <= height
+            })
+            .unwrap_or(2.0);
+        let columns = ((group_width / side).floor() as usize).max(1);
+        Self { top, height, pad, group_width, side, columns }
+    }
 }
 
 /// Room above and below a detailed bar for its labels.
@@ -186,14 +266,9 @@ pub fn draw(
 /// With several resources (GH-RA) each server is a group of thin bars, one per resource,
 /// named by their initials, and dummy jobs are hatched.
 fn draw_bars(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layout) {
-    let label_room = BAR_LABEL_ROOM;
-    let bar_top = label_room;
-    let bar_height = SERVERS_HEIGHT - 2.0 * label_room;
-    let pad = (layout.cell_width * 0.15).clamp(1.0, 10.0);
+    let BarGeometry { top: bar_top, height: bar_height, pad, bars, bar_gap, bar_width } =
+        BarGeometry::new(view, layout);
     let group_width = layout.cell_width - pad;
-    let bars = view.resources.len().max(1);
-    let bar_gap = if bars > 1 { 2.0 } else { 0.0 };
-    let bar_width = (group_width - bar_gap * (bars - 1) as f64) / bars as f64;
     let labelled = layout.cell_width >= 30.0;
     let outline = casing();
     ctx.set_text_align("center");
@@ -280,21 +355,7 @@ fn fit_text(ctx: &CanvasRenderingContext2d, candidates: &[String], x: f64, y: f6
 /// job, a hollow square (outlined in the type's colour) per reserved empty slot; the
 /// configuration and group above, the number below.
 fn draw_slots(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layout) {
-    let label_room = 16.0;
-    let (top, height) = (label_room, SERVERS_HEIGHT - 2.0 * label_room);
-    let pad = (layout.cell_width * 0.15).clamp(1.0, 10.0);
-    let group_width = layout.cell_width - pad;
-    let most = view.servers.iter().map(|s| s.blocks.len()).max().unwrap_or(0).max(1);
-    // The largest square side with which the fullest server's slots fit the cell.
-    let side = (2..=16)
-        .rev()
-        .map(f64::from)
-        .find(|&side| {
-            let columns = (group_width / side).floor().max(1.0);
-            (most as f64 / columns).ceil() * side <= height
-        })
-        .unwrap_or(2.0);
-    let columns = ((group_width / side).floor() as usize).max(1);
+    let SlotGrid { top, height, pad, group_width, side, columns } = SlotGrid::new(view, layout);
     let inset = if side >= 6.0 { 1.0 } else { 0.0 };
     let outline = casing();
     ctx.set_text_align("center");
@@ -525,11 +586,11 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
     }
     let title = describe(&props.view, &props.bin_labels);
     let onclick = props.on_hit.clone().map(|on_hit| {
-        let (view, detail) = (props.view.clone(), props.detail);
+        let (view, detail, style) = (props.view.clone(), props.detail, props.style);
         Callback::from(move |e: MouseEvent| {
             let canvas: HtmlCanvasElement = e.target_unchecked_into();
             let width = f64::from(canvas.client_width());
-            if let Some(hit) = hit(&view, width, detail, f64::from(e.offset_x()), f64::from(e.offset_y())) {
+            if let Some(hit) = hit(&view, style, width, detail, f64::from(e.offset_x()), f64::from(e.offset_y())) {
                 on_hit.emit(hit);
             }
         })
@@ -565,19 +626,65 @@ mod tests {
         let bar_height = SERVERS_HEIGHT - 2.0 * BAR_LABEL_ROOM;
         let bottom = BAR_LABEL_ROOM + bar_height;
         // Two servers of 72 px: the first's lowest quarter is job 7, the next job 9.
-        assert_eq!(hit(&view, 400.0, true, 10.0, bottom - 1.0), Some(Hit::Job { server: 0, job: 7 }));
-        assert_eq!(hit(&view, 400.0, true, 10.0, bottom - bar_height * 0.3), Some(Hit::Job { server: 0, job: 9 }));
-        assert_eq!(hit(&view, 400.0, true, 10.0, BAR_LABEL_ROOM + 1.0), Some(Hit::Server(0)));
-        assert_eq!(hit(&view, 400.0, true, 80.0, 50.0), Some(Hit::Server(1)));
-        assert_eq!(hit(&view, 400.0, true, 300.0, 50.0), None, "right of the last server");
+        assert_eq!(
+            hit(&view, ServerStyle::Bars, 400.0, true, 10.0, bottom - 1.0),
+            Some(Hit::Job { server: 0, job: 7 })
+        );
+        assert_eq!(
+            hit(&view, ServerStyle::Bars, 400.0, true, 10.0, bottom - bar_height * 0.3),
+            Some(Hit::Job { server: 0, job: 9 })
+        );
+        assert_eq!(hit(&view, ServerStyle::Bars, 400.0, true, 10.0, BAR_LABEL_ROOM + 1.0), Some(Hit::Server(0)));
+        assert_eq!(hit(&view, ServerStyle::Bars, 400.0, true, 80.0, 50.0), Some(Hit::Server(1)));
+        assert_eq!(hit(&view, ServerStyle::Bars, 400.0, true, 300.0, 50.0), None, "right of the last server");
         // Bins: cells of at most 90 px under the servers.
-        assert_eq!(hit(&view, 400.0, true, 100.0, SERVERS_HEIGHT + GAP + 20.0), Some(Hit::Bin(1)));
-        assert_eq!(hit(&view, 400.0, true, 200.0, SERVERS_HEIGHT + GAP + 20.0), None);
+        assert_eq!(hit(&view, ServerStyle::Bars, 400.0, true, 100.0, SERVERS_HEIGHT + GAP + 20.0), Some(Hit::Bin(1)));
+        assert_eq!(hit(&view, ServerStyle::Bars, 400.0, true, 200.0, SERVERS_HEIGHT + GAP + 20.0), None);
         // A heat strip: row by row.
         let many = ClusterView { servers: vec![ServerView::default(); 1000], ..ClusterView::default() };
         let layout = Layout::new(1000, 400.0, false);
         let (x, y) = (layout.cell_width * 2.5, layout.cell_height * 1.5);
-        assert_eq!(hit(&many, 400.0, false, x, y), Some(Hit::Server(layout.columns + 2)));
+        assert_eq!(hit(&many, ServerStyle::Bars, 400.0, false, x, y), Some(Hit::Server(layout.columns + 2)));
+    }
+
+    #[test]
+    fn a_click_finds_a_slot_or_an_unnamed_job() {
+        use packlab_core::view::{Block, ServerView};
+        // PG-AS: slots in a grid from the bottom left; the second is job 5, the third reserved.
+        let slot = |job: Option<u64>, reserved: bool| Block { job, reserved, bin: 1, ..Block::scalar(0.1, 1, false) };
+        let blocks = vec![slot(Some(4), false), slot(Some(5), false), slot(None, true)];
+        let view =
+            ClusterView { servers: vec![ServerView { blocks, ..ServerView::default() }], ..ClusterView::default() };
+        let layout = Layout::new(1, 400.0, true);
+        let grid = SlotGrid::new(&view, &layout);
+        let bottom = grid.top + grid.height - grid.side / 2.0;
+        let at = |k: f64| grid.pad / 2.0 + (k + 0.5) * grid.side;
+        assert_eq!(hit(&view, ServerStyle::Slots, 400.0, true, at(1.0), bottom), Some(Hit::Job { server: 0, job: 5 }));
+        assert_eq!(
+            hit(&view, ServerStyle::Slots, 400.0, true, at(2.0), bottom),
+            Some(Hit::Block { server: 0, bin: 1 })
+        );
+        assert_eq!(
+            hit(&view, ServerStyle::Slots, 400.0, true, at(3.0), bottom),
+            Some(Hit::Server(0)),
+            "past the slots"
+        );
+        // GH-RA: three resource bars; a job with no name is found in the bar clicked.
+        let vm = Block { shares: [0.0, 0.5, 0.0, 0.0], bin: 2, ..Block::scalar(0.0, 2, false) };
+        let view = ClusterView {
+            servers: vec![ServerView { blocks: vec![vm], ..ServerView::default() }],
+            resources: vec!["memory", "CPU", "storage"],
+            ..ClusterView::default()
+        };
+        let bars = BarGeometry::new(&view, &Layout::new(1, 400.0, true));
+        let cpu = bars.pad / 2.0 + bars.bar_width + bars.bar_gap + bars.bar_width / 2.0;
+        let low = bars.top + bars.height - 1.0;
+        assert_eq!(hit(&view, ServerStyle::Bars, 400.0, true, cpu, low), Some(Hit::Block { server: 0, bin: 2 }));
+        assert_eq!(
+            hit(&view, ServerStyle::Bars, 400.0, true, bars.pad / 2.0 + 1.0, low),
+            Some(Hit::Server(0)),
+            "no memory"
+        );
     }
 
     #[test]

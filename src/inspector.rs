@@ -50,6 +50,10 @@ impl Inspect {
             Hit::Job { job, .. } => Inspect { job: Some(job), ..Inspect::default() },
             Hit::Server(s) => Inspect { lane: Some(lane), server: Some(s as u32), ..Inspect::default() },
             Hit::Bin(b) => Inspect { lane: Some(lane), bin: Some(b as u16), ..Inspect::default() },
+            // A job the model does not name: the decisions of its kind on its server.
+            Hit::Block { server, bin } => {
+                Inspect { lane: Some(lane), server: Some(server as u32), bin: Some(bin as u16), ..Inspect::default() }
+            }
         };
         let in_lane = Inspect { lane: Some(lane), ..next };
         next.picked = rows(snapshot, &in_lane).first().map(|(l, d)| (*l, d.seq));

@@ -37,10 +37,13 @@ impl PgasSim {
                 self.last.as_ref().filter(|a| a.server == Some(server as u32) && a.what != ActionKind::Preempted);
             for j in 0..st.types() {
                 let shares = self.shares(j);
-                let placed = st.placed(server, j);
-                for i in 0..placed {
+                // Each job by its record, so a click on it finds its decisions.
+                let records = &st.lists[st.slot_index(server, j)];
+                let placed = records.len();
+                for (i, &record) in records.iter().enumerate() {
                     let last = last.is_some_and(|a| a.job_type as usize == j) && i + 1 == placed;
-                    blocks.push(Block { shares, bin: j as u16, dummy: false, reserved: false, last, job: None });
+                    let job = Some(st.jobs[record as usize].id);
+                    blocks.push(Block { shares, bin: j as u16, dummy: false, reserved: false, last, job });
                 }
                 for _ in 0..st.free_slots(server, j) {
                     blocks.push(Block { shares, bin: j as u16, dummy: false, reserved: true, last: false, job: None });
