@@ -181,8 +181,15 @@ fn Workbench(props: &LabProps) -> Html {
     let inspect = use_state(Inspect::default);
     let on_inspect = {
         let inspect = inspect.clone();
-        Callback::from(move |next: Inspect| inspect.set(next))
+        use_callback((), move |next: Inspect, _| inspect.set(next))
     };
+    // What the event log shows: the race as it last stopped (see `inspector::Shown`).
+    let playing = snapshot.phase == Phase::Running;
+    let logged = use_mut_ref(|| snapshot.clone());
+    if !playing {
+        *logged.borrow_mut() = snapshot.clone();
+    }
+    let logged = crate::inspector::Shown(logged.borrow().clone());
     let on_hit = {
         let (inspect, snapshot) = (inspect.clone(), snapshot.clone());
         Callback::from(move |(lane, hit): (usize, Hit)| inspect.set(Inspect::after_hit(&snapshot, lane, hit)))
@@ -243,7 +250,7 @@ fn Workbench(props: &LabProps) -> Html {
                         { class_word(snapshot.model.id) }{ "." }
                     </p>
                     <Lanes snapshot={snapshot.clone()} {reduced_motion} on_hit={Some(on_hit)} />
-                    <EventLog snapshot={snapshot.clone()} inspect={*inspect} {on_inspect}
+                    <EventLog snapshot={logged} {playing} inspect={*inspect} {on_inspect}
                         link={lab.query()} name={name.clone()} />
                     <div class="charts">
                         <Charts snapshot={snapshot.clone()} marks={marks.clone()} {load}

@@ -14,7 +14,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::cluster::Hit;
-use crate::snapshot::{Phase, Snapshot};
+use crate::snapshot::Snapshot;
 use crate::stats::moment;
 
 /// Rows the log shows, newest first (the CSV has every decision kept).
@@ -89,9 +89,23 @@ pub fn decisions_csv(snapshot: &Snapshot, inspect: &Inspect, link: &str) -> Resu
     Ok(String::from_utf8(bytes).expect("CSV of text is UTF-8"))
 }
 
+/// The snapshot the log shows, compared by identity: while the race plays, the page hands the
+/// log the same one (the last stopped moment's) every frame, so the log is not drawn again
+/// sixty times a second for nothing (it keeps no decisions while playing).
+#[derive(Clone)]
+pub struct Shown(pub Rc<Snapshot>);
+
+impl PartialEq for Shown {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct EventLogProps {
-    pub snapshot: Rc<Snapshot>,
+    pub snapshot: Shown,
+    /// Whether the race plays: the log then says how to see decisions instead of listing them.
+    pub playing: bool,
     pub inspect: Inspect,
     pub on_inspect: Callback<Inspect>,
     /// The page's link, for the CSV's header.
@@ -103,9 +117,9 @@ pub struct EventLogProps {
 /// The event log with its filters, and the inspector beside it.
 #[component]
 pub fn EventLog(props: &EventLogProps) -> Html {
-    let s = &props.snapshot;
+    let s = &props.snapshot.0;
     let inspect = props.inspect;
-    let all = rows(s, &inspect);
+    let all = if props.playing { Vec::new() } else { rows(s, &inspect) };
     let time = s.model.time.prefix();
     let set = |f: fn(&mut Inspect, String)| {
         let on_inspect = props.on_inspect.clone();
@@ -217,7 +231,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                     }) }
                     if all.is_empty() {
                         <li class="empty">{
-                            if s.phase == Phase::Running {
+                            if props.playing {
                                 "Pause to see the decisions: playing keeps none (it would slow the run), and \
                                  pausing replays the last stretch exactly to find them."
                             } else {

@@ -12,6 +12,7 @@
 //!   draw and dispatch; none of them simulates.
 
 pub mod app;
+pub mod bench;
 pub mod bounds;
 pub mod canvas_size;
 pub mod chart;

@@ -554,7 +554,9 @@ labTest('issue 15: the timeline goes back and forth exactly, steps are events, a
     const end = await statsAttributes(page);
     const T = Number(await page.getAttribute('#timeline', 'data-furthest'));
     assert.ok(T > 0, `${kind}: the timeline covers the run`);
-    assert.ok(Number(await page.getAttribute('#timeline', 'data-checkpoints')) > 10, `${kind}: checkpoints along the run`);
+    // Checkpoints spaced by their cost: few on a run this short, and time 0 always.
+    assert.ok(Number(await page.getAttribute('#timeline', 'data-checkpoints')) >= 1, `${kind}: checkpoints`);
+    assert.ok(Number(await page.getAttribute('#timeline', 'data-checkpoint-bytes')) > 0, `${kind}: checkpoints weighed`);
     const half = T / 2;
     // Back to the middle by the scrubber.
     await page.locator('#scrubber').fill(String(half));

@@ -54,7 +54,7 @@ try {
     for (let i = 0; i < seconds; i++) {
       await page.waitForTimeout(1000);
       const text = await page.textContent('#rate');
-      const m = /([\d.]+) frames\/s · ([\d\s,]+) slots\/s/.exec(text);
+      const m = /([\d.]+) frames\/s · ([\d\s,]+) (?:slots|time units)\/s/.exec(text);
       if (m) {
         fps.push(Number(m[1]));
         rate.push(Number(m[2].replace(/\D/g, '')));

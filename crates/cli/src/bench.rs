@@ -10,11 +10,12 @@ use std::io::Write;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
+use packlab_core::bench::{Timing, Warmup, time_run};
 use packlab_core::models::{BenchCase, all};
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::live_run;
 use packlab_core::scenario::{Scenario, preset};
-use packlab_core::view::{LiveRun, Watch};
+use packlab_core::view::Watch;
 use serde::Serialize;
 
 use crate::args::BenchArgs;
@@ -32,17 +33,8 @@ struct BenchRow {
     /// The keys the case sets, `key=value` joined by spaces.
     setting: String,
     policy: String,
-    /// Arrivals in the timed part.
-    jobs: u64,
-    /// Time units (slots) simulated in the timed part.
-    time: u64,
-    events: u64,
-    seconds: f64,
-    events_per_s: f64,
-    jobs_per_s: f64,
-    ns_per_job: f64,
-    /// Jobs waiting when the clock stopped, to tell a flat cost from a growing queue.
-    final_queue: u64,
+    #[serde(flatten)]
+    timing: Timing,
 }
 
 /// A case to time: a scenario and its policies.
@@ -61,7 +53,8 @@ pub fn command(args: &BenchArgs, model: Option<&str>, out: &mut dyn Write) -> Re
     let cases = cases(args, model)?;
     if !args.json {
         writeln!(out, "untimed warm-up, then at least the given number of arriving jobs timed")?;
-        writeln!(out, "events: arrivals + starts + departures (slotted), arrivals + departures + clock ticks\n")?;
+        writeln!(out, "events: arrivals + starts + departures (slotted), arrivals + departures + clock ticks")?;
+        writeln!(out, "queue: jobs waiting at the end; ↑ marks a queue that grew while timed (an unstable case)\n")?;
         writeln!(
             out,
             "{}",
@@ -76,6 +69,9 @@ pub fn command(args: &BenchArgs, model: Option<&str>, out: &mut dyn Write) -> Re
             if args.json {
                 writeln!(out, "{}", serde_json::to_string(&row)?)?;
             } else {
+                let t = &row.timing;
+                // A queue that grew while timed is flagged: its cost per job is not a steady state's.
+                let queue = if t.growing { format!("{} ↑", t.final_queue) } else { t.final_queue.to_string() };
                 writeln!(
                     out,
                     "{}",
@@ -83,13 +79,13 @@ pub fn command(args: &BenchArgs, model: Option<&str>, out: &mut dyn Write) -> Re
                         &row.preset,
                         &row.setting,
                         &row.policy,
-                        &row.jobs.to_string(),
-                        &row.time.to_string(),
-                        &row.events.to_string(),
-                        &format!("{:.3e}", row.events_per_s),
-                        &format!("{:.3e}", row.jobs_per_s),
-                        &format!("{:.1}", row.ns_per_job),
-                        &row.final_queue.to_string(),
+                        &t.jobs.to_string(),
+                        &t.time.to_string(),
+                        &t.events.to_string(),
+                        &format!("{:.3e}", t.events_per_s),
+                        &format!("{:.3e}", t.jobs_per_s),
+                        &format!("{:.1}", t.ns_per_job),
+                        &queue,
                     ])
                 )?;
             }
@@ -224,66 +220,14 @@ fn line(cells: [&str; 10]) -> String {
 }
 
 /// Times one policy on one case: the untimed warm-up, then whole time units until `jobs`
-/// more jobs have arrived.
+/// more jobs have arrived ([`packlab_core::bench::time_run`], as the page's wasm times it).
 fn time_one(case: &Case, policy: &PolicySpec, watch: Watch) -> Result<BenchRow> {
     let mut run = live_run(&case.scenario, policy, watch)?;
-    match case.warmup {
-        Some(units) => run.run(units)?,
-        None => {
-            let until = case.scenario.warmup();
-            advance(run.as_mut(), case.jobs / 5, until)?;
-        }
-    }
-    let before = run.readings();
-    let t0 = run.time();
+    let warmup = match case.warmup {
+        Some(units) => Warmup::Units(units),
+        None => Warmup::UntilOrFifth { until: case.scenario.warmup() },
+    };
     let clock = Instant::now();
-    advance(run.as_mut(), case.jobs, u64::MAX)?;
-    let seconds = clock.elapsed().as_secs_f64();
-    let after = run.readings();
-    let jobs = after.arrivals - before.arrivals;
-    if jobs == 0 {
-        bail!("no job arrived in the timed part (the scenario's horizon or trace ended)");
-    }
-    let events = after.events - before.events;
-    Ok(BenchRow {
-        preset: case.preset.clone(),
-        setting: case.setting.clone(),
-        policy: policy.to_string(),
-        jobs,
-        time: run.time() - t0,
-        events,
-        seconds,
-        events_per_s: events as f64 / seconds,
-        jobs_per_s: jobs as f64 / seconds,
-        ns_per_job: seconds * 1e9 / jobs as f64,
-        final_queue: after.queue_len,
-    })
-}
-
-/// Runs whole time units until `jobs` more jobs have arrived or time `until` is reached (or
-/// the run's arrivals stop), in chunks that grow while a chunk brings few jobs, so checking
-/// costs nothing and the count overshoots by at most about 1%.
-fn advance(run: &mut dyn LiveRun, jobs: u64, until: u64) -> Result<()> {
-    let start = run.readings().arrivals;
-    let mut chunk = 1;
-    let mut idle = 0;
-    loop {
-        let done = run.readings().arrivals - start;
-        if done >= jobs || run.time() >= until {
-            return Ok(());
-        }
-        let before = run.readings().arrivals;
-        run.run(chunk.min(until - run.time()))?;
-        let brought = run.readings().arrivals - before;
-        if brought == 0 {
-            // A trace that has ended brings nothing more.
-            idle += 1;
-            if idle > 64 {
-                return Ok(());
-            }
-        }
-        if brought < jobs / 100 {
-            chunk *= 2;
-        }
-    }
+    let timing = time_run(run.as_mut(), warmup, case.jobs, &mut || clock.elapsed().as_secs_f64())?;
+    Ok(BenchRow { preset: case.preset.clone(), setting: case.setting.clone(), policy: policy.to_string(), timing })
 }

@@ -38,6 +38,7 @@
 //!   (resource vectors and configurations), [`workload`] (samplers), [`rng`] (streams),
 //!   [`limits`] and [`error`].
 
+pub mod bench;
 pub mod decisions;
 pub mod des;
 pub mod error;
