@@ -183,13 +183,13 @@ fn Workbench(props: &LabProps) -> Html {
         let inspect = inspect.clone();
         use_callback((), move |next: Inspect, _| inspect.set(next))
     };
-    // What the event log shows: the race as it last stopped (see `inspector::Shown`).
+    // What the event log shows: the race as it last stopped.
     let playing = snapshot.phase == Phase::Running;
     let logged = use_mut_ref(|| snapshot.clone());
     if !playing {
         *logged.borrow_mut() = snapshot.clone();
     }
-    let logged = crate::inspector::Shown(logged.borrow().clone());
+    let logged = crate::snapshot::Shown(logged.borrow().clone());
     let on_hit = {
         let (inspect, snapshot) = (inspect.clone(), snapshot.clone());
         Callback::from(move |(lane, hit): (usize, Hit)| inspect.set(Inspect::after_hit(&snapshot, lane, hit)))

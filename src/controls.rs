@@ -15,7 +15,7 @@ use yew::prelude::*;
 
 use crate::bounds::collections_only;
 use crate::lab::{Action, Lab, MAX_POLICIES, SPEED_KEY, Speed};
-use crate::snapshot::{Phase, Snapshot};
+use crate::snapshot::{Phase, Shown, Snapshot};
 use crate::stats::group_digits;
 
 /// The value of the input or select that fired `e`.
@@ -539,6 +539,18 @@ pub struct PlaybackProps {
 #[component]
 pub fn Playback(props: &PlaybackProps) -> Html {
     let s = &props.snapshot;
+    // While playing, the timeline moves when the run has gone a 300th of its length further,
+    // not every frame: redrawing the scrubber sixty times a second took frame time from the
+    // simulation. Stopped, it shows the moment exactly.
+    let timeline = use_mut_ref(|| s.clone());
+    {
+        let mut shown = timeline.borrow_mut();
+        let moved = (s.now - shown.now).abs() >= s.furthest.max(1.0) / 300.0;
+        if s.phase != Phase::Running || moved || shown.phase != s.phase {
+            *shown = s.clone();
+        }
+    }
+    let timeline = Shown(timeline.borrow().clone());
     let (label, pressed) = match s.phase {
         Phase::Running => ("Pause", true),
         Phase::Finished => ("Run again", false),
@@ -598,7 +610,7 @@ pub fn Playback(props: &PlaybackProps) -> Html {
                 </span>
                 <span id="rate" class="rate" data-simulating-ms={simulating}>{ rate }</span>
             </div>
-            <Timeline snapshot={s.clone()} on_seek={props.on_seek.clone()} query={props.query.clone()} />
+            <Timeline snapshot={timeline} on_seek={props.on_seek.clone()} query={props.query.clone()} />
         </div>
     }
 }
@@ -613,7 +625,7 @@ fn step_unit(s: &Snapshot) -> &'static str {
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
-    pub snapshot: Rc<Snapshot>,
+    pub snapshot: Shown,
     pub on_seek: Callback<f64>,
     pub query: String,
 }
@@ -622,7 +634,7 @@ pub struct TimelineProps {
 /// exactly from its checkpoints), then play on. A link can open at the moment shown.
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
-    let s = &props.snapshot;
+    let s = &props.snapshot.0;
     let unit = s.model.time;
     let furthest = s.furthest.floor().max(s.now.ceil());
     let seek = props.on_seek.reform(|e: InputEvent| {

@@ -7,14 +7,12 @@
 //! module only filters and draws them, and its CSV has the columns of
 //! `packlab run --events`.
 
-use std::rc::Rc;
-
 use packlab_core::decisions::{CSV_HEADER, Decision};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::cluster::Hit;
-use crate::snapshot::Snapshot;
+use crate::snapshot::{Shown, Snapshot};
 use crate::stats::moment;
 
 /// Rows the log shows, newest first (the CSV has every decision kept).
@@ -89,20 +87,11 @@ pub fn decisions_csv(snapshot: &Snapshot, inspect: &Inspect, link: &str) -> Resu
     Ok(String::from_utf8(bytes).expect("CSV of text is UTF-8"))
 }
 
-/// The snapshot the log shows, compared by identity: while the race plays, the page hands the
-/// log the same one (the last stopped moment's) every frame, so the log is not drawn again
-/// sixty times a second for nothing (it keeps no decisions while playing).
-#[derive(Clone)]
-pub struct Shown(pub Rc<Snapshot>);
-
-impl PartialEq for Shown {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
-
 #[derive(Properties, PartialEq)]
 pub struct EventLogProps {
+    /// The race as it last stopped: while it plays, the page hands the log the same snapshot
+    /// every frame, so the log is not drawn again sixty times a second for nothing (it keeps no
+    /// decisions while playing).
     pub snapshot: Shown,
     /// Whether the race plays: the log then says how to see decisions instead of listing them.
     pub playing: bool,

@@ -138,3 +138,15 @@ impl Snapshot {
         if self.horizon == 0 { 1.0 } else { (self.slot as f64 / self.horizon as f64).min(1.0) }
     }
 }
+
+/// A snapshot handed to a component that need not follow every frame, compared by identity
+/// (a snapshot's own `PartialEq` compares every number): the same `Shown` twice skips the
+/// redraw.
+#[derive(Debug, Clone)]
+pub struct Shown(pub Rc<Snapshot>);
+
+impl PartialEq for Shown {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}

@@ -211,7 +211,7 @@ pub struct BenchArgs {
     #[arg(long = "set", value_name = "KEY=VALUE", allow_hyphen_values = true)]
     pub sets: Vec<String>,
 
-    /// Arriving jobs per timed run (default: the case's, 10^6 for a preset).
+    /// Arriving jobs per timed run: at least this many, in whole time units, so up to about 1 % more (default: the case's, 10^6 for a preset).
     #[arg(long, value_name = "N", value_parser = at_least_one, allow_hyphen_values = true)]
     pub jobs: Option<u64>,
 
