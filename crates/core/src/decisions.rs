@@ -184,31 +184,19 @@ impl DecisionLog {
     /// agree).
     #[inline]
     pub fn record(&mut self, decision: impl FnOnce() -> Decision) {
-        if self.counts_one() {
-            self.make_and_keep(decision);
+        self.count += 1;
+        if self.explaining() {
+            self.keep(decision);
         }
     }
 
-    /// Out of line, so the formatting in `decision` stays out of the engines' hot paths (code
-    /// inlined there, even never run, changes what the compiler inlines around it).
+    /// Builds and keeps the decision just counted. Out of line and cold, building included:
+    /// formatting code inlined into an engine's hot path, even never run, changed what the
+    /// compiler inlined around it and cost batch runs 5 %.
     #[cold]
     #[inline(never)]
-    fn make_and_keep(&mut self, decision: impl FnOnce() -> Decision) {
-        self.keep(decision());
-    }
-
-    /// Counts one decision and says whether to [`DecisionLog::keep`] it: the form for the
-    /// engines' hot paths, which build the decision in a cold function of their own.
-    #[inline]
-    pub fn counts_one(&mut self) -> bool {
-        self.count += 1;
-        self.explaining()
-    }
-
-    /// Keeps decision `d`, the last one counted.
-    #[cold]
-    #[inline(never)]
-    pub fn keep(&mut self, mut d: Decision) {
+    fn keep(&mut self, decision: impl FnOnce() -> Decision) {
+        let mut d = decision();
         d.seq = self.count;
         if !self.notes.is_empty() {
             let engine = std::mem::take(&mut d.facts);

@@ -90,9 +90,7 @@ pub struct Placement {
     pub rule: Rule,
 }
 
-/// Placement `p` of a job that arrived at `arrival`, as the event log shows it (cold: the
-/// engine's hot path only counts decisions).
-#[cold]
+/// Placement `p` of a job that arrived at `arrival`, as the event log shows it.
 fn start_decision(p: &Placement, capacity: u64, classes: &super::partition::Partition, arrival: u64) -> Decision {
     let (what, why) = super::live::describe(p, capacity, classes);
     let frac = |units: u64| short(units as f64 / capacity as f64);
@@ -208,9 +206,8 @@ impl<'a> PgrrContext<'a> {
             rule,
         };
         *self.last = Some(placement);
-        if self.log.counts_one() {
-            self.log.keep(start_decision(&placement, st.cluster.capacity(), &st.classes, waiting.arrival));
-        }
+        let (capacity, classes, arrival) = (st.cluster.capacity(), &st.classes, waiting.arrival);
+        self.log.record(|| start_decision(&placement, capacity, classes, arrival));
         st.counters.started += 1;
         if waiting.arrival >= st.warmup {
             st.counters.window_started += 1;
