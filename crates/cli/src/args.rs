@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use clap::{ArgGroup, Args, Parser, Subcommand};
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 
 /// packlab: cluster job-scheduling policies from four papers, simulated from the command line.
 #[derive(Debug, Parser)]
@@ -49,6 +49,67 @@ pub enum Command {
     /// `bench` on PG-AS's headline cases (the old name).
     #[command(hide = true)]
     BenchPgas(BenchArgs),
+    /// Workload traces: what a file holds (`stats`), or a synthetic one in a real format
+    /// (`synth`).
+    #[command(subcommand)]
+    Trace(TraceCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TraceCommand {
+    /// Read trace files (Google task_events parts or an SWF log, plain or gzip) and print what
+    /// they hold: kept and skipped counts, span, size or need distribution, offered load. For
+    /// SWF, also the job-class table msfq-d6 takes (`--classes-out`).
+    Stats(TraceStatsArgs),
+    /// Write a synthetic trace in a real format (the distributions of the bundled samples).
+    Synth(TraceSynthArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TraceStatsArgs {
+    /// The files: the part files of one Google trace in time order, or one SWF log.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Google traces: keep the first N qualifying tasks in submit order (RES-14 takes 10^6).
+    #[arg(long, value_name = "N", value_parser = at_least_one)]
+    pub first: Option<u64>,
+
+    /// Offered load for this many servers (Google: capacity 1 each; SWF: the log's MaxProcs).
+    #[arg(long, value_name = "L", value_parser = at_least_one)]
+    pub servers: Option<u64>,
+
+    /// SWF: write the fitted job-class table (need, probability, mean_size) to this CSV file.
+    #[arg(long, value_name = "FILE")]
+    pub classes_out: Option<PathBuf>,
+
+    /// Print one JSON object instead of the text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TraceFormat {
+    Google,
+    Swf,
+}
+
+#[derive(Debug, Args)]
+pub struct TraceSynthArgs {
+    /// The format to write.
+    #[arg(long, value_enum)]
+    pub format: TraceFormat,
+
+    /// Tasks (Google) or jobs (SWF) to write.
+    #[arg(long, value_name = "N", value_parser = at_least_one)]
+    pub tasks: u64,
+
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+
+    /// The file to write; gzip-compressed when it ends in .gz.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -93,11 +154,16 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "FILE")]
     pub classes_file: Option<PathBuf>,
 
-    /// PG-AS presets: replay a task trace, a CSV with the columns submit_time, duration, size
-    /// (fraction of a server), priority (0-11). Sets types=trace and, unless given, a horizon
-    /// that covers the trace.
-    #[arg(long, value_name = "FILE")]
-    pub trace_file: Option<PathBuf>,
+    /// Replay a trace: the part files of a Google task_events trace in time order (PG-RR, e.g.
+    /// pgrr-a5; PG-AS, e.g. pgas-c5), an SWF log (MSFQ), or PG-AS's CSV of submit_time,
+    /// duration, size, priority. Plain or gzip. Unless given, the horizon covers the trace.
+    #[arg(long = "trace", alias = "trace-file", value_name = "FILE", num_args = 1..)]
+    pub traces: Vec<PathBuf>,
+
+    /// Google traces: keep the first N tasks that finished normally, in submit order (RES-14
+    /// takes 1000000).
+    #[arg(long, value_name = "N", value_parser = at_least_one, requires = "traces")]
+    pub trace_tasks: Option<u64>,
 }
 
 #[derive(Debug, Args)]

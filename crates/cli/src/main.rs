@@ -13,6 +13,7 @@ mod shard;
 mod soak;
 mod sweep;
 mod sweep_pgas;
+mod trace;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -53,6 +54,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::BenchPgas(a) => bench::command(a, Some("pgas"), out),
         Command::Bounds(a) => bounds::command(a, out),
         Command::Soak(a) => soak::command(a, out),
+        Command::Trace(c) => trace::command(c, out),
     }
 }
 

@@ -1,12 +1,16 @@
 //! Turns `--preset`/`--link` and the override flags into one validated scenario.
 
+use std::path::PathBuf;
+
 use anyhow::{Context, Result, anyhow, bail};
 use packlab_core::models::msfq::JobClasses;
 use packlab_core::models::pgas::Trace;
 use packlab_core::policy::PolicySpec;
 use packlab_core::scenario::{PAGE_KEYS, Scenario, Setup, decode_link, preset};
+use packlab_core::trace::Loaded;
 
 use crate::args::ScenarioArgs;
+use crate::trace::TraceInput;
 
 /// What the scenario flags of a `run`, `sweep` or `bounds` resolve to.
 #[derive(Debug, Clone)]
@@ -20,6 +24,8 @@ pub struct Resolved {
 }
 
 pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
+    // Traces are read first: a link may name one by its fingerprint.
+    let trace = if args.traces.is_empty() { None } else { Some(crate::trace::read(&args.traces, args.trace_tasks)?) };
     let (preset, base, link_policies) = match (&args.preset, &args.link) {
         (_, Some(link)) => {
             let (link, errors) = decode_link(link, PAGE_KEYS);
@@ -67,21 +73,8 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
         explicit.push(key.clone());
     }
 
-    if let Some(path) = &args.trace_file {
-        let flag = format!("--trace-file {}", path.display());
-        let Scenario::Pgas(pgas) = &mut scenario else {
-            bail!("{flag}: {} is not a PG-AS preset; traces replay on pgas-c5 (or any pgas preset)", preset.id);
-        };
-        let text = std::fs::read_to_string(path).with_context(|| format!("{flag}: cannot read the file"))?;
-        let trace = Trace::from_csv(&text).map_err(|e| anyhow!("{flag}: {e}"))?;
-        let span = trace.span();
-        pgas.attach_trace(trace);
-        // Unless given, the horizon covers the trace (its submit times divided by α); the
-        // warm-up and the series grid then keep their fractions of it, as with --horizon.
-        if !explicit.iter().any(|k| k == "horizon") {
-            let horizon = (span / scenario.load()).ceil().max(1.0) as u64;
-            scenario.set("horizon", &horizon.to_string()).with_context(|| flag.clone())?;
-        }
+    if let Some(trace) = trace {
+        replay(trace, &args.traces, preset.id, &mut scenario, &explicit)?;
     }
 
     let explicit_keys: Vec<&str> = explicit.iter().map(String::as_str).collect();
@@ -101,6 +94,60 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
         scenario.check_policy(policy).map_err(|e| anyhow!("--policy: {}", e.message))?;
     }
     Ok(Resolved { setup: Setup { preset, scenario, policies }, explicit, warmup_note })
+}
+
+/// Makes `scenario` replay `trace` (read from `paths`): a Google trace on PG-RR or PG-AS, an
+/// SWF log on MSFQ, a task CSV on PG-AS. Unless given, the horizon covers the trace (its
+/// submit times divided by the load knob); the warm-up and the series grid then keep their
+/// fractions of it, as with --horizon.
+fn replay(trace: TraceInput, paths: &[PathBuf], id: &str, scenario: &mut Scenario, explicit: &[String]) -> Result<()> {
+    let flag = format!("--trace {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "));
+    let span = match (trace, &mut *scenario) {
+        (TraceInput::TaskCsv(csv), Scenario::Pgas(pgas)) => {
+            let span = csv.span();
+            pgas.attach_trace(csv);
+            span
+        }
+        (TraceInput::Standard(Loaded::Google(google)), Scenario::Pgas(pgas)) => {
+            let csv = Trace::from_google(&google);
+            let span = csv.span();
+            pgas.attach_trace(csv);
+            span
+        }
+        (TraceInput::Standard(loaded @ Loaded::Google(_)), Scenario::Pgrr(_)) => {
+            let name = packlab_core::trace::keep(loaded).name();
+            scenario.set("trace", &name).with_context(|| flag.clone())?;
+            let Scenario::Pgrr(pgrr) = &*scenario else { unreachable!("matched above") };
+            let jobs = pgrr.slot_jobs().map_err(|e| anyhow!("{flag}: {e}"))?.expect("a trace was set");
+            jobs.span(pgrr.load) as f64 * pgrr.load
+        }
+        (TraceInput::Standard(loaded @ Loaded::Swf(_)), Scenario::Msfq(_)) => {
+            let name = packlab_core::trace::keep(loaded).name();
+            scenario.set("trace", &name).with_context(|| flag.clone())?;
+            let Scenario::Msfq(msfq) = &*scenario else { unreachable!("matched above") };
+            let jobs = msfq.class_jobs().map_err(|e| anyhow!("{flag}: {e}"))?.expect("a trace was set");
+            if jobs.capped > 0 {
+                eprintln!(
+                    "note: {} jobs of the log asked for more than cores = {} and hold all of them",
+                    jobs.capped, msfq.cores
+                );
+            }
+            jobs.span(1.0)
+        }
+        (TraceInput::TaskCsv(_), _) => bail!(
+            "{flag}: a CSV of submit_time, duration, size, priority replays on PG-AS presets (pgas-c5); {id} is not one"
+        ),
+        (TraceInput::Standard(loaded), _) => bail!(
+            "{flag}: {id} cannot replay a {} file; Google task_events traces replay on PG-RR (pgrr-a5) and PG-AS \
+             (pgas-c5), SWF logs on MSFQ (msfq-d6)",
+            loaded.format().name(),
+        ),
+    };
+    if !explicit.iter().any(|k| k == "horizon") {
+        let horizon = (span / scenario.load()).ceil().max(1.0) as u64;
+        scenario.set("horizon", &horizon.to_string()).with_context(|| flag.clone())?;
+    }
+    Ok(())
 }
 
 /// Parses `--policy` values: each may be a comma-separated list; duplicates keep the first
@@ -151,7 +198,8 @@ mod tests {
             horizon: None,
             sets: vec![],
             classes_file: None,
-            trace_file: None,
+            traces: Vec::new(),
+            trace_tasks: None,
         };
         for (k, v) in extra {
             match *k {

@@ -73,9 +73,12 @@ pub struct Header {
     pub packlab: String,
     /// The scenario and policies, as a link (`sweep --link` reads it back).
     pub link: String,
-    /// A task trace replayed by the scenario (a link cannot carry one), read again by `merge`.
+    /// The trace files the scenario replays (a link names a trace but cannot carry it), read
+    /// again by `merge`, and how many of its tasks were kept.
     #[serde(default)]
-    pub trace_file: Option<PathBuf>,
+    pub trace_files: Vec<PathBuf>,
+    #[serde(default)]
+    pub trace_tasks: Option<u64>,
     pub grid: Grid,
     pub reps: u64,
     /// Runs in the whole sweep.
@@ -89,8 +92,17 @@ pub struct Header {
 
 impl Header {
     /// The same sweep, whatever the shard.
-    fn sweep(&self) -> (&str, &str, &Option<PathBuf>, &Grid, u64, usize, u64) {
-        (&self.packlab, &self.link, &self.trace_file, &self.grid, self.reps, self.runs, self.shard[1])
+    fn sweep(&self) -> (&str, &str, &[PathBuf], Option<u64>, &Grid, u64, usize, u64) {
+        (
+            &self.packlab,
+            &self.link,
+            &self.trace_files,
+            self.trace_tasks,
+            &self.grid,
+            self.reps,
+            self.runs,
+            self.shard[1],
+        )
     }
 }
 

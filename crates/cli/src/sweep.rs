@@ -215,7 +215,8 @@ pub fn write_shard(
     let header = Header {
         packlab: env!("CARGO_PKG_VERSION").to_string(),
         link: link_of(setup),
-        trace_file: args.scenario.trace_file.clone(),
+        trace_files: args.scenario.traces.clone(),
+        trace_tasks: args.scenario.trace_tasks,
         grid,
         reps: args.reps,
         runs: total,
@@ -237,8 +238,12 @@ fn link_of(setup: &Setup) -> String {
 pub fn emit(args: &SweepArgs, setup: &Setup, grid: &Grid, kind: Emit, out: &mut dyn Write) -> Result<()> {
     let count = args.shards.context("--emit needs --shards N")?;
     let mut sweep_args = vec!["--link".to_string(), link_of(setup)];
-    if let Some(trace) = &args.scenario.trace_file {
-        sweep_args.extend(["--trace-file".to_string(), trace.display().to_string()]);
+    if !args.scenario.traces.is_empty() {
+        sweep_args.push("--trace".to_string());
+        sweep_args.extend(args.scenario.traces.iter().map(|t| t.display().to_string()));
+    }
+    if let Some(n) = args.scenario.trace_tasks {
+        sweep_args.extend(["--trace-tasks".to_string(), n.to_string()]);
     }
     let list = |values: Vec<String>| values.join(",");
     match grid {
@@ -263,7 +268,8 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<()> {
         horizon: None,
         sets: Vec::new(),
         classes_file: None,
-        trace_file: header.trace_file.clone(),
+        traces: header.trace_files.clone(),
+        trace_tasks: header.trace_tasks,
     };
     let Resolved { setup, .. } = resolve(&scenario).context("the shards' sweep")?;
     create_dir(&args.out)?;
@@ -664,7 +670,8 @@ mod tests {
             horizon: None,
             sets: vec![],
             classes_file: None,
-            trace_file: None,
+            traces: Vec::new(),
+            trace_tasks: None,
         };
         let setup = resolve(&args).unwrap().setup;
         let loads = |v: &[f64]| marks(&setup, v).into_iter().map(|(l, _, _)| l).collect::<Vec<_>>();

@@ -60,6 +60,8 @@ pub enum Editor {
     Classes,
     /// Job types, with a task-trace upload.
     Types,
+    /// A workload trace: none, a synthetic one, or a file picked or dropped.
+    Trace,
 }
 
 impl<S> Clone for Key<S> {

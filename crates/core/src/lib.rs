@@ -54,6 +54,7 @@ pub mod rng;
 pub mod scenario;
 pub mod sweep;
 pub mod tours;
+pub mod trace;
 pub mod view;
 pub mod window;
 pub mod workload;

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use packlab_core::models::pgrr::{JobId, Pgrr, PgrrScenario, ServerId, SizeDist, SlotService};
+use packlab_core::models::pgrr::{JobId, Pgrr, PgrrScenario, ServerId, SizeDist, SlotService, TraceSource};
 use packlab_core::models::{Model, start};
 use packlab_core::policy::PolicySpec;
 use packlab_core::view::Watch;
@@ -48,6 +48,7 @@ fn scenario() -> impl Strategy<Value = PgrrScenario> {
             size,
             service: SlotService::parse(&service).unwrap(),
             j: 3,
+            trace: TraceSource::None,
             window: RunWindow { seed, horizon: 400, warmup: 0, sample_every: 10.0 },
         })
 }

@@ -118,9 +118,9 @@ mod tests {
         assert_eq!(
             all.iter().map(|p| p.id).collect::<Vec<_>>(),
             [
-                "pgrr-a1", "pgrr-a2", "pgrr-a3", "pgrr-a4", "pgrr-a6", "msfq-d1", "msfq-d2", "msfq-d3", "msfq-d4",
-                "msfq-d5", "msfq-d6", "ghra-b0", "ghra-b1", "ghra-b2", "ghra-b3", "ghra-b4", "ghra-b5", "pgas-c1",
-                "pgas-c2", "pgas-c3", "pgas-c4", "pgas-c5", "pgas-c6"
+                "pgrr-a1", "pgrr-a2", "pgrr-a3", "pgrr-a4", "pgrr-a5", "pgrr-a6", "msfq-d1", "msfq-d2", "msfq-d3",
+                "msfq-d4", "msfq-d5", "msfq-d6", "ghra-b0", "ghra-b1", "ghra-b2", "ghra-b3", "ghra-b4", "ghra-b5",
+                "pgas-c1", "pgas-c2", "pgas-c3", "pgas-c4", "pgas-c5", "pgas-c6"
             ]
         );
         for p in &all {

@@ -55,7 +55,14 @@ impl MsfqSim {
         let state = MsfqState::new(config.cores, needs);
         let mut streams = Streams::new(seed);
         let mut events = EventQueue::new();
-        events.push(sample::exponential(&mut streams.arrivals, config.arrival_rate), Event::Arrival);
+        match &config.trace {
+            Some((jobs, scaling)) => {
+                if !jobs.is_empty() {
+                    events.push(jobs.time(0, *scaling), Event::Arrival);
+                }
+            }
+            None => events.push(sample::exponential(&mut streams.arrivals, config.arrival_rate), Event::Arrival),
+        }
         let stats = MsfqStats::new(&config);
         let mut sim = Self {
             config,
@@ -167,17 +174,36 @@ impl MsfqSim {
         if self.state.waiting_total >= MAX_WAITING {
             return Err(EngineError::QueueLimit { at: Moment::Time(self.now as u64), limit: MAX_WAITING });
         }
-        let classes = &self.config.classes;
-        let class = classes.sample(&mut self.streams.sizes);
-        let mean = classes.as_slice()[class].mean_size;
-        let service = self.config.service.sample(&mut self.streams.service, mean);
+        let (class, service) = match &self.config.trace {
+            Some((jobs, _)) => {
+                let i = self.next_id as usize;
+                (jobs.class(i), jobs.service(i))
+            }
+            None => {
+                let classes = &self.config.classes;
+                let class = classes.sample(&mut self.streams.sizes);
+                let mean = classes.as_slice()[class].mean_size;
+                (class, self.config.service.sample(&mut self.streams.service, mean))
+            }
+        };
         let job = MsfqJob { id: self.next_id, arrival: self.now, service };
         self.next_id += 1;
         self.state.waiting[class].push_back(job);
         self.state.waiting_total += 1;
         self.stats.arrived(self.now, class, &self.state);
-        let next = self.now + sample::exponential(&mut self.streams.arrivals, self.config.arrival_rate);
-        self.events.push(next, Event::Arrival);
+        match &self.config.trace {
+            // The log's next job, if any: job i is the i-th arrival.
+            Some((jobs, scaling)) => {
+                let i = self.next_id as usize;
+                if i < jobs.len() {
+                    self.events.push(jobs.time(i, *scaling).max(self.now), Event::Arrival);
+                }
+            }
+            None => {
+                let next = self.now + sample::exponential(&mut self.streams.arrivals, self.config.arrival_rate);
+                self.events.push(next, Event::Arrival);
+            }
+        }
         Ok(())
     }
 

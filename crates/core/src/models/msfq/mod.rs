@@ -19,6 +19,7 @@ pub mod state;
 pub mod stats;
 pub mod summary;
 pub mod theory;
+pub mod trace;
 
 #[cfg(test)]
 mod engine_tests;
@@ -103,13 +104,17 @@ impl Model for Msfq {
         scenario.load
     }
 
-    /// λ·Σ_j p_j·j·E[S_j]/k.
+    /// λ·Σ_j p_j·j·E[S_j]/k; for a log, its work over its span.
     fn offered_utilization(scenario: &MsfqScenario) -> f64 {
-        scenario.load * scenario.classes.work_per_arrival() / scenario.cores as f64
+        match scenario.class_jobs() {
+            Ok(Some(jobs)) => jobs.offered_load(scenario.cores, scenario.load),
+            _ => scenario.load * scenario.classes.work_per_arrival() / scenario.cores as f64,
+        }
     }
 
+    /// With a log the knob is its traffic scaling, and the bounds in λ do not apply.
     fn marks(scenario: &MsfqScenario) -> Vec<LoadMark> {
-        marks(scenario.cores, &scenario.classes)
+        if scenario.trace.is_some() { Vec::new() } else { marks(scenario.cores, &scenario.classes) }
     }
 
     fn how_to_read(_: &MsfqScenario) -> &'static str {
@@ -119,20 +124,25 @@ impl Model for Msfq {
          (the paper's analysis dashed where it applies) and per class."
     }
 
+    /// The scenario as it runs (a log's fitted classes in place of the table).
     fn context(scenario: &MsfqScenario, _: usize) -> Result<MsfqScenario, ConfigError> {
-        Ok(scenario.clone())
+        scenario.effective()
     }
 
     fn start(
-        scenario: &MsfqScenario,
+        _: &MsfqScenario,
         _: &PolicySpec,
-        _: MsfqScenario,
+        effective: MsfqScenario,
         policy: Box<dyn MsfqPolicy>,
         watch: Watch,
     ) -> Result<MsfqSim, RunError> {
-        let analysis = policy.analysed_threshold().and_then(|l| analysis_input(scenario, l));
+        // The paper's analysis is of Poisson arrivals.
+        let analysis = policy
+            .analysed_threshold()
+            .filter(|_| effective.trace.is_none())
+            .and_then(|l| analysis_input(&effective, l));
         let analysis = analysis.and_then(|input| theory::msfq_analysis(&input).ok());
-        Ok(MsfqSim::new(scenario.engine_config(watch.max_points), policy, scenario.window.seed)
+        Ok(MsfqSim::new(effective.engine_config(watch.max_points), policy, effective.window.seed)
             .with_analysis(analysis)
             .with_log(watch.log))
     }
@@ -149,8 +159,16 @@ impl Model for Msfq {
         summary::table(names, runs)
     }
 
-    fn setting(_: &MsfqScenario, first: &RunReport) -> String {
-        summary::setting(first)
+    fn setting(scenario: &MsfqScenario, first: &RunReport) -> String {
+        match &scenario.trace {
+            None => summary::setting(first),
+            Some(log) => format!(
+                "SWF log {} · scaling 1/β = {} · time unit: its mean run time · k = {} cores",
+                log.name(),
+                crate::report::sig(first.load),
+                first.servers
+            ),
+        }
     }
 
     fn presets() -> Vec<Preset> {

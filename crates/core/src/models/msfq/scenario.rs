@@ -2,10 +2,14 @@
 
 use super::Msfq;
 use super::classes::{JobClasses, MAX_CORES};
+use std::sync::Arc;
+
 use super::state::MsfqConfig;
+use super::trace::ClassJobs;
 use crate::ConfigError;
 use crate::keys::{Editor, Input, Key};
 use crate::models::{ModelScenario, window_keys};
+use crate::trace::{self, Loaded, Shared};
 use crate::window::{HasWindow, RunWindow, WindowRules};
 use crate::workload::ServiceLaw;
 
@@ -23,6 +27,9 @@ pub struct MsfqScenario {
     pub load: f64,
     pub classes: JobClasses,
     pub service: ServiceLaw,
+    /// An SWF log replayed instead of the Poisson arrivals: its jobs, classed by need, replace
+    /// the class table, and `load` is its traffic scaling 1/β.
+    pub trace: Option<Shared>,
     pub window: RunWindow,
 }
 
@@ -66,6 +73,30 @@ pub const KEYS: &[Key<MsfqScenario>] = &[
     )
     .label("Service law")
     .help("shape of the service times (mean: the class's mean size)"),
+    Key::text(
+        "trace",
+        "none, or the 16-digit fingerprint of a loaded SWF log",
+        |s: &MsfqScenario| s.trace.as_ref().map_or_else(|| "none".to_string(), Shared::name),
+        |s: &mut MsfqScenario, v| {
+            s.trace = match v.trim() {
+                "none" => None,
+                name => {
+                    let shared = trace::find(name)?;
+                    if !matches!(&*shared.0, Loaded::Swf(_)) {
+                        return Err(ConfigError::new(
+                            trace::KEY,
+                            format!("{name} is a Google task_events trace; MSFQ replays SWF logs (Google traces run in PG-RR and PG-AS)"),
+                        ));
+                    }
+                    Some(shared)
+                }
+            };
+            Ok(())
+        },
+    )
+    .label("Trace")
+    .help("replay an SWF log instead of Poisson arrivals (classes and services then come from it)")
+    .input(Input::Editor(Editor::Trace)),
     WINDOW[0],
     WINDOW[1],
     WINDOW[2],
@@ -90,6 +121,10 @@ impl ModelScenario for MsfqScenario {
 
 impl MsfqScenario {
     pub(super) fn validate(&self) -> Result<(), ConfigError> {
+        if self.trace.is_some() {
+            // The log's classes are fitted to the cores, so no need exceeds them.
+            return self.effective().map(drop);
+        }
         let need = self.classes.max_need();
         if need > self.cores {
             return Err(ConfigError::new(
@@ -103,11 +138,32 @@ impl MsfqScenario {
         Ok(())
     }
 
+    /// The log's jobs, when the arrivals come from one.
+    pub fn class_jobs(&self) -> Result<Option<ClassJobs>, ConfigError> {
+        match self.trace.as_ref().map(|t| &*t.0) {
+            None => Ok(None),
+            Some(Loaded::Swf(log)) => ClassJobs::from_swf(log, self.cores).map(Some),
+            Some(Loaded::Google(_)) => Err(ConfigError::new(trace::KEY, "MSFQ replays SWF logs")),
+        }
+    }
+
+    /// The scenario as it runs: with a log, its fitted class table in place of `classes` (the
+    /// policies are built for the classes the jobs come in).
+    pub fn effective(&self) -> Result<MsfqScenario, ConfigError> {
+        let mut s = self.clone();
+        if let Some(jobs) = self.class_jobs()? {
+            s.classes = jobs.table;
+        }
+        Ok(s)
+    }
+
     /// The engine configuration.
     pub fn engine_config(&self, max_points: usize) -> MsfqConfig {
+        let trace = self.class_jobs().ok().flatten().map(|jobs| (Arc::new(jobs), self.load));
         MsfqConfig {
             cores: self.cores,
-            arrival_rate: self.load,
+            arrival_rate: trace.as_ref().map_or(self.load, |(jobs, scaling)| jobs.rate(*scaling)),
+            trace,
             classes: self.classes.clone(),
             service: self.service,
             warmup: self.window.warmup as f64,

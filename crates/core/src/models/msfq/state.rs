@@ -2,8 +2,10 @@
 //! queues and the jobs in service; the events of the engine.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use super::classes::JobClasses;
+use super::trace::ClassJobs;
 use crate::workload::ServiceLaw;
 
 /// The system in resolved numbers.
@@ -24,6 +26,9 @@ pub struct MsfqConfig {
     pub sample_every: f64,
     /// Series merge pairwise beyond this many points.
     pub max_points: usize,
+    /// An SWF log replayed instead of the Poisson arrivals, with its traffic scaling 1/β; its
+    /// classes are `classes`.
+    pub trace: Option<(Arc<ClassJobs>, f64)>,
 }
 
 /// A waiting job.

@@ -56,7 +56,7 @@ pub fn summarize(s: &MsfqScenario, policy: &PolicySpec, sim: &MsfqSim) -> RunOut
     let stats = sim.stats();
     let now = sim.now();
     let warmup = s.window.warmup as f64;
-    let classes = s.classes.as_slice();
+    let classes = sim.config.classes.as_slice();
     let key = |need: u32| need.to_string();
     let by_class: Vec<f64> = stats.classes.iter().map(|c| c.mean_response()).collect();
     let weight_sum: f64 = classes.iter().map(|c| c.probability * c.need as f64 * c.mean_size).sum();

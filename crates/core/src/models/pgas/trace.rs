@@ -14,12 +14,14 @@
 //!   size, descending (RES-36), so GPA has the homogeneous shortcut (see
 //!   [`crate::theory::pgas::Packing`]).
 //!
-//! Every error names the line and the field.
+//! Every error names the line and the field. A Google task_events trace maps the same way
+//! ([`Trace::from_google`]), in seconds.
 
 use serde::{Deserialize, Serialize};
 
 use crate::ConfigError;
 use crate::rng::{Stream, stream};
+use crate::trace::google::GoogleTrace;
 use crate::workload::sample;
 
 /// Smallest size class: 2^−10 of a server (RES-16).
@@ -151,6 +153,23 @@ impl Trace {
             return Err(err(format!("the CSV holds no task lines ({})", Self::COLUMNS.join(", "))));
         }
         Ok(Self::from_raw(raw))
+    }
+
+    /// The finished tasks of a Google task_events trace (RES-14, read by
+    /// [`crate::trace::google`]): times in seconds from the first submit, size the larger of the
+    /// normalised CPU and memory requests, priorities mapped by RES-35 as for the CSV.
+    pub fn from_google(trace: &GoogleTrace) -> Self {
+        let first = trace.tasks.first().map_or(0, |t| t.submit_us);
+        let raw = trace
+            .tasks
+            .iter()
+            .map(|t| RawTask {
+                submit: (t.submit_us - first) as f64 / 1e6,
+                duration: t.duration_us as f64 / 1e6,
+                class: TraceType { priority: map_priority(t.priority), size_exp: size_exp(t.size()) },
+            })
+            .collect();
+        Self::from_raw(raw)
     }
 
     fn from_raw(mut raw: Vec<RawTask>) -> Self {

@@ -20,6 +20,7 @@ pub mod sizes;
 pub mod state;
 pub mod summary;
 pub mod theory;
+pub mod trace;
 
 pub use engine::{PgrrConfig, PgrrSim};
 pub use policy::{ConfigStep, PgrrContext, PgrrDecision, PgrrPolicy, Placement, Rule, boxed};
@@ -28,6 +29,7 @@ pub use service::{ServiceSampler, SlotService};
 pub use sizes::{CAPACITY_UNITS, SizeDist};
 pub use state::{JobId, RunningJob, ServerId, WaitingJob};
 pub use summary::PgrrSummary;
+pub use trace::{SlotJobs, TraceSource};
 
 use crate::ConfigError;
 use crate::keys::Key;
@@ -101,11 +103,12 @@ impl Model for Pgrr {
     }
 
     fn offered_utilization(scenario: &PgrrScenario) -> f64 {
-        scenario.load
+        scenario.offered_utilization()
     }
 
-    fn marks(_: &PgrrScenario) -> Vec<LoadMark> {
-        theory::marks(1.0)
+    /// With a trace the knob is the traffic scaling 1/β, and the bounds in α do not apply.
+    fn marks(scenario: &PgrrScenario) -> Vec<LoadMark> {
+        if scenario.trace.is_none() { theory::marks(1.0) } else { Vec::new() }
     }
 
     fn how_to_read(_: &PgrrScenario) -> &'static str {
@@ -131,7 +134,7 @@ impl Model for Pgrr {
         policy: Box<dyn PgrrPolicy>,
         watch: Watch,
     ) -> Result<PgrrSim, RunError> {
-        let config = scenario.engine_config(policy.virtual_queues(), watch.max_points);
+        let config = scenario.engine_config(policy.virtual_queues(), watch.max_points)?;
         Ok(PgrrSim::new(config, policy, scenario.window.seed).with_log(watch.log))
     }
 
@@ -147,8 +150,11 @@ impl Model for Pgrr {
         summary::table(names, runs, replicated)
     }
 
-    fn setting(_: &PgrrScenario, first: &RunReport) -> String {
-        summary::setting(first)
+    fn setting(scenario: &PgrrScenario, first: &RunReport) -> String {
+        match &scenario.trace {
+            TraceSource::None => summary::setting(first),
+            trace => summary::trace_setting(&trace.name(), first),
+        }
     }
 
     fn presets() -> Vec<Preset> {

@@ -4,11 +4,14 @@ use super::Pgrr;
 use super::partition::{MAX_J, MIN_J, Partition};
 use super::service::SlotService;
 use super::sizes::SizeDist;
+use super::trace::{MAX_SYNTHETIC_TASKS, SlotJobs, TraceSource, synthetic, synthetic_tasks};
 use super::{CAPACITY_UNITS, PgrrConfig};
 use crate::ConfigError;
 use crate::keys::{Editor, Input, Key};
 use crate::models::{ModelScenario, window_keys};
+use crate::trace::Loaded;
 use crate::window::{HasWindow, RunWindow, WindowRules};
+use std::sync::Arc;
 
 /// Largest server count accepted.
 pub const MAX_SERVERS: u64 = 100_000;
@@ -32,6 +35,8 @@ pub struct PgrrScenario {
     pub service: SlotService,
     /// Partition depth J of the virtual-queue policies (a policy may override it).
     pub j: u8,
+    /// A trace replayed instead of the Poisson arrivals; `load` is then its traffic scaling 1/β.
+    pub trace: TraceSource,
     pub window: RunWindow,
 }
 
@@ -41,7 +46,9 @@ const WINDOW: [Key<PgrrScenario>; 4] = window_keys();
 pub const KEYS: &[Key<PgrrScenario>] = &[
     Key::real("load", 0.0, MAX_LOAD, |s: &PgrrScenario| s.load, |s: &mut PgrrScenario, v| s.load = v)
         .label("Load α")
-        .help("traffic intensity α = λ·R̄/(μ·L); 1 is the work-conservation bound")
+        .help(
+            "traffic intensity α = λ·R̄/(μ·L); 1 is the work-conservation bound; with a trace, the traffic scaling 1/β",
+        )
         .input(Input::Load),
     Key::int(
         "servers",
@@ -78,6 +85,18 @@ pub const KEYS: &[Key<PgrrScenario>] = &[
     Key::int("j", MIN_J as u64, MAX_J as u64, |s: &PgrrScenario| s.j as u64, |s: &mut PgrrScenario, v| s.j = v as u8)
         .label("Partition depth J")
         .help("partition depth J of VQS and VQS-BF (2J virtual queues)"),
+    Key::text(
+        "trace",
+        TraceSource::RANGE,
+        |s: &PgrrScenario| s.trace.name(),
+        |s: &mut PgrrScenario, v| {
+            s.trace = TraceSource::parse(v)?;
+            Ok(())
+        },
+    )
+    .label("Trace")
+    .help("replay a Google task trace instead of Poisson arrivals (sizes and services then come from it)")
+    .input(Input::Editor(Editor::Trace)),
     WINDOW[0],
     WINDOW[1],
     WINDOW[2],
@@ -102,6 +121,22 @@ impl ModelScenario for PgrrScenario {
 
 impl PgrrScenario {
     pub(super) fn validate(&self) -> Result<(), ConfigError> {
+        if let TraceSource::Synthetic = self.trace {
+            let tasks = synthetic_tasks(self.window.horizon, self.load);
+            if tasks > MAX_SYNTHETIC_TASKS {
+                return Err(ConfigError::new(
+                    "horizon",
+                    format!(
+                        "the synthetic trace would need {tasks} tasks for {} slots at scaling {}; at most \
+                         {MAX_SYNTHETIC_TASKS} (shorten the horizon)",
+                        self.window.horizon, self.load
+                    ),
+                ));
+            }
+        }
+        if !self.trace.is_none() {
+            return Ok(());
+        }
         let rate = self.arrival_rate();
         if rate > MAX_ARRIVAL_RATE {
             return Err(ConfigError::new(
@@ -112,15 +147,41 @@ impl PgrrScenario {
         Ok(())
     }
 
-    /// λ = α·μ·L/R̄, mean arrivals per slot.
+    /// λ = α·μ·L/R̄, mean arrivals per slot; with a trace, its tasks over its span.
     pub fn arrival_rate(&self) -> f64 {
-        self.load * self.service.rate() * self.servers as f64 / self.size.mean()
+        match self.slot_jobs() {
+            Ok(Some(jobs)) => jobs.len() as f64 / jobs.span(self.load).max(1) as f64,
+            _ => self.load * self.service.rate() * self.servers as f64 / self.size.mean(),
+        }
+    }
+
+    /// The trace's jobs, when the arrivals come from one.
+    pub fn slot_jobs(&self) -> Result<Option<Arc<SlotJobs>>, ConfigError> {
+        match &self.trace {
+            TraceSource::None => Ok(None),
+            TraceSource::Synthetic => {
+                synthetic(self.window.seed, synthetic_tasks(self.window.horizon, self.load)).map(Some)
+            }
+            TraceSource::File(shared) => match &*shared.0 {
+                Loaded::Google(google) => Ok(Some(Arc::new(SlotJobs::from_google(google)))),
+                Loaded::Swf(_) => Err(ConfigError::new("trace", "PG-RR replays Google task_events traces")),
+            },
+        }
+    }
+
+    /// The offered work per slot over the cluster: α, or for a trace its work over its span.
+    pub fn offered_utilization(&self) -> f64 {
+        match self.slot_jobs() {
+            Ok(Some(jobs)) => jobs.offered_load(self.servers, self.load),
+            _ => self.load,
+        }
     }
 
     /// The engine configuration. The waiting jobs are counted by the policy's virtual queues
     /// (`queues`: their partition depth) or else by the scenario's J.
-    pub fn engine_config(&self, queues: Option<u8>, max_points: usize) -> PgrrConfig {
-        PgrrConfig {
+    pub fn engine_config(&self, queues: Option<u8>, max_points: usize) -> Result<PgrrConfig, ConfigError> {
+        let trace = self.slot_jobs()?.map(|jobs| (jobs, self.load));
+        Ok(PgrrConfig {
             servers: self.servers as usize,
             capacity: CAPACITY_UNITS,
             arrival_rate: self.arrival_rate(),
@@ -130,7 +191,8 @@ impl PgrrScenario {
             sample_every: self.window.sample_every as u64,
             max_points,
             classes: Partition::new(queues.unwrap_or(self.j), CAPACITY_UNITS),
-        }
+            trace,
+        })
     }
 
     /// α for a given λ (the inverse of [`PgrrScenario::arrival_rate`]).

@@ -102,3 +102,14 @@ pub fn setting(first: &RunReport) -> String {
     let servers = if first.servers == 1 { "1 server".to_string() } else { format!("{} servers", first.servers) };
     format!("load α = {} · λ = {} arrivals/slot · {servers}", sig(first.load), sig(first.arrival_rate))
 }
+
+/// The setting of a trace run: "trace synthetic · scaling 1/β = 1.2 · λ = 6.7 arrivals/slot · 1000 servers".
+pub fn trace_setting(trace: &str, first: &RunReport) -> String {
+    format!(
+        "trace {trace} · scaling 1/β = {} · λ = {} arrivals/slot · {} server{}",
+        sig(first.load),
+        sig(first.arrival_rate),
+        first.servers,
+        if first.servers == 1 { "" } else { "s" }
+    )
+}

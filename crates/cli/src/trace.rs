@@ -1,0 +1,201 @@
+//! `packlab trace stats` and `packlab trace synth`, and the reading of `--trace FILE...` for
+//! `run` and `sweep`.
+
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use packlab_core::models::pgas::Trace;
+use packlab_core::trace::stats::{TraceStats, classes_csv, stats};
+use packlab_core::trace::synth::{GoogleSynth, SwfSynth};
+use packlab_core::trace::{Loaded, Reader};
+
+use crate::args::{TraceCommand, TraceFormat, TraceStatsArgs, TraceSynthArgs};
+
+pub fn command(command: &TraceCommand, out: &mut dyn Write) -> Result<()> {
+    match command {
+        TraceCommand::Stats(a) => stats_command(a, out),
+        TraceCommand::Synth(a) => synth_command(a, out),
+    }
+}
+
+/// What `--trace FILE...` holds.
+pub enum TraceInput {
+    /// A Google task_events trace or an SWF log.
+    Standard(Loaded),
+    /// PG-AS's own CSV (submit_time, duration, size, priority).
+    TaskCsv(Trace),
+}
+
+/// Chunks read at a time.
+const CHUNK: usize = 1 << 20;
+
+/// Reads trace files in order: the part files of one Google trace, one SWF log, or one PG-AS
+/// CSV. Shows a progress bar on a terminal.
+pub fn read(paths: &[PathBuf], first: Option<u64>) -> Result<TraceInput> {
+    let flag = |p: &Path| format!("--trace {}", p.display());
+    if let [path] = paths
+        && is_task_csv(path)?
+    {
+        let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read the file", flag(path)))?;
+        return Ok(TraceInput::TaskCsv(Trace::from_csv(&text).map_err(|e| anyhow!("{}: {e}", flag(path)))?));
+    }
+    let total: u64 = paths.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+    let bar = ProgressBar::with_draw_target(Some(total), indicatif::ProgressDrawTarget::stderr_with_hz(4));
+    bar.set_style(
+        ProgressStyle::with_template("reading {msg} {bar:30} {bytes}/{total_bytes} ({eta})").expect("a valid template"),
+    );
+    let mut reader = Reader::new();
+    if let Some(n) = first {
+        reader = reader.first(n as usize);
+    }
+    let mut buffer = vec![0u8; CHUNK];
+    for path in paths {
+        let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
+        bar.set_message(name.clone());
+        let mut file = File::open(path).with_context(|| format!("{}: cannot open the file", flag(path)))?;
+        reader.file(&name).map_err(|e| anyhow!("{}: {e}", flag(path)))?;
+        loop {
+            let n = file.read(&mut buffer).with_context(|| format!("{}: cannot read the file", flag(path)))?;
+            if n == 0 {
+                break;
+            }
+            reader.push(&buffer[..n]).map_err(|e| anyhow!("{}: {e}", flag(path)))?;
+            bar.inc(n as u64);
+        }
+    }
+    bar.finish_and_clear();
+    let files = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ");
+    Ok(TraceInput::Standard(reader.finish().map_err(|e| anyhow!("--trace {files}: {e}"))?))
+}
+
+/// Whether a file is PG-AS's task CSV: plain text whose first line that is not blank or a
+/// comment has 4 comma-separated fields.
+fn is_task_csv(path: &Path) -> Result<bool> {
+    let mut head = vec![0u8; 4096];
+    let mut file = File::open(path).with_context(|| format!("--trace {}: cannot open the file", path.display()))?;
+    let n = file.read(&mut head).with_context(|| format!("--trace {}: cannot read the file", path.display()))?;
+    head.truncate(n);
+    if head.starts_with(&[0x1f, 0x8b]) {
+        return Ok(false);
+    }
+    let text = String::from_utf8_lossy(&head);
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'));
+    Ok(first.is_some_and(|l| l.split(',').count() == 4))
+}
+
+fn stats_command(args: &TraceStatsArgs, out: &mut dyn Write) -> Result<()> {
+    let loaded = match read(&args.files, args.first)? {
+        TraceInput::Standard(l) => l,
+        TraceInput::TaskCsv(_) => bail!("trace stats reads Google task_events and SWF files; this is a PG-AS task CSV"),
+    };
+    if args.first.is_some() && !matches!(loaded, Loaded::Google(_)) {
+        bail!("--first: applies to Google traces only; this is an SWF log");
+    }
+    if args.classes_out.is_some() && !matches!(loaded, Loaded::Swf(_)) {
+        bail!("--classes-out: class tables are fitted to SWF logs; this is a Google trace");
+    }
+    let s = stats(&loaded, args.servers);
+    if let Some(path) = &args.classes_out {
+        std::fs::write(path, classes_csv(&s.classes))
+            .with_context(|| format!("--classes-out {}: cannot write the file", path.display()))?;
+    }
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string(&s)?)?;
+    } else {
+        print_stats(&s, args.classes_out.as_deref(), out)?;
+    }
+    Ok(())
+}
+
+fn print_stats(s: &TraceStats, classes_out: Option<&Path>, out: &mut dyn Write) -> Result<()> {
+    writeln!(out, "format       {}", s.format)?;
+    writeln!(out, "fingerprint  {}", s.fingerprint)?;
+    writeln!(out, "lines        {}", s.lines)?;
+    writeln!(out, "kept         {}", s.kept)?;
+    for (reason, n) in &s.skipped {
+        writeln!(out, "skipped      {n:>9}  {reason}")?;
+    }
+    writeln!(out, "span         {:.1} s ({:.2} h)", s.span_seconds, s.span_seconds / 3600.0)?;
+    writeln!(out, "arrivals     {:.4} per second", s.per_second)?;
+    writeln!(out, "mean run     {:.2} s", s.mean_run_seconds)?;
+    let google = s.priorities.len() == 3;
+    if google {
+        writeln!(out, "mean size    {:.4} (max of normalised CPU and memory)", s.mean_size)?;
+    } else {
+        writeln!(out, "mean need    {:.2} processors", s.mean_size)?;
+    }
+    writeln!(out, "{}", if google { "sizes:" } else { "processors:" })?;
+    let most = s.histogram.iter().map(|b| b.count).max().unwrap_or(1).max(1);
+    for bar in &s.histogram {
+        let width = (bar.count * 40).div_ceil(most) as usize;
+        writeln!(out, "  {:>14} {:>9}  {}", bar.label, bar.count, "#".repeat(width))?;
+    }
+    if google {
+        writeln!(out, "priorities:")?;
+        for bar in &s.priorities {
+            writeln!(out, "  {:>18} {:>9}", bar.label, bar.count)?;
+        }
+    }
+    match (s.servers, s.offered_load) {
+        (Some(l), Some(load)) if google => writeln!(out, "offered load {load:.4} on {l} servers of capacity 1")?,
+        (Some(k), Some(load)) => writeln!(out, "offered load {load:.4} on {k} processors")?,
+        _ if google => writeln!(out, "offered load: give --servers L")?,
+        _ => {}
+    }
+    if let Some(lambda) = s.lambda_per_mean_run {
+        writeln!(
+            out,
+            "classes      {} (need, share, mean size in mean run times); the log's λ = {lambda:.4} per mean run time",
+            s.classes.len()
+        )?;
+        for c in s.classes.iter().take(12) {
+            writeln!(out, "  {:>6} {:>8.4} {:>8.4}", c.need, c.probability, c.mean_size)?;
+        }
+        if s.classes.len() > 12 {
+            writeln!(out, "  … {} more", s.classes.len() - 12)?;
+        }
+        match classes_out {
+            Some(path) => writeln!(
+                out,
+                "wrote {}: run it with packlab run --preset msfq-d6 --classes-file {} --set cores={} --set load={lambda:.4}",
+                path.display(),
+                path.display(),
+                s.servers.unwrap_or(1)
+            )?,
+            None => writeln!(out, "write the table with --classes-out FILE (for msfq-d6's --classes-file)")?,
+        }
+    }
+    Ok(())
+}
+
+fn synth_command(args: &TraceSynthArgs, out: &mut dyn Write) -> Result<()> {
+    let flag = format!("--out {}", args.out.display());
+    let file = File::create(&args.out).with_context(|| format!("{flag}: cannot create the file"))?;
+    let write = |sink: &mut dyn Write| match args.format {
+        TraceFormat::Google => GoogleSynth::new(args.tasks, args.seed).write(sink),
+        TraceFormat::Swf => SwfSynth::new(args.tasks, args.seed).write(sink),
+    };
+    let written = if args.out.extension().is_some_and(|e| e == "gz") {
+        let mut gzip = flate2::write::GzEncoder::new(BufWriter::new(file), flate2::Compression::best());
+        write(&mut gzip).and_then(|()| gzip.finish()?.flush())
+    } else {
+        let mut plain = BufWriter::new(file);
+        write(&mut plain).and_then(|()| plain.flush())
+    };
+    written.with_context(|| format!("{flag}: cannot write the file"))?;
+    writeln!(
+        out,
+        "wrote {} ({} {}, seed {}, synthetic)",
+        args.out.display(),
+        args.tasks,
+        match args.format {
+            TraceFormat::Google => "tasks",
+            TraceFormat::Swf => "jobs",
+        },
+        args.seed
+    )?;
+    Ok(())
+}

@@ -1,0 +1,239 @@
+//! What a trace holds, for `packlab trace stats` and the page's summary: counts, span, the
+//! size (Google) or need (SWF) distribution, the offered load, and for SWF the job-class
+//! table the multiserver-job model takes.
+
+use serde::Serialize;
+
+use super::google::GoogleTrace;
+use super::swf::SwfLog;
+use super::{Loaded, Report};
+
+/// One bar of a histogram: its label ("(1/4, 1/2]", "5–8") and count.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Bar {
+    pub label: String,
+    pub count: u64,
+}
+
+/// One class of the fitted table: a need, its share of the jobs, its mean run time in units
+/// of the log's mean run time.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct FittedClass {
+    pub need: u32,
+    pub probability: f64,
+    pub mean_size: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TraceStats {
+    pub format: &'static str,
+    pub fingerprint: String,
+    pub lines: u64,
+    pub kept: u64,
+    pub skipped: Vec<(String, u64)>,
+    /// First to last arrival, seconds.
+    pub span_seconds: f64,
+    /// Arrivals per second over the span.
+    pub per_second: f64,
+    /// Mean run time, seconds.
+    pub mean_run_seconds: f64,
+    /// Google: mean size max(CPU, memory); SWF: mean processors.
+    pub mean_size: f64,
+    /// Google: sizes by power of 1/2; SWF: processors by power of 2.
+    pub histogram: Vec<Bar>,
+    /// Google: trace priorities in the RES-35 groups 0–1, 2–8, 9–11.
+    pub priorities: Vec<Bar>,
+    /// The servers the load is offered to (Google: given; SWF: given or MaxProcs).
+    pub servers: Option<u64>,
+    /// Σ size × run time / (servers × span).
+    pub offered_load: Option<f64>,
+    /// SWF: the job classes (needs capped at the servers), and the arrival rate in jobs per
+    /// mean run time, which is the multiserver-job model's load λ for that table.
+    pub classes: Vec<FittedClass>,
+    pub lambda_per_mean_run: Option<f64>,
+}
+
+/// Most classes the fit keeps one need each for; beyond, needs are rounded up to powers of two.
+pub const MAX_FITTED: usize = 64;
+
+pub fn stats(loaded: &Loaded, servers: Option<u64>) -> TraceStats {
+    match loaded {
+        Loaded::Google(t) => google(t, servers),
+        Loaded::Swf(l) => swf(l, servers),
+    }
+}
+
+fn base(format: &'static str, fingerprint: u64, report: &Report) -> TraceStats {
+    TraceStats {
+        format,
+        fingerprint: format!("{fingerprint:016x}"),
+        lines: report.lines,
+        kept: report.kept,
+        skipped: report.skipped.iter().map(|(r, n)| (r.to_string(), *n)).collect(),
+        span_seconds: 0.0,
+        per_second: 0.0,
+        mean_run_seconds: 0.0,
+        mean_size: 0.0,
+        histogram: Vec::new(),
+        priorities: Vec::new(),
+        servers: None,
+        offered_load: None,
+        classes: Vec::new(),
+        lambda_per_mean_run: None,
+    }
+}
+
+fn google(t: &GoogleTrace, servers: Option<u64>) -> TraceStats {
+    let mut s = base(super::Format::Google.name(), t.fingerprint(), &t.report);
+    let n = t.tasks.len() as f64;
+    s.span_seconds = t.span_us() as f64 / 1e6;
+    s.per_second = if s.span_seconds > 0.0 { n / s.span_seconds } else { 0.0 };
+    s.mean_run_seconds = t.tasks.iter().map(|t| t.duration_us as f64).sum::<f64>() / n / 1e6;
+    s.mean_size = t.tasks.iter().map(|t| t.size()).sum::<f64>() / n;
+    // (1/2, 1], (1/4, 1/2], …, (0, 1/1024]: the PG-AS size classes.
+    let mut counts = [0u64; 11];
+    for task in &t.tasks {
+        counts[usize::from(crate::models::pgas::trace::size_exp(task.size()))] += 1;
+    }
+    s.histogram = counts
+        .iter()
+        .enumerate()
+        .map(|(m, &count)| Bar {
+            label: match m {
+                0 => "(1/2, 1]".to_string(),
+                10 => "[0, 1/1024]".to_string(),
+                _ => format!("(1/{}, 1/{}]", 1u64 << (m + 1), 1u64 << m),
+            },
+            count,
+        })
+        .collect();
+    let mut groups = [0u64; 3];
+    for task in &t.tasks {
+        groups[usize::from(crate::models::pgas::trace::map_priority(task.priority))] += 1;
+    }
+    s.priorities = ["0–1 (free)", "2–8 (normal)", "9–11 (production)"]
+        .iter()
+        .zip(groups)
+        .map(|(label, count)| Bar { label: label.to_string(), count })
+        .collect();
+    if let Some(l) = servers {
+        let work: f64 = t.tasks.iter().map(|t| t.size() * t.duration_us as f64 / 1e6).sum();
+        s.servers = Some(l);
+        s.offered_load = (s.span_seconds > 0.0).then(|| work / (l as f64 * s.span_seconds));
+    }
+    s
+}
+
+fn swf(log: &SwfLog, servers: Option<u64>) -> TraceStats {
+    let mut s = base(super::Format::Swf.name(), log.fingerprint(), &log.report);
+    let n = log.jobs.len() as f64;
+    let machine = servers.unwrap_or(u64::from(log.machine()));
+    s.span_seconds = log.span();
+    s.per_second = if s.span_seconds > 0.0 { n / s.span_seconds } else { 0.0 };
+    s.mean_run_seconds = log.jobs.iter().map(|j| j.run_time).sum::<f64>() / n;
+    s.mean_size = log.jobs.iter().map(|j| f64::from(j.processors)).sum::<f64>() / n;
+    // 1, 2, 3–4, 5–8, …
+    let top = log.jobs.iter().map(|j| j.processors).max().unwrap_or(1);
+    let buckets = (32 - (top - 1).leading_zeros()) as usize + 1;
+    let mut counts = vec![0u64; buckets];
+    for job in &log.jobs {
+        counts[(32 - (job.processors - 1).leading_zeros()) as usize] += 1;
+    }
+    s.histogram = counts
+        .iter()
+        .enumerate()
+        .map(|(b, &count)| Bar {
+            label: match b {
+                0 => "1".to_string(),
+                1 => "2".to_string(),
+                _ => format!("{}–{}", (1u64 << (b - 1)) + 1, 1u64 << b),
+            },
+            count,
+        })
+        .collect();
+    let work: f64 = log.jobs.iter().map(|j| f64::from(j.processors.min(machine as u32)) * j.run_time).sum();
+    s.servers = Some(machine);
+    s.offered_load = (s.span_seconds > 0.0).then(|| work / (machine as f64 * s.span_seconds));
+    s.classes = fit_classes(log, machine as u32);
+    s.lambda_per_mean_run =
+        (s.span_seconds > 0.0 && s.mean_run_seconds > 0.0).then(|| s.per_second * s.mean_run_seconds);
+    s
+}
+
+/// One class per need (capped at `cores`), or per power of two when there are more than
+/// [`MAX_FITTED`] needs; mean sizes relative to the log's mean run time.
+pub fn fit_classes(log: &SwfLog, cores: u32) -> Vec<FittedClass> {
+    let need = need_rule(log, cores);
+    let mut by_need = std::collections::BTreeMap::new();
+    for job in &log.jobs {
+        let entry = by_need.entry(need(job.processors)).or_insert((0u64, 0f64));
+        entry.0 += 1;
+        entry.1 += job.run_time;
+    }
+    let n = log.jobs.len() as f64;
+    let mean_run = mean_run(log);
+    by_need
+        .into_iter()
+        .map(|(need, (count, run))| FittedClass {
+            need,
+            probability: count as f64 / n,
+            // A class whose jobs all ran 0 s gets the smallest size the table accepts.
+            mean_size: if mean_run > 0.0 { (run / count as f64 / mean_run).max(1e-6) } else { 1.0 },
+        })
+        .collect()
+}
+
+/// The class need of a job of `processors`: capped at `cores`, and rounded up to a power of two
+/// (at most `cores`) when the log has more than [`MAX_FITTED`] distinct capped needs.
+pub fn need_rule(log: &SwfLog, cores: u32) -> impl Fn(u32) -> u32 + use<> {
+    let cores = cores.max(1);
+    let distinct: std::collections::BTreeSet<u32> = log.jobs.iter().map(|j| j.processors.min(cores)).collect();
+    let round = distinct.len() > MAX_FITTED;
+    move |processors| {
+        let need = processors.min(cores);
+        if round { need.next_power_of_two().min(cores) } else { need }
+    }
+}
+
+/// The log's mean run time, seconds.
+pub fn mean_run(log: &SwfLog) -> f64 {
+    log.jobs.iter().map(|j| j.run_time).sum::<f64>() / log.jobs.len().max(1) as f64
+}
+
+/// The fitted classes as the CSV `packlab run --classes-file` and the page read.
+pub fn classes_csv(classes: &[FittedClass]) -> String {
+    let mut text = String::from("need,probability,mean_size\n");
+    for c in classes {
+        text.push_str(&format!("{},{},{}\n", c.need, c.probability, c.mean_size));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::msfq::JobClasses;
+    use crate::trace::read_bytes;
+    use crate::trace::synth::SwfSynth;
+
+    #[test]
+    fn swf_stats_fit_a_table_msfq_reads() {
+        let mut text = Vec::new();
+        SwfSynth::new(3000, 2).write(&mut text).unwrap();
+        let loaded = read_bytes(&text).unwrap();
+        let s = stats(&loaded, None);
+        assert_eq!(s.servers, Some(128));
+        assert_eq!(s.histogram.iter().map(|b| b.count).sum::<u64>(), s.kept);
+        assert_eq!(s.histogram.last().unwrap().label, "65–128");
+        let classes = JobClasses::from_csv(&classes_csv(&s.classes)).unwrap();
+        assert!(classes.as_slice().iter().all(|c| (1..=128).contains(&c.need)));
+        let p: f64 = s.classes.iter().map(|c| c.probability).sum();
+        assert!((p - 1.0).abs() < 1e-9);
+        // Mean size 1 over the jobs: Σ p_i·m_i = 1.
+        let m: f64 = s.classes.iter().map(|c| c.probability * c.mean_size).sum();
+        assert!((m - 1.0).abs() < 1e-9, "{m}");
+        // Capped at 16 cores: no need above 16, and more than 64 needs round to powers of two.
+        let capped = stats(&loaded, Some(16));
+        assert_eq!(capped.classes.last().unwrap().need, 16);
+    }
+}

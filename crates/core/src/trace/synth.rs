@@ -1,0 +1,265 @@
+//! Synthetic traces in the real formats, for the bundled samples, tests and benchmarks. They
+//! are **not** the Google or archive data: they have the shape of it (the columns, the event
+//! sequences, the unknown fields a reader must skip), with distributions chosen here.
+//!
+//! Both generators stream: events are written in time order while only the tasks still
+//! running are held, so a file of 10^6 tasks costs little memory to write.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::io::{self, Write};
+
+use rand::Rng;
+
+use super::google::event;
+use crate::rng::{Stream, StreamRng, stream};
+use crate::workload::sample;
+
+/// A Google `task_events` file of `tasks` tasks.
+///
+/// Distributions: Poisson arrivals at `per_second`, from trace time 600 s (where the real
+/// trace's events begin); CPU request log-uniform on [0.005, 0.5], memory the CPU request times a
+/// log-uniform factor on [0.5, 2] (at most 1), so the size max(CPU, memory) has mean about
+/// 0.13; run time 60 % Exp(mean 30 s), 40 % Exp(mean 200 s) (mean 98 s); a scheduling delay of
+/// Exp(mean 0.2 s); trace priorities 0–11 with weights 25, 5, 30, 2, 15, 2, 2, 2, 2, 10, 3, 2.
+/// The first 40 tasks were running at time 0; of the others 4 % are killed, 2 % are evicted and
+/// resubmitted, 1 % have no requests, 3 % have their memory updated while pending; the rest
+/// are submitted, scheduled and finish. Job IDs hold four tasks each.
+#[derive(Debug, Clone, Copy)]
+pub struct GoogleSynth {
+    pub tasks: u64,
+    pub per_second: f64,
+    pub seed: u64,
+}
+
+/// A pending event: (time µs, sequence) orders it.
+type Pending = Reverse<(u64, u64, TaskLine)>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct TaskLine {
+    task: u64,
+    kind: u8,
+    priority: u8,
+    /// Requests in units of 10^-5 (None: missing).
+    cpu: Option<u32>,
+    memory: Option<u32>,
+}
+
+const START_US: u64 = 600_000_000;
+const TIME_ZERO_TASKS: u64 = 40;
+const PRIORITY_WEIGHTS: [u32; 12] = [25, 5, 30, 2, 15, 2, 2, 2, 2, 10, 3, 2];
+
+impl GoogleSynth {
+    /// The generator behind the bundled sample and `packlab trace synth --format google`.
+    pub fn new(tasks: u64, seed: u64) -> Self {
+        Self { tasks, per_second: 60.0, seed }
+    }
+
+    pub fn write(&self, out: &mut dyn Write) -> io::Result<()> {
+        let mut arrivals = stream(self.seed, Stream::Arrivals);
+        let mut draws = stream(self.seed, Stream::Sizes);
+        let mut service = stream(self.seed, Stream::Service);
+        let mut heap: BinaryHeap<Pending> = BinaryHeap::new();
+        let mut seq = 0u64;
+        let mut push = |heap: &mut BinaryHeap<Pending>, t: u64, line: TaskLine| {
+            seq += 1;
+            heap.push(Reverse((t, seq, line)));
+        };
+        let mut t = START_US;
+        for task in 0..self.tasks {
+            let cpu = log_uniform(&mut draws, 0.005, 0.5);
+            let memory = (cpu * log_uniform(&mut draws, 0.5, 2.0)).min(1.0);
+            let units = |v: f64| Some(((v * 1e5).round() as u32).max(1));
+            let priority = weighted(&mut draws, &PRIORITY_WEIGHTS);
+            let fate = sample::open_unit(&mut draws);
+            let run = if sample::open_unit(&mut service) < 0.6 {
+                sample::exponential(&mut service, 1.0 / 30.0)
+            } else {
+                sample::exponential(&mut service, 1.0 / 200.0)
+            };
+            let run_us = (run * 1e6).round() as u64 + 1;
+            let delay_us = (sample::exponential(&mut service, 5.0) * 1e6).round() as u64;
+            let line = |kind, cpu, memory| TaskLine { task, kind, priority, cpu, memory };
+            if task < TIME_ZERO_TASKS.min(self.tasks / 2) {
+                // Running when the trace began: submitted and scheduled at 0. A fixed number,
+                // so that a longer file of the same seed starts with the shorter one's tasks.
+                push(&mut heap, 0, line(event::SUBMIT, units(cpu), units(memory)));
+                push(&mut heap, 0, line(event::SCHEDULE, units(cpu), units(memory)));
+                push(&mut heap, t + run_us, line(event::FINISH, units(cpu), units(memory)));
+                continue;
+            }
+            t += (sample::exponential(&mut arrivals, self.per_second) * 1e6).round() as u64;
+            let requests = if (0.07..0.08).contains(&fate) { (None, None) } else { (units(cpu), units(memory)) };
+            push(&mut heap, t, line(event::SUBMIT, requests.0, requests.1));
+            let scheduled = t + delay_us;
+            if (0.08..0.11).contains(&fate) {
+                let later = units((memory * 1.5).min(1.0));
+                push(&mut heap, t + delay_us / 2, line(event::UPDATE_PENDING, None, later));
+            }
+            push(&mut heap, scheduled, line(event::SCHEDULE, requests.0, requests.1));
+            if (0.01..0.05).contains(&fate) {
+                push(&mut heap, scheduled + run_us / 2, line(event::KILL, requests.0, requests.1));
+            } else if (0.05..0.07).contains(&fate) {
+                let evicted = scheduled + run_us / 3;
+                push(&mut heap, evicted, line(event::EVICT, requests.0, requests.1));
+                push(&mut heap, evicted + 1, line(event::SUBMIT, requests.0, requests.1));
+                push(&mut heap, evicted + 1 + delay_us, line(event::SCHEDULE, requests.0, requests.1));
+                push(&mut heap, evicted + 1 + delay_us + run_us, line(event::FINISH, requests.0, requests.1));
+            } else {
+                push(&mut heap, scheduled + run_us, line(event::FINISH, requests.0, requests.1));
+            }
+            // Everything up to now is settled: no later task has an event before its submit.
+            while heap.peek().is_some_and(|Reverse((at, ..))| *at <= t) {
+                let Reverse((at, _, l)) = heap.pop().expect("peeked");
+                write_google(out, at, &l)?;
+            }
+        }
+        while let Some(Reverse((at, _, l))) = heap.pop() {
+            write_google(out, at, &l)?;
+        }
+        Ok(())
+    }
+}
+
+fn write_google(out: &mut dyn Write, at: u64, l: &TaskLine) -> io::Result<()> {
+    let request = |v: Option<u32>| v.map_or(String::new(), |u| format!("{}", f64::from(u) / 1e5));
+    let machine = if matches!(l.kind, event::SUBMIT | event::UPDATE_PENDING) {
+        String::new()
+    } else {
+        format!("{}", 5000 + l.task % 997)
+    };
+    writeln!(
+        out,
+        "{at},,{},{},{machine},{},u{},{},{},{},{},,0",
+        6_000_000_000 + l.task / 4,
+        l.task % 4,
+        l.kind,
+        l.task % 53,
+        l.task % 4,
+        l.priority,
+        request(l.cpu),
+        request(l.memory),
+    )
+}
+
+/// An SWF log of `jobs` jobs on a machine of `max_procs` processors.
+///
+/// Distributions: Poisson arrivals at `per_hour`; processors a power of two (70 %, exponent
+/// uniform up to the machine) or uniform on 1..=`max_procs`; run time 50 % Exp(mean 5 min),
+/// 50 % Exp(mean 1 h), whole seconds. With probability 2 % the run time is unknown (-1), 1 %
+/// both processor counts are unknown, 10 % only the allocation is unknown (the request
+/// counts); statuses are 1 (completed), 0 (failed) or 5 (cancelled). The header and one line
+/// in the middle are comments.
+#[derive(Debug, Clone, Copy)]
+pub struct SwfSynth {
+    pub jobs: u64,
+    pub max_procs: u32,
+    pub per_hour: f64,
+    pub seed: u64,
+}
+
+impl SwfSynth {
+    pub fn new(jobs: u64, seed: u64) -> Self {
+        Self { jobs, max_procs: 128, per_hour: 5.0, seed }
+    }
+
+    pub fn write(&self, out: &mut dyn Write) -> io::Result<()> {
+        let mut arrivals = stream(self.seed, Stream::Arrivals);
+        let mut draws = stream(self.seed, Stream::Sizes);
+        let mut service = stream(self.seed, Stream::Service);
+        writeln!(out, "; Version: 2.2")?;
+        writeln!(out, "; Computer: packlab synthetic machine (not an archive log)")?;
+        writeln!(out, "; MaxJobs: {}", self.jobs)?;
+        writeln!(out, "; MaxProcs: {}", self.max_procs)?;
+        writeln!(out, "; Note: generated by packlab trace synth --format swf, seed {}", self.seed)?;
+        let mut t = 0.0;
+        let bits = 32 - self.max_procs.leading_zeros();
+        for n in 1..=self.jobs {
+            if n == self.jobs / 2 {
+                writeln!(out, "; the machine was upgraded here (a comment between jobs)")?;
+            }
+            t += sample::exponential(&mut arrivals, self.per_hour / 3600.0);
+            let procs = if sample::open_unit(&mut draws) < 0.7 {
+                1u64 << sample::uniform_int(&mut draws, 0, u64::from(bits - 1))
+            } else {
+                sample::uniform_int(&mut draws, 1, u64::from(self.max_procs))
+            };
+            let mean = if sample::open_unit(&mut service) < 0.5 { 300.0 } else { 3600.0 };
+            let run = sample::exponential(&mut service, 1.0 / mean).ceil() as i64;
+            let fate = sample::open_unit(&mut draws);
+            let run = if fate < 0.02 { -1 } else { run };
+            let (alloc, req) = match fate {
+                f if (0.02..0.03).contains(&f) => (-1, -1),
+                f if (0.03..0.13).contains(&f) => (-1, procs as i64),
+                _ => (procs as i64, procs as i64),
+            };
+            let status = [1, 1, 1, 1, 1, 1, 1, 0, 5, 1][(n % 10) as usize];
+            let wait = (sample::exponential(&mut arrivals, 1.0 / 60.0)).round() as i64;
+            writeln!(
+                out,
+                "{n:>7} {:>9} {wait:>6} {run:>6} {alloc:>4} -1 -1 {req:>4} {:>6} -1 {status} {} {} -1 1 -1 -1 -1",
+                t.round() as i64,
+                if run < 0 { 3600 } else { run * 2 },
+                1 + n % 37,
+                1 + n % 5,
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// exp(uniform(ln lo, ln hi)).
+fn log_uniform(rng: &mut StreamRng, lo: f64, hi: f64) -> f64 {
+    (lo.ln() + sample::open_unit(rng) * (hi / lo).ln()).exp()
+}
+
+fn weighted(rng: &mut impl Rng, weights: &[u32]) -> u8 {
+    let total: u32 = weights.iter().sum();
+    let mut u = sample::uniform_int(rng, 0, u64::from(total) - 1) as u32;
+    for (i, w) in weights.iter().enumerate() {
+        if u < *w {
+            return i as u8;
+        }
+        u -= w;
+    }
+    (weights.len() - 1) as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::{Loaded, read_bytes};
+
+    #[test]
+    fn google_sample_reads_back_with_every_reason() {
+        let mut text = Vec::new();
+        GoogleSynth::new(4000, 7).write(&mut text).unwrap();
+        let Loaded::Google(t) = read_bytes(&text).unwrap() else { panic!() };
+        let r = &t.report;
+        // About 92 % are kept; each fate shows among the skipped.
+        assert!((3600..3760).contains(&r.kept), "{}", r.describe());
+        let reasons: Vec<&str> = r.skipped.iter().map(|(r, _)| *r).collect();
+        for reason in
+            ["evicted, failed, killed or lost", "present when the trace began (time 0)", "no CPU or memory request"]
+        {
+            assert!(reasons.contains(&reason), "{reason}: {}", r.describe());
+        }
+        let mean_size = t.tasks.iter().map(|t| t.size()).sum::<f64>() / t.tasks.len() as f64;
+        assert!((0.11..0.15).contains(&mean_size), "{mean_size}");
+        let mut again = Vec::new();
+        GoogleSynth::new(4000, 7).write(&mut again).unwrap();
+        assert_eq!(text, again);
+    }
+
+    #[test]
+    fn swf_sample_reads_back_with_its_unknowns() {
+        let mut text = Vec::new();
+        SwfSynth::new(2000, 3).write(&mut text).unwrap();
+        let Loaded::Swf(log) = read_bytes(&text).unwrap() else { panic!() };
+        assert_eq!(log.max_procs, Some(128));
+        let skipped: u64 = log.report.skipped_total();
+        assert_eq!(log.report.kept + skipped, 2000);
+        assert!((40..100).contains(&skipped), "{}", log.report.describe());
+        assert!(log.jobs.iter().all(|j| (1..=128).contains(&j.processors)));
+    }
+}
