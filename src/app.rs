@@ -264,7 +264,8 @@ fn Workbench(props: &LabProps) -> Html {
                 <ShareAndExport snapshot={snapshot.clone()} query={lab.query()} {name} charts={!collections}
                     seed={setup.scenario.seed()} marks={marks.clone()} {load}
                     command={run_command(&setup.preset, &setup.policies, &setup.scenario)}
-                    traced={matches!(&setup.scenario, Scenario::Pgas(s) if s.trace.is_some())} />
+                    traced={matches!(&setup.scenario, Scenario::Pgas(s) if s.trace.is_some())
+                        || setup.scenario.get("trace").is_some_and(|t| t.len() == 16)} />
             </section>
         </main>
     }
@@ -649,7 +650,7 @@ fn ShareAndExport(props: &ShareProps) -> Html {
                 </span>
                 <input id="command" readonly=true value={props.command.clone()} onfocus={select_all} />
                 if props.traced {
-                    <span class="hint">{ "The uploaded trace is not in the command: add --trace-file FILE." }</span>
+                    <span class="hint">{ "The trace file is not in the command: add --trace FILE (the files you loaded, in the same order)." }</span>
                 }
             </label>
             <div class="buttons">

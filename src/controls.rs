@@ -10,13 +10,17 @@ use packlab_core::models::pgas::Trace;
 use packlab_core::models::{LoadMark, SliderMax, policies_of};
 use packlab_core::policy::{Param, ParamKind};
 use packlab_core::scenario::presets;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use packlab_core::trace::Loaded;
+use packlab_core::trace::stats::{TraceStats, stats};
+use wasm_bindgen::JsCast;
+use web_sys::{Blob, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::bounds::collections_only;
 use crate::lab::{Action, Lab, MAX_POLICIES, SPEED_KEY, Speed};
 use crate::snapshot::{Phase, Shown, Snapshot};
 use crate::stats::group_digits;
+use crate::trace_file::{self, Kind, Progress};
 
 /// The value of the input or select that fired `e`.
 pub fn value_of(e: &Event) -> String {
@@ -93,10 +97,10 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
                     Input::Editor(Editor::Classes) => html! {
                         <ClassEditor lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
                     },
-                    Input::Editor(Editor::Types) => html! {
+                    Input::Editor(Editor::Types) | Input::Editor(Editor::Trace) => html! {
                         <div class="classes">
                             { field(k) }
-                            <TraceUpload lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
+                            <TraceFiles lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
                         </div>
                     },
                     _ => html! { <div class="classes">{ field(k) }</div> },
@@ -348,27 +352,189 @@ fn ClassEditor(props: &LabControlsProps) -> Html {
     }
 }
 
-/// A task trace for PG-AS (pgas-c5): a CSV of submit time, duration, size and priority per
-/// line. A bad file is named by line and field under the button; a good one replaces the types
-/// and arrivals. Links do not carry it.
+/// A trace file to replay: Google task_events parts (PG-RR, PG-AS), an SWF log (MSFQ) or, for
+/// PG-AS, its task CSV; picked, dropped on the box, or the bundled synthetic sample. The file
+/// is read streaming with a progress bar (see [`crate::trace_file`]); its summary stays shown.
+/// A bad file is named by file, line and field under the box.
 #[component]
-fn TraceUpload(props: &LabControlsProps) -> Html {
-    let upload =
-        csv_upload(&props.dispatch, |text| Trace::from_csv(text).map(|trace| Action::AttachTrace(Rc::new(trace))));
-    let loaded = match &props.lab.setup.scenario {
-        packlab_core::scenario::Scenario::Pgas(s) => s.trace.as_ref().map(|t| t.0.len()),
-        _ => None,
+fn TraceFiles(props: &LabControlsProps) -> Html {
+    let progress = use_state(|| None::<Progress>);
+    let summary = use_state(|| None::<Rc<TraceStats>>);
+    let scenario = &props.lab.setup.scenario;
+    let model = scenario.info().id;
+    let (accept, sample, what) = match model {
+        "msfq" => (".swf,.gz,text/plain", "samples/synthetic-128.swf", "an SWF log"),
+        "pgas" => (
+            ".csv,.gz,text/csv",
+            "samples/google-task-events.csv.gz",
+            "Google task_events part files, or a CSV of submit time, duration, size, priority",
+        ),
+        _ => {
+            (".csv,.gz,text/csv", "samples/google-task-events.csv.gz", "Google task_events part files (plain or gzip)")
+        }
+    };
+    let servers = scenario.get("servers").and_then(|v| v.parse::<u64>().ok());
+    let load = {
+        let (dispatch, progress, summary) = (props.dispatch.clone(), progress.clone(), summary.clone());
+        Rc::new(move |files: Vec<(String, Blob)>| {
+            let (dispatch, progress, summary) = (dispatch.clone(), progress.clone(), summary.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                progress.set(Some(Progress { read: 0.0, total: files.iter().map(|(_, b)| b.size()).sum() }));
+                let result = load_files(&files, servers, |p| progress.set(Some(p))).await;
+                progress.set(None);
+                match result {
+                    Ok((action, stats)) => {
+                        summary.set(stats.map(Rc::new));
+                        dispatch.emit(action);
+                    }
+                    Err(e) => dispatch.emit(Action::Reject(e)),
+                }
+            });
+        })
+    };
+    let pick = {
+        let load = load.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) else { return };
+            let Some(list) = input.files() else { return };
+            load(blobs(&list));
+        })
+    };
+    let drop = {
+        let load = load.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            if let Some(list) = e.data_transfer().and_then(|d| d.files()) {
+                load(blobs(&list));
+            }
+        })
+    };
+    let try_sample = {
+        let (load, dispatch) = (load.clone(), props.dispatch.clone());
+        Callback::from(move |_: MouseEvent| {
+            let (load, dispatch) = (load.clone(), dispatch.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                match fetch_blob(sample).await {
+                    Ok(blob) => load(vec![(sample.rsplit('/').next().unwrap_or(sample).to_string(), blob)]),
+                    Err(e) => dispatch.emit(Action::Reject(e)),
+                }
+            });
+        })
+    };
+    let loaded = match scenario {
+        packlab_core::scenario::Scenario::Pgas(s) => s.trace.as_ref().map(|t| format!("{} tasks loaded", t.0.len())),
+        _ => scenario.get("trace").filter(|t| t.len() == 16).map(|t| format!("trace {t} loaded: links name it so")),
     };
     html! {
-        <label class="field">
-            <span>{ "…or replay a task trace: CSV of submit time, duration, size, priority" }</span>
-            <input type="file" id="trace-file" accept=".csv,text/csv" onchange={upload} />
-            <span class="hint">{ match loaded {
-                Some(n) => format!("{n} tasks loaded; a link cannot carry them (it replays the synthetic trace)"),
-                None => "types=trace without a file replays a synthetic trace drawn from the seed".to_string(),
-            } }</span>
+        <div class="trace-files" id="trace-drop" ondragover={Callback::from(|e: DragEvent| e.prevent_default())}
+            ondrop={drop}>
+            <label class="field">
+                <span>{ format!("…or replay a trace: {what}; pick or drop files here") }</span>
+                <input type="file" id="trace-file" multiple=true {accept} onchange={pick} />
+            </label>
+            <button type="button" id="trace-sample" onclick={try_sample}>{ "Try the bundled sample (synthetic)" }</button>
+            if let Some(p) = *progress {
+                <progress id="trace-progress" max={p.total.max(1.0).to_string()} value={p.read.to_string()}></progress>
+            }
+            <span class="hint">{ loaded.unwrap_or_else(|| "a link to a loaded trace names it by its fingerprint and asks \
+                for the file where it is opened".to_string()) }</span>
             <Notice lab={props.lab.clone()} field="trace" />
-        </label>
+            if let Some(stats) = (*summary).clone() {
+                <TraceSummary {stats} />
+            }
+        </div>
+    }
+}
+
+/// Reads picked or dropped files as one trace and says what to do with it.
+async fn load_files(
+    files: &[(String, Blob)],
+    servers: Option<u64>,
+    progress: impl Fn(Progress),
+) -> Result<(Action, Option<TraceStats>), ConfigError> {
+    if let [(name, blob)] = files
+        && let Kind::TaskCsv = trace_file::kind(name, blob).await?
+    {
+        let text = wasm_bindgen_futures::JsFuture::from(blob.text()).await;
+        let text = text.ok().and_then(|t| t.as_string()).unwrap_or_default();
+        let trace = Trace::from_csv(&text).map_err(|mut e| {
+            e.message = format!("{name}: {}", e.message);
+            e
+        })?;
+        return Ok((Action::AttachTrace(Rc::new(trace)), None));
+    }
+    let loaded = trace_file::read(files, progress).await?;
+    let stats = stats(&loaded, servers.filter(|_| matches!(loaded, Loaded::Google(_))));
+    Ok((Action::LoadTrace(packlab_core::trace::keep(loaded)), Some(stats)))
+}
+
+fn blobs(list: &web_sys::FileList) -> Vec<(String, Blob)> {
+    (0..list.length()).filter_map(|i| list.get(i)).map(|f| (f.name(), Blob::from(f))).collect()
+}
+
+async fn fetch_blob(path: &str) -> Result<Blob, ConfigError> {
+    let fail = |why: String| ConfigError::new("trace", format!("the sample {path} could not be fetched ({why})"));
+    let window = web_sys::window().ok_or_else(|| fail("no window".into()))?;
+    let response =
+        wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(path)).await.map_err(|e| fail(format!("{e:?}")))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|e| fail(format!("{e:?}")))?;
+    if !response.ok() {
+        return Err(fail(format!("HTTP {}", response.status())));
+    }
+    let blob = response.blob().map_err(|e| fail(format!("{e:?}")))?;
+    wasm_bindgen_futures::JsFuture::from(blob)
+        .await
+        .map_err(|e| fail(format!("{e:?}")))?
+        .dyn_into()
+        .map_err(|e| fail(format!("{e:?}")))
+}
+
+#[derive(Properties, PartialEq)]
+struct TraceSummaryProps {
+    stats: Rc<TraceStats>,
+}
+
+/// What a loaded trace holds: counts, span, the size or need histogram, the offered load.
+#[component]
+fn TraceSummary(props: &TraceSummaryProps) -> Html {
+    let s = &props.stats;
+    let most = s.histogram.iter().map(|b| b.count).max().unwrap_or(1).max(1) as f64;
+    let (width, height) = (12.0, 48.0);
+    let skipped: Vec<String> = s.skipped.iter().map(|(r, n)| format!("{r} {}", group_digits(*n))).collect();
+    html! {
+        <div class="trace-summary" id="trace-summary">
+            <p>
+                { format!("{}: {} kept", s.format, group_digits(s.kept)) }
+                if !skipped.is_empty() { { format!("; skipped {}", skipped.join(", ")) } }
+            </p>
+            <p>{ format!(
+                "span {:.1} s, {:.3} arrivals per second, mean run {:.1} s, mean {} {:.3}{}",
+                s.span_seconds,
+                s.per_second,
+                s.mean_run_seconds,
+                if s.priorities.is_empty() { "need" } else { "size" },
+                s.mean_size,
+                match (s.servers, s.offered_load) {
+                    (Some(l), Some(load)) => format!(", offered load {load:.3} on {l}"),
+                    _ => String::new(),
+                }
+            ) }</p>
+            <svg class="trace-histogram" role="img" width={(width * s.histogram.len() as f64).to_string()}
+                height={height.to_string()}
+                aria-label={format!("{} by {}", if s.priorities.is_empty() { "jobs" } else { "tasks" },
+                    if s.priorities.is_empty() { "processors" } else { "size" })}>
+                { for s.histogram.iter().enumerate().map(|(i, bar)| {
+                    let h = (bar.count as f64 / most * (height - 2.0)).max(if bar.count > 0 { 1.0 } else { 0.0 });
+                    html! {
+                        <rect x={(i as f64 * width + 1.0).to_string()} y={(height - h).to_string()}
+                            width={(width - 2.0).to_string()} height={h.to_string()}>
+                            <title>{ format!("{}: {}", bar.label, group_digits(bar.count)) }</title>
+                        </rect>
+                    }
+                }) }
+            </svg>
+            <p class="hint">{ format!("fingerprint {}", s.fingerprint) }</p>
+        </div>
     }
 }
 

@@ -10,10 +10,13 @@ use std::fmt;
 use std::rc::Rc;
 
 use packlab_core::ConfigError;
+use packlab_core::models::msfq::trace::ClassJobs;
 use packlab_core::models::pgas::Trace;
+use packlab_core::models::pgrr::SlotJobs;
 use packlab_core::policy::{self, PolicySpec};
 use packlab_core::scenario::{PAGE_KEYS, Scenario, Setup, decode_link, encode_link};
 use packlab_core::tours::{self, Step as TourStep, Tour};
+use packlab_core::trace::{self, Loaded, Shared};
 use yew::Reducible;
 
 use crate::chart::ChartKind;
@@ -345,6 +348,11 @@ pub enum Action {
     /// Replay an uploaded task trace (PG-AS): its types and arrivals replace the scenario's.
     /// A trace is not part of a link (a link without one replays the synthetic trace).
     AttachTrace(Rc<Trace>),
+    /// Replay a trace file read in the page (kept in the core's library): a Google trace on
+    /// PG-RR (the `trace` key, named by its fingerprint in links) or PG-AS (its types and
+    /// arrivals), an SWF log on MSFQ (the `trace` key, and `cores` its machine). The horizon is
+    /// set to cover the trace.
+    LoadTrace(Shared),
 }
 
 impl Lab {
@@ -634,6 +642,7 @@ impl Lab {
             Action::TogglePresent => self.present = !self.present,
             Action::Dismiss => self.notices.clear(),
             Action::Reject(error) => self.notice(error),
+            Action::LoadTrace(shared) => self.load_trace(shared),
             Action::AttachTrace(trace) => {
                 let mut scenario = self.setup.scenario.clone();
                 let Scenario::Pgas(s) = &mut scenario else {
@@ -654,6 +663,40 @@ impl Lab {
                     }
                 }
             }
+        }
+    }
+
+    fn load_trace(&mut self, shared: Shared) {
+        let span = match (&self.setup.scenario, &*shared.0) {
+            (Scenario::Pgas(_), Loaded::Google(google)) => {
+                return self.apply(Action::AttachTrace(Rc::new(Trace::from_google(google))));
+            }
+            (Scenario::Pgrr(s), Loaded::Google(google)) => SlotJobs::from_google(google).span(s.load) as f64 + 1.0,
+            (Scenario::Msfq(s), Loaded::Swf(log)) => {
+                let span = ClassJobs::from_swf(log, log.machine()).map(|jobs| jobs.span(s.load).ceil() + 1.0);
+                match span {
+                    Ok(span) => span,
+                    Err(e) => return self.notice(e),
+                }
+            }
+            (scenario, loaded) => {
+                return self.notice(ConfigError::new(
+                    trace::KEY,
+                    format!(
+                        "{} is a {} file; Google task_events traces replay on PG-RR and PG-AS, SWF logs on MSFQ",
+                        scenario.info().name,
+                        loaded.format().name()
+                    ),
+                ));
+            }
+        };
+        self.apply(Action::Set { key: trace::KEY.into(), value: shared.name() });
+        if self.setup.scenario.get(trace::KEY).as_deref() == Some(shared.name().as_str()) {
+            // An SWF log runs on its machine: the cores its header gives.
+            if let Loaded::Swf(log) = &*shared.0 {
+                self.apply(Action::Set { key: "cores".into(), value: log.machine().to_string() });
+            }
+            self.apply(Action::Set { key: "horizon".into(), value: (span as u64).max(1).to_string() });
         }
     }
 

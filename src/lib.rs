@@ -31,6 +31,7 @@ pub mod snapshot;
 pub mod stats;
 pub mod sweep;
 pub mod timeline;
+pub mod trace_file;
 
 /// Mounts the app on `<body>`, with a panic hook that shows what happened on the page. In a
 /// Web Worker (the sweep's, which loads this same module) there is no page: nothing to do.

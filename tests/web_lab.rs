@@ -455,3 +455,56 @@ fn a_link_opens_at_a_moment() {
     let lab = yew::Reducible::reduce(lab, Action::Set { key: "load".into(), value: "6".into() });
     assert_eq!(lab.open_at, None, "a new scenario plays from 0");
 }
+
+/// A trace file read in the page: a Google trace replays on PG-RR (named in the link by its
+/// fingerprint, the horizon covering it) and PG-AS, an SWF log on MSFQ on its own machine; a
+/// link to a trace that is not loaded asks for the file, and a file of the wrong kind is named.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn trace_files_replay_on_their_models_and_links_name_them() {
+    use packlab_core::trace::synth::{GoogleSynth, SwfSynth};
+    use packlab_core::trace::{keep, read_bytes};
+    let bytes = |write: &dyn Fn(&mut Vec<u8>)| {
+        let mut out = Vec::new();
+        write(&mut out);
+        out
+    };
+    let google = keep(read_bytes(&bytes(&|o| GoogleSynth::new(600, 3).write(o).unwrap())).unwrap());
+    let swf = keep(read_bytes(&bytes(&|o| SwfSynth::new(300, 3).write(o).unwrap())).unwrap());
+
+    let mut lab = Lab::from_link("?preset=pgrr-a5&seed=2");
+    lab.apply(Action::LoadTrace(google.clone()));
+    assert!(lab.notices.is_empty(), "{:?}", lab.notices);
+    let s = &lab.setup.scenario;
+    assert_eq!(s.get("trace").unwrap(), google.name());
+    // 600 tasks at 60 per second: about 10 s of trace time, 100 slots.
+    assert!((80..130).contains(&s.horizon()), "{}", s.horizon());
+    let link = lab.query();
+    assert!(link.contains(&format!("trace={}", google.name())), "{link}");
+    let again = Lab::from_link(&link);
+    assert!(again.notices.is_empty(), "{:?}", again.notices);
+    assert_eq!(again.setup, lab.setup);
+
+    // Elsewhere, without the file: the link says which file to load; the rest loads.
+    let missing = link.replace(&google.name(), "00000000000000aa");
+    let elsewhere = Lab::from_link(&missing);
+    let notice = elsewhere.notice_for("trace").expect("the trace is named");
+    assert!(notice.message.contains("00000000000000aa") && notice.message.contains("not loaded here"), "{notice:?}");
+    assert_eq!(elsewhere.setup.scenario.seed(), 2);
+
+    let mut msfq = Lab::from_link("?preset=msfq-d6");
+    msfq.apply(Action::LoadTrace(swf.clone()));
+    assert!(msfq.notices.is_empty(), "{:?}", msfq.notices);
+    assert_eq!(msfq.setup.scenario.get("cores").unwrap(), "128");
+    assert_eq!(msfq.setup.scenario.get("trace").unwrap(), swf.name());
+
+    let mut pgas = Lab::from_link("?preset=pgas-c5");
+    pgas.apply(Action::LoadTrace(google.clone()));
+    assert!(pgas.notices.is_empty(), "{:?}", pgas.notices);
+    assert!(matches!(&pgas.setup.scenario, packlab_core::scenario::Scenario::Pgas(s) if s.trace.is_some()));
+
+    let mut wrong = Lab::from_link("?preset=msfq-d1");
+    wrong.apply(Action::LoadTrace(google));
+    let notice = wrong.notice_for("trace").expect("named");
+    assert!(notice.message.contains("SWF logs on MSFQ"), "{notice:?}");
+}

@@ -122,8 +122,16 @@ fn replay(trace: TraceInput, paths: &[PathBuf], id: &str, scenario: &mut Scenari
             jobs.span(pgrr.load) as f64 * pgrr.load
         }
         (TraceInput::Standard(loaded @ Loaded::Swf(_)), Scenario::Msfq(_)) => {
+            let machine = match &loaded {
+                Loaded::Swf(log) => log.machine(),
+                Loaded::Google(_) => unreachable!("matched above"),
+            };
             let name = packlab_core::trace::keep(loaded).name();
             scenario.set("trace", &name).with_context(|| flag.clone())?;
+            // The log runs on its machine unless the cores are given.
+            if !explicit.iter().any(|k| k == "cores") {
+                scenario.set("cores", &machine.to_string()).with_context(|| flag.clone())?;
+            }
             let Scenario::Msfq(msfq) = &*scenario else { unreachable!("matched above") };
             let jobs = msfq.class_jobs().map_err(|e| anyhow!("{flag}: {e}"))?.expect("a trace was set");
             if jobs.capped > 0 {

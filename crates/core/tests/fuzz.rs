@@ -416,3 +416,84 @@ fn traces_parse_or_name_line_and_field() {
         })
         .unwrap();
 }
+
+/// The start of a bundled sample, as text.
+fn sample_lines(name: &str, lines: usize) -> String {
+    use std::io::Read;
+    let bytes = std::fs::read(format!("{}/../../samples/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let mut text = String::new();
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        flate2::read::GzDecoder::new(&bytes[..]).read_to_string(&mut text).unwrap();
+    } else {
+        text = String::from_utf8(bytes).unwrap();
+    }
+    text.lines().take(lines).map(|l| format!("{l}\n")).collect()
+}
+
+/// Google task_events and SWF files: the bundled samples' first lines, mutated, read in chunks
+/// of random sizes, sometimes gzip-compressed and cut short. A file is read, or refused with
+/// an error (key `trace`) that says where; what is read replays on its model.
+#[test]
+fn trace_files_read_or_name_where() {
+    use packlab_core::trace::{self, Loaded, Reader};
+    use std::io::Write;
+    let google = sample_lines("google-task-events.csv.gz", 60);
+    let swf = sample_lines("synthetic-128.swf", 40);
+    let a5 = presets().into_iter().find(|p| p.id == "pgrr-a5").unwrap();
+    let d6 = presets().into_iter().find(|p| p.id == "msfq-d6").unwrap();
+    let input = (
+        any::<bool>(),
+        any::<u8>(),
+        any::<usize>(),
+        proptest::sample::select(NUMBERS),
+        0..4usize,
+        1..200usize,
+        any::<u8>(),
+    );
+    runner()
+        .run(&input, |(is_google, op, at, with, rounds, chunk, packing)| {
+            let mut text = if is_google { google.clone() } else { swf.clone() };
+            for r in 0..rounds {
+                text = mutate(&text, op.wrapping_add(r as u8), at.wrapping_mul(r + 1), with);
+            }
+            let mut bytes = text.clone().into_bytes();
+            if packing % 3 == 0 {
+                let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+                gz.write_all(&bytes).unwrap();
+                bytes = gz.finish().unwrap();
+                if packing % 2 == 0 {
+                    bytes.truncate(at % bytes.len());
+                }
+            }
+            let mut failure = None;
+            no_panic(&text, || {
+                let mut reader = Reader::new();
+                let read = reader.file("f").and_then(|()| bytes.chunks(chunk).try_for_each(|c| reader.push(c)));
+                match read.and_then(|()| reader.finish()) {
+                    Err(e) if e.key != "trace" => failure = Some(format!("error names {}: {e}", e.key)),
+                    Err(e)
+                        if !["line", "gzip", "no task", "no usable", "holds no"]
+                            .iter()
+                            .any(|w| e.message.contains(w)) =>
+                    {
+                        failure = Some(format!("the error does not say where: {e}"))
+                    }
+                    Err(_) => {}
+                    Ok(loaded) => {
+                        let (preset, google) = match &loaded {
+                            Loaded::Google(g) => (&a5, Some(packlab_core::models::pgas::Trace::from_google(g))),
+                            Loaded::Swf(_) => (&d6, None),
+                        };
+                        let mut scenario = preset.scenario.clone();
+                        let name = trace::keep(loaded).name();
+                        if scenario.set("trace", &name).is_ok() && scenario.validate().is_ok() {
+                            run_briefly(&scenario, &preset.policies);
+                        }
+                        drop(google);
+                    }
+                }
+            })?;
+            verdict(failure)
+        })
+        .unwrap();
+}

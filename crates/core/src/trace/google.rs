@@ -223,11 +223,9 @@ impl GoogleParser {
                 task.schedules += 1;
                 task.schedule = time;
             }
-            event::EVICT | event::FAIL | event::KILL | event::LOST => {
-                if !task.ended {
-                    task.ended = true;
-                    report.skip(ENDED);
-                }
+            event::EVICT | event::FAIL | event::KILL | event::LOST if !task.ended => {
+                task.ended = true;
+                report.skip(ENDED);
             }
             event::FINISH => {
                 let task = self.open.remove(&key).expect("found above");
@@ -298,7 +296,7 @@ impl GoogleParser {
             }
         }
         self.trim(&mut report, true);
-        self.kept.sort_by(|a, b| (a.submit_us, a.job, a.index).cmp(&(b.submit_us, b.job, b.index)));
+        self.kept.sort_by_key(|t| (t.submit_us, t.job, t.index));
         report.kept = self.kept.len() as u64;
         if self.kept.is_empty() {
             return Err(ConfigError::new(

@@ -156,7 +156,7 @@ fn swf(log: &SwfLog, servers: Option<u64>) -> TraceStats {
     s.offered_load = (s.span_seconds > 0.0).then(|| work / (machine as f64 * s.span_seconds));
     s.classes = fit_classes(log, machine as u32);
     s.lambda_per_mean_run =
-        (s.span_seconds > 0.0 && s.mean_run_seconds > 0.0).then(|| s.per_second * s.mean_run_seconds);
+        (s.span_seconds > 0.0 && s.mean_run_seconds > 0.0).then_some(s.per_second * s.mean_run_seconds);
     s
 }
 

@@ -1,0 +1,149 @@
+//! Reading a trace file in the page, streaming: the file is read in slices of [`CHUNK`] bytes;
+//! a gzip file goes through the browser's own `DecompressionStream`; what comes out is fed to
+//! the core's [`Reader`] as it arrives. Every slice is awaited, so the page keeps drawing
+//! frames while a large file is read, and no more than a slice or two of the file's text is
+//! held at once (besides the tasks kept).
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use js_sys::{Reflect, Uint8Array};
+use packlab_core::ConfigError;
+use packlab_core::trace::{self, Loaded, Reader};
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Blob, ReadableStream, ReadableStreamDefaultReader, WritableStream, WritableStreamDefaultWriter};
+
+// The browser's gzip inflater. web-sys has it only behind `web_sys_unstable_apis`, a flag for
+// the whole build; these three members are all the page uses.
+#[wasm_bindgen]
+extern "C" {
+    type DecompressionStream;
+    #[wasm_bindgen(constructor, catch)]
+    fn new(format: &str) -> Result<DecompressionStream, JsValue>;
+    #[wasm_bindgen(method, getter)]
+    fn readable(this: &DecompressionStream) -> ReadableStream;
+    #[wasm_bindgen(method, getter)]
+    fn writable(this: &DecompressionStream) -> WritableStream;
+}
+
+/// Bytes read from the file at a time.
+pub const CHUNK: f64 = (1 << 20) as f64;
+
+/// How far the reading is: bytes of the files (compressed, as stored) read so far, and in all.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Progress {
+    pub read: f64,
+    pub total: f64,
+}
+
+/// What a picked file holds, by its first bytes: gzip, or text whose first line says.
+pub enum Kind {
+    /// Google task_events or SWF, plain or gzip: the streaming reader.
+    Standard,
+    /// PG-AS's task CSV (four comma-separated columns): read whole, as before.
+    TaskCsv,
+}
+
+/// Reads `files` (name and contents, in order) as one trace, calling `progress` after every
+/// slice. Errors name the file, the line and the field.
+pub async fn read(files: &[(String, Blob)], progress: impl Fn(Progress)) -> Result<Loaded, ConfigError> {
+    let total: f64 = files.iter().map(|(_, b)| b.size()).sum();
+    let mut reader = Reader::new();
+    let mut before = 0.0;
+    for (name, blob) in files {
+        reader.file(name)?;
+        let report = |read: f64| progress(Progress { read: before + read, total });
+        if is_gzip(blob).await? {
+            read_gzip(name, blob, &mut reader, &report).await?;
+        } else {
+            let size = blob.size();
+            let mut at = 0.0;
+            while at < size {
+                let end = (at + CHUNK).min(size);
+                reader.push(
+                    &bytes_of(name, &blob.slice_with_f64_and_f64(at, end).map_err(|e| js_error(name, e))?).await?,
+                )?;
+                at = end;
+                report(at);
+            }
+        }
+        before += blob.size();
+    }
+    reader.finish()
+}
+
+/// Whether the file's first line is PG-AS's task CSV rather than a standard trace.
+pub async fn kind(name: &str, blob: &Blob) -> Result<Kind, ConfigError> {
+    if is_gzip(blob).await? {
+        return Ok(Kind::Standard);
+    }
+    let head = bytes_of(name, &blob.slice_with_f64_and_f64(0.0, 4096.0).map_err(|e| js_error(name, e))?).await?;
+    let text = String::from_utf8_lossy(&head);
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'));
+    Ok(if first.is_some_and(|l| l.split(',').count() == 4) { Kind::TaskCsv } else { Kind::Standard })
+}
+
+async fn is_gzip(blob: &Blob) -> Result<bool, ConfigError> {
+    let head = bytes_of("", &blob.slice_with_f64_and_f64(0.0, 2.0).map_err(|e| js_error("", e))?).await?;
+    Ok(head == [0x1f, 0x8b])
+}
+
+/// Writes the file's slices into a `DecompressionStream` from a task of its own (the writes
+/// wait for room), while this loop reads what comes out and feeds the reader.
+async fn read_gzip(name: &str, blob: &Blob, reader: &mut Reader, report: &impl Fn(f64)) -> Result<(), ConfigError> {
+    let stream = DecompressionStream::new("gzip").map_err(|e| js_error(name, e))?;
+    let writer: WritableStreamDefaultWriter = stream.writable().get_writer().map_err(|e| js_error(name, e))?;
+    let output: ReadableStreamDefaultReader = stream.readable().get_reader().unchecked_into();
+    let written = Rc::new(Cell::new(0.0));
+    {
+        let (blob, written) = (blob.clone(), written.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let size = blob.size();
+            let mut at = 0.0;
+            while at < size {
+                let end = (at + CHUNK).min(size);
+                let Ok(slice) = blob.slice_with_f64_and_f64(at, end) else { break };
+                let Ok(buffer) = JsFuture::from(slice.array_buffer()).await else { break };
+                if JsFuture::from(writer.ready()).await.is_err()
+                    || JsFuture::from(writer.write_with_chunk(&Uint8Array::new(&buffer))).await.is_err()
+                {
+                    // The reading side failed (bad data): it reports the error.
+                    return;
+                }
+                at = end;
+                written.set(at);
+            }
+            // A truncated stream fails the reading side here.
+            let _ = JsFuture::from(writer.close()).await;
+        });
+    }
+    loop {
+        let chunk = JsFuture::from(output.read()).await.map_err(|e| {
+            ConfigError::new(
+                trace::KEY,
+                format!("{name}: gzip: the compressed data is damaged or ends early ({})", describe(&e)),
+            )
+        })?;
+        if Reflect::get(&chunk, &"done".into()).ok().and_then(|d| d.as_bool()).unwrap_or(true) {
+            return Ok(());
+        }
+        let value = Reflect::get(&chunk, &"value".into()).map_err(|e| js_error(name, e))?;
+        reader.push(&Uint8Array::new(&value).to_vec())?;
+        report(written.get());
+    }
+}
+
+async fn bytes_of(name: &str, blob: &Blob) -> Result<Vec<u8>, ConfigError> {
+    let buffer = JsFuture::from(blob.array_buffer()).await.map_err(|e| js_error(name, e))?;
+    Ok(Uint8Array::new(&buffer).to_vec())
+}
+
+fn js_error(name: &str, e: JsValue) -> ConfigError {
+    ConfigError::new(trace::KEY, format!("{name}: the browser could not read the file ({})", describe(&e)))
+}
+
+fn describe(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>().map_or_else(|| format!("{e:?}"), |e| String::from(e.message()))
+}
