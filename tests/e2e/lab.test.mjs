@@ -244,9 +244,9 @@ function cliCommand() {
 }
 
 /** `packlab run --link QUERY --json`: the report of each policy, by policy name. */
-function cliReports(query) {
+function cliReports(query, extra = []) {
   const [command, prefix] = cliCommand();
-  const args = [...prefix, 'run', '--link', query, '--json'];
+  const args = [...prefix, 'run', '--link', query, '--json', ...extra];
   let stdout;
   try {
     stdout = execFileSync(command, args, {
@@ -722,6 +722,68 @@ labTest('issue 15: the inspector shows each model\'s decisions with the numbers 
   await page.waitForFunction(() => document.querySelector('#log-server').value === '1');
   const servers = await page.$$eval('#log li.decision', (lis) => lis.map((li) => [li.dataset.lane, li.dataset.server]));
   assert.ok(servers.length > 0 && servers.every(([l, s]) => l === 'vqs' && s === '1'), JSON.stringify(servers));
+});
+
+labTest('issue 17: the bundled Google sample replays on pgrr-a5 as in the CLI; a dropped SWF log runs MSFQ; bad files are named', async (open) => {
+  const page = await open('preset=pgrr-a5&policy=bf-js,vqs,vqs-bf,fifo-ff&seed=1&load=1.5&speed=max');
+  await page.click('#trace-sample');
+  await page.waitForSelector('#trace-summary');
+  const summary = (await page.textContent('#trace-summary')).replaceAll('\u202f', '');
+  assert.match(summary, /Google cluster-data task_events: 3668 kept; skipped present when the trace began \(time 0\) 40/);
+  assert.match(summary, /fingerprint bd3bdcff5265bac4/);
+  assert.equal(await page.locator('.trace-histogram rect').count(), 11, 'one bar per size class');
+  // The link names the trace by its fingerprint, and the horizon covers it.
+  const link = await page.inputValue('#link');
+  const query = link.slice(link.indexOf('?') + 1);
+  assert.match(query, /trace=bd3bdcff5265bac4/);
+  const horizon = Number(/horizon=(\d+)/.exec(query)[1]);
+  assert.ok(horizon > 400 && horizon < 500, `horizon ${horizon}: 65 s of trace at 1/β = 1.5 in 100 ms slots`);
+  assert.match(await page.inputValue('#command'), /--set trace=bd3bdcff5265bac4/);
+  const cli = cliReports(query, ['--trace', 'samples/google-task-events.csv.gz']);
+  await runToEnd(page, horizon);
+  const pageRows = await rows(page);
+  assert.deepEqual(Object.keys(pageRows), ['bf-js', 'vqs', 'vqs-bf', 'fifo-ff']);
+  for (const [policy, row] of Object.entries(pageRows)) {
+    assert.equal(row.time, horizon, `${policy} data-time`);
+    assertClose(row.meanQueue, cli[policy].mean_queue, `${policy} mean queue`);
+    assertClose(row.meanOccupancy, cli[policy].mean_occupancy, `${policy} occupancy`);
+  }
+
+  // The same link opened where the file is not loaded asks for it, by its fingerprint.
+  const elsewhere = await open(query);
+  const asks = await elsewhere.locator('#notices').textContent();
+  assert.ok(asks.includes('bd3bdcff5265bac4') && asks.includes('not loaded here'), asks);
+  await elsewhere.close();
+
+  // An SWF log dropped on MSFQ's box: the machine becomes the log's 128 cores.
+  const msfq = await open('preset=msfq-d6&speed=max');
+  const swf = readFileSync(join(ROOT, 'samples/synthetic-128.swf'));
+  const drop = await msfq.evaluateHandle((text) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], 'synthetic-128.swf', { type: 'text/plain' }));
+    return data;
+  }, swf.toString('utf8'));
+  await msfq.dispatchEvent('#trace-drop', 'drop', { dataTransfer: drop });
+  await msfq.waitForSelector('#trace-summary');
+  assert.match(await msfq.textContent('#trace-summary'), /Standard Workload Format \(SWF\): 1.?940 kept; skipped unknown run time 39, unknown processors 21/);
+  assert.equal(await msfq.inputValue('#field-cores'), '128');
+  assert.match(await msfq.inputValue('#link'), /trace=[0-9a-f]{16}/);
+
+  // Bad files: a gzip cut short, a line of the wrong width; each named where it goes wrong.
+  const gz = readFileSync(join(ROOT, 'samples/google-task-events.csv.gz'));
+  const bad = await open('preset=pgrr-a5');
+  for (const [file, needle] of [
+    [{ name: 'cut.csv.gz', mimeType: 'application/gzip', buffer: gz.subarray(0, gz.length - 5000) }, 'gzip'],
+    [
+      { name: 'wide.csv', mimeType: 'text/csv', buffer: Buffer.from('600,,1,0,,0,u,2,3,0.1,0.1,0,0\n601,,1,0,,1,u,2,3,0.1,0.1,0,0,9\n') },
+      'wide.csv line 2: 14 columns',
+    ],
+    [{ name: 'nan.csv', mimeType: 'text/csv', buffer: Buffer.from('600,,1,0,,0,u,2,3,NaN,0.1,0,0\n') }, "nan.csv line 1: CPU request 'NaN'"],
+  ]) {
+    await bad.setInputFiles('#trace-file', file);
+    await bad.waitForFunction((n) => document.querySelector('#notices')?.textContent.includes(n), needle, { timeout: 20_000 });
+  }
+  await bad.close();
 });
 
 labTest('space plays and pauses, the right arrow steps one slot, reset goes back to 0', async (open) => {

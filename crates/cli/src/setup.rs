@@ -74,7 +74,9 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
     }
 
     if let Some(trace) = trace {
-        replay(trace, &args.traces, preset.id, &mut scenario, &explicit)?;
+        // A link's horizon is the run's, as a --set one is.
+        let horizon_given = explicit.iter().any(|k| k == "horizon") || base.horizon() != preset.scenario.horizon();
+        replay(trace, &args.traces, preset.id, &mut scenario, &explicit, horizon_given)?;
     }
 
     let explicit_keys: Vec<&str> = explicit.iter().map(String::as_str).collect();
@@ -100,33 +102,41 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
 /// SWF log on MSFQ, a task CSV on PG-AS. Unless given, the horizon covers the trace (its
 /// submit times divided by the load knob); the warm-up and the series grid then keep their
 /// fractions of it, as with --horizon.
-fn replay(trace: TraceInput, paths: &[PathBuf], id: &str, scenario: &mut Scenario, explicit: &[String]) -> Result<()> {
+fn replay(
+    trace: TraceInput,
+    paths: &[PathBuf],
+    id: &str,
+    scenario: &mut Scenario,
+    explicit: &[String],
+    horizon_given: bool,
+) -> Result<()> {
     let flag = format!("--trace {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "));
-    let span = match (trace, &mut *scenario) {
+    // The horizon that covers the trace: for PG-AS its submit times divided by α, for PG-RR
+    // and MSFQ the span under the traffic scaling plus one unit (as the page sets it).
+    let horizon = match (trace, &mut *scenario) {
         (TraceInput::TaskCsv(csv), Scenario::Pgas(pgas)) => {
-            let span = csv.span();
+            let horizon = (csv.span() / pgas.load).ceil();
             pgas.attach_trace(csv);
-            span
+            horizon
         }
-        (TraceInput::Standard(Loaded::Google(google)), Scenario::Pgas(pgas)) => {
-            let csv = Trace::from_google(&google);
-            let span = csv.span();
+        (TraceInput::Standard(shared), Scenario::Pgas(pgas)) if matches!(&*shared.0, Loaded::Google(_)) => {
+            let Loaded::Google(google) = &*shared.0 else { unreachable!("matched above") };
+            let csv = Trace::from_google(google);
+            let horizon = (csv.span() / pgas.load).ceil();
             pgas.attach_trace(csv);
-            span
+            horizon
         }
-        (TraceInput::Standard(loaded @ Loaded::Google(_)), Scenario::Pgrr(_)) => {
-            let name = packlab_core::trace::keep(loaded).name();
+        (TraceInput::Standard(shared), Scenario::Pgrr(_)) if matches!(&*shared.0, Loaded::Google(_)) => {
+            let name = shared.name();
             scenario.set("trace", &name).with_context(|| flag.clone())?;
             let Scenario::Pgrr(pgrr) = &*scenario else { unreachable!("matched above") };
             let jobs = pgrr.slot_jobs().map_err(|e| anyhow!("{flag}: {e}"))?.expect("a trace was set");
-            jobs.span(pgrr.load) as f64 * pgrr.load
+            jobs.span(pgrr.load) as f64 + 1.0
         }
-        (TraceInput::Standard(loaded @ Loaded::Swf(_)), Scenario::Msfq(_)) => {
-            let machine = match &loaded {
-                Loaded::Swf(log) => log.machine(),
-                Loaded::Google(_) => unreachable!("matched above"),
-            };
-            let name = packlab_core::trace::keep(loaded).name();
+        (TraceInput::Standard(shared), Scenario::Msfq(_)) if matches!(&*shared.0, Loaded::Swf(_)) => {
+            let Loaded::Swf(log) = &*shared.0 else { unreachable!("matched above") };
+            let machine = log.machine();
+            let name = shared.name();
             scenario.set("trace", &name).with_context(|| flag.clone())?;
             // The log runs on its machine unless the cores are given.
             if !explicit.iter().any(|k| k == "cores") {
@@ -140,19 +150,19 @@ fn replay(trace: TraceInput, paths: &[PathBuf], id: &str, scenario: &mut Scenari
                     jobs.capped, msfq.cores
                 );
             }
-            jobs.span(1.0)
+            jobs.span(msfq.load).ceil() + 1.0
         }
         (TraceInput::TaskCsv(_), _) => bail!(
             "{flag}: a CSV of submit_time, duration, size, priority replays on PG-AS presets (pgas-c5); {id} is not one"
         ),
-        (TraceInput::Standard(loaded), _) => bail!(
+        (TraceInput::Standard(shared), _) => bail!(
             "{flag}: {id} cannot replay a {} file; Google task_events traces replay on PG-RR (pgrr-a5) and PG-AS \
              (pgas-c5), SWF logs on MSFQ (msfq-d6)",
-            loaded.format().name(),
+            shared.0.format().name(),
         ),
     };
-    if !explicit.iter().any(|k| k == "horizon") {
-        let horizon = (span / scenario.load()).ceil().max(1.0) as u64;
+    if !horizon_given {
+        let horizon = horizon.max(1.0) as u64;
         scenario.set("horizon", &horizon.to_string()).with_context(|| flag.clone())?;
     }
     Ok(())

@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use packlab_core::models::pgas::Trace;
 use packlab_core::trace::stats::{TraceStats, classes_csv, stats};
 use packlab_core::trace::synth::{GoogleSynth, SwfSynth};
-use packlab_core::trace::{Loaded, Reader};
+use packlab_core::trace::{Loaded, Reader, Shared};
 
 use crate::args::{TraceCommand, TraceFormat, TraceStatsArgs, TraceSynthArgs};
 
@@ -23,8 +23,9 @@ pub fn command(command: &TraceCommand, out: &mut dyn Write) -> Result<()> {
 
 /// What `--trace FILE...` holds.
 pub enum TraceInput {
-    /// A Google task_events trace or an SWF log.
-    Standard(Loaded),
+    /// A Google task_events trace or an SWF log, kept in the core's library so that a link's
+    /// `trace=FINGERPRINT` finds it.
+    Standard(Shared),
     /// PG-AS's own CSV (submit_time, duration, size, priority).
     TaskCsv(Trace),
 }
@@ -68,7 +69,8 @@ pub fn read(paths: &[PathBuf], first: Option<u64>) -> Result<TraceInput> {
     }
     bar.finish_and_clear();
     let files = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ");
-    Ok(TraceInput::Standard(reader.finish().map_err(|e| anyhow!("--trace {files}: {e}"))?))
+    let loaded = reader.finish().map_err(|e| anyhow!("--trace {files}: {e}"))?;
+    Ok(TraceInput::Standard(packlab_core::trace::keep(loaded)))
 }
 
 /// Whether a file is PG-AS's task CSV: plain text whose first line that is not blank or a
@@ -87,17 +89,18 @@ fn is_task_csv(path: &Path) -> Result<bool> {
 }
 
 fn stats_command(args: &TraceStatsArgs, out: &mut dyn Write) -> Result<()> {
-    let loaded = match read(&args.files, args.first)? {
-        TraceInput::Standard(l) => l,
+    let shared = match read(&args.files, args.first)? {
+        TraceInput::Standard(shared) => shared,
         TraceInput::TaskCsv(_) => bail!("trace stats reads Google task_events and SWF files; this is a PG-AS task CSV"),
     };
+    let loaded = &*shared.0;
     if args.first.is_some() && !matches!(loaded, Loaded::Google(_)) {
         bail!("--first: applies to Google traces only; this is an SWF log");
     }
     if args.classes_out.is_some() && !matches!(loaded, Loaded::Swf(_)) {
         bail!("--classes-out: class tables are fitted to SWF logs; this is a Google trace");
     }
-    let s = stats(&loaded, args.servers);
+    let s = stats(loaded, args.servers);
     if let Some(path) = &args.classes_out {
         std::fs::write(path, classes_csv(&s.classes))
             .with_context(|| format!("--classes-out {}: cannot write the file", path.display()))?;
