@@ -171,8 +171,9 @@ fn Workbench(props: &LabProps) -> Html {
     let LabRace { race, marks, reduced_motion, help, toggle_help, theme } = use_lab_race(lab, &props.dispatch);
     let snapshot = &race.snapshot;
     let preset = &setup.preset;
-    // The offered fraction of the capacity, drawn on the occupancy chart.
-    let load = setup.scenario.offered_utilization();
+    // The offered fraction of the capacity, drawn on the occupancy chart (once per scenario:
+    // for a trace it goes over every task).
+    let load = *use_memo(setup.clone(), |s| s.scenario.offered_utilization());
     let name = format!("packlab-{}", preset.id);
     // PGAS-C1's random collections are bounds only: statistics in place of a race.
     let collections = collections_only(&setup.scenario);
@@ -282,7 +283,7 @@ fn EmbeddedLab(props: &LabProps) -> Html {
     let root = use_node_ref();
     use_pause_when_hidden(root.clone(), race.snapshot.phase == Phase::Running, race.toggle.clone());
     let snapshot = &race.snapshot;
-    let load = setup.scenario.offered_utilization();
+    let load = *use_memo(setup.clone(), |s| s.scenario.offered_utilization());
     let views = lab.embed.as_ref().map(|e| e.views.clone()).unwrap_or_default();
     // By default the lanes and the model's first chart.
     let views: Vec<View> = if views.is_empty() {

@@ -41,7 +41,7 @@ pub fn read(paths: &[PathBuf], first: Option<u64>) -> Result<TraceInput> {
         && is_task_csv(path)?
     {
         let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read the file", flag(path)))?;
-        return Ok(TraceInput::TaskCsv(Trace::from_csv(&text).map_err(|e| anyhow!("{}: {e}", flag(path)))?));
+        return Ok(TraceInput::TaskCsv(Trace::from_csv(&text).map_err(|e| anyhow!("{}: {}", flag(path), e.message))?));
     }
     let total: u64 = paths.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
     let bar = ProgressBar::with_draw_target(Some(total), indicatif::ProgressDrawTarget::stderr_with_hz(4));
@@ -57,19 +57,19 @@ pub fn read(paths: &[PathBuf], first: Option<u64>) -> Result<TraceInput> {
         let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
         bar.set_message(name.clone());
         let mut file = File::open(path).with_context(|| format!("{}: cannot open the file", flag(path)))?;
-        reader.file(&name).map_err(|e| anyhow!("{}: {e}", flag(path)))?;
+        reader.file(&name).map_err(|e| anyhow!("{}: {}", flag(path), e.message))?;
         loop {
             let n = file.read(&mut buffer).with_context(|| format!("{}: cannot read the file", flag(path)))?;
             if n == 0 {
                 break;
             }
-            reader.push(&buffer[..n]).map_err(|e| anyhow!("{}: {e}", flag(path)))?;
+            reader.push(&buffer[..n]).map_err(|e| anyhow!("{}: {}", flag(path), e.message))?;
             bar.inc(n as u64);
         }
     }
     bar.finish_and_clear();
     let files = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ");
-    let loaded = reader.finish().map_err(|e| anyhow!("--trace {files}: {e}"))?;
+    let loaded = reader.finish().map_err(|e| anyhow!("--trace {files}: {}", e.message))?;
     Ok(TraceInput::Standard(packlab_core::trace::keep(loaded)))
 }
 
@@ -182,7 +182,7 @@ fn synth_command(args: &TraceSynthArgs, out: &mut dyn Write) -> Result<()> {
         TraceFormat::Swf => SwfSynth::new(args.tasks, args.seed).write(sink),
     };
     let written = if args.out.extension().is_some_and(|e| e == "gz") {
-        let mut gzip = flate2::write::GzEncoder::new(BufWriter::new(file), flate2::Compression::best());
+        let mut gzip = flate2::write::GzEncoder::new(BufWriter::new(file), flate2::Compression::default());
         write(&mut gzip).and_then(|()| gzip.finish()?.flush())
     } else {
         let mut plain = BufWriter::new(file);

@@ -819,10 +819,143 @@ fn pgas_trace_files_replay_and_bad_ones_name_the_line() {
     std::fs::write(&bad, "0,1,0.5,3\n1,2,0.5,3\n2,-1,0.5,3\n").unwrap();
     fails(
         &["run", "--preset", "pgas-c5", "--trace-file", bad.to_str().unwrap()],
-        &["--trace-file", "line 3", "duration '-1'"],
+        &["--trace", "line 3", "duration '-1'"],
     );
-    fails(&["run", "--preset", "pgrr-a1", "--trace-file", path], &["--trace-file", "not a PG-AS preset"]);
-    fails(&["run", "--preset", "pgas-c5", "--trace-file", "/nonexistent/t.csv"], &["--trace-file", "cannot read"]);
+    fails(
+        &["run", "--preset", "pgrr-a1", "--trace-file", path],
+        &["--trace", "replays on PG-AS presets", "pgrr-a1 is not one"],
+    );
+    fails(&["run", "--preset", "pgas-c5", "--trace-file", "/nonexistent/t.csv"], &["--trace", "cannot open"]);
+}
+
+/// The repository's samples/ directory.
+fn sample(name: &str) -> String {
+    format!("{}/../../samples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn trace_stats_say_what_a_file_holds() {
+    let out = ok(&["trace", "stats", &sample("synthetic-128.swf")]);
+    for line in [
+        "format       Standard Workload Format (SWF)",
+        "kept         1940",
+        "skipped             39  unknown run time",
+        "skipped             21  unknown processors",
+        "mean need    40.05 processors",
+        "          65–128       454  ########################################",
+        "offered load 0.8375 on 128 processors",
+        "classes      8 (need, share, mean size in mean run times); the log's λ = 2.5526 per mean run time",
+    ] {
+        assert!(out.lines().any(|l| l == line), "no line {line:?} in\n{out}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("classes.csv");
+    let out = ok(&["trace", "stats", &sample("synthetic-128.swf"), "--classes-out", table.to_str().unwrap()]);
+    assert!(out.contains("--classes-file"), "{out}");
+    let text = std::fs::read_to_string(&table).unwrap();
+    assert!(text.starts_with("need,probability,mean_size\n1,0.0927"), "{text}");
+    // The fitted table runs on msfq-d6 as the stats line says.
+    let run = json_lines(&ok(&[
+        "run",
+        "--preset",
+        "msfq-d6",
+        "--classes-file",
+        table.to_str().unwrap(),
+        "--set",
+        "cores=128",
+        "--set",
+        "load=2",
+        "--horizon",
+        "300",
+        "--policy",
+        "msf",
+        "--json",
+    ]));
+    assert_eq!(run[0]["servers"], 128);
+
+    let out = ok(&["trace", "stats", &sample("google-task-events.csv.gz"), "--servers", "1000", "--json"]);
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["kept"], 3668);
+    assert_eq!(v["fingerprint"], "bd3bdcff5265bac4");
+    assert_eq!(v["skipped"][0], serde_json::json!(["present when the trace began (time 0)", 40]));
+    assert_eq!(v["histogram"].as_array().unwrap().len(), 11);
+    let first = json_lines(&ok(&["trace", "stats", &sample("google-task-events.csv.gz"), "--first", "100", "--json"]));
+    assert_eq!(first[0]["kept"], 100);
+    fails(&["trace", "stats", &sample("synthetic-128.swf"), "--first", "5"], &["--first", "Google traces only"]);
+}
+
+#[test]
+fn traces_replay_on_their_models_and_bad_files_name_line_and_field() {
+    let google = sample("google-task-events.csv.gz");
+    // pgrr-a5 on the sample: a link naming the trace by its fingerprint runs with --trace as
+    // --preset does.
+    let by_preset = ok(&["run", "--preset", "pgrr-a5", "--trace", &google, "--set", "load=1.5", "--json"]);
+    let lines = json_lines(&by_preset);
+    assert_eq!(lines.len(), 4, "BF-J/S, VQS, VQS-BF, FIFO-FF");
+    assert_eq!(lines[0]["horizon"], 433, "the horizon covers 64.7 s of trace at 1/β = 1.5 in 100 ms slots");
+    assert_eq!(lines[0]["arrivals"], 3668);
+    let link = "?preset=pgrr-a5&policy=bf-js,vqs,vqs-bf,fifo-ff&seed=1&load=1.5&trace=bd3bdcff5265bac4&horizon=433&warmup=43&sample_every=1";
+    assert_eq!(ok(&["run", "--link", link, "--trace", &google, "--json"]), by_preset);
+    fails(&["run", "--link", link], &["trace", "bd3bdcff5265bac4", "not loaded here", "--trace FILE"]);
+    // MSFQ on the SWF sample runs on the log's 128 cores; PG-AS takes the Google sample.
+    let msfq = json_lines(&ok(&[
+        "run",
+        "--preset",
+        "msfq-d6",
+        "--trace",
+        &sample("synthetic-128.swf"),
+        "--policy",
+        "msf",
+        "--json",
+    ]));
+    assert_eq!((msfq[0]["servers"].as_u64(), msfq[0]["arrivals"].as_u64()), (Some(128), Some(1940)));
+    let pgas = json_lines(&ok(&["run", "--preset", "pgas-c5", "--trace", &google, "--policy", "dra", "--json"]));
+    assert_eq!(pgas[0]["arrivals"], 3668);
+    fails(&["run", "--preset", "msfq-d1", "--trace", &google], &["msfq-d1 cannot replay a Google", "SWF logs on MSFQ"]);
+
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, bytes: &[u8]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let gz = std::fs::read(&google).unwrap();
+    let good = "600,,1,0,,0,u,2,3,0.1,0.1,0,0\n";
+    for (name, bytes, needles) in [
+        ("cut.csv.gz", gz[..gz.len() - 1000].to_vec(), vec!["cut.csv.gz line", "gzip: the compressed data ends early"]),
+        (
+            "wide.csv",
+            format!("{good}601,,1,0,,1,u,2,3,0.1,0.1,0,0,9\n").into_bytes(),
+            vec!["wide.csv line 2: 14 columns"],
+        ),
+        (
+            "neg.csv",
+            format!("{good}-601,,1,0,,1,u,2,3,0.1,0.1,0,0\n").into_bytes(),
+            vec!["neg.csv line 2: timestamp '-601'"],
+        ),
+        (
+            "nan.csv",
+            format!("{good}601,,1,0,,1,u,2,3,0.1,NaN,0,0\n").into_bytes(),
+            vec!["nan.csv line 2: memory request 'NaN'"],
+        ),
+        (
+            "long.csv",
+            format!("{good}{}\n", "7".repeat(200_000)).into_bytes(),
+            vec!["long.csv line 2: longer than 65536 bytes"],
+        ),
+        ("neither.txt", b"hello world\n".to_vec(), vec!["neither.txt line 1: is neither a Google task_events line"]),
+        (
+            "log.swf",
+            b"; MaxProcs: 4\n1 0 0 5 2 -1 -1 2 -1 -1 1 1 1 1 1 1 -1\n".to_vec(),
+            vec!["log.swf line 2: 17 fields; an SWF job line has 18"],
+        ),
+    ] {
+        let path = write(name, &bytes);
+        let mut expected = vec!["--trace"];
+        expected.extend(needles);
+        fails(&["run", "--preset", "pgrr-a5", "--trace", &path], &expected);
+        fails(&["trace", "stats", &path], &expected[1..]);
+    }
 }
 
 #[test]

@@ -9,7 +9,6 @@ use super::{CAPACITY_UNITS, PgrrConfig};
 use crate::ConfigError;
 use crate::keys::{Editor, Input, Key};
 use crate::models::{ModelScenario, window_keys};
-use crate::trace::Loaded;
 use crate::window::{HasWindow, RunWindow, WindowRules};
 use std::sync::Arc;
 
@@ -162,10 +161,7 @@ impl PgrrScenario {
             TraceSource::Synthetic => {
                 synthetic(self.window.seed, synthetic_tasks(self.window.horizon, self.load)).map(Some)
             }
-            TraceSource::File(shared) => match &*shared.0 {
-                Loaded::Google(google) => Ok(Some(Arc::new(SlotJobs::from_google(google)))),
-                Loaded::Swf(_) => Err(ConfigError::new("trace", "PG-RR replays Google task_events traces")),
-            },
+            TraceSource::File(_, jobs) => Ok(Some(jobs.clone())),
         }
     }
 

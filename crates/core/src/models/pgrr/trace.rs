@@ -28,15 +28,26 @@ pub const SLOT_US: f64 = 100_000.0;
 pub const ZERO_SIZE: u64 = CAPACITY_UNITS >> 10;
 
 /// Where a PG-RR scenario's arrivals come from.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, Default)]
 pub enum TraceSource {
     /// Poisson arrivals with the scenario's size and service laws.
     #[default]
     None,
     /// The synthetic Google-format trace drawn from the seed ([`GoogleSynth`]).
     Synthetic,
-    /// A loaded Google trace.
-    File(Shared),
+    /// A loaded Google trace, with its jobs mapped once (the page asks for them every frame).
+    File(Shared, Arc<SlotJobs>),
+}
+
+/// Two sources are the same trace when their fingerprints are ([`Shared`]'s equality).
+impl PartialEq for TraceSource {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::None, Self::None) | (Self::Synthetic, Self::Synthetic) => true,
+            (Self::File(a, _), Self::File(b, _)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 impl TraceSource {
@@ -47,7 +58,7 @@ impl TraceSource {
         match self {
             Self::None => "none".into(),
             Self::Synthetic => "synthetic".into(),
-            Self::File(s) => s.name(),
+            Self::File(s, _) => s.name(),
         }
     }
 
@@ -58,7 +69,10 @@ impl TraceSource {
             name => {
                 let shared = trace::find(name)?;
                 match &*shared.0 {
-                    Loaded::Google(_) => Ok(Self::File(shared)),
+                    Loaded::Google(google) => {
+                        let jobs = Arc::new(SlotJobs::from_google(google));
+                        Ok(Self::File(shared, jobs))
+                    }
                     Loaded::Swf(_) => Err(ConfigError::new(
                         trace::KEY,
                         format!("{name} is an SWF log; PG-RR replays Google task_events traces (SWF logs run in MSFQ)"),
