@@ -422,9 +422,13 @@ fn TraceFiles(props: &LabControlsProps) -> Html {
         })
     };
     let loaded = match scenario {
-        packlab_core::scenario::Scenario::Pgas(s) => s.trace.as_ref().map(|t| format!("{} tasks loaded", t.0.len())),
-        _ => scenario.get("trace").filter(|t| t.len() == 16).map(|t| format!("trace {t} loaded: links name it so")),
+        packlab_core::scenario::Scenario::Pgas(s) => s.trace.as_ref().map(|t| t.0.len()),
+        _ => None,
     };
+    let loaded = scenario.get("trace").filter(|t| t.len() == 16).map(|t| match loaded {
+        Some(n) => format!("{n} tasks of trace {t} loaded: links name it so"),
+        None => format!("trace {t} loaded: links name it so"),
+    });
     html! {
         <div class="trace-files" id="trace-drop" ondragover={Callback::from(|e: DragEvent| e.prevent_default())}
             ondrop={drop}>
@@ -461,7 +465,9 @@ async fn load_files(
             e.message = format!("{name}: {}", e.message);
             e
         })?;
-        return Ok((Action::AttachTrace(Rc::new(trace)), None));
+        let loaded = Loaded::TaskCsv(trace);
+        let stats = stats(&loaded, servers);
+        return Ok((Action::LoadTrace(packlab_core::trace::keep(loaded)), Some(stats)));
     }
     let loaded = trace_file::read(files, progress).await?;
     let stats = stats(&loaded, servers.filter(|_| matches!(loaded, Loaded::Google(_))));

@@ -345,13 +345,11 @@ pub enum Action {
     Dismiss,
     /// Input the page itself found bad before it became a key (an uploaded file).
     Reject(ConfigError),
-    /// Replay an uploaded task trace (PG-AS): its types and arrivals replace the scenario's.
-    /// A trace is not part of a link (a link without one replays the synthetic trace).
+    /// Replay a task trace (PG-AS): its types and arrivals replace the scenario's.
     AttachTrace(Rc<Trace>),
-    /// Replay a trace file read in the page (kept in the core's library): a Google trace on
-    /// PG-RR (the `trace` key, named by its fingerprint in links) or PG-AS (its types and
-    /// arrivals), an SWF log on MSFQ (the `trace` key, and `cores` its machine). The horizon is
-    /// set to cover the trace.
+    /// Replay a trace file read in the page (kept in the core's library, so links name it by
+    /// its fingerprint): a Google trace on PG-RR or PG-AS, a task CSV on PG-AS, an SWF log on
+    /// MSFQ (with `cores` its machine). The horizon is set to cover the trace.
     LoadTrace(Shared),
 }
 
@@ -668,8 +666,14 @@ impl Lab {
 
     fn load_trace(&mut self, shared: Shared) {
         let span = match (&self.setup.scenario, &*shared.0) {
-            (Scenario::Pgas(_), Loaded::Google(google)) => {
-                return self.apply(Action::AttachTrace(Rc::new(Trace::from_google(google))));
+            (Scenario::Pgas(s), loaded) if loaded.for_pgas().is_some() => {
+                let trace = loaded.for_pgas().expect("checked");
+                let horizon = (trace.span() / s.load).ceil().max(1.0);
+                self.apply(Action::AttachTrace(Rc::new(trace)));
+                if self.notice_for(trace::KEY).is_none() {
+                    self.apply(Action::Set { key: "horizon".into(), value: (horizon as u64).to_string() });
+                }
+                return;
             }
             (Scenario::Pgrr(s), Loaded::Google(google)) => SlotJobs::from_google(google).span(s.load) as f64 + 1.0,
             (Scenario::Msfq(s), Loaded::Swf(log)) => {

@@ -502,6 +502,12 @@ fn trace_files_replay_on_their_models_and_links_name_them() {
     pgas.apply(Action::LoadTrace(google.clone()));
     assert!(pgas.notices.is_empty(), "{:?}", pgas.notices);
     assert!(matches!(&pgas.setup.scenario, packlab_core::scenario::Scenario::Pgas(s) if s.trace.is_some()));
+    // Its link names the trace (by its tasks as PG-AS maps them) and replays it.
+    let link = pgas.query();
+    assert!(link.contains("trace="), "{link}");
+    let again = Lab::from_link(&link);
+    assert!(again.notices.is_empty(), "{:?}", again.notices);
+    assert_eq!(again.setup, pgas.setup);
 
     let mut wrong = Lab::from_link("?preset=msfq-d1");
     wrong.apply(Action::LoadTrace(google));

@@ -4,13 +4,11 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow, bail};
 use packlab_core::models::msfq::JobClasses;
-use packlab_core::models::pgas::Trace;
 use packlab_core::policy::PolicySpec;
 use packlab_core::scenario::{PAGE_KEYS, Scenario, Setup, decode_link, preset};
-use packlab_core::trace::Loaded;
+use packlab_core::trace::{Loaded, Shared};
 
 use crate::args::ScenarioArgs;
-use crate::trace::TraceInput;
 
 /// What the scenario flags of a `run`, `sweep` or `bounds` resolve to.
 #[derive(Debug, Clone)]
@@ -103,7 +101,7 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
 /// submit times divided by the load knob); the warm-up and the series grid then keep their
 /// fractions of it, as with --horizon.
 fn replay(
-    trace: TraceInput,
+    shared: Shared,
     paths: &[PathBuf],
     id: &str,
     scenario: &mut Scenario,
@@ -113,31 +111,22 @@ fn replay(
     let flag = format!("--trace {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "));
     // The horizon that covers the trace: for PG-AS its submit times divided by α, for PG-RR
     // and MSFQ the span under the traffic scaling plus one unit (as the page sets it).
-    let horizon = match (trace, &mut *scenario) {
-        (TraceInput::TaskCsv(csv), Scenario::Pgas(pgas)) => {
-            let horizon = (csv.span() / pgas.load).ceil();
-            pgas.attach_trace(csv);
+    let horizon = match (&*shared.0, &mut *scenario) {
+        (loaded, Scenario::Pgas(pgas)) if loaded.for_pgas().is_some() => {
+            let trace = loaded.for_pgas().expect("checked");
+            let horizon = (trace.span() / pgas.load).ceil();
+            pgas.attach_trace(trace);
             horizon
         }
-        (TraceInput::Standard(shared), Scenario::Pgas(pgas)) if matches!(&*shared.0, Loaded::Google(_)) => {
-            let Loaded::Google(google) = &*shared.0 else { unreachable!("matched above") };
-            let csv = Trace::from_google(google);
-            let horizon = (csv.span() / pgas.load).ceil();
-            pgas.attach_trace(csv);
-            horizon
-        }
-        (TraceInput::Standard(shared), Scenario::Pgrr(_)) if matches!(&*shared.0, Loaded::Google(_)) => {
-            let name = shared.name();
-            scenario.set("trace", &name).with_context(|| flag.clone())?;
+        (Loaded::Google(_), Scenario::Pgrr(_)) => {
+            scenario.set("trace", &shared.name()).with_context(|| flag.clone())?;
             let Scenario::Pgrr(pgrr) = &*scenario else { unreachable!("matched above") };
             let jobs = pgrr.slot_jobs().map_err(|e| anyhow!("{flag}: {e}"))?.expect("a trace was set");
             jobs.span(pgrr.load) as f64 + 1.0
         }
-        (TraceInput::Standard(shared), Scenario::Msfq(_)) if matches!(&*shared.0, Loaded::Swf(_)) => {
-            let Loaded::Swf(log) = &*shared.0 else { unreachable!("matched above") };
+        (Loaded::Swf(log), Scenario::Msfq(_)) => {
             let machine = log.machine();
-            let name = shared.name();
-            scenario.set("trace", &name).with_context(|| flag.clone())?;
+            scenario.set("trace", &shared.name()).with_context(|| flag.clone())?;
             // The log runs on its machine unless the cores are given.
             if !explicit.iter().any(|k| k == "cores") {
                 scenario.set("cores", &machine.to_string()).with_context(|| flag.clone())?;
@@ -152,13 +141,13 @@ fn replay(
             }
             jobs.span(msfq.load).ceil() + 1.0
         }
-        (TraceInput::TaskCsv(_), _) => bail!(
+        (Loaded::TaskCsv(_), _) => bail!(
             "{flag}: a CSV of submit_time, duration, size, priority replays on PG-AS presets (pgas-c5); {id} is not one"
         ),
-        (TraceInput::Standard(shared), _) => bail!(
+        (loaded, _) => bail!(
             "{flag}: {id} cannot replay a {} file; Google task_events traces replay on PG-RR (pgrr-a5) and PG-AS \
              (pgas-c5), SWF logs on MSFQ (msfq-d6)",
-            shared.0.format().name(),
+            loaded.format().name(),
         ),
     };
     if !horizon_given {

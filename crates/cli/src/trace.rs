@@ -21,27 +21,20 @@ pub fn command(command: &TraceCommand, out: &mut dyn Write) -> Result<()> {
     }
 }
 
-/// What `--trace FILE...` holds.
-pub enum TraceInput {
-    /// A Google task_events trace or an SWF log, kept in the core's library so that a link's
-    /// `trace=FINGERPRINT` finds it.
-    Standard(Shared),
-    /// PG-AS's own CSV (submit_time, duration, size, priority).
-    TaskCsv(Trace),
-}
-
 /// Chunks read at a time.
 const CHUNK: usize = 1 << 20;
 
 /// Reads trace files in order: the part files of one Google trace, one SWF log, or one PG-AS
-/// CSV. Shows a progress bar on a terminal.
-pub fn read(paths: &[PathBuf], first: Option<u64>) -> Result<TraceInput> {
+/// CSV, and keeps the trace in the core's library so that a link's `trace=FINGERPRINT` finds
+/// it. Shows a progress bar on a terminal.
+pub fn read(paths: &[PathBuf], first: Option<u64>) -> Result<Shared> {
     let flag = |p: &Path| format!("--trace {}", p.display());
     if let [path] = paths
         && is_task_csv(path)?
     {
         let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read the file", flag(path)))?;
-        return Ok(TraceInput::TaskCsv(Trace::from_csv(&text).map_err(|e| anyhow!("{}: {}", flag(path), e.message))?));
+        let trace = Trace::from_csv(&text).map_err(|e| anyhow!("{}: {}", flag(path), e.message))?;
+        return Ok(packlab_core::trace::keep(Loaded::TaskCsv(trace)));
     }
     let total: u64 = paths.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
     let bar = ProgressBar::with_draw_target(Some(total), indicatif::ProgressDrawTarget::stderr_with_hz(4));
@@ -70,7 +63,7 @@ pub fn read(paths: &[PathBuf], first: Option<u64>) -> Result<TraceInput> {
     bar.finish_and_clear();
     let files = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ");
     let loaded = reader.finish().map_err(|e| anyhow!("--trace {files}: {}", e.message))?;
-    Ok(TraceInput::Standard(packlab_core::trace::keep(loaded)))
+    Ok(packlab_core::trace::keep(loaded))
 }
 
 /// Whether a file is PG-AS's task CSV: plain text whose first line that is not blank or a
@@ -89,10 +82,7 @@ fn is_task_csv(path: &Path) -> Result<bool> {
 }
 
 fn stats_command(args: &TraceStatsArgs, out: &mut dyn Write) -> Result<()> {
-    let shared = match read(&args.files, args.first)? {
-        TraceInput::Standard(shared) => shared,
-        TraceInput::TaskCsv(_) => bail!("trace stats reads Google task_events and SWF files; this is a PG-AS task CSV"),
-    };
+    let shared = read(&args.files, args.first)?;
     let loaded = &*shared.0;
     if args.first.is_some() && !matches!(loaded, Loaded::Google(_)) {
         bail!("--first: applies to Google traces only; this is an SWF log");

@@ -441,6 +441,7 @@ fn trace_files_read_or_name_where() {
     let swf = sample_lines("synthetic-128.swf", 40);
     let a5 = presets().into_iter().find(|p| p.id == "pgrr-a5").unwrap();
     let d6 = presets().into_iter().find(|p| p.id == "msfq-d6").unwrap();
+    let c5 = presets().into_iter().find(|p| p.id == "pgas-c5").unwrap();
     let input = (
         any::<bool>(),
         any::<u8>(),
@@ -480,16 +481,25 @@ fn trace_files_read_or_name_where() {
                     }
                     Err(_) => {}
                     Ok(loaded) => {
-                        let (preset, google) = match &loaded {
-                            Loaded::Google(g) => (&a5, Some(packlab_core::models::pgas::Trace::from_google(g))),
-                            Loaded::Swf(_) => (&d6, None),
+                        // The trace replays on its model: PG-RR and PG-AS for a Google trace,
+                        // MSFQ for an SWF log.
+                        let ids: &[&str] = match &loaded {
+                            Loaded::Swf(_) => &["msfq-d6"],
+                            _ => &["pgrr-a5", "pgas-c5"],
                         };
-                        let mut scenario = preset.scenario.clone();
                         let name = trace::keep(loaded).name();
-                        if scenario.set("trace", &name).is_ok() && scenario.validate().is_ok() {
-                            run_briefly(&scenario, &preset.policies);
+                        for preset in [&a5, &d6, &c5].into_iter().filter(|p| ids.contains(&p.id)) {
+                            let mut scenario = preset.scenario.clone();
+                            let named = match &mut scenario {
+                                Scenario::Pgas(s) => {
+                                    trace::find(&name).map(|t| s.attach_trace(t.0.for_pgas().unwrap()))
+                                }
+                                _ => scenario.set("trace", &name),
+                            };
+                            if named.is_ok() && scenario.validate().is_ok() {
+                                run_briefly(&scenario, &preset.policies);
+                            }
                         }
-                        drop(google);
                     }
                 }
             })?;

@@ -38,6 +38,9 @@ pub enum Format {
     Google,
     /// The Standard Workload Format.
     Swf,
+    /// PG-AS's CSV of submit_time, duration, size, priority (read whole by
+    /// [`crate::models::pgas::Trace::from_csv`], not by [`Reader`]).
+    TaskCsv,
 }
 
 impl Format {
@@ -45,6 +48,7 @@ impl Format {
         match self {
             Self::Google => "Google cluster-data task_events",
             Self::Swf => "Standard Workload Format (SWF)",
+            Self::TaskCsv => "task CSV (submit_time, duration, size, priority)",
         }
     }
 
@@ -110,20 +114,16 @@ impl Report {
 pub enum Loaded {
     Google(google::GoogleTrace),
     Swf(swf::SwfLog),
+    /// PG-AS's task CSV, already mapped to its types.
+    TaskCsv(crate::models::pgas::Trace),
 }
 
 impl Loaded {
-    pub fn report(&self) -> &Report {
-        match self {
-            Self::Google(t) => &t.report,
-            Self::Swf(l) => &l.report,
-        }
-    }
-
     pub fn format(&self) -> Format {
         match self {
             Self::Google(_) => Format::Google,
             Self::Swf(_) => Format::Swf,
+            Self::TaskCsv(_) => Format::TaskCsv,
         }
     }
 
@@ -132,6 +132,16 @@ impl Loaded {
         match self {
             Self::Google(t) => t.fingerprint(),
             Self::Swf(l) => l.fingerprint(),
+            Self::TaskCsv(t) => t.fingerprint(),
+        }
+    }
+
+    /// The trace as PG-AS replays it, if it is one PG-AS can: a Google trace or a task CSV.
+    pub fn for_pgas(&self) -> Option<crate::models::pgas::Trace> {
+        match self {
+            Self::Google(t) => Some(crate::models::pgas::Trace::from_google(t)),
+            Self::TaskCsv(t) => Some(t.clone()),
+            Self::Swf(_) => None,
         }
     }
 }
@@ -171,6 +181,22 @@ pub fn keep(loaded: Loaded) -> Shared {
     shared
 }
 
+/// The traces loaded, most recent last.
+pub fn library() -> Vec<Shared> {
+    LIBRARY.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// The message for a link naming a trace that is not loaded.
+pub fn not_loaded(name: &str) -> ConfigError {
+    ConfigError::new(
+        KEY,
+        format!(
+            "this link replays the trace file with fingerprint {name}, which is not loaded here; load that file (the \
+             page's trace picker, or --trace FILE on the command line) and open the link again"
+        ),
+    )
+}
+
 /// The loaded trace a link names by its fingerprint (16 hexadecimal digits), or an error
 /// saying how to load it.
 pub fn find(name: &str) -> Result<Shared, ConfigError> {
@@ -179,15 +205,7 @@ pub fn find(name: &str) -> Result<Shared, ConfigError> {
         .flatten()
         .ok_or_else(|| ConfigError::new(KEY, format!("'{name}' is not a trace fingerprint (16 hexadecimal digits)")))?;
     let library = LIBRARY.lock().unwrap_or_else(|e| e.into_inner());
-    library.iter().find(|s| s.0.fingerprint() == fingerprint).cloned().ok_or_else(|| {
-        ConfigError::new(
-            KEY,
-            format!(
-                "this link replays the trace file with fingerprint {name}, which is not loaded here; load that file \
-                 (the page's trace picker, or --trace FILE on the command line) and open the link again"
-            ),
-        )
-    })
+    library.iter().find(|s| s.0.fingerprint() == fingerprint).cloned().ok_or_else(|| not_loaded(name))
 }
 
 /// Where a line is, for messages: "line 12" or "part-00001.csv.gz line 12".
@@ -389,6 +407,7 @@ impl Reader {
             self.parser = match format {
                 Format::Google => Parser::Google(google::GoogleParser::new(self.limit)),
                 Format::Swf => Parser::Swf(swf::SwfParser::new()),
+                Format::TaskCsv => unreachable!("detect never reads a task CSV"),
             };
         }
         match &mut self.parser {
@@ -397,6 +416,14 @@ impl Reader {
             Parser::Swf(p) => p.line(line, &self.place, &mut self.report),
         }
     }
+}
+
+/// A fingerprint as links write it: 16 hexadecimal digits.
+pub fn parse_fingerprint(name: &str) -> Result<u64, ConfigError> {
+    (name.len() == 16)
+        .then(|| u64::from_str_radix(name, 16).ok())
+        .flatten()
+        .ok_or_else(|| ConfigError::new(KEY, format!("'{name}' is not a trace fingerprint (16 hexadecimal digits)")))
 }
 
 /// Feeds what is written into a [`Reader`]: a generator writes straight into the reader,
@@ -453,8 +480,8 @@ mod tests {
                 assert_eq!(got, whole, "chunk {chunk}, gzip {compressed}");
             }
         }
-        assert_eq!(whole.report().lines, 3);
-        assert_eq!(whole.report().kept, 1);
+        let Loaded::Swf(log) = &whole else { panic!("an SWF log") };
+        assert_eq!((log.report.lines, log.report.kept), (3, 1));
     }
 
     #[test]

@@ -60,6 +60,7 @@ pub fn stats(loaded: &Loaded, servers: Option<u64>) -> TraceStats {
     match loaded {
         Loaded::Google(t) => google(t, servers),
         Loaded::Swf(l) => swf(l, servers),
+        Loaded::TaskCsv(t) => task_csv(t, servers),
     }
 }
 
@@ -120,6 +121,25 @@ fn google(t: &GoogleTrace, servers: Option<u64>) -> TraceStats {
         let work: f64 = t.tasks.iter().map(|t| t.size() * t.duration_us as f64 / 1e6).sum();
         s.servers = Some(l);
         s.offered_load = (s.span_seconds > 0.0).then(|| work / (l as f64 * s.span_seconds));
+    }
+    s
+}
+
+/// A task CSV: counts, span and load; its sizes are already PG-AS's classes, in the page's
+/// type bins.
+fn task_csv(t: &crate::models::pgas::Trace, servers: Option<u64>) -> TraceStats {
+    let report = Report { kept: t.len() as u64, ..Report::default() };
+    let mut s = base(super::Format::TaskCsv.name(), t.fingerprint(), &report);
+    let n = t.len().max(1) as f64;
+    s.span_seconds = t.span();
+    s.per_second = if s.span_seconds > 0.0 { t.len() as f64 / s.span_seconds } else { 0.0 };
+    s.mean_run_seconds = t.tasks().iter().map(|task| task.duration).sum::<f64>() / n;
+    s.mean_size = t.tasks().iter().map(|task| t.types()[task.job_type as usize].size_units() as f64).sum::<f64>()
+        / n
+        / crate::models::pgas::trace::CAPACITY_UNITS as f64;
+    if let Some(l) = servers {
+        s.servers = Some(l);
+        s.offered_load = (s.span_seconds > 0.0).then(|| t.work() / (l as f64 * s.span_seconds));
     }
     s
 }

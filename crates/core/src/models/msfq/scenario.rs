@@ -85,7 +85,10 @@ pub const KEYS: &[Key<MsfqScenario>] = &[
                     if !matches!(&*shared.0, Loaded::Swf(_)) {
                         return Err(ConfigError::new(
                             trace::KEY,
-                            format!("{name} is a Google task_events trace; MSFQ replays SWF logs (Google traces run in PG-RR and PG-AS)"),
+                            format!(
+                                "{name} is a {} file; MSFQ replays SWF logs (Google traces run in PG-RR and PG-AS)",
+                                shared.0.format().name()
+                            ),
                         ));
                     }
                     Some(shared)
@@ -143,7 +146,7 @@ impl MsfqScenario {
         match self.trace.as_ref().map(|t| &*t.0) {
             None => Ok(None),
             Some(Loaded::Swf(log)) => ClassJobs::from_swf(log, self.cores).map(Some),
-            Some(Loaded::Google(_)) => Err(ConfigError::new(trace::KEY, "MSFQ replays SWF logs")),
+            Some(_) => Err(ConfigError::new(trace::KEY, "MSFQ replays SWF logs")),
         }
     }
 

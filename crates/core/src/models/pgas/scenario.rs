@@ -51,7 +51,7 @@ pub struct PgasScenario {
     pub load: f64,
     /// The run window; its series grid may be fractional (Fig. 4 samples every 0.1).
     pub window: RunWindow,
-    /// The loaded trace (types = trace); not part of links or presets.
+    /// The loaded trace (types = trace); links name it by its fingerprint (`trace=`).
     pub trace: Option<TraceRef>,
 }
 
@@ -96,11 +96,40 @@ pub const KEYS: &[Key<PgasScenario>] = &[
         .label("Workload scale α")
         .help("workload scale α: arrival rates α·ρ_j·L (a trace: submit times divided by α)")
         .input(Input::Load),
+    Key::text(
+        "trace",
+        "none, or the 16-digit fingerprint of a loaded trace (Google task_events or a task CSV)",
+        |s: &PgasScenario| {
+            s.trace.as_ref().map_or_else(|| "none".to_string(), |t| format!("{:016x}", t.0.fingerprint()))
+        },
+        |s: &mut PgasScenario, v| {
+            match v.trim() {
+                "none" => s.trace = None,
+                name => s.attach_trace(loaded_trace(name)?),
+            }
+            Ok(())
+        },
+    )
+    .label("Trace")
+    .help("the trace replayed (types = trace), named by its fingerprint")
+    .input(Input::Hidden),
     WINDOW[0],
     WINDOW[1],
     WINDOW[2],
     WINDOW[3],
 ];
+
+/// The loaded trace (in [`crate::trace::library`]) whose tasks, as PG-AS maps them, have the
+/// fingerprint `name`.
+fn loaded_trace(name: &str) -> Result<Trace, ConfigError> {
+    let fingerprint = crate::trace::parse_fingerprint(name)?;
+    crate::trace::library()
+        .iter()
+        .rev()
+        .filter_map(|shared| shared.0.for_pgas())
+        .find(|t| t.fingerprint() == fingerprint)
+        .ok_or_else(|| crate::trace::not_loaded(name))
+}
 
 impl HasWindow for PgasScenario {
     const WINDOW_RULES: WindowRules = WindowRules { max_horizon: 1_000_000_000, whole_grid: false, slotted: false };

@@ -73,9 +73,13 @@ impl TraceSource {
                         let jobs = Arc::new(SlotJobs::from_google(google));
                         Ok(Self::File(shared, jobs))
                     }
-                    Loaded::Swf(_) => Err(ConfigError::new(
+                    other => Err(ConfigError::new(
                         trace::KEY,
-                        format!("{name} is an SWF log; PG-RR replays Google task_events traces (SWF logs run in MSFQ)"),
+                        format!(
+                            "{name} is a {} file; PG-RR replays Google task_events traces (SWF logs run in MSFQ, task \
+                             CSVs in PG-AS)",
+                            other.format().name()
+                        ),
                     )),
                 }
             }
