@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use packlab_core::models::pgas::Trace;
 use packlab_core::trace::stats::{TraceStats, classes_csv, stats};
 use packlab_core::trace::synth::{GoogleSynth, SwfSynth};
-use packlab_core::trace::{Loaded, Reader, Shared};
+use packlab_core::trace::{Format, Loaded, Reader, Shared};
 
 use crate::args::{TraceCommand, TraceFormat, TraceStatsArgs, TraceSynthArgs};
 
@@ -114,7 +114,7 @@ fn print_stats(s: &TraceStats, classes_out: Option<&Path>, out: &mut dyn Write) 
     writeln!(out, "span         {:.1} s ({:.2} h)", s.span_seconds, s.span_seconds / 3600.0)?;
     writeln!(out, "arrivals     {:.4} per second", s.per_second)?;
     writeln!(out, "mean run     {:.2} s", s.mean_run_seconds)?;
-    let google = s.priorities.len() == 3;
+    let google = s.format != Format::Swf.name();
     if google {
         writeln!(out, "mean size    {:.4} (max of normalised CPU and memory)", s.mean_size)?;
     } else {
@@ -126,7 +126,7 @@ fn print_stats(s: &TraceStats, classes_out: Option<&Path>, out: &mut dyn Write) 
         let width = (bar.count * 40).div_ceil(most) as usize;
         writeln!(out, "  {:>14} {:>9}  {}", bar.label, bar.count, "#".repeat(width))?;
     }
-    if google {
+    if !s.priorities.is_empty() {
         writeln!(out, "priorities:")?;
         for bar in &s.priorities {
             writeln!(out, "  {:>18} {:>9}", bar.label, bar.count)?;

@@ -128,7 +128,7 @@ fn google(t: &GoogleTrace, servers: Option<u64>) -> TraceStats {
 /// A task CSV: counts, span and load; its sizes are already PG-AS's classes, in the page's
 /// type bins.
 fn task_csv(t: &crate::models::pgas::Trace, servers: Option<u64>) -> TraceStats {
-    let report = Report { kept: t.len() as u64, ..Report::default() };
+    let report = Report { kept: t.len() as u64, lines: t.len() as u64, ..Report::default() };
     let mut s = base(super::Format::TaskCsv.name(), t.fingerprint(), &report);
     let n = t.len().max(1) as f64;
     s.span_seconds = t.span();
