@@ -269,7 +269,13 @@ fn LoadField(props: &LabControlsProps) -> Html {
     // A fixed end, or a little past the capacity bound (the first mark), so the slider can
     // show the unstable side too.
     let knob = props.lab.setup.scenario.info().load;
-    let (name, title, step) = (knob.name, knob.help, knob.step);
+    let (mut name, mut title, step) = (knob.name, knob.help, knob.step);
+    // A replayed trace (PG-RR, MSFQ) takes the knob as its traffic scaling.
+    if props.lab.setup.scenario.get("trace").is_some_and(|t| t != "none")
+        && props.lab.setup.scenario.info().id != "pgas"
+    {
+        (name, title) = ("Traffic scaling 1/β", "submit times are divided by 1/β; durations are kept");
+    }
     let max = match knob.slider {
         SliderMax::Fixed(max) => max,
         SliderMax::PastFirstMark(factor) => {
@@ -525,6 +531,11 @@ fn TraceSummary(props: &TraceSummaryProps) -> Html {
                     _ => String::new(),
                 }
             ) }</p>
+            <p class="hint">{ if s.priorities.is_empty() {
+                "jobs by processors: 1, 2, 3–4, 5–8, …"
+            } else {
+                "tasks by size: (1/2, 1], (1/4, 1/2], … down to 1/1024"
+            } }</p>
             <svg class="trace-histogram" role="img" width={(width * s.histogram.len() as f64).to_string()}
                 height={height.to_string()}
                 aria-label={format!("{} by {}", if s.priorities.is_empty() { "jobs" } else { "tasks" },

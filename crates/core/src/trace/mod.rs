@@ -426,21 +426,6 @@ pub fn parse_fingerprint(name: &str) -> Result<u64, ConfigError> {
         .ok_or_else(|| ConfigError::new(KEY, format!("'{name}' is not a trace fingerprint (16 hexadecimal digits)")))
 }
 
-/// Feeds what is written into a [`Reader`]: a generator writes straight into the reader,
-/// without the text held whole.
-pub struct ReaderSink<'a>(pub &'a mut Reader);
-
-impl Write for ReaderSink<'_> {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.push(bytes).map_err(std::io::Error::other)?;
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// Reads a whole trace held in memory (tests, the bundled samples).
 pub fn read_bytes(bytes: &[u8]) -> Result<Loaded, ConfigError> {
     let mut reader = Reader::new();

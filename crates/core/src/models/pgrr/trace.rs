@@ -20,7 +20,7 @@ use super::sizes::CAPACITY_UNITS;
 use crate::ConfigError;
 use crate::trace::google::GoogleTrace;
 use crate::trace::synth::GoogleSynth;
-use crate::trace::{self, Loaded, Reader, ReaderSink, Shared};
+use crate::trace::{self, Loaded, Shared};
 
 /// One slot, in µs of trace time (RES-15).
 pub const SLOT_US: f64 = 100_000.0;
@@ -184,13 +184,7 @@ pub fn synthetic(seed: u64, tasks: u64) -> Result<Arc<SlotJobs>, ConfigError> {
         // A longer trace of the same seed holds the shorter one's tasks, in the same order.
         return Ok(jobs.clone());
     }
-    let mut reader = Reader::new();
-    GoogleSynth::new(tasks, seed).write(&mut ReaderSink(&mut reader)).map_err(|e| {
-        e.into_inner()
-            .and_then(|inner| inner.downcast::<ConfigError>().ok())
-            .map_or_else(|| ConfigError::new(trace::KEY, "the synthetic trace could not be written"), |b| *b)
-    })?;
-    let Loaded::Google(google) = reader.finish()? else { unreachable!("the generator writes Google lines") };
+    let google = GoogleSynth::new(tasks, seed).trace()?;
     let jobs = Arc::new(SlotJobs::from_google(&google));
     *last = Some((seed, tasks, jobs.clone()));
     Ok(jobs)
