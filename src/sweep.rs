@@ -438,6 +438,20 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
         });
     }
     let Some(_) = grid else { return html! {} };
+    // A trace file lives in this page only; the workers load the wasm afresh and could not
+    // find it. The command line reads the files itself.
+    if setup.scenario.get("trace").is_some_and(|t| t.len() == 16) {
+        return html! {
+            <details class="sweep" id="sweep">
+                <summary>{ format!("The paper's figure: {} against {}", sweep_what(setup), against(axis)) }</summary>
+                <p class="hint" id="sweep-trace">
+                    { "This run replays a trace file, which the page's sweep workers do not hold. The same sweep \
+                       from the command line: " }
+                    <code>{ format!("packlab sweep --link '?{}' --trace FILE…", props.query) }</code>
+                </p>
+            </details>
+        };
+    }
     let start = {
         let (setup, query, loads, reps, error, pool) =
             (setup.clone(), props.query.clone(), loads.clone(), reps.clone(), error.clone(), pool.clone());
