@@ -739,6 +739,8 @@ labTest('issue 17: the bundled Google sample replays on pgrr-a5 as in the CLI; a
   const horizon = Number(/horizon=(\d+)/.exec(query)[1]);
   assert.ok(horizon > 400 && horizon < 500, `horizon ${horizon}: 65 s of trace at 1/β = 1.5 in 100 ms slots`);
   assert.match(await page.inputValue('#command'), /--set trace=bd3bdcff5265bac4/);
+  // The sweep workers do not hold the file: the section gives the command line instead.
+  assert.match(await page.textContent('#sweep-trace'), /packlab sweep --link '\?preset=pgrr-a5.*trace=bd3bdcff5265bac4.*' --trace FILE/);
   const cli = cliReports(query, ['--trace', 'samples/google-task-events.csv.gz']);
   await runToEnd(page, horizon);
   const pageRows = await rows(page);
