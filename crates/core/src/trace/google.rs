@@ -27,6 +27,8 @@ pub const FIELDS: usize = 13;
 pub const END_OF_TRACE: u64 = i64::MAX as u64;
 /// Most tasks open at once (submitted, not yet finished or ended).
 pub const MAX_OPEN: usize = 5_000_000;
+/// Most finished tasks kept without a limit (about 500 MB); beyond, a limit must be given.
+pub const MAX_KEPT: usize = 10_000_000;
 
 const NAMES: [&str; FIELDS] = [
     "timestamp",
@@ -300,6 +302,11 @@ impl GoogleParser {
                 else {
                     unreachable!("checked above")
                 };
+                if self.limit.is_none() && self.kept.len() == MAX_KEPT {
+                    return Err(place.error(format!(
+                        "more than {MAX_KEPT} tasks finished normally; keep the first N in submit order (--trace-tasks N)"
+                    )));
+                }
                 self.kept.push(GoogleTask {
                     submit_us: submit,
                     duration_us: time - task.schedule,
