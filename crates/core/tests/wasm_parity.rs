@@ -162,3 +162,28 @@ const PGAS_FINGERPRINT: u64 = 0x664d_d9e1_c467_4b62;
 fn pgas_native_and_wasm_agree() {
     assert_eq!(pgas_fingerprint(), PGAS_FINGERPRINT, "fingerprint {:#x}", pgas_fingerprint());
 }
+
+/// The synthetic traces (their draws go through `ln` and `exp`) and a run of pgrr-a5 on one.
+fn trace_fingerprint() -> u64 {
+    use packlab_core::trace::synth::{GoogleSynth, SwfSynth};
+    let mut swf = Vec::new();
+    SwfSynth::new(500, 2).write(&mut swf).unwrap();
+    let packlab_core::trace::Loaded::Swf(log) = packlab_core::trace::read_bytes(&swf).unwrap() else {
+        panic!("an SWF log")
+    };
+    let mut values = vec![GoogleSynth::new(3000, 2).trace().unwrap().fingerprint(), log.fingerprint()];
+    let mut s = preset("pgrr-a5").unwrap().scenario;
+    s.set("horizon", "3000").unwrap();
+    s.set("load", "1.5").unwrap();
+    let out = run("pgrr-a5", &s, &PolicySpec::parse("vqs-bf").unwrap()).unwrap();
+    values.extend([out.report.mean_queue.to_bits(), out.report.arrivals, out.report.started]);
+    values.extend(out.queue.iter().map(|p| p.mean.to_bits()));
+    fingerprint(values)
+}
+
+const TRACE_FINGERPRINT: u64 = 0xfe86_7751_e9cf_dfbd;
+
+#[wasm_bindgen_test(unsupported = test)]
+fn traces_native_and_wasm_agree() {
+    assert_eq!(trace_fingerprint(), TRACE_FINGERPRINT, "fingerprint {:#x}", trace_fingerprint());
+}

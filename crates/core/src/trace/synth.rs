@@ -245,9 +245,10 @@ impl SwfSynth {
     }
 }
 
-/// exp(uniform(ln lo, ln hi)).
+/// exp(uniform(ln lo, ln hi)), in `libm`'s arithmetic so that the browser draws the same
+/// trace as the native build (the platforms' own `ln` and `exp` may differ in the last bit).
 fn log_uniform(rng: &mut StreamRng, lo: f64, hi: f64) -> f64 {
-    (lo.ln() + sample::open_unit(rng) * (hi / lo).ln()).exp()
+    libm::exp(libm::log(lo) + sample::open_unit(rng) * libm::log(hi / lo))
 }
 
 fn weighted(rng: &mut impl Rng, weights: &[u32]) -> u8 {
