@@ -49,7 +49,15 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
     let on_preset = props.dispatch.reform(|e: Event| Action::ChoosePreset(value_of(&e)));
     let reset = props.dispatch.reform(|_: MouseEvent| Action::ResetScenario);
     let collections = collections_only(&setup.scenario);
-    let keys: Vec<KeyInfo> = setup.scenario.keys();
+    // A replayed trace (PG-RR, MSFQ) brings its own sizes, services and classes: their fields
+    // would only mislead, so they leave the form while it replays.
+    let traced = setup.scenario.info().id != "pgas" && setup.scenario.get("trace").is_some_and(|t| t != "none");
+    let keys: Vec<KeyInfo> = setup
+        .scenario
+        .keys()
+        .into_iter()
+        .filter(|k| !(traced && matches!(k.key, "size" | "service" | "classes")))
+        .collect();
     let unit = setup.scenario.time_unit().plural();
     let field = |k: &KeyInfo| {
         let label = if k.key == "horizon" { format!("{} ({unit})", k.label) } else { k.label.to_string() };
@@ -90,6 +98,10 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
                         _ => field(k),
                     }) }
                 </div>
+                if traced {
+                    <p class="hint" id="from-trace">{ "Job sizes, service times and classes come from the trace; set \
+                        the trace to none for the model's own." }</p>
+                }
                 { for wide.map(|k| match k.input {
                     Input::Editor(Editor::Sizes) => html! {
                         <SizeEditor lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />

@@ -769,6 +769,9 @@ labTest('issue 17: the bundled Google sample replays on pgrr-a5 as in the CLI; a
   await msfq.waitForSelector('#trace-summary');
   assert.match(await msfq.textContent('#trace-summary'), /Standard Workload Format \(SWF\): 1.?940 kept; skipped unknown run time 39, unknown processors 21/);
   assert.equal(await msfq.inputValue('#field-cores'), '128');
+  // The log brings its classes: the class editor leaves the form while it replays.
+  assert.equal(await msfq.locator('#classes-file').count(), 0);
+  assert.equal(await msfq.locator('#from-trace').count(), 1);
   assert.match(await msfq.inputValue('#link'), /trace=[0-9a-f]{16}/);
 
   // Bad files: a gzip cut short, a line of the wrong width; each named where it goes wrong.
