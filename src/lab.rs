@@ -10,9 +10,7 @@ use std::fmt;
 use std::rc::Rc;
 
 use packlab_core::ConfigError;
-use packlab_core::models::msfq::trace::ClassJobs;
 use packlab_core::models::pgas::Trace;
-use packlab_core::models::pgrr::SlotJobs;
 use packlab_core::policy::{self, PolicySpec};
 use packlab_core::scenario::{PAGE_KEYS, Scenario, Setup, decode_link, encode_link};
 use packlab_core::tours::{self, Step as TourStep, Tour};
@@ -665,7 +663,7 @@ impl Lab {
     }
 
     fn load_trace(&mut self, shared: Shared) {
-        let span = match (&self.setup.scenario, &*shared.0) {
+        match (&self.setup.scenario, &*shared.0) {
             (Scenario::Pgas(s), loaded) if loaded.for_pgas().is_some() => {
                 let trace = loaded.for_pgas().expect("checked");
                 let horizon = (trace.span() / s.load).ceil().max(1.0);
@@ -675,14 +673,7 @@ impl Lab {
                 }
                 return;
             }
-            (Scenario::Pgrr(s), Loaded::Google(google)) => SlotJobs::from_google(google).span(s.load) as f64 + 1.0,
-            (Scenario::Msfq(s), Loaded::Swf(log)) => {
-                let span = ClassJobs::from_swf(log, log.machine()).map(|jobs| jobs.span(s.load).ceil() + 1.0);
-                match span {
-                    Ok(span) => span,
-                    Err(e) => return self.notice(e),
-                }
-            }
+            (Scenario::Pgrr(_), Loaded::Google(_)) | (Scenario::Msfq(_), Loaded::Swf(_)) => {}
             (scenario, loaded) => {
                 return self.notice(ConfigError::new(
                     trace::KEY,
@@ -693,14 +684,24 @@ impl Lab {
                     ),
                 ));
             }
-        };
+        }
         self.apply(Action::Set { key: trace::KEY.into(), value: shared.name() });
-        if self.setup.scenario.get(trace::KEY).as_deref() == Some(shared.name().as_str()) {
-            // An SWF log runs on its machine: the cores its header gives.
-            if let Loaded::Swf(log) = &*shared.0 {
-                self.apply(Action::Set { key: "cores".into(), value: log.machine().to_string() });
-            }
-            self.apply(Action::Set { key: "horizon".into(), value: (span as u64).max(1).to_string() });
+        if self.setup.scenario.get(trace::KEY).as_deref() != Some(shared.name().as_str()) {
+            return;
+        }
+        // An SWF log runs on its machine: the cores its header gives.
+        if let Loaded::Swf(log) = &*shared.0 {
+            self.apply(Action::Set { key: "cores".into(), value: log.machine().to_string() });
+        }
+        // The horizon covers the trace under the scaling: one unit past its last arrival (the
+        // jobs as the scenario now maps them).
+        let span = match &self.setup.scenario {
+            Scenario::Pgrr(s) => s.slot_jobs().ok().flatten().map(|jobs| jobs.span(s.load) as f64),
+            Scenario::Msfq(s) => s.class_jobs().ok().flatten().map(|jobs| jobs.span(s.load).ceil()),
+            _ => None,
+        };
+        if let Some(span) = span {
+            self.apply(Action::Set { key: "horizon".into(), value: (span as u64 + 1).to_string() });
         }
     }
 
