@@ -20,6 +20,9 @@ use crate::setup::{Resolved, replication_seeds, resolve, with};
 pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
     let Resolved { setup, warmup_note, .. } = resolve(&args.scenario)?;
     let seeds = replication_seeds(setup.scenario.seed(), args.reps.unwrap_or(1))?;
+    if let Some(note) = crate::setup::trace_reps_note(&args.scenario, seeds.len() as u64) {
+        eprintln!("{note}");
+    }
     if let Some(dir) = &args.out {
         create_dir(dir)?;
     }

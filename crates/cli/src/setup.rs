@@ -157,6 +157,15 @@ fn replay(
     Ok(())
 }
 
+/// What to say when a trace file is replayed with replications: its arrivals are the same in
+/// every one, so only the policies' own random choices (ties, sampling) tell them apart.
+pub fn trace_reps_note(args: &ScenarioArgs, reps: u64) -> Option<&'static str> {
+    (reps > 1 && !args.traces.is_empty()).then_some(
+        "note: a trace file fixes the arrivals, so the replications differ only in the policies' own random \
+         choices (ties, sampling); their interval says nothing of the workload's variability",
+    )
+}
+
 /// Parses `--policy` values: each may be a comma-separated list; duplicates keep the first
 /// occurrence, as links do.
 pub fn parse_policies(values: &[String]) -> Result<Vec<PolicySpec>> {

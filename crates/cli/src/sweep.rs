@@ -152,6 +152,9 @@ impl Layout {
 
 pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     let Resolved { setup, explicit, warmup_note } = resolve(&args.scenario)?;
+    if let Some(note) = crate::setup::trace_reps_note(&args.scenario, args.reps) {
+        eprintln!("{note}");
+    }
     match &setup.preset.sweep {
         Sweep::Load { .. } => {}
         Sweep::Servers { .. } | Sweep::Theory { .. } => {

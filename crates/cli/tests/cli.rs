@@ -897,6 +897,10 @@ fn traces_replay_on_their_models_and_bad_files_name_line_and_field() {
     let link = "?preset=pgrr-a5&policy=bf-js,vqs,vqs-bf,fifo-ff&seed=1&load=1.5&trace=bd3bdcff5265bac4&horizon=433&warmup=43&sample_every=1";
     assert_eq!(ok(&["run", "--link", link, "--trace", &google, "--json"]), by_preset);
     fails(&["run", "--link", link], &["trace", "bd3bdcff5265bac4", "not loaded here", "--trace FILE"]);
+    // Replications of a trace file say what they vary.
+    let reps = packlab(&["run", "--preset", "pgrr-a5", "--trace", &google, "--reps", "2", "--policy", "bf-js"]);
+    assert!(reps.status.success());
+    assert!(String::from_utf8_lossy(&reps.stderr).contains("a trace file fixes the arrivals"));
     // MSFQ on the SWF sample runs on the log's 128 cores; PG-AS takes the Google sample.
     let msfq = json_lines(&ok(&[
         "run",
