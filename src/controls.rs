@@ -525,6 +525,7 @@ fn TraceSummary(props: &TraceSummaryProps) -> Html {
     let most = s.histogram.iter().map(|b| b.count).max().unwrap_or(1).max(1) as f64;
     let (width, height) = (12.0, 48.0);
     let skipped: Vec<String> = s.skipped.iter().map(|(r, n)| format!("{r} {}", group_digits(*n))).collect();
+    let (unit, per) = (s.time_unit, if s.time_unit == "s" { "second" } else { "time unit" });
     html! {
         <div class="trace-summary" id="trace-summary">
             <p>
@@ -532,7 +533,7 @@ fn TraceSummary(props: &TraceSummaryProps) -> Html {
                 if !skipped.is_empty() { { format!("; skipped {}", skipped.join(", ")) } }
             </p>
             <p>{ format!(
-                "span {:.1} s, {:.3} arrivals per second, mean run {:.1} s, mean {} {:.3}{}",
+                "span {:.1} {unit}, {:.3} arrivals per {per}, mean run {:.1} {unit}, mean {} {:.3}{}",
                 s.span_seconds,
                 s.per_second,
                 s.mean_run_seconds,

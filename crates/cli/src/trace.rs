@@ -111,12 +111,23 @@ fn print_stats(s: &TraceStats, classes_out: Option<&Path>, out: &mut dyn Write) 
     for (reason, n) in &s.skipped {
         writeln!(out, "skipped      {n:>9}  {reason}")?;
     }
-    writeln!(out, "span         {:.1} s ({:.2} h)", s.span_seconds, s.span_seconds / 3600.0)?;
-    writeln!(out, "arrivals     {:.4} per second", s.per_second)?;
-    writeln!(out, "mean run     {:.2} s", s.mean_run_seconds)?;
+    if s.time_unit == "s" {
+        writeln!(out, "span         {:.1} s ({:.2} h)", s.span_seconds, s.span_seconds / 3600.0)?;
+        writeln!(out, "arrivals     {:.4} per second", s.per_second)?;
+        writeln!(out, "mean run     {:.2} s", s.mean_run_seconds)?;
+    } else {
+        writeln!(out, "span         {:.1} {}", s.span_seconds, s.time_unit)?;
+        writeln!(out, "arrivals     {:.4} per time unit", s.per_second)?;
+        writeln!(out, "mean run     {:.2} {}", s.mean_run_seconds, s.time_unit)?;
+    }
     let google = s.format != Format::Swf.name();
     if google {
-        writeln!(out, "mean size    {:.4} (max of normalised CPU and memory)", s.mean_size)?;
+        let what = if s.time_unit == "s" {
+            "max of normalised CPU and memory"
+        } else {
+            "the size column, rounded up to a power of 1/2"
+        };
+        writeln!(out, "mean size    {:.4} ({what})", s.mean_size)?;
     } else {
         writeln!(out, "mean need    {:.2} processors", s.mean_size)?;
     }

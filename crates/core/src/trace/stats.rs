@@ -31,6 +31,9 @@ pub struct TraceStats {
     pub lines: u64,
     pub kept: u64,
     pub skipped: Vec<(String, u64)>,
+    /// The unit of the times below: "s", or "time units" for a task CSV (whose times are the
+    /// simulation's).
+    pub time_unit: &'static str,
     /// First to last arrival, seconds.
     pub span_seconds: f64,
     /// Arrivals per second over the span.
@@ -71,6 +74,7 @@ fn base(format: &'static str, fingerprint: u64, report: &Report) -> TraceStats {
         lines: report.lines,
         kept: report.kept,
         skipped: report.skipped.iter().map(|(r, n)| (r.to_string(), *n)).collect(),
+        time_unit: "s",
         span_seconds: 0.0,
         per_second: 0.0,
         mean_run_seconds: 0.0,
@@ -130,6 +134,7 @@ fn google(t: &GoogleTrace, servers: Option<u64>) -> TraceStats {
 fn task_csv(t: &crate::models::pgas::Trace, servers: Option<u64>) -> TraceStats {
     let report = Report { kept: t.len() as u64, lines: t.len() as u64, ..Report::default() };
     let mut s = base(super::Format::TaskCsv.name(), t.fingerprint(), &report);
+    s.time_unit = "time units";
     let n = t.len().max(1) as f64;
     s.span_seconds = t.span();
     s.per_second = if s.span_seconds > 0.0 { t.len() as f64 / s.span_seconds } else { 0.0 };
