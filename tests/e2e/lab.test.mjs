@@ -1230,6 +1230,15 @@ labTest('themes follow the system or the choice, charts included; P presents, at
   await page.emulateMedia({ colorScheme: 'dark' });
   const background = () => page.evaluate(() => getComputedStyle(document.body.parentElement).getPropertyValue('--page').trim());
   assert.equal(await page.getAttribute('html', 'data-theme'), 'auto');
+  // The emulated preference reaches the page's styles asynchronously: wait for it (a fresh
+  // clone under load once read the light value right after emulateMedia).
+  await page
+    .waitForFunction(
+      () => getComputedStyle(document.body.parentElement).getPropertyValue('--page').trim() === '#12161c',
+      null,
+      { timeout: 5_000 },
+    )
+    .catch(() => {});
   assert.equal(await background(), '#12161c', 'the system asks for dark');
   await runToEnd(page, 20_000);
   // The chart's own background is the dark theme's (pixel at the top-left corner).
