@@ -663,9 +663,10 @@ impl Lab {
     }
 
     fn load_trace(&mut self, shared: Shared) {
+        let for_pgas = if let Scenario::Pgas(_) = &self.setup.scenario { shared.0.for_pgas() } else { None };
         match (&self.setup.scenario, &*shared.0) {
-            (Scenario::Pgas(s), loaded) if loaded.for_pgas().is_some() => {
-                let trace = loaded.for_pgas().expect("checked");
+            (Scenario::Pgas(s), _) if for_pgas.is_some() => {
+                let trace = for_pgas.expect("checked");
                 let horizon = (trace.span() / s.load).ceil().max(1.0);
                 self.apply(Action::AttachTrace(Rc::new(trace)));
                 if self.notice_for(trace::KEY).is_none() {

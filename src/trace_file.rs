@@ -76,13 +76,8 @@ pub async fn read(files: &[(String, Blob)], progress: impl Fn(Progress)) -> Resu
 
 /// Whether the file's first line is PG-AS's task CSV rather than a standard trace.
 pub async fn kind(name: &str, blob: &Blob) -> Result<Kind, ConfigError> {
-    if is_gzip(blob).await? {
-        return Ok(Kind::Standard);
-    }
-    let head = bytes_of(name, &blob.slice_with_f64_and_f64(0.0, 4096.0).map_err(|e| js_error(name, e))?).await?;
-    let text = String::from_utf8_lossy(&head);
-    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'));
-    Ok(if first.is_some_and(|l| l.split(',').count() == 4) { Kind::TaskCsv } else { Kind::Standard })
+    let head = blob.slice_with_f64_and_f64(0.0, trace::HEAD_BYTES as f64).map_err(|e| js_error(name, e))?;
+    Ok(if trace::is_task_csv(&bytes_of(name, &head).await?) { Kind::TaskCsv } else { Kind::Standard })
 }
 
 async fn is_gzip(blob: &Blob) -> Result<bool, ConfigError> {

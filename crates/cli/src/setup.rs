@@ -111,9 +111,10 @@ fn replay(
     let flag = format!("--trace {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "));
     // The horizon that covers the trace: for PG-AS its submit times divided by α, for PG-RR
     // and MSFQ the span under the traffic scaling plus one unit (as the page sets it).
+    let for_pgas = if let Scenario::Pgas(_) = scenario { shared.0.for_pgas() } else { None };
     let horizon = match (&*shared.0, &mut *scenario) {
-        (loaded, Scenario::Pgas(pgas)) if loaded.for_pgas().is_some() => {
-            let trace = loaded.for_pgas().expect("checked");
+        (_, Scenario::Pgas(pgas)) if for_pgas.is_some() => {
+            let trace = for_pgas.expect("checked");
             let horizon = (trace.span() / pgas.load).ceil();
             pgas.attach_trace(trace);
             horizon

@@ -66,19 +66,14 @@ pub fn read(paths: &[PathBuf], first: Option<u64>) -> Result<Shared> {
     Ok(packlab_core::trace::keep(loaded))
 }
 
-/// Whether a file is PG-AS's task CSV: plain text whose first line that is not blank or a
-/// comment has 4 comma-separated fields.
+/// Whether a file is PG-AS's task CSV ([`packlab_core::trace::is_task_csv`] of its start).
 fn is_task_csv(path: &Path) -> Result<bool> {
-    let mut head = vec![0u8; 4096];
-    let mut file = File::open(path).with_context(|| format!("--trace {}: cannot open the file", path.display()))?;
-    let n = file.read(&mut head).with_context(|| format!("--trace {}: cannot read the file", path.display()))?;
-    head.truncate(n);
-    if head.starts_with(&[0x1f, 0x8b]) {
-        return Ok(false);
-    }
-    let text = String::from_utf8_lossy(&head);
-    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'));
-    Ok(first.is_some_and(|l| l.split(',').count() == 4))
+    let mut head = Vec::with_capacity(packlab_core::trace::HEAD_BYTES);
+    let file = File::open(path).with_context(|| format!("--trace {}: cannot open the file", path.display()))?;
+    file.take(packlab_core::trace::HEAD_BYTES as u64)
+        .read_to_end(&mut head)
+        .with_context(|| format!("--trace {}: cannot read the file", path.display()))?;
+    Ok(packlab_core::trace::is_task_csv(&head))
 }
 
 fn stats_command(args: &TraceStatsArgs, out: &mut dyn Write) -> Result<()> {

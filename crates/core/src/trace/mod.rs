@@ -407,7 +407,8 @@ impl Reader {
             self.parser = match format {
                 Format::Google => Parser::Google(google::GoogleParser::new(self.limit)),
                 Format::Swf => Parser::Swf(swf::SwfParser::new()),
-                Format::TaskCsv => unreachable!("detect never reads a task CSV"),
+                // `detect` never names it; a task CSV is read whole, not line by line.
+                Format::TaskCsv => return Err(self.place.error("a task CSV is read whole (Trace::from_csv)")),
             };
         }
         match &mut self.parser {
@@ -416,6 +417,21 @@ impl Reader {
             Parser::Swf(p) => p.line(line, &self.place, &mut self.report),
         }
     }
+}
+
+/// The bytes that tell what a file is: enough for [`is_task_csv`].
+pub const HEAD_BYTES: usize = 4096;
+
+/// Whether a file starting with `head` is PG-AS's task CSV (plain text whose first line that is
+/// not blank or a comment has 4 comma-separated fields), which is read whole by
+/// [`crate::models::pgas::Trace::from_csv`] rather than by [`Reader`].
+pub fn is_task_csv(head: &[u8]) -> bool {
+    if head.starts_with(&GZIP_MAGIC) {
+        return false;
+    }
+    let text = String::from_utf8_lossy(head);
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'));
+    first.is_some_and(|l| l.split(',').count() == 4)
 }
 
 /// A fingerprint as links write it: 16 hexadecimal digits.
@@ -486,6 +502,8 @@ mod tests {
         let e = read_bytes(b"\xff\xfe\n").unwrap_err();
         assert!(e.message.contains("line 1: not UTF-8"), "{e}");
         assert!(read_bytes(b"").unwrap_err().message.contains("no task or job line"));
+        assert!(is_task_csv(b"# a trace\nsubmit_time,duration,size,priority\n0,1,0.5,3\n"));
+        assert!(!is_task_csv(SWF.as_bytes()) && !is_task_csv(&[0x1f, 0x8b, 1, 2]));
         let e = Reader::new().expecting(Format::Google);
         let mut e = e;
         let e = e.push(SWF.as_bytes()).unwrap_err();
