@@ -196,7 +196,7 @@ fn Workbench(props: &LabProps) -> Html {
         Callback::from(move |(lane, hit): (usize, Hit)| inspect.set(Inspect::after_hit(&snapshot, lane, hit)))
     };
     html! {
-        <main class="lab" data-highlight={lab.tour.map(|at| at.step().highlight)}>
+        <main class="lab" data-highlight={lab.tour.map(|at| at.step().highlight)} data-race-thread={race.thread}>
             if *help {
                 <KeyboardHelp on_close={toggle_help.reform(|_| Some(false))} />
             }
@@ -302,7 +302,7 @@ fn EmbeddedLab(props: &LabProps) -> Html {
     let full = Lab { embed: None, ..(**lab).clone() };
     let preset = &setup.preset;
     html! {
-        <main class="embed" ref={root} aria-label={format!("packlab: {}", preset.title)}>
+        <main class="embed" ref={root} aria-label={format!("packlab: {}", preset.title)} data-race-thread={race.thread}>
             if *help {
                 <KeyboardHelp on_close={toggle_help.reform(|_| Some(false))} />
             }

@@ -763,7 +763,7 @@ pub fn Playback(props: &PlaybackProps) -> Html {
     if !choices.contains(&props.speed) {
         choices.push(props.speed);
     }
-    let (rate, simulating) = match (&s.rate, &s.phase) {
+    let (rate, simulating, thread) = match (&s.rate, &s.phase) {
         (Some(r), Phase::Running) => (
             format!(
                 "{:.0} frames/s · {} {}/s",
@@ -772,9 +772,14 @@ pub fn Playback(props: &PlaybackProps) -> Html {
                 s.model.time.plural()
             ),
             format!("{:.1}", r.simulating_ms),
+            Some(if r.worker { "worker" } else { "page" }),
         ),
-        _ => (String::new(), String::new()),
+        _ => (String::new(), String::new(), None),
     };
+    let thread_title = thread.map(|t| match t {
+        "worker" => "Simulated in a Web Worker; the page only draws",
+        _ => "Simulated on the page's own thread, between frames",
+    });
     html! {
         <div class="playback">
             <button id="play" class="primary" onclick={toggle} disabled={failed}
@@ -804,7 +809,8 @@ pub fn Playback(props: &PlaybackProps) -> Html {
                         group_digits(s.horizon)
                     ) }
                 </span>
-                <span id="rate" class="rate" data-simulating-ms={simulating}>{ rate }</span>
+                <span id="rate" class="rate" data-simulating-ms={simulating} data-thread={thread}
+                    title={thread_title}>{ rate }</span>
             </div>
             <Timeline snapshot={timeline} on_seek={props.on_seek.clone()} query={props.query.clone()} />
         </div>

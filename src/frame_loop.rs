@@ -106,7 +106,12 @@ impl Drop for FrameLoop {
     }
 }
 
-/// `performance.now()`, in ms.
+/// `performance.now()`, in ms: on the page and in a worker alike (a worker has no window, so
+/// the clock is looked up on the global object).
 pub fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+    thread_local! {
+        static PERFORMANCE: Option<web_sys::Performance> =
+            js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("performance")).ok().and_then(|p| p.dyn_into().ok());
+    }
+    PERFORMANCE.with(|p| p.as_ref().map_or(0.0, web_sys::Performance::now))
 }

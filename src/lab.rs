@@ -25,7 +25,7 @@ pub const MAX_POLICIES: usize = 4;
 pub const SPEED_KEY: &str = "speed";
 
 /// How fast the simulation runs while playing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Speed {
     /// The whole run, to the horizon, in this many seconds of wall time: the pace a story
     /// is told at, whatever the model, its time unit or the horizon.

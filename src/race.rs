@@ -128,9 +128,10 @@ impl Race {
         (self.checkpoints.cloned(), self.lanes.iter().map(|l| l.run.readings().events).sum())
     }
 
-    /// Slots every lane has run.
+    /// Slots every lane has run. A race without lanes (a preset of bounds only) is over
+    /// before it starts: nothing would ever move it, and seeking in it must not wait for that.
     pub fn slot(&self) -> u64 {
-        self.lanes.iter().map(|l| l.run.time()).min().unwrap_or(0)
+        self.lanes.iter().map(|l| l.run.time()).min().unwrap_or(self.horizon)
     }
 
     pub fn horizon(&self) -> u64 {

@@ -1,28 +1,24 @@
-//! Drives a [`Race`] from requestAnimationFrame and publishes snapshots to Yew.
+//! Plays a race for the page and publishes its snapshots to Yew.
 //!
-//! The engine stays out of the component tree: [`Runner`] owns the simulations behind
-//! `Rc<RefCell<_>>`, steps them in each animation frame within a time budget, and keeps the
-//! latest [`Snapshot`]; [`use_race`] re-renders the component when a new one is published.
-//! Dropping the runner (the component unmounts, or the setup changes) cancels the loop.
+//! The engine stays out of the component tree: [`Runner`] owns the race (in the race worker,
+//! or here), keeps the latest [`Snapshot`], and [`use_race`] re-renders the component when a
+//! new one is published. Dropping the runner (the component unmounts, or the setup changes)
+//! stops the race.
 
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
 use yew::prelude::*;
 
+use crate::driver::{Command, Driver, MAX_FRAME_GAP_MS};
 use crate::frame_loop::{FrameLoop, now_ms};
 use crate::lab::Speed;
-use crate::race::Race;
-use crate::snapshot::{Phase, Rate, Snapshot};
+use crate::race_host::link_of;
+use crate::race_thread::{Listener, RaceThread, RemoteRace};
+use crate::snapshot::{Phase, Snapshot};
 use packlab_core::scenario::Setup;
 
-/// Points kept per series: enough for a smooth curve, bounded however long it runs.
-pub const MAX_POINTS: usize = 1024;
-/// Longest frame gap honoured: after a stall (hidden tab, breakpoint) the race resumes at its
-/// normal pace instead of catching up.
-const MAX_FRAME_GAP_MS: f64 = 100.0;
-/// The rate meter's window.
-const METER_WINDOW_MS: f64 = 1000.0;
+pub use crate::driver::MAX_POINTS;
 
 /// The wall time the simulation may take in a frame: what a 60 Hz frame leaves after the rest
 /// of the frame's work on the main thread.
@@ -76,86 +72,97 @@ impl Default for FrameBudget {
     }
 }
 
-/// Owns a race and its animation loop.
+/// Owns a race and shows it: the latest [`Snapshot`], and the commands of the controls.
+///
+/// The race runs in the race worker when one can start ([`Runner::threaded`]): the main
+/// thread then only draws the snapshots the worker sends, one per animation frame at most.
+/// Otherwise (no worker, a scenario that replays a trace file only this page has loaded, the
+/// runner's own browser tests) it runs here, inside requestAnimationFrame, within a frame
+/// budget ([`FrameBudget`]). Both run the same [`Driver`], so the commands mean the same and
+/// the trajectory is the same.
 pub struct Runner {
     shared: Rc<Shared>,
 }
 
 struct Shared {
-    setup: Rc<Setup>,
-    race: RefCell<Race>,
-    phase: RefCell<Phase>,
     snapshot: RefCell<Rc<Snapshot>>,
-    frames: RefCell<Option<FrameLoop>>,
+    /// Tells the view that a new snapshot is out.
+    notify: Box<dyn Fn()>,
+    engine: RefCell<Engine>,
+    /// The speed last asked for (a worker is told only when it changes).
     speed: Cell<Speed>,
-    /// The lane whose per-bin series the snapshot carries.
-    focus: Cell<usize>,
-    /// Timestamp of the previous frame while playing.
-    last_frame: Cell<Option<f64>>,
+    /// The animation loop of a race played here.
+    frames: RefCell<Option<FrameLoop>>,
     budget: Cell<FrameBudget>,
     /// When the current frame's tick started and how long its simulation took, in ms.
     tick: Cell<(f64, f64)>,
-    /// Fraction of a slot owed from earlier frames (slow speeds run less than one per frame).
-    owed: Cell<f64>,
-    /// Where playing stops by itself: the moment a link opens at (`t=`), reached at full
-    /// speed.
-    stop_at: Cell<Option<f64>>,
-    meter: RefCell<Meter>,
-    /// Tells the view that a new snapshot is out.
-    notify: Box<dyn Fn()>,
 }
 
-/// Frames and slots counted over a window of play.
-#[derive(Default)]
-struct Meter {
-    since: Option<f64>,
-    frames: u32,
-    slots: u64,
-    /// Wall time spent simulating, in ms.
-    simulating: f64,
-    rate: Option<Rate>,
-}
-
-impl Meter {
-    fn count(&mut self, now: f64, slots: u64, simulating: f64) {
-        let since = *self.since.get_or_insert(now);
-        self.frames += 1;
-        self.slots += slots;
-        self.simulating += simulating;
-        let span = now - since;
-        if span >= METER_WINDOW_MS {
-            self.rate = Some(Rate {
-                fps: f64::from(self.frames) * 1000.0 / span,
-                slots_per_second: self.slots as f64 * 1000.0 / span,
-                simulating_ms: self.simulating / f64::from(self.frames),
-            });
-            (self.since, self.frames, self.slots, self.simulating) = (Some(now), 0, 0, 0.0);
-        }
-    }
+/// Where the race runs.
+enum Engine {
+    /// Here, on the main thread.
+    Here(Driver),
+    /// In the race worker, which has not answered yet. The driver here made the first
+    /// snapshot; it takes over, with the commands sent so far, if the worker cannot run the
+    /// race.
+    Starting { driver: Driver, sent: Vec<Command>, remote: Rc<RemoteRace> },
+    /// In the race worker.
+    Worker(Rc<RemoteRace>),
 }
 
 impl Runner {
-    /// A runner for `setup`, ready to play. `notify` is called after each new snapshot.
+    /// A runner that plays `setup` on the main thread. `notify` is called after each new
+    /// snapshot.
     pub fn new(setup: Rc<Setup>, speed: Speed, notify: impl Fn() + 'static) -> Self {
-        let race = Race::new(&setup, MAX_POINTS);
-        let snapshot = Rc::new(race.snapshot(Phase::Ready, 0));
+        let driver = Driver::new(setup, speed);
+        Self::with(Engine::Here(driver), speed, Box::new(notify))
+    }
+
+    /// A runner that plays `setup` in the race worker where it can, else here.
+    pub fn threaded(setup: Rc<Setup>, speed: Speed, notify: impl Fn() + 'static) -> Self {
+        let driver = Driver::new(setup.clone(), speed);
+        if !worker_can_run(&setup) {
+            return Self::with(Engine::Here(driver), speed, Box::new(notify));
+        }
+        match RaceThread::get() {
+            Ok(thread) => {
+                let runner = Self::with(Engine::Here(driver), speed, Box::new(notify));
+                let remote = thread.start(&setup, speed, ToRunner(Rc::downgrade(&runner.shared)));
+                let mut engine = runner.shared.engine.borrow_mut();
+                let Engine::Here(driver) = std::mem::replace(&mut *engine, Engine::Worker(remote.clone())) else {
+                    unreachable!("the runner was made with its driver here")
+                };
+                *engine = Engine::Starting { driver, sent: Vec::new(), remote };
+                drop(engine);
+                runner
+            }
+            Err(e) => {
+                web_sys::console::warn_1(&format!("packlab: the race runs on the page's thread: {e}").into());
+                Self::with(Engine::Here(driver), speed, Box::new(notify))
+            }
+        }
+    }
+
+    fn with(engine: Engine, speed: Speed, notify: Box<dyn Fn()>) -> Self {
+        let snapshot = match &engine {
+            Engine::Here(driver) | Engine::Starting { driver, .. } => driver.snapshot(),
+            Engine::Worker(_) => unreachable!("a runner starts with a driver here"),
+        };
         let shared = Shared {
-            setup,
-            race: RefCell::new(race),
-            phase: RefCell::new(Phase::Ready),
-            snapshot: RefCell::new(snapshot),
-            frames: RefCell::new(None),
+            snapshot: RefCell::new(Rc::new(snapshot)),
+            notify,
+            engine: RefCell::new(engine),
             speed: Cell::new(speed),
-            focus: Cell::new(0),
-            last_frame: Cell::new(None),
+            frames: RefCell::new(None),
             budget: Cell::new(FrameBudget::default()),
             tick: Cell::new((0.0, 0.0)),
-            owed: Cell::new(0.0),
-            stop_at: Cell::new(None),
-            meter: RefCell::new(Meter::default()),
-            notify: Box::new(notify),
         };
         Self { shared: Rc::new(shared) }
+    }
+
+    /// Whether the race runs in the race worker (once the worker has answered).
+    pub fn in_worker(&self) -> bool {
+        matches!(*self.shared.engine.borrow(), Engine::Worker(_))
     }
 
     /// The latest snapshot.
@@ -164,39 +171,108 @@ impl Runner {
     }
 
     pub fn set_speed(&self, speed: Speed) {
-        self.shared.speed.set(speed);
+        if self.shared.speed.replace(speed) != speed {
+            self.shared.send(Command::Speed(speed));
+        }
     }
 
     /// Chooses the lane whose per-bin series are published.
     pub fn set_focus(&self, lane: usize) {
-        self.shared.focus.set(lane);
-        let phase = self.shared.phase.borrow().clone();
-        self.shared.publish(phase);
+        self.shared.send(Command::Focus(lane));
     }
 
     /// Play ⇄ pause; at the horizon, runs the race again from slot 0.
     pub fn toggle(&self) {
-        let phase = self.shared.phase.borrow().clone();
-        match phase {
-            Phase::Running => self.pause(),
-            Phase::Ready | Phase::Paused => self.play(),
-            Phase::Finished => {
-                self.restart();
-                self.play();
+        self.shared.send(Command::Toggle);
+    }
+
+    /// Starts or resumes playing.
+    pub fn play(&self) {
+        self.shared.send(Command::Play);
+    }
+
+    pub fn pause(&self) {
+        self.shared.send(Command::Pause);
+    }
+
+    /// Pauses and runs one step: a slot, or in continuous time the next event.
+    pub fn step(&self) {
+        self.shared.send(Command::Step);
+    }
+
+    /// Pauses and goes one step back: a slot, or the previous event.
+    pub fn step_back(&self) {
+        self.shared.send(Command::Back);
+    }
+
+    /// Pauses and goes to `time` within the run so far (the timeline's scrubber).
+    pub fn seek(&self, time: f64) {
+        self.shared.send(Command::Seek(time));
+    }
+
+    /// Plays at full speed up to `time` and pauses there: a link's `t=`.
+    pub fn open_at(&self, time: f64) {
+        self.shared.send(Command::OpenAt(time));
+    }
+
+    /// Back to slot 0, paused.
+    pub fn restart(&self) {
+        self.shared.send(Command::Restart);
+    }
+}
+
+impl Drop for Runner {
+    fn drop(&mut self) {
+        self.shared.frames.borrow_mut().take();
+        if let Engine::Worker(remote) | Engine::Starting { remote, .. } = &*self.shared.engine.borrow() {
+            remote.end();
+        }
+    }
+}
+
+impl Shared {
+    /// Carries out `command` where the race runs.
+    fn send(self: &Rc<Self>, command: Command) {
+        let changed = {
+            let mut engine = self.engine.borrow_mut();
+            match &mut *engine {
+                Engine::Here(driver) => Some(driver.apply(command)),
+                Engine::Starting { sent, remote, .. } => {
+                    sent.push(command);
+                    remote.command(command);
+                    None
+                }
+                Engine::Worker(remote) => {
+                    remote.command(command);
+                    None
+                }
             }
-            Phase::Failed(_) => {}
+        };
+        // Here, the loop follows the driver and the change is shown at once; the worker
+        // answers with a snapshot of its own.
+        if let Some(changed) = changed {
+            self.follow_driver();
+            if changed {
+                self.publish_here();
+            }
         }
     }
 
-    /// Starts or resumes the animation loop.
-    pub fn play(&self) {
-        if self.shared.race.borrow().finished() {
+    /// Starts or stops the animation loop of a race played here, as its driver now plays
+    /// or not.
+    fn follow_driver(self: &Rc<Self>) {
+        let playing = matches!(&*self.engine.borrow(), Engine::Here(d) if d.playing());
+        if !playing {
+            self.frames.borrow_mut().take();
             return;
         }
-        let weak: Weak<Shared> = Rc::downgrade(&self.shared);
+        if self.frames.borrow().as_ref().is_some_and(FrameLoop::is_running) {
+            return;
+        }
+        let weak: Weak<Shared> = Rc::downgrade(self);
         let after = weak.clone();
         let started = FrameLoop::start(
-            move |now| weak.upgrade().is_some_and(|shared| shared.frame(now)),
+            move |now| weak.upgrade().is_some_and(|shared| shared.frame_here(now)),
             move |done| {
                 if let Some(shared) = after.upgrade() {
                     shared.rendered(done);
@@ -204,121 +280,28 @@ impl Runner {
             },
         );
         match started {
-            Ok(frames) => {
-                self.shared.last_frame.set(None);
-                *self.shared.meter.borrow_mut() = Meter::default();
-                *self.shared.frames.borrow_mut() = Some(frames);
-                self.shared.publish(Phase::Running);
+            Ok(frames) => *self.frames.borrow_mut() = Some(frames),
+            Err(e) => {
+                if let Engine::Here(driver) = &mut *self.engine.borrow_mut() {
+                    driver.fail(format!("cannot start the animation loop: {e:?}"));
+                }
+                self.publish_here();
             }
-            Err(e) => self.shared.publish(Phase::Failed(format!("cannot start the animation loop: {e:?}"))),
         }
     }
 
-    pub fn pause(&self) {
-        self.shared.frames.borrow_mut().take();
-        if *self.shared.phase.borrow() == Phase::Running {
-            self.shared.publish(Phase::Paused);
-        }
-    }
-
-    /// Pauses and runs one step: a slot, or in continuous time the next event.
-    pub fn step(&self) {
-        self.move_paused(|race| race.step());
-    }
-
-    /// Pauses and goes one step back: a slot, or the previous event.
-    pub fn step_back(&self) {
-        self.move_paused(Race::step_back);
-    }
-
-    /// Pauses and goes to `time` within the run so far (the timeline's scrubber).
-    pub fn seek(&self, time: f64) {
-        self.move_paused(|race| race.seek(time));
-    }
-
-    /// Plays at full speed up to `time` and pauses there: a link's `t=`.
-    pub fn open_at(&self, time: f64) {
-        self.shared.stop_at.set(Some(time));
-        self.play();
-    }
-
-    fn move_paused(&self, go: impl FnOnce(&mut Race) -> Result<(), packlab_core::EngineError>) {
-        // Stopped without publishing: the move publishes (and explains) once, where it lands.
-        self.shared.frames.borrow_mut().take();
-        if *self.shared.phase.borrow() == Phase::Running {
-            *self.shared.phase.borrow_mut() = Phase::Paused;
-        }
-        self.shared.stop_at.set(None);
-        if matches!(*self.shared.phase.borrow(), Phase::Failed(_)) {
-            return;
-        }
-        let result = go(&mut self.shared.race.borrow_mut());
-        let phase = match result {
-            Err(e) => Phase::Failed(format!("the simulation stopped: {e}")),
-            Ok(()) if self.shared.race.borrow().finished() => Phase::Finished,
-            Ok(()) => Phase::Paused,
+    /// One animation frame of a race played here: a slice of play within the frame budget,
+    /// then the snapshot. Returns whether to keep going.
+    fn frame_here(&self, now: f64) -> bool {
+        let started = now_ms();
+        let again = {
+            let mut engine = self.engine.borrow_mut();
+            let Engine::Here(driver) = &mut *engine else { return false };
+            let (again, simulated) = driver.slice(now, self.budget.get().ms(), now_ms);
+            self.tick.set((started, simulated));
+            again
         };
-        self.shared.publish(phase);
-    }
-
-    /// Back to slot 0, paused.
-    pub fn restart(&self) {
-        self.shared.frames.borrow_mut().take();
-        *self.shared.race.borrow_mut() = Race::new(&self.shared.setup, MAX_POINTS);
-        self.shared.owed.set(0.0);
-        self.shared.stop_at.set(None);
-        self.shared.publish(Phase::Ready);
-    }
-}
-
-impl Drop for Runner {
-    fn drop(&mut self) {
-        self.shared.frames.borrow_mut().take();
-    }
-}
-
-impl Shared {
-    /// One animation frame: advance the race within the budget, then publish. Returns whether
-    /// to keep going.
-    fn frame(&self, now: f64) -> bool {
-        let started = clock();
-        let gap =
-            self.last_frame.replace(Some(now)).map_or(1000.0 / 60.0, |last| (now - last).clamp(0.0, MAX_FRAME_GAP_MS));
-        let stop_at = self.stop_at.get();
-        let want = match (stop_at, self.speed.get().rate(self.setup.scenario.horizon())) {
-            // Whole units at full speed, then the rest exactly (below).
-            (Some(stop), _) => (stop.floor() as u64).saturating_sub(self.race.borrow().slot()),
-            (None, None) => u64::MAX,
-            (None, Some(rate)) => {
-                let due = self.owed.get() + rate * gap / 1000.0;
-                let whole = due.floor();
-                self.owed.set(due - whole);
-                whole as u64
-            }
-        };
-        let result = self.race.borrow_mut().advance(want, self.budget.get().ms(), clock);
-        let simulated = clock() - started;
-        self.tick.set((started, simulated));
-        if let Ok(slots) = result {
-            self.meter.borrow_mut().count(now, slots, simulated);
-        }
-        let mut next = self.after(result);
-        if let Some(stop) = stop_at.filter(|stop| self.race.borrow().slot() >= stop.floor() as u64) {
-            self.stop_at.set(None);
-            // A moment between whole units (a link to an event) is reached event by event.
-            let short_of_it = stop > self.race.borrow().now();
-            if next == Phase::Running
-                && short_of_it
-                && let Err(e) = self.race.borrow_mut().seek(stop)
-            {
-                next = Phase::Failed(format!("the simulation stopped: {e}"));
-            }
-            if next == Phase::Running {
-                next = Phase::Paused;
-            }
-        }
-        let again = next == Phase::Running;
-        self.publish(next);
+        self.publish_here();
         again
     }
 
@@ -331,53 +314,85 @@ impl Shared {
         self.budget.set(budget);
     }
 
-    /// The phase after an advance.
-    fn after(&self, result: Result<u64, packlab_core::EngineError>) -> Phase {
-        match result {
-            Err(e) => {
-                self.frames.borrow_mut().take();
-                Phase::Failed(format!("the simulation stopped: {e}"))
-            }
-            Ok(_) if self.race.borrow().finished() => Phase::Finished,
-            // A stepped race that had not started is now paused; a running one runs on.
-            Ok(_) => match self.phase.borrow().clone() {
-                Phase::Ready => Phase::Paused,
-                other => other,
-            },
-        }
+    /// Shows the snapshot of a race played here.
+    fn publish_here(&self) {
+        let snapshot = match &*self.engine.borrow() {
+            Engine::Here(driver) => driver.snapshot(),
+            _ => return,
+        };
+        self.show(snapshot);
     }
 
-    /// Publishes the race in `phase`. A race that stops is explained first (its decision log
-    /// made by replay, [`Race::explain`]); a playing one keeps no log.
-    fn publish(&self, phase: Phase) {
-        let phase = match phase {
-            Phase::Running => {
-                let mut race = self.race.borrow_mut();
-                if race.explaining() {
-                    race.quiet();
-                }
-                phase
-            }
-            Phase::Failed(_) => phase,
-            stopped => match self.race.borrow_mut().explain() {
-                Ok(()) => stopped,
-                Err(e) => {
-                    self.frames.borrow_mut().take();
-                    Phase::Failed(format!("the simulation stopped: {e}"))
-                }
-            },
-        };
-        let mut snapshot = self.race.borrow().snapshot(phase.clone(), self.focus.get());
-        snapshot.rate = self.meter.borrow().rate;
-        *self.phase.borrow_mut() = phase;
+    /// Shows `snapshot`. No borrow of the engine is held: the view may render at once and
+    /// ask for the speed.
+    fn show(&self, snapshot: Snapshot) {
         *self.snapshot.borrow_mut() = Rc::new(snapshot);
         (self.notify)();
     }
+
+    /// A snapshot the worker sent, in an animation frame. The first one means the worker
+    /// runs the race: the driver here is no longer needed.
+    fn shown_by_worker(&self, snapshot: Snapshot) {
+        {
+            let mut engine = self.engine.borrow_mut();
+            if let Engine::Starting { remote, .. } = &*engine {
+                let remote = remote.clone();
+                *engine = Engine::Worker(remote);
+            }
+        }
+        self.show(snapshot);
+    }
+
+    /// The worker cannot run the race: before it ran any, the race goes on here with the
+    /// commands sent so far; after, the race stops with `message`.
+    fn worker_failed(self: &Rc<Self>, message: String) {
+        let mut engine = self.engine.borrow_mut();
+        let Engine::Starting { remote, .. } = &*engine else {
+            drop(engine);
+            let mut snapshot = (**self.snapshot.borrow()).clone();
+            snapshot.phase = Phase::Failed(format!("the simulation stopped: {message}"));
+            self.show(snapshot);
+            return;
+        };
+        let remote = remote.clone();
+        let Engine::Starting { mut driver, sent, .. } = std::mem::replace(&mut *engine, Engine::Worker(remote)) else {
+            unreachable!("matched just above")
+        };
+        web_sys::console::warn_1(&format!("packlab: the race runs on the page's thread: {message}").into());
+        for command in sent {
+            driver.apply(command);
+        }
+        *engine = Engine::Here(driver);
+        drop(engine);
+        self.follow_driver();
+        self.publish_here();
+    }
 }
 
-/// Milliseconds on the animation-frame clock.
-fn clock() -> f64 {
-    now_ms()
+/// Whether the worker can rebuild `setup` from its link: not when it replays a trace file
+/// that only this page has read (the worker has no copy), which the link names by fingerprint.
+fn worker_can_run(setup: &Setup) -> bool {
+    let link = link_of(setup);
+    !link
+        .split('&')
+        .any(|pair| pair.strip_prefix("trace=").is_some_and(|v| packlab_core::trace::parse_fingerprint(v).is_ok()))
+}
+
+/// The runner as the race worker's listener.
+struct ToRunner(Weak<Shared>);
+
+impl Listener for ToRunner {
+    fn show(&self, snapshot: Snapshot) {
+        if let Some(shared) = self.0.upgrade() {
+            shared.shown_by_worker(snapshot);
+        }
+    }
+
+    fn failed(&self, message: String) {
+        if let Some(shared) = self.0.upgrade() {
+            shared.worker_failed(message);
+        }
+    }
 }
 
 /// What a new race does once shown.
@@ -404,6 +419,9 @@ pub struct RaceHandle {
     pub seek: Callback<f64>,
     pub restart: Callback<()>,
     pub focus: Callback<usize>,
+    /// Where the race runs: `worker` (the race worker) or `page` (the page's own thread, also
+    /// while the worker has not answered yet).
+    pub thread: &'static str,
 }
 
 /// Runs `setup` as a race owned by the calling component, at `speed` (changing the speed
@@ -415,7 +433,7 @@ pub struct RaceHandle {
 #[hook]
 pub fn use_race(setup: Rc<Setup>, speed: Speed, open_at: Option<f64>) -> RaceHandle {
     let redraw = use_force_update();
-    let runner = use_memo(setup, move |setup| Runner::new(setup.clone(), speed, move || redraw.force_update()));
+    let runner = use_memo(setup, move |setup| Runner::threaded(setup.clone(), speed, move || redraw.force_update()));
     runner.set_speed(speed);
     // The race this component showed last, its state when it was replaced, and what the new
     // one still has to start doing (in an effect, not while rendering).
@@ -470,6 +488,7 @@ pub fn use_race(setup: Rc<Setup>, speed: Speed, open_at: Option<f64>) -> RaceHan
         Callback::from(move |time| runner.seek(time))
     };
     RaceHandle {
+        thread: if runner.in_worker() { "worker" } else { "page" },
         snapshot: runner.snapshot(),
         restarted,
         toggle: call(Runner::toggle),

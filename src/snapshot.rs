@@ -7,9 +7,10 @@ use packlab_core::decisions::Decision;
 use packlab_core::models::{JobTime, ModelInfo, RewardReference};
 use packlab_core::view::ClusterView;
 use packlab_plot::Point;
+use serde::{Deserialize, Serialize};
 
 /// Where the race is.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Phase {
     /// Built, not started.
     Ready,
@@ -22,7 +23,7 @@ pub enum Phase {
 }
 
 /// One policy's numbers and picture.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LaneStats {
     /// The policy as the CLI and links write it (`vqs`, `bf-js`).
     pub policy: String,
@@ -66,18 +67,21 @@ pub struct LaneStats {
 }
 
 /// Measured pace of the page while playing.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Rate {
     /// Animation frames per second.
     pub fps: f64,
     /// Simulated slots per second (each lane).
     pub slots_per_second: f64,
-    /// Wall time spent simulating per frame, in ms (the frame budget in use, at full speed).
+    /// Wall time spent simulating per frame shown, in ms (on the page's thread: the frame
+    /// budget in use, at full speed).
     pub simulating_ms: f64,
+    /// Whether the race runs in the race worker (else on the page's thread).
+    pub worker: bool,
 }
 
 /// Everything the page shows of a race at one moment.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     /// Slots every lane has run.
     pub slot: u64,
@@ -92,6 +96,7 @@ pub struct Snapshot {
     /// The model racing: its time unit, whether jobs wait, what it measures per job and how
     /// its servers are drawn. Fixed for a race, so the set of charts does not change while it
     /// runs.
+    #[serde(with = "model_by_id")]
     pub model: &'static ModelInfo,
     /// The reward chart's reference lines, U^(g) and U* per server (PG-AS).
     pub reward: Option<RewardReference>,
@@ -115,6 +120,17 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// The snapshot as the race worker sends it to the page (postcard: compact and quick to
+    /// read back, which matters at a thousand servers and sixty snapshots a second).
+    pub fn to_bytes(&self) -> Result<Vec<u8>, String> {
+        postcard::to_allocvec(self).map_err(|e| format!("cannot write a snapshot: {e}"))
+    }
+
+    /// A snapshot from [`Snapshot::to_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
+        postcard::from_bytes(bytes).map_err(|e| format!("cannot read a snapshot: {e}"))
+    }
+
     /// The per-job time the model measures, if any (response time, delay).
     pub fn job_time(&self) -> Option<JobTime> {
         self.model.job_time
@@ -148,5 +164,21 @@ pub struct Shown(pub Rc<Snapshot>);
 impl PartialEq for Shown {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// A snapshot's model travels as its id (`pgrr`) and is the catalogue's own entry again when
+/// read back, so the page compares and reads it as before.
+mod model_by_id {
+    use packlab_core::models::{ModelInfo, all};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(model: &&'static ModelInfo, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(model.id)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<&'static ModelInfo, D::Error> {
+        let id = String::deserialize(deserializer)?;
+        all().into_iter().find(|m| m.id == id).ok_or_else(|| serde::de::Error::custom(format!("no model '{id}'")))
     }
 }

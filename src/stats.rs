@@ -161,6 +161,7 @@ fn row(lane: &LaneStats, columns: &Columns) -> Html {
         <tr key={lane.policy.clone()}
             data-policy={lane.policy.clone()}
             data-time={lane.slot.to_string()}
+            data-arrivals={lane.arrivals.to_string()}
             data-queue={lane.queue.to_string()}
             data-mean-queue={lane.mean_queue.to_string()}
             data-mean-occupancy={lane.mean_occupancy.to_string()}

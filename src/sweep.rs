@@ -27,6 +27,7 @@ use yew::prelude::*;
 use crate::chart::draw;
 use crate::controls::value_of;
 use crate::export::{ImageFormat, export_size, save_chart};
+use crate::frame_loop::now_ms;
 use crate::lab::SPEED_KEY;
 use crate::stats::group_digits;
 
@@ -381,7 +382,7 @@ impl Drop for WorkerPool {
 }
 
 /// The page's wasm-bindgen module and wasm file, as www/boot.js loaded them.
-fn module_urls() -> Option<(String, String)> {
+pub(crate) fn module_urls() -> Option<(String, String)> {
     let document = web_sys::window()?.document()?;
     let tag = document.query_selector("script[data-wasm]").ok()??;
     let base = document.base_uri().ok()??;
@@ -390,13 +391,9 @@ fn module_urls() -> Option<(String, String)> {
 }
 
 /// The URL of a file next to the page.
-fn asset_url(file: &str) -> Option<String> {
+pub(crate) fn asset_url(file: &str) -> Option<String> {
     let base = web_sys::window()?.document()?.base_uri().ok()??;
     web_sys::Url::new_with_base(file, &base).ok().map(|u| u.href())
-}
-
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
 /// Workers to start: one per core the browser reports, at least one, at most one per task.

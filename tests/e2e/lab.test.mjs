@@ -325,6 +325,8 @@ labTest('multiserver jobs: MSFQ answers faster than MSF on the same arrivals, as
   assert.ok(await page.$('#chart-job-time'), 'a response-time chart');
   assert.ok(await page.$('#chart-class-job-time'), 'a per-class response-time chart');
   await page.selectOption('#focus-job-time', '1');
+  // The focus comes back with the race worker's next snapshot.
+  await page.waitForFunction(() => document.querySelector('#focus')?.value === '1', null, { timeout: 5_000 });
   assert.equal(await page.inputValue('#focus'), '1', 'one focus for both per-bin charts');
   await page.screenshot({ path: join(RESULTS, 'lab-msfq-d1.png'), fullPage: false });
   await page.screenshot({ path: join(RESULTS, 'lab-msfq-d1-full.png'), fullPage: true });
@@ -417,7 +419,8 @@ labTest('the charts and the clusters are redrawn while playing', async (open) =>
   assert.equal(await page.$('#chart-class-job-time'), null, 'nor per-class response times');
   const idle = await grabCanvases(page);
   await page.click('#play');
-  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
+  // The race plays in the race worker: the button turns when its first snapshot is back.
+  await page.waitForSelector('#play[aria-pressed="true"]', { timeout: 5_000 });
   assert.equal((await page.textContent('#play')).trim(), 'Pause');
   await waitPastSlot(page, 0);
   const first = await grabCanvases(page);
@@ -742,6 +745,8 @@ labTest('issue 17: the bundled Google sample replays on pgrr-a5 as in the CLI; a
   // The sweep workers do not hold the file: the section gives the command line instead.
   assert.match(await page.textContent('#sweep-trace'), /packlab sweep --link '\?preset=pgrr-a5.*trace=bd3bdcff5265bac4.*' --trace FILE/);
   const cli = cliReports(query, ['--trace', 'samples/google-task-events.csv.gz']);
+  // The race worker has no copy of the file: this race runs on the page's own thread.
+  assert.equal(await page.getAttribute('main.lab', 'data-race-thread'), 'page');
   await runToEnd(page, horizon);
   const pageRows = await rows(page);
   assert.deepEqual(Object.keys(pageRows), ['bf-js', 'vqs', 'vqs-bf', 'fifo-ff']);
@@ -789,6 +794,51 @@ labTest('issue 17: the bundled Google sample replays on pgrr-a5 as in the CLI; a
     await bad.waitForFunction((n) => document.querySelector('#notices')?.textContent.includes(n), needle, { timeout: 20_000 });
   }
   await bad.close();
+});
+
+labTest('issue 19: the race runs in a Web Worker; the page draws its snapshots, and the numbers are the CLI\'s', async (open) => {
+  // While it plays, the meter says where the simulation runs; Pause stops it at once.
+  const long = await open('preset=pgrr-a1&servers=1000&policy=vqs,bf-js&seed=3&horizon=100000000&speed=max');
+  await long.waitForSelector('main.lab[data-race-thread="worker"]', { timeout: 10_000 });
+  await long.click('#play');
+  await long.waitForSelector('#rate[data-thread="worker"]', { timeout: 10_000 });
+  await long.click('#play');
+  await long.waitForSelector('#play[aria-pressed="false"]', { timeout: 5_000 });
+  const paused = await slot(long);
+  await long.waitForTimeout(300);
+  assert.equal(await slot(long), paused, 'the worker ran on after Pause');
+  await long.close();
+
+  const query = 'preset=pgrr-a1&servers=1000&policy=vqs,bf-js&seed=3&horizon=4000&speed=max';
+  const page = await open(query);
+  await page.waitForSelector('main.lab[data-race-thread="worker"]', { timeout: 10_000 });
+  await page.click('#play');
+  await waitForSlot(page, 4000);
+  await page.waitForFunction(() => document.querySelector('#play')?.textContent.trim() === 'Run again', null, {
+    timeout: 5_000,
+  });
+  const cli = cliReports(query);
+  const pageRows = await rows(page);
+  for (const [policy, row] of Object.entries(pageRows)) {
+    assert.equal(row.time, 4000, `${policy} data-time`);
+    assertClose(row.meanQueue, cli[policy].mean_queue, `${policy} mean queue`);
+    assertClose(row.meanOccupancy, cli[policy].mean_occupancy, `${policy} occupancy`);
+  }
+  // Going back and stepping are the worker's too, and land exactly: back one slot and
+  // forward one give the horizon's numbers again.
+  await page.click('#back');
+  await waitForSlot(page, 3999, 5_000);
+  await page.click('#step');
+  await waitForSlot(page, 4000, 5_000);
+  assert.deepEqual(await rows(page), pageRows);
+  // A new scenario is a new race in the same worker.
+  await setField(page, 'seed', '4');
+  await page.waitForFunction(() => document.querySelector('#stats tr[data-policy]')?.dataset.time === '0', null, {
+    timeout: 5_000,
+  });
+  await page.waitForSelector('main.lab[data-race-thread="worker"]', { timeout: 10_000 });
+  await page.click('#step');
+  await waitForSlot(page, 1, 5_000);
 });
 
 labTest('space plays and pauses, the right arrow steps one slot, reset goes back to 0', async (open) => {

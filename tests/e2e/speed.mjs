@@ -1,15 +1,20 @@
-// Measures the page's pace at speed "as fast as possible": frames/s and slots/s per link, as
-// the page itself reports them next to the progress bar (README, "Speed"). Not a test: speed
-// lives in measurements, and a loaded machine gives lower numbers.
+// Measures the page's pace at speed "as fast as possible" against the native engine, at one
+// sitting (README, "Speed"; docs/web.md). Not a test: speed lives in measurements, and a
+// loaded machine gives lower numbers.
 //
-//   trunk build --release && node tests/e2e/speed.mjs [SECONDS] [QUERY ...]    (DIST=dir for another build)
+//   trunk build --release && cargo build --release -p packlab-cli && npm run speed -- [SECONDS] [QUERY ...]
 //
-// Serves dist/ on 127.0.0.1, opens each query in headless Chromium (1280×720, software
-// rendering, the flags of lab.test.mjs), presses Play, lets it settle for 2 s, then reads the
-// page's meter once a second for SECONDS (default 10) and prints the median and range of
-// each figure. It also counts the slots the page ran over the whole window (the progress
-// label), as a check on the meter.
+// (DIST=dir for another build, PACKLAB=path for another CLI.) Serves dist/ on 127.0.0.1, opens
+// each query in headless Chromium (1280×720, software rendering, the flags of lab.test.mjs),
+// presses Play, lets it settle for 2 s, then reads the page once a second for SECONDS
+// (default 10): its meter (frames/s, slots/s) and the jobs arrived in the first lane (every
+// lane sees the same arrivals). Then it times the same scenario natively with
+// `packlab bench --jobs 2000000` and prints both per lane and their ratio. A race of several
+// lanes simulates every job once per lane, so the native figure for it is the rate of running
+// them all one after the other, 1 / (1/r₁ + 1/r₂ + …), per lane: the work the page does.
 
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,27 +22,56 @@ import { launchChromium, serveDist } from './browser.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const DIST = resolve(process.env.DIST ?? join(ROOT, 'dist'));
-/** The rows of the README's table. */
+const CLI = resolve(process.env.PACKLAB ?? join(ROOT, 'target/release/packlab'));
+/** The rows of the README's table: its PG-RR rows, then one case of each other model. */
 const LINKS = [
   'preset=pgrr-a1&servers=1000&policy=bf-js',
   'preset=pgrr-a1&servers=1000&policy=vqs,bf-js',
   'preset=pgrr-a3&servers=1000&policy=bf-js',
-  'preset=pgrr-a1&servers=100&policy=vqs,bf-js',
+  'preset=pgrr-a1&servers=100&policy=vqs,bf-js&horizon=100000000',
+  'preset=msfq-d1&load=7&policy=msfq:l=31',
+  'preset=ghra-b4&load=0.9&policy=alg2-jsq',
+  'preset=pgas-c3&servers=1000&horizon=100000&policy=dra',
 ];
+const NATIVE_JOBS = 2_000_000;
 
 const args = process.argv.slice(2);
 const seconds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 10;
 const links = args.length ? args : LINKS;
-
-const { server, origin } = await serveDist(DIST);
-const { context, close } = await launchChromium('packlab-speed-');
+if (!existsSync(CLI)) {
+  console.error(`no ${CLI}: run \`cargo build --release -p packlab-cli\` first (or set PACKLAB)`);
+  process.exit(2);
+}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const range = (xs) => `${Math.round(Math.min(...xs)).toLocaleString('en')}-${Math.round(Math.max(...xs)).toLocaleString('en')}`;
+const millions = (x) => `${(x / 1e6).toFixed(2)} M`;
 /** The slot and the horizon the progress label shows ("slot 12 345 of 2 000 000"). */
 const progress = (page) =>
   page.$eval('.progress .slots', (e) => e.textContent.split(' of ').map((part) => Number(part.replace(/\D/g, ''))));
-const slot = async (page) => (await progress(page))[0];
+const arrivals = (page) => page.$eval('#stats tr[data-policy]', (row) => Number(row.dataset.arrivals));
+
+/** `packlab bench` on the link's scenario: jobs/s per lane when every lane runs in turn. */
+function native(query) {
+  const params = new URLSearchParams(query);
+  const cli = ['bench', '--jobs', String(NATIVE_JOBS), '--json'];
+  for (const [key, value] of params) {
+    if (key === 'preset') cli.push('--preset', value);
+    else if (key === 'policy') cli.push('--policy', value);
+    else if (key !== 'speed') cli.push('--set', `${key}=${value}`);
+  }
+  const runs = execFileSync(CLI, cli, { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  const perLane = 1 / runs.reduce((sum, run) => sum + 1 / run.jobs_per_s, 0);
+  const growing = runs.filter((run) => run.growing).map((run) => run.policy);
+  return { perLane, runs, growing };
+}
+
+const { server, origin } = await serveDist(DIST);
+const { context, close } = await launchChromium('packlab-speed-');
+const rows = [];
 
 try {
   for (const query of links) {
@@ -49,7 +83,8 @@ try {
     const fps = [];
     const rate = [];
     const simulating = [];
-    const slot0 = await slot(page);
+    const slot0 = (await progress(page))[0];
+    const jobs0 = await arrivals(page);
     const t0 = Date.now();
     for (let i = 0; i < seconds; i++) {
       await page.waitForTimeout(1000);
@@ -62,19 +97,32 @@ try {
       }
     }
     const [slot1, horizon] = await progress(page);
-    const overall = (slot1 - slot0) / ((Date.now() - t0) / 1000);
+    const jobs1 = await arrivals(page);
+    const span = (Date.now() - t0) / 1000;
+    const overall = (slot1 - slot0) / span;
+    const pageJobs = (jobs1 - jobs0) / span;
     // At the horizon the meter stops (its figures cover the part that ran), the progress does not.
-    const finished = slot1 >= horizon ? ' (reached the horizon)' : '';
+    const finished = slot1 >= horizon ? ' (reached the horizon: raise it)' : '';
     await page.close();
     if (!fps.length) {
       console.log(`${query}&speed=max\n  reached the horizon before the first reading`);
       continue;
     }
+    const bench = native(query);
+    const ratio = pageJobs / bench.perLane;
+    const lanes = bench.runs.map((run) => `${run.policy} ${millions(run.jobs_per_s)}${run.growing ? ' ↑' : ''}`).join(', ');
     console.log(
       `${query}&speed=max\n  frames/s ${median(fps)} (${range(fps)})   slots/s ${Math.round(median(rate)).toLocaleString('en')} ` +
         `(${range(rate)})   progress ${Math.round(overall).toLocaleString('en')} slots/s${finished}   ` +
-        `simulating ${median(simulating)} ms/frame`,
+        `simulating ${median(simulating)} ms/frame\n` +
+        `  jobs/s per lane: page ${millions(pageJobs)}, native ${millions(bench.perLane)} (${lanes}); page/native ${ratio.toFixed(2)}`,
     );
+    rows.push({ query, fps: median(fps), pageJobs, native: bench.perLane, ratio });
+  }
+  console.log('\n| link (`&speed=max`) | frames/s | page jobs/s per lane | native jobs/s per lane | page / native |');
+  console.log('|---|---|---|---|---|');
+  for (const r of rows) {
+    console.log(`| \`?${r.query}\` | ${r.fps} | ${millions(r.pageJobs)} | ${millions(r.native)} | ${r.ratio.toFixed(2)} |`);
   }
 } finally {
   await close();

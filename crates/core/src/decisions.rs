@@ -15,17 +15,18 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One decision of a policy.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Decision {
     /// Its number in the run, from 1: decisions of one lane in the order they were made.
     pub seq: u64,
     /// When it was made (the slot, in slotted time).
     pub time: f64,
     /// What kind: `start`, `admit`, `reject`, `migrate`, `preempt`, `dummy`, `phase`, …
-    pub action: &'static str,
+    #[serde(deserialize_with = "crate::interned::static_str")]
+    pub action: crate::interned::Word,
     /// The job decided on. Job ids are the same in every lane of a race (common random
     /// numbers), so one job's decisions can be set side by side.
     pub job: Option<u64>,
@@ -68,7 +69,7 @@ impl Decision {
 }
 
 /// One thing a policy looked at: "runner-up" = "server 7, room 0.55".
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fact {
     pub label: String,
     pub value: String,

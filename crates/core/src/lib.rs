@@ -43,6 +43,7 @@ pub mod decisions;
 pub mod des;
 pub mod error;
 pub mod index;
+pub mod interned;
 pub mod keys;
 pub mod limits;
 pub mod metrics;

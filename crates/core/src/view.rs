@@ -5,6 +5,8 @@
 //! The browser draws from these and nothing else, so a new model plugs into the page by
 //! implementing [`LiveRun`]; the page never looks inside an engine.
 
+use serde::{Deserialize, Serialize};
+
 use crate::EngineError;
 use crate::decisions::DecisionLog;
 use crate::metrics::SeriesPoint;
@@ -150,11 +152,12 @@ pub struct Analysis {
 }
 
 /// One moment of a cluster.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ClusterView {
     pub servers: Vec<ServerView>,
     /// The resources drawn as one bar each per server (GH-RA: memory, CPU, storage); empty
     /// for one-resource models, which draw a single unnamed bar.
+    #[serde(deserialize_with = "crate::interned::static_strs")]
     pub resources: Vec<&'static str>,
     /// A line of live readings under the servers, where the policy has some (GH-RA: the
     /// rates of its Poisson clocks).
@@ -176,7 +179,7 @@ pub struct ClusterView {
 }
 
 /// What the queue bins stand for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum BinsKind {
     /// The policy's virtual queues (VQS, VQS-BF).
     Queues,
@@ -188,7 +191,7 @@ pub enum BinsKind {
 }
 
 /// One server: how full it is, and (in detail) the jobs filling it, in placement order.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ServerView {
     /// Occupied fraction of the capacity, in [0, 1] (the fullest resource's, with several).
     pub fill: f32,
@@ -202,7 +205,7 @@ pub struct ServerView {
 
 /// A running job as drawn: its share of each resource of the server (one for one-resource
 /// models) and its bin (the colour).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Block {
     pub shares: [f32; MAX_RESOURCES],
     pub bin: u16,
@@ -219,7 +222,7 @@ pub struct Block {
 }
 
 /// The most recent placement and a sentence on why the policy chose it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Why {
     /// When: the slot, or the exact time in continuous time.
     pub time: f64,

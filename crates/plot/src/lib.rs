@@ -170,7 +170,7 @@ impl Ink {
 }
 
 /// A data point, with an optional confidence interval drawn as an error bar.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Point {
     pub x: f64,
     pub y: f64,

@@ -16,7 +16,7 @@ pub mod pgrr;
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::ConfigError;
 use crate::keys::{Key, KeyInfo, unknown_key};
@@ -255,7 +255,7 @@ pub struct JobTime {
 
 /// The reference lines of a reward chart (PG-AS): the global greedy's normalised reward U^(g),
 /// what DRA tends to as L grows, and the LP optimum U*, what no policy can beat.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct RewardReference {
     pub greedy: f64,
     pub optimal: f64,

@@ -1,0 +1,112 @@
+//! The race worker's side: a [`Driver`] that `www/race-worker.js` steps off the main thread.
+//!
+//! The page ([`crate::runner`]) sends the worker its scenario as a link, then commands; the
+//! worker plays the race in slices of wall time and sends back a [`Snapshot`] (postcard bytes,
+//! transferred, not copied) whenever the page has drawn the previous one. No message is sent
+//! per job or per slot, and the page draws only the latest snapshot.
+
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+
+use crate::driver::{Command, Driver};
+use crate::frame_loop::now_ms;
+use crate::lab::Speed;
+use packlab_core::scenario::{Setup, decode_link};
+
+/// A race played in the worker.
+#[wasm_bindgen]
+pub struct RaceHost {
+    driver: Driver,
+}
+
+#[wasm_bindgen]
+impl RaceHost {
+    /// The race of `link` (a query as [`link_of`] writes it), at `speed` (JSON of [`Speed`]).
+    #[wasm_bindgen(constructor)]
+    pub fn new(link: &str, speed: &str) -> Result<RaceHost, JsValue> {
+        let setup = setup_of(link).map_err(|e| JsValue::from_str(&e))?;
+        let speed: Speed = serde_json::from_str(speed).map_err(|e| JsValue::from_str(&format!("bad speed: {e}")))?;
+        Ok(Self { driver: Driver::new(Rc::new(setup), speed) })
+    }
+
+    /// Carries out a command (JSON of [`Command`]). Returns whether the page has something
+    /// new to show.
+    pub fn command(&mut self, command: &str) -> Result<bool, JsValue> {
+        let command: Command =
+            serde_json::from_str(command).map_err(|e| JsValue::from_str(&format!("bad command: {e}")))?;
+        Ok(self.driver.apply(command))
+    }
+
+    /// Whether the race is playing (the worker keeps calling [`RaceHost::work`]).
+    pub fn playing(&self) -> bool {
+        self.driver.playing()
+    }
+
+    /// Whether playing follows a set speed, so the worker may wait between slices.
+    pub fn paced(&self) -> bool {
+        self.driver.paced()
+    }
+
+    /// Plays for up to `budget_ms` of wall time.
+    pub fn work(&mut self, budget_ms: f64) {
+        self.driver.slice(now_ms(), budget_ms, now_ms);
+    }
+
+    /// The race now, as bytes for [`crate::snapshot::Snapshot::from_bytes`].
+    pub fn frame(&self) -> Result<Vec<u8>, JsValue> {
+        self.driver.snapshot().to_bytes().map_err(|e| JsValue::from_str(&e))
+    }
+}
+
+/// The link the page sends the worker for `setup`: every key that differs from the preset.
+pub fn link_of(setup: &Setup) -> String {
+    packlab_core::scenario::encode_link(&setup.preset, &setup.policies, &setup.scenario, &[])
+}
+
+/// The setup of a link from [`link_of`]; any key the link decoder refused is an error.
+pub fn setup_of(link: &str) -> Result<Setup, String> {
+    let (link, errors) = decode_link(link, &[]);
+    if let Some(e) = errors.first() {
+        return Err(e.to_string());
+    }
+    Ok(Setup { preset: link.preset, scenario: link.scenario, policies: link.policies })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use packlab_core::scenario::presets;
+
+    /// The worker rebuilds the page's setup from its link, so the two must be the same
+    /// setup: otherwise the page would show another race than the one it was asked for.
+    #[test]
+    fn every_preset_comes_back_from_its_link() {
+        for preset in presets() {
+            let mut setup = Setup::from_preset(preset.id).unwrap();
+            assert_eq!(setup_of(&link_of(&setup)).unwrap(), setup, "{}", preset.id);
+            // And with keys changed from the preset's.
+            setup.scenario.set("seed", "77").unwrap();
+            assert_eq!(setup_of(&link_of(&setup)).unwrap(), setup, "{} with a new seed", preset.id);
+        }
+    }
+
+    /// What the page draws is what the worker had: every preset's snapshot, paused with its
+    /// decision log, comes back from its bytes equal, words and all.
+    #[test]
+    fn a_snapshot_crosses_to_the_page_unchanged() {
+        for preset in presets() {
+            let setup = Rc::new(Setup::from_preset(preset.id).unwrap());
+            let mut driver = Driver::new(setup, Speed::Max);
+            driver.apply(Command::Seek(40.0));
+            driver.apply(Command::Step);
+            let snapshot = driver.snapshot();
+            let bytes = snapshot.to_bytes().unwrap();
+            // Compared as text: a mean before the warm-up ends is NaN, which equals nothing.
+            let back = crate::snapshot::Snapshot::from_bytes(&bytes).unwrap();
+            assert_eq!(format!("{back:?}"), format!("{snapshot:?}"), "{}", preset.id);
+            assert_eq!(back.model.id, snapshot.model.id);
+        }
+        assert!(crate::snapshot::Snapshot::from_bytes(&[1, 2, 3]).is_err(), "bad bytes are an error, not a panic");
+    }
+}

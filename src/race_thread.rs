@@ -1,0 +1,314 @@
+//! The main thread's side of the race worker (`www/race-worker.js`).
+//!
+//! One worker serves the page for as long as it is open: it loads the page's wasm once, and
+//! each new race (a new scenario) replaces the one it played. Messages, as JSON strings to the
+//! worker:
+//!
+//! * `{init: {js: URL, wasm: URL, module: WebAssembly.Module}}` (an object), once;
+//! * `{"race": N, "link": QUERY, "speed": SPEED}`: play race N from now on;
+//! * `{"race": N, "do": COMMAND}`: a [`Command`] for race N;
+//! * `{"race": N, "drawn": true}`: the page has taken race N's last snapshot;
+//! * `{"race": N, "end": true}`: race N is no longer shown.
+//!
+//! and from it, as objects: `{race: N, snapshot: ArrayBuffer}` (transferred, [`Snapshot`]
+//! bytes) or `{race: N, error: TEXT}` (`race` is -1 when the worker could not load at all).
+//!
+//! The worker sends a snapshot only once the page has taken the previous one, so however fast
+//! the race runs, at most one is on its way, and the page decodes and draws at most one per
+//! animation frame.
+
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use crate::driver::Command;
+use crate::frame_loop::now_ms;
+use crate::lab::Speed;
+use crate::race_host::link_of;
+use crate::snapshot::{Phase, Snapshot};
+use crate::sweep::{asset_url, module_urls};
+use packlab_core::scenario::Setup;
+
+/// What a race shown from the worker tells its runner.
+pub trait Listener {
+    /// A snapshot to show, in an animation frame.
+    fn show(&self, snapshot: Snapshot);
+    /// The worker cannot run the race.
+    fn failed(&self, message: String);
+}
+
+/// The page's race worker.
+pub struct RaceThread {
+    worker: Worker,
+    /// The race shown now: its messages are the only ones heeded.
+    current: RefCell<Weak<RemoteRace>>,
+    next_id: Cell<u64>,
+    /// Why the worker cannot run races, once it has said so.
+    broken: RefCell<Option<String>>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+thread_local! {
+    static THREAD: RefCell<Option<Rc<RaceThread>>> = const { RefCell::new(None) };
+}
+
+impl RaceThread {
+    /// The page's race worker, started on first use.
+    pub fn get() -> Result<Rc<RaceThread>, String> {
+        if let Some(thread) = THREAD.with(|t| t.borrow().clone()) {
+            let broken = thread.broken.borrow().clone();
+            return match broken {
+                Some(why) => Err(why),
+                None => Ok(thread),
+            };
+        }
+        let thread = Self::spawn()?;
+        THREAD.with(|t| *t.borrow_mut() = Some(thread.clone()));
+        Ok(thread)
+    }
+
+    fn spawn() -> Result<Rc<RaceThread>, String> {
+        let (js, wasm) = module_urls().ok_or("cannot find the page's wasm module")?;
+        let script = asset_url("race-worker.js").ok_or("cannot find race-worker.js")?;
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker =
+            Worker::new_with_options(&script, &options).map_err(|e| format!("cannot start a worker: {e:?}"))?;
+        let thread = Rc::new_cyclic(|me: &Weak<RaceThread>| {
+            let on_message = {
+                let me = me.clone();
+                Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+                    if let Some(thread) = me.upgrade() {
+                        thread.heard(&event.data());
+                    }
+                })
+            };
+            let on_error = {
+                let me = me.clone();
+                Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+                    if let Some(thread) = me.upgrade() {
+                        thread.break_down(format!("the race worker failed: {}", event.message()));
+                    }
+                })
+            };
+            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            RaceThread {
+                worker: worker.clone(),
+                current: RefCell::new(Weak::new()),
+                next_id: Cell::new(0),
+                broken: RefCell::new(None),
+                _on_message: on_message,
+                _on_error: on_error,
+            }
+        });
+        // The page's compiled module goes along, so the worker instantiates it without
+        // fetching and compiling the wasm again (the URL is there for a browser that cannot
+        // send a module).
+        let init = js_sys::Object::new();
+        let fields = js_sys::Object::new();
+        let set = |object: &js_sys::Object, key: &str, value: &JsValue| {
+            js_sys::Reflect::set(object, &JsValue::from_str(key), value).map(drop)
+        };
+        set(&fields, "js", &JsValue::from_str(&js))
+            .and_then(|()| set(&fields, "wasm", &JsValue::from_str(&wasm)))
+            .and_then(|()| set(&fields, "module", &wasm_bindgen::module()))
+            .and_then(|()| set(&init, "init", &fields))
+            .map_err(|e| format!("cannot describe the module to the race worker: {e:?}"))?;
+        thread.worker.post_message(&init).map_err(|e| format!("cannot talk to the race worker: {e:?}"))?;
+        Ok(thread)
+    }
+
+    /// Plays `setup` in the worker from now on, shown through `listener`.
+    pub fn start(self: &Rc<Self>, setup: &Setup, speed: Speed, listener: impl Listener + 'static) -> Rc<RemoteRace> {
+        let id = self.next_id.get();
+        self.next_id.set(id + 1);
+        let race = Rc::new(RemoteRace {
+            id,
+            thread: self.clone(),
+            pending: RefCell::new(None),
+            frame: RefCell::new(None),
+            requested: Cell::new(None),
+            meter: RefCell::new(DrawMeter::default()),
+            listener: Box::new(listener),
+        });
+        *self.current.borrow_mut() = Rc::downgrade(&race);
+        let speed = serde_json::to_value(speed).unwrap_or_default();
+        let message = serde_json::json!({ "race": id, "link": link_of(setup), "speed": speed.to_string() });
+        if let Err(e) = self.post(&message.to_string()) {
+            self.break_down(e);
+        }
+        race
+    }
+
+    fn post(&self, message: &str) -> Result<(), String> {
+        self.worker
+            .post_message(&JsValue::from_str(message))
+            .map_err(|e| format!("cannot talk to the race worker: {e:?}"))
+    }
+
+    /// A message from the worker.
+    fn heard(&self, data: &JsValue) {
+        let field =
+            |name: &str| js_sys::Reflect::get(data, &JsValue::from_str(name)).ok().filter(|v| !v.is_undefined());
+        let race = field("race").and_then(|v| v.as_f64()).unwrap_or(-1.0);
+        if let Some(error) = field("error") {
+            let message = error.as_string().unwrap_or_else(|| format!("{error:?}"));
+            if race < 0.0 {
+                self.break_down(message);
+            } else if let Some(current) = self.current_if(race) {
+                current.listener.failed(message);
+            }
+            return;
+        }
+        let Some(current) = self.current_if(race) else { return };
+        let Some(buffer) = field("snapshot") else { return };
+        match Snapshot::from_bytes(&js_sys::Uint8Array::new(&buffer).to_vec()) {
+            Ok(snapshot) => current.arrived(snapshot),
+            Err(e) => current.listener.failed(e),
+        }
+    }
+
+    /// The race shown now, if it is race `id`.
+    fn current_if(&self, id: f64) -> Option<Rc<RemoteRace>> {
+        self.current.borrow().upgrade().filter(|race| race.id as f64 == id)
+    }
+
+    /// The worker cannot run races: says so to the race shown, and to every later one.
+    fn break_down(&self, message: String) {
+        *self.broken.borrow_mut() = Some(message.clone());
+        let current = self.current.borrow().upgrade();
+        if let Some(current) = current {
+            current.listener.failed(message);
+        }
+    }
+}
+
+/// The JS function handed to requestAnimationFrame.
+type FrameCallback = Closure<dyn FnMut(f64)>;
+
+/// A race played in the worker, as the page sees it.
+pub struct RemoteRace {
+    id: u64,
+    thread: Rc<RaceThread>,
+    /// The snapshot to draw with the next animation frame.
+    pending: RefCell<Option<Snapshot>>,
+    frame: RefCell<Option<FrameCallback>>,
+    /// The animation frame requested, to cancel at the end.
+    requested: Cell<Option<i32>>,
+    meter: RefCell<DrawMeter>,
+    listener: Box<dyn Listener>,
+}
+
+impl RemoteRace {
+    /// Sends `command` to the worker.
+    pub fn command(&self, command: Command) {
+        let command = serde_json::to_value(command).unwrap_or_default();
+        let message = serde_json::json!({ "race": self.id, "do": command.to_string() });
+        if let Err(e) = self.thread.post(&message.to_string()) {
+            self.listener.failed(e);
+        }
+    }
+
+    /// The race is no longer shown: the worker drops it, unless it plays a newer one already.
+    pub fn end(&self) {
+        if let (Some(id), Some(window)) = (self.requested.take(), web_sys::window()) {
+            let _ = window.cancel_animation_frame(id);
+        }
+        self.frame.borrow_mut().take();
+        let current = self.thread.current.borrow().upgrade().is_some_and(|race| race.id == self.id);
+        if current {
+            *self.thread.current.borrow_mut() = Weak::new();
+            // Nothing more to do if this fails: the worker's next race replaces this one.
+            let _ = self.thread.post(&serde_json::json!({ "race": self.id, "end": true }).to_string());
+        }
+    }
+
+    /// A snapshot from the worker: drawn with the next animation frame (a newer one that
+    /// arrives before replaces it).
+    fn arrived(self: &Rc<Self>, snapshot: Snapshot) {
+        // A race that stopped (a pause, a step, the horizon) is shown at once: the person
+        // waits for it, and a page out of sight gets no animation frames (an embed scrolled
+        // away pauses its race and must say so).
+        let stopped = snapshot.phase != Phase::Running;
+        *self.pending.borrow_mut() = Some(snapshot);
+        if stopped {
+            if let (Some(id), Some(window)) = (self.requested.take(), web_sys::window()) {
+                let _ = window.cancel_animation_frame(id);
+            }
+            self.draw();
+            return;
+        }
+        if self.requested.get().is_some() {
+            return;
+        }
+        if self.frame.borrow().is_none() {
+            let me = Rc::downgrade(self);
+            *self.frame.borrow_mut() = Some(Closure::new(move |_: f64| {
+                if let Some(race) = me.upgrade() {
+                    race.draw();
+                }
+            }));
+        }
+        let frame = self.frame.borrow();
+        let requested = frame
+            .as_ref()
+            .zip(web_sys::window())
+            .and_then(|(frame, window)| window.request_animation_frame(frame.as_ref().unchecked_ref()).ok());
+        drop(frame);
+        match requested {
+            Some(id) => self.requested.set(Some(id)),
+            // No animation frames (no window): draw at once.
+            None => self.draw(),
+        }
+    }
+
+    /// Draws the pending snapshot and asks the worker for the next.
+    fn draw(&self) {
+        self.requested.set(None);
+        let Some(mut snapshot) = self.pending.borrow_mut().take() else { return };
+        let _ = self.thread.post(&serde_json::json!({ "race": self.id, "drawn": true }).to_string());
+        let fps = self.meter.borrow_mut().count(now_ms(), snapshot.phase == Phase::Running);
+        // The worker measured its slices; the page's frames are what the person sees.
+        snapshot.rate = match (snapshot.rate, fps) {
+            (Some(mut rate), Some(fps)) => {
+                let simulating_per_second = rate.simulating_ms * rate.fps;
+                rate.fps = fps;
+                rate.simulating_ms = simulating_per_second / fps;
+                rate.worker = true;
+                Some(rate)
+            }
+            _ => None,
+        };
+        self.listener.show(snapshot);
+    }
+}
+
+/// Snapshots drawn per second while the race plays.
+#[derive(Default)]
+struct DrawMeter {
+    since: Option<f64>,
+    frames: u32,
+    fps: Option<f64>,
+}
+
+impl DrawMeter {
+    /// Counts a frame drawn at `now`; returns the frames per second over the last window.
+    fn count(&mut self, now: f64, playing: bool) -> Option<f64> {
+        if !playing {
+            *self = Self::default();
+            return None;
+        }
+        let since = *self.since.get_or_insert(now);
+        self.frames += 1;
+        if now - since >= 1000.0 {
+            self.fps = Some(f64::from(self.frames - 1) * 1000.0 / (now - since));
+            (self.since, self.frames) = (Some(now), 1);
+        }
+        self.fps
+    }
+}

@@ -1,0 +1,114 @@
+// The race worker: plays the page's race off the main thread (src/race_thread.rs is the
+// page's side and documents the messages). It loads the page's own wasm-bindgen module (whose
+// `main` does nothing outside a window) and steps a `RaceHost` in slices of wall time; between
+// slices it reads the page's messages, and sends a snapshot whenever the page has taken the
+// previous one.
+
+/** Wall time of one slice of play, in ms: short enough that a command (Pause) or the page's
+ * request for the next snapshot waits little, long enough that yielding costs nothing. */
+const SLICE_MS = 4;
+/** Pause between slices when a speed is set (the race then needs little time). */
+const PACED_MS = 8;
+
+let module = null;
+let host = null;
+let race = -1;
+/** Whether the page took the last snapshot, and whether there is something new to send. */
+let taken = true;
+let fresh = false;
+/** Whether a slice is scheduled. */
+let scheduled = false;
+const ready = new Promise((resolve) => (self.resolveReady = resolve));
+
+// A message to oneself runs the next slice after any message from the page (setTimeout(0)
+// would be held to 4 ms once nested).
+const channel = new MessageChannel();
+channel.port1.onmessage = () => {
+  scheduled = false;
+  pump();
+};
+
+function schedule(delay) {
+  if (delay > 0) {
+    setTimeout(() => schedule(0), delay);
+  } else if (!scheduled) {
+    scheduled = true;
+    channel.port2.postMessage(null);
+  }
+}
+
+function fail(err) {
+  self.postMessage({ race, error: String(err?.message ?? err) });
+  host?.free();
+  host = null;
+}
+
+function pump() {
+  if (!host) return;
+  try {
+    // Sent first: the page asked for it and draws it with its next frame. A race that
+    // stopped is sent whether or not the page took the last one: it answers a command (or
+    // ends the run), and a page out of sight, which gets no animation frames to take
+    // snapshots in, must still learn that it paused.
+    if (fresh && (taken || !host.playing())) {
+      const bytes = host.frame();
+      self.postMessage({ race, snapshot: bytes.buffer }, [bytes.buffer]);
+      fresh = false;
+      taken = false;
+    }
+    if (host.playing()) {
+      host.work(SLICE_MS);
+      // The last slice may have ended the play (the horizon, a link's t=): that is news too.
+      fresh = true;
+    }
+    if (host.playing() || (fresh && taken)) schedule(host.paced() ? PACED_MS : 0);
+  } catch (err) {
+    fail(err);
+  }
+}
+
+self.onmessage = async ({ data }) => {
+  const message = typeof data === 'string' ? JSON.parse(data) : data;
+  if (message.init) {
+    try {
+      module = await import(message.init.js);
+      // The page's compiled module when it sent one: nothing to fetch or compile again.
+      await module.default({ module_or_path: message.init.module ?? message.init.wasm });
+      self.resolveReady();
+    } catch (err) {
+      self.postMessage({ race: -1, error: `cannot load the simulation: ${err}` });
+    }
+    return;
+  }
+  await ready;
+  if (message.link !== undefined) {
+    host?.free();
+    host = null;
+    race = message.race;
+    try {
+      host = new module.RaceHost(message.link, message.speed);
+    } catch (err) {
+      fail(err);
+      return;
+    }
+    (taken = true), (fresh = true);
+    schedule(0);
+    return;
+  }
+  if (message.race !== race || !host) return;
+  if (message.end) {
+    host.free();
+    host = null;
+  } else if (message.drawn) {
+    taken = true;
+    schedule(0);
+  } else if (message.do !== undefined) {
+    try {
+      if (host.command(message.do)) fresh = true;
+    } catch (err) {
+      fail(err);
+      return;
+    }
+    schedule(0);
+  }
+};
