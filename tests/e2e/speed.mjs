@@ -8,8 +8,9 @@
 // each query in headless Chromium (1280×720, software rendering, the flags of lab.test.mjs),
 // presses Play, lets it settle for 2 s, then reads the page once a second for SECONDS
 // (default 10): its meter (frames/s, slots/s) and the jobs arrived in the first lane (every
-// lane sees the same arrivals). Then it times the same scenario natively with
-// `packlab bench --jobs 2000000` and prints both per lane and their ratio. A race of several
+// lane sees the same arrivals). Then it times the same stretch of the same run natively,
+// `packlab bench --warmup FROM --jobs N` with FROM the slot the window began at and N the jobs
+// that arrived in it, and prints both per lane and their ratio. A race of several
 // lanes simulates every job once per lane, so the native figure for it is the rate of running
 // them all one after the other, 1 / (1/r₁ + 1/r₂ + …), per lane: the work the page does.
 
@@ -24,16 +25,16 @@ const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const DIST = resolve(process.env.DIST ?? join(ROOT, 'dist'));
 const CLI = resolve(process.env.PACKLAB ?? join(ROOT, 'target/release/packlab'));
 /** The rows of the README's table: its PG-RR rows, then one case of each other model. */
+// Horizons are raised so that no race ends within the measurement.
 const LINKS = [
-  'preset=pgrr-a1&servers=1000&policy=bf-js',
-  'preset=pgrr-a1&servers=1000&policy=vqs,bf-js',
-  'preset=pgrr-a3&servers=1000&policy=bf-js',
+  'preset=pgrr-a1&servers=1000&policy=bf-js&horizon=100000000',
+  'preset=pgrr-a1&servers=1000&policy=vqs,bf-js&horizon=100000000',
+  'preset=pgrr-a3&servers=1000&policy=bf-js&horizon=100000000',
   'preset=pgrr-a1&servers=100&policy=vqs,bf-js&horizon=100000000',
-  'preset=msfq-d1&load=7&policy=msfq:l=31',
-  'preset=ghra-b4&load=0.9&policy=alg2-jsq',
+  'preset=msfq-d1&load=7&policy=msfq:l=31&horizon=100000000',
+  'preset=ghra-b4&load=0.9&policy=alg2-jsq&horizon=1000000',
   'preset=pgas-c3&servers=1000&horizon=100000&policy=dra',
 ];
-const NATIVE_JOBS = 2_000_000;
 
 const args = process.argv.slice(2);
 const seconds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 10;
@@ -51,10 +52,15 @@ const progress = (page) =>
   page.$eval('.progress .slots', (e) => e.textContent.split(' of ').map((part) => Number(part.replace(/\D/g, ''))));
 const arrivals = (page) => page.$eval('#stats tr[data-policy]', (row) => Number(row.dataset.arrivals));
 
-/** `packlab bench` on the link's scenario: jobs/s per lane when every lane runs in turn. */
-function native(query) {
+/**
+ * `packlab bench` on the link's scenario over the stretch the page was measured on (from
+ * `from`, untimed before, for `jobs` arrivals): jobs/s per lane when every lane runs in turn.
+ * The same stretch matters for a policy whose queue grows (VQS on pgrr-a1): its cost per job
+ * grows with the queue, so another stretch would be another workload.
+ */
+function native(query, from, jobs) {
   const params = new URLSearchParams(query);
-  const cli = ['bench', '--jobs', String(NATIVE_JOBS), '--json'];
+  const cli = ['bench', '--warmup', String(from), '--jobs', String(jobs), '--json'];
   for (const [key, value] of params) {
     if (key === 'preset') cli.push('--preset', value);
     else if (key === 'policy') cli.push('--policy', value);
@@ -108,7 +114,7 @@ try {
       console.log(`${query}&speed=max\n  reached the horizon before the first reading`);
       continue;
     }
-    const bench = native(query);
+    const bench = native(query, slot0, jobs1 - jobs0);
     const ratio = pageJobs / bench.perLane;
     const lanes = bench.runs.map((run) => `${run.policy} ${millions(run.jobs_per_s)}${run.growing ? ' ↑' : ''}`).join(', ');
     console.log(
