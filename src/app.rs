@@ -281,7 +281,7 @@ fn EmbeddedLab(props: &LabProps) -> Html {
     let setup = lab.setup.clone();
     let LabRace { race, marks, reduced_motion, help, toggle_help, theme } = use_lab_race(lab, &props.dispatch);
     let root = use_node_ref();
-    use_pause_when_hidden(root.clone(), race.snapshot.phase == Phase::Running, race.toggle.clone());
+    use_pause_when_hidden(root.clone(), race.snapshot.phase == Phase::Running, race.pause.clone(), race.play.clone());
     let snapshot = &race.snapshot;
     let load = *use_memo(setup.clone(), |s| s.scenario.offered_utilization());
     let views = lab.embed.as_ref().map(|e| e.views.clone()).unwrap_or_default();
@@ -339,25 +339,26 @@ fn EmbeddedLab(props: &LabProps) -> Html {
 }
 
 /// Pauses the race while `root` is off-screen or the tab is hidden, and plays it on when it
-/// is visible again, if it was this hook that paused it (`toggle` plays and pauses).
+/// is visible again, if it was this hook that paused it. Explicit pause and play, not a
+/// toggle: the race runs in a worker, and `running` may be a frame old.
 #[hook]
-fn use_pause_when_hidden(root: NodeRef, running: bool, toggle: Callback<()>) {
+fn use_pause_when_hidden(root: NodeRef, running: bool, pause: Callback<()>, play: Callback<()>) {
     // Whether the element is on screen and the tab visible; whether we paused the race.
     let state = use_mut_ref(|| (true, true, false));
-    let current = use_mut_ref(|| (running, toggle.clone()));
-    *current.borrow_mut() = (running, toggle);
+    let current = use_mut_ref(|| (running, pause.clone(), play.clone()));
+    *current.borrow_mut() = (running, pause, play);
     let react = {
         let (state, current) = (state.clone(), current.clone());
         Rc::new(move || {
             let (on_screen, tab_visible, paused_by_us) = *state.borrow();
-            let (running, toggle) = current.borrow().clone();
+            let (running, pause, play) = current.borrow().clone();
             let visible = on_screen && tab_visible;
             if !visible && running {
                 state.borrow_mut().2 = true;
-                toggle.emit(());
+                pause.emit(());
             } else if visible && paused_by_us && !running {
                 state.borrow_mut().2 = false;
-                toggle.emit(());
+                play.emit(());
             } else if visible {
                 state.borrow_mut().2 = false;
             }

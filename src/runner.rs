@@ -413,6 +413,9 @@ pub struct RaceHandle {
     /// (said once per new race; a change used to restart the run silently).
     pub restarted: Option<Rc<str>>,
     pub toggle: Callback<()>,
+    /// Pauses if playing; plays if paused (never restarts a finished run, unlike `toggle`).
+    pub pause: Callback<()>,
+    pub play: Callback<()>,
     pub step: Callback<()>,
     pub back: Callback<()>,
     /// Goes to a time within the run so far.
@@ -492,6 +495,8 @@ pub fn use_race(setup: Rc<Setup>, speed: Speed, open_at: Option<f64>) -> RaceHan
         snapshot: runner.snapshot(),
         restarted,
         toggle: call(Runner::toggle),
+        pause: call(Runner::pause),
+        play: call(Runner::play),
         step: call(Runner::step),
         back: call(Runner::step_back),
         seek,
