@@ -29,7 +29,7 @@ use crate::frame_loop::now_ms;
 use crate::lab::Speed;
 use crate::race_host::link_of;
 use crate::snapshot::{Phase, Snapshot};
-use crate::sweep::{asset_url, module_urls};
+use crate::sweep::{asset_url, module_urls, worker_init};
 use packlab_core::scenario::Setup;
 
 /// What a race shown from the worker tells its runner.
@@ -106,19 +106,7 @@ impl RaceThread {
                 _on_error: on_error,
             }
         });
-        // The page's compiled module goes along, so the worker instantiates it without
-        // fetching and compiling the wasm again (the URL is there for a browser that cannot
-        // send a module).
-        let init = js_sys::Object::new();
-        let fields = js_sys::Object::new();
-        let set = |object: &js_sys::Object, key: &str, value: &JsValue| {
-            js_sys::Reflect::set(object, &JsValue::from_str(key), value).map(drop)
-        };
-        set(&fields, "js", &JsValue::from_str(&js))
-            .and_then(|()| set(&fields, "wasm", &JsValue::from_str(&wasm)))
-            .and_then(|()| set(&fields, "module", &wasm_bindgen::module()))
-            .and_then(|()| set(&init, "init", &fields))
-            .map_err(|e| format!("cannot describe the module to the race worker: {e:?}"))?;
+        let init = worker_init(&js, &wasm)?;
         thread.worker.post_message(&init).map_err(|e| format!("cannot talk to the race worker: {e:?}"))?;
         Ok(thread)
     }

@@ -309,7 +309,7 @@ impl WorkerPool {
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
         let mut pool = Self { workers: Vec::new(), _listeners: Vec::new(), progress: progress.clone() };
-        let init = serde_json::json!({ "init": { "js": js, "wasm": wasm } }).to_string();
+        let init = worker_init(&js, &wasm)?;
         for _ in 0..workers.max(1) {
             let worker =
                 Worker::new_with_options(&script, &options).map_err(|e| format!("cannot start a worker: {e:?}"))?;
@@ -345,7 +345,7 @@ impl WorkerPool {
                 changed.emit(());
             });
             worker.set_onmessage(Some(listener.as_ref().unchecked_ref()));
-            worker.post_message(&JsValue::from_str(&init)).map_err(|e| format!("cannot talk to a worker: {e:?}"))?;
+            worker.post_message(&init).map_err(|e| format!("cannot talk to a worker: {e:?}"))?;
             pool.workers.push(worker);
             pool._listeners.push(listener);
         }
@@ -388,6 +388,24 @@ pub(crate) fn module_urls() -> Option<(String, String)> {
     let base = document.base_uri().ok()??;
     let absolute = |attr: &str| web_sys::Url::new_with_base(&tag.get_attribute(attr)?, &base).ok().map(|u| u.href());
     Some((absolute("data-js")?, absolute("data-wasm")?))
+}
+
+/// The first message to a worker that runs the page's wasm (the race worker, a sweep's):
+/// `{init: {js, wasm, module}}`. The page's compiled `WebAssembly.Module` goes along, so the
+/// worker instantiates it without fetching and compiling the wasm again; the URL is there for a
+/// worker that gets no module.
+pub(crate) fn worker_init(js: &str, wasm: &str) -> Result<JsValue, String> {
+    let init = js_sys::Object::new();
+    let fields = js_sys::Object::new();
+    let set = |object: &js_sys::Object, key: &str, value: &JsValue| {
+        js_sys::Reflect::set(object, &JsValue::from_str(key), value).map(drop)
+    };
+    set(&fields, "js", &JsValue::from_str(js))
+        .and_then(|()| set(&fields, "wasm", &JsValue::from_str(wasm)))
+        .and_then(|()| set(&fields, "module", &wasm_bindgen::module()))
+        .and_then(|()| set(&init, "init", &fields))
+        .map_err(|e| format!("cannot describe the module to a worker: {e:?}"))?;
+    Ok(init.into())
 }
 
 /// The URL of a file next to the page.

@@ -2,18 +2,20 @@
 // own wasm-bindgen module (whose `main` does nothing outside a window) and answers each task,
 // a JSON string, with `run_sweep_task`'s JSON, or with the error.
 //
-// Messages in:  {"init": {"js": URL, "wasm": URL}}, then {"id": N, "task": "<task JSON>"}.
+// Messages in:  {init: {js: URL, wasm: URL, module: WebAssembly.Module}} (an object), then
+//               {"id": N, "task": "<task JSON>"} (a string).
 // Messages out: {"id": N, "run": "<SweepRun JSON>"} or {"id": N, "error": "..."}, as strings.
 
 let resolveBindings;
 const bindings = new Promise((resolve) => (resolveBindings = resolve));
 
 self.onmessage = async ({ data }) => {
-  const message = JSON.parse(data);
+  // The first message is an object carrying the page's compiled module; the tasks are JSON.
+  const message = typeof data === 'string' ? JSON.parse(data) : data;
   if (message.init) {
     try {
       const module = await import(message.init.js);
-      await module.default({ module_or_path: message.init.wasm });
+      await module.default({ module_or_path: message.init.module ?? message.init.wasm });
       resolveBindings(module);
     } catch (err) {
       self.postMessage(JSON.stringify({ id: -1, error: `cannot load the simulation: ${err}` }));
