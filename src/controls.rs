@@ -6,7 +6,6 @@ use std::rc::Rc;
 use packlab_core::ConfigError;
 use packlab_core::keys::{Editor, Input, KeyInfo};
 use packlab_core::models::msfq::JobClasses;
-use packlab_core::models::pgas::Trace;
 use packlab_core::models::{LoadMark, SliderMax, policies_of};
 use packlab_core::policy::{Param, ParamKind};
 use packlab_core::scenario::presets;
@@ -18,9 +17,10 @@ use yew::prelude::*;
 
 use crate::bounds::collections_only;
 use crate::lab::{Action, Lab, MAX_POLICIES, SPEED_KEY, Speed};
+use crate::race_thread::RaceThread;
 use crate::snapshot::{Phase, Shown, Snapshot};
 use crate::stats::group_digits;
-use crate::trace_file::{self, Kind, Progress};
+use crate::trace_file::{self, Progress};
 
 /// The value of the input or select that fired `e`.
 pub fn value_of(e: &Event) -> String {
@@ -474,22 +474,17 @@ async fn load_files(
     servers: Option<u64>,
     progress: impl Fn(Progress),
 ) -> Result<(Action, Option<TraceStats>), ConfigError> {
-    if let [(name, blob)] = files
-        && let Kind::TaskCsv = trace_file::kind(name, blob).await?
-    {
-        let text = wasm_bindgen_futures::JsFuture::from(blob.text()).await;
-        let text = text.ok().and_then(|t| t.as_string()).unwrap_or_default();
-        let trace = Trace::from_csv(&text).map_err(|mut e| {
-            e.message = format!("{name}: {}", e.message);
-            e
-        })?;
-        let loaded = Loaded::TaskCsv(trace);
-        let stats = stats(&loaded, servers);
-        return Ok((Action::LoadTrace(packlab_core::trace::keep(loaded)), Some(stats)));
+    // The race worker reads the same files at the same time, so that a race replaying them
+    // can run there too.
+    let shared = RaceThread::share_trace(files);
+    let loaded = trace_file::load(files, progress).await?;
+    let servers = servers.filter(|_| matches!(loaded, Loaded::Google(_) | Loaded::TaskCsv(_)));
+    let stats = stats(&loaded, servers);
+    let kept = packlab_core::trace::keep(loaded);
+    if let Some(thread) = shared {
+        thread.has_trace(kept.name());
     }
-    let loaded = trace_file::read(files, progress).await?;
-    let stats = stats(&loaded, servers.filter(|_| matches!(loaded, Loaded::Google(_))));
-    Ok((Action::LoadTrace(packlab_core::trace::keep(loaded)), Some(stats)))
+    Ok((Action::LoadTrace(kept), Some(stats)))
 }
 
 fn blobs(list: &web_sys::FileList) -> Vec<(String, Blob)> {

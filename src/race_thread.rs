@@ -5,6 +5,8 @@
 //! worker:
 //!
 //! * `{init: {js: URL, wasm: URL, module: WebAssembly.Module}}` (an object), once;
+//! * `{trace: [{name, blob}, …]}` (an object): the files of a trace the page is reading, for
+//!   the worker's own library;
 //! * `{"race": N, "link": QUERY, "speed": SPEED}`: play race N from now on;
 //! * `{"race": N, "do": COMMAND}`: a [`Command`] for race N;
 //! * `{"race": N, "drawn": true}`: the page has taken race N's last snapshot;
@@ -48,6 +50,8 @@ pub struct RaceThread {
     next_id: Cell<u64>,
     /// Why the worker cannot run races, once it has said so.
     broken: RefCell<Option<String>>,
+    /// The fingerprints of the trace files the worker was given.
+    traces: RefCell<std::collections::BTreeSet<String>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
@@ -102,6 +106,7 @@ impl RaceThread {
                 current: RefCell::new(Weak::new()),
                 next_id: Cell::new(0),
                 broken: RefCell::new(None),
+                traces: RefCell::new(std::collections::BTreeSet::new()),
                 _on_message: on_message,
                 _on_error: on_error,
             }
@@ -109,6 +114,36 @@ impl RaceThread {
         let init = worker_init(&js, &wasm)?;
         thread.worker.post_message(&init).map_err(|e| format!("cannot talk to the race worker: {e:?}"))?;
         Ok(thread)
+    }
+
+    /// Gives the worker the files of a trace the page is reading (the blobs themselves, not
+    /// copies), for its own library. Returns the worker, to be told the trace's fingerprint
+    /// once the page knows it ([`RaceThread::has_trace`]); `None` when there is no worker.
+    pub fn share_trace(files: &[(String, web_sys::Blob)]) -> Option<Rc<RaceThread>> {
+        let thread = Self::get().ok()?;
+        let list = js_sys::Array::new();
+        for (name, blob) in files {
+            let entry = js_sys::Object::new();
+            js_sys::Reflect::set(&entry, &JsValue::from_str("name"), &JsValue::from_str(name)).ok()?;
+            js_sys::Reflect::set(&entry, &JsValue::from_str("blob"), blob).ok()?;
+            list.push(&entry);
+        }
+        let message = js_sys::Object::new();
+        js_sys::Reflect::set(&message, &JsValue::from_str("trace"), &list).ok()?;
+        thread.worker.post_message(&message).ok()?;
+        Some(thread)
+    }
+
+    /// Notes that the worker was given the files of trace `fingerprint`: races replaying it
+    /// run there (the worker reads messages in order, so it has read them before any race
+    /// that needs them; should it fail, that race runs on the page).
+    pub fn has_trace(&self, fingerprint: String) {
+        self.traces.borrow_mut().insert(fingerprint);
+    }
+
+    /// Whether the worker was given trace `fingerprint`.
+    pub fn knows_trace(&self, fingerprint: &str) -> bool {
+        self.traces.borrow().contains(fingerprint)
     }
 
     /// Plays `setup` in the worker from now on, shown through `listener`.

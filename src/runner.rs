@@ -76,7 +76,7 @@ impl Default for FrameBudget {
 ///
 /// The race runs in the race worker when one can start ([`Runner::threaded`]): the main
 /// thread then only draws the snapshots the worker sends, one per animation frame at most.
-/// Otherwise (no worker, a scenario that replays a trace file only this page has loaded, the
+/// Otherwise (no worker, a trace file the worker was not given or could not read, the
 /// runner's own browser tests) it runs here, inside requestAnimationFrame, within a frame
 /// budget ([`FrameBudget`]). Both run the same [`Driver`], so the commands mean the same and
 /// the trajectory is the same.
@@ -121,10 +121,8 @@ impl Runner {
     /// A runner that plays `setup` in the race worker where it can, else here.
     pub fn threaded(setup: Rc<Setup>, speed: Speed, notify: impl Fn() + 'static) -> Self {
         let driver = Driver::new(setup.clone(), speed);
-        if !worker_can_run(&setup) {
-            return Self::with(Engine::Here(driver), speed, Box::new(notify));
-        }
         match RaceThread::get() {
+            Ok(thread) if !worker_can_run(&thread, &setup) => Self::with(Engine::Here(driver), speed, Box::new(notify)),
             Ok(thread) => {
                 let runner = Self::with(Engine::Here(driver), speed, Box::new(notify));
                 let remote = thread.start(&setup, speed, ToRunner(Rc::downgrade(&runner.shared)));
@@ -369,13 +367,15 @@ impl Shared {
     }
 }
 
-/// Whether the worker can rebuild `setup` from its link: not when it replays a trace file
-/// that only this page has read (the worker has no copy), which the link names by fingerprint.
-fn worker_can_run(setup: &Setup) -> bool {
+/// Whether the worker can rebuild `setup` from its link: a trace file the link names by
+/// fingerprint must be one the worker was given (a file loaded before the worker existed, or
+/// while it could not be reached, is only the page's).
+fn worker_can_run(thread: &RaceThread, setup: &Setup) -> bool {
     let link = link_of(setup);
-    !link
-        .split('&')
-        .any(|pair| pair.strip_prefix("trace=").is_some_and(|v| packlab_core::trace::parse_fingerprint(v).is_ok()))
+    link.split('&')
+        .filter_map(|pair| pair.strip_prefix("trace="))
+        .filter(|v| packlab_core::trace::parse_fingerprint(v).is_ok())
+        .all(|fingerprint| thread.knows_trace(fingerprint))
 }
 
 /// The runner as the race worker's listener.

@@ -74,6 +74,42 @@ pub async fn read(files: &[(String, Blob)], progress: impl Fn(Progress)) -> Resu
     reader.finish()
 }
 
+/// Reads picked or dropped files as one trace: one PG-AS task CSV, or Google task_events part
+/// files or an SWF log through [`read`].
+pub async fn load(files: &[(String, Blob)], progress: impl Fn(Progress)) -> Result<Loaded, ConfigError> {
+    if let [(name, blob)] = files
+        && let Kind::TaskCsv = kind(name, blob).await?
+    {
+        let text = JsFuture::from(blob.text()).await;
+        let text = text.ok().and_then(|t| t.as_string()).unwrap_or_default();
+        let trace = packlab_core::models::pgas::Trace::from_csv(&text).map_err(|mut e| {
+            e.message = format!("{name}: {}", e.message);
+            e
+        })?;
+        return Ok(Loaded::TaskCsv(trace));
+    }
+    read(files, progress).await
+}
+
+/// The race worker's copy of a trace the page loads (`www/race-worker.js`): `files` is an
+/// array of `{name, blob}`, the same files in the same order, so the worker's library holds the
+/// same trace under the same fingerprint and a race replaying it can run there. Returns the
+/// fingerprint.
+#[wasm_bindgen]
+pub async fn load_trace_in_worker(files: js_sys::Array) -> Result<String, JsValue> {
+    let field = |entry: &JsValue, key: &str| Reflect::get(entry, &JsValue::from_str(key));
+    let files: Vec<(String, Blob)> = files
+        .iter()
+        .map(|entry| {
+            let name = field(&entry, "name")?.as_string().unwrap_or_default();
+            let blob: Blob = field(&entry, "blob")?.dyn_into()?;
+            Ok((name, blob))
+        })
+        .collect::<Result<_, JsValue>>()?;
+    let loaded = load(&files, |_| {}).await.map_err(|e| JsValue::from_str(&e.to_string()))?;
+    Ok(trace::keep(loaded).name())
+}
+
 /// Whether the file's first line is PG-AS's task CSV rather than a standard trace.
 pub async fn kind(name: &str, blob: &Blob) -> Result<Kind, ConfigError> {
     let head = blob.slice_with_f64_and_f64(0.0, trace::HEAD_BYTES as f64).map_err(|e| js_error(name, e))?;

@@ -67,7 +67,14 @@ function pump() {
   }
 }
 
-self.onmessage = async ({ data }) => {
+// Messages are handled one after the other, each to its end: a trace's files are read before
+// the race that replays them is built.
+let handled = Promise.resolve();
+self.onmessage = ({ data }) => {
+  handled = handled.then(() => handle(data)).catch((err) => fail(err));
+};
+
+async function handle(data) {
   const message = typeof data === 'string' ? JSON.parse(data) : data;
   if (message.init) {
     try {
@@ -81,6 +88,16 @@ self.onmessage = async ({ data }) => {
     return;
   }
   await ready;
+  if (message.trace) {
+    // A failure here is not reported: the race that needs the trace then fails to build,
+    // and the page runs it itself.
+    try {
+      await module.load_trace_in_worker(message.trace);
+    } catch (err) {
+      console.warn(`packlab race worker: cannot read the trace: ${err}`);
+    }
+    return;
+  }
   if (message.link !== undefined) {
     host?.free();
     host = null;
@@ -111,4 +128,4 @@ self.onmessage = async ({ data }) => {
     }
     schedule(0);
   }
-};
+}
