@@ -14,6 +14,26 @@ use crate::frame_loop::now_ms;
 use crate::lab::Speed;
 use packlab_core::scenario::{Setup, decode_link};
 
+thread_local! {
+    /// What the last panic in this worker said, for the page: a panic traps the wasm, and the
+    /// trap's own message ("unreachable") says nothing.
+    static PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Keeps every panic's message for [`race_worker_panic`] (once per worker).
+fn keep_panic_messages() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(|info| PANIC.with(|p| *p.borrow_mut() = Some(info.to_string()))));
+    });
+}
+
+/// The message of the panic that stopped the worker's race, if one did.
+#[wasm_bindgen]
+pub fn race_worker_panic() -> Option<String> {
+    PANIC.with(|p| p.borrow_mut().take())
+}
+
 /// A race played in the worker.
 #[wasm_bindgen]
 pub struct RaceHost {
@@ -25,6 +45,7 @@ impl RaceHost {
     /// The race of `link` (a query as [`link_of`] writes it), at `speed` (JSON of [`Speed`]).
     #[wasm_bindgen(constructor)]
     pub fn new(link: &str, speed: &str) -> Result<RaceHost, JsValue> {
+        keep_panic_messages();
         let setup = setup_of(link).map_err(|e| JsValue::from_str(&e))?;
         let speed: Speed = serde_json::from_str(speed).map_err(|e| JsValue::from_str(&format!("bad speed: {e}")))?;
         Ok(Self { driver: Driver::new(Rc::new(setup), speed) })

@@ -38,7 +38,14 @@ function schedule(delay) {
 }
 
 function fail(err) {
-  self.postMessage({ race, error: String(err?.message ?? err) });
+  // A panic traps the wasm ("unreachable"); its own message was kept on the Rust side.
+  let panic = null;
+  try {
+    panic = module?.race_worker_panic?.() ?? null;
+  } catch {
+    // The instance cannot answer after all: the trap's message must do.
+  }
+  self.postMessage({ race, error: panic ?? String(err?.message ?? err) });
   host?.free();
   host = null;
 }
