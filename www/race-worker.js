@@ -9,6 +9,11 @@
 const SLICE_MS = 4;
 /** Pause between slices when a speed is set (the race then needs little time). */
 const PACED_MS = 8;
+/** How long the race plays on after the page stopped taking snapshots. A page in a hidden tab
+ * gets no animation frames, so it takes none: the race then waits, as it did when it was
+ * stepped in the page's own frames, instead of running a core in a tab nobody looks at, and
+ * goes on where it was when the page takes the next one. */
+const UNSEEN_MS = 500;
 
 let module = null;
 let host = null;
@@ -16,6 +21,8 @@ let race = -1;
 /** Whether the page took the last snapshot, and whether there is something new to send. */
 let taken = true;
 let fresh = false;
+/** When the last snapshot was sent. */
+let sentAt = 0;
 /** Whether a slice is scheduled. */
 let scheduled = false;
 const ready = new Promise((resolve) => (self.resolveReady = resolve));
@@ -62,7 +69,11 @@ function pump() {
       self.postMessage({ race, snapshot: bytes.buffer }, [bytes.buffer]);
       fresh = false;
       taken = false;
+      sentAt = performance.now();
     }
+    // Unseen: wait for the page to take the snapshot it has (its message schedules the next
+    // slice).
+    if (!taken && performance.now() - sentAt > UNSEEN_MS) return;
     if (host.playing()) {
       host.work(SLICE_MS);
       // The last slice may have ended the play (the horizon, a link's t=): that is news too.
