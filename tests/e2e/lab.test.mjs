@@ -1303,6 +1303,9 @@ labTest('embed: two packlab iframes on a page of another server; each pauses off
     await first.locator('#play[aria-pressed="true"]').waitFor({ timeout: 5_000 });
     await page.screenshot({ path: join(RESULTS, 'embed-host-page.png') });
   } finally {
+    // The course page is still open: its kept-alive connection would hold close() until it
+    // timed out (a minute or more).
+    hostServer.closeAllConnections();
     await new Promise((ok) => hostServer.close(ok));
     await rm(host, { recursive: true, force: true });
   }
