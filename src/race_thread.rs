@@ -31,7 +31,7 @@ use crate::frame_loop::now_ms;
 use crate::lab::Speed;
 use crate::race_host::link_of;
 use crate::snapshot::{Phase, Snapshot};
-use crate::sweep::{asset_url, module_urls, worker_init};
+use crate::sweep::{asset_url, js_object, module_urls, worker_init};
 use packlab_core::scenario::Setup;
 
 /// What a race shown from the worker tells its runner.
@@ -123,14 +123,9 @@ impl RaceThread {
         let thread = Self::get().ok()?;
         let list = js_sys::Array::new();
         for (name, blob) in files {
-            let entry = js_sys::Object::new();
-            js_sys::Reflect::set(&entry, &JsValue::from_str("name"), &JsValue::from_str(name)).ok()?;
-            js_sys::Reflect::set(&entry, &JsValue::from_str("blob"), blob).ok()?;
-            list.push(&entry);
+            list.push(&js_object(&[("name", JsValue::from_str(name)), ("blob", blob.into())]).ok()?);
         }
-        let message = js_sys::Object::new();
-        js_sys::Reflect::set(&message, &JsValue::from_str("trace"), &list).ok()?;
-        thread.worker.post_message(&message).ok()?;
+        thread.worker.post_message(&js_object(&[("trace", list.into())]).ok()?).ok()?;
         Some(thread)
     }
 

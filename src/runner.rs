@@ -114,48 +114,45 @@ impl Runner {
     /// A runner that plays `setup` on the main thread. `notify` is called after each new
     /// snapshot.
     pub fn new(setup: Rc<Setup>, speed: Speed, notify: impl Fn() + 'static) -> Self {
-        let driver = Driver::new(setup, speed);
-        Self::with(Engine::Here(driver), speed, Box::new(notify))
+        Self::with(Driver::new(setup, speed), speed, Box::new(notify), None)
     }
 
     /// A runner that plays `setup` in the race worker where it can, else here.
     pub fn threaded(setup: Rc<Setup>, speed: Speed, notify: impl Fn() + 'static) -> Self {
         let driver = Driver::new(setup.clone(), speed);
-        match RaceThread::get() {
-            Ok(thread) if !worker_can_run(&thread, &setup) => Self::with(Engine::Here(driver), speed, Box::new(notify)),
-            Ok(thread) => {
-                let runner = Self::with(Engine::Here(driver), speed, Box::new(notify));
-                let remote = thread.start(&setup, speed, ToRunner(Rc::downgrade(&runner.shared)));
-                let mut engine = runner.shared.engine.borrow_mut();
-                let Engine::Here(driver) = std::mem::replace(&mut *engine, Engine::Worker(remote.clone())) else {
-                    unreachable!("the runner was made with its driver here")
-                };
-                *engine = Engine::Starting { driver, sent: Vec::new(), remote };
-                drop(engine);
-                runner
-            }
-            Err(e) => {
-                web_sys::console::warn_1(&format!("packlab: the race runs on the page's thread: {e}").into());
-                Self::with(Engine::Here(driver), speed, Box::new(notify))
-            }
-        }
+        let thread = RaceThread::get()
+            .inspect_err(|e| {
+                web_sys::console::warn_1(&format!("packlab: the race runs on the page's thread: {e}").into())
+            })
+            .ok()
+            .filter(|thread| worker_can_run(thread, &setup));
+        Self::with(driver, speed, Box::new(notify), thread.as_ref())
     }
 
-    fn with(engine: Engine, speed: Speed, notify: Box<dyn Fn()>) -> Self {
-        let snapshot = match &engine {
-            Engine::Here(driver) | Engine::Starting { driver, .. } => driver.snapshot(),
-            Engine::Worker(_) => unreachable!("a runner starts with a driver here"),
-        };
-        let shared = Shared {
-            snapshot: RefCell::new(Rc::new(snapshot)),
-            notify,
-            engine: RefCell::new(engine),
-            speed: Cell::new(speed),
-            frames: RefCell::new(None),
-            budget: Cell::new(FrameBudget::default()),
-            tick: Cell::new((0.0, 0.0)),
-        };
-        Self { shared: Rc::new(shared) }
+    /// A runner whose first snapshot is `driver`'s; with `thread`, the race is started in the
+    /// worker and `driver` stands by until the worker answers.
+    fn with(driver: Driver, speed: Speed, notify: Box<dyn Fn()>, thread: Option<&Rc<RaceThread>>) -> Self {
+        let snapshot = Rc::new(driver.snapshot());
+        let setup = driver.setup().clone();
+        let shared = Rc::new_cyclic(|me: &Weak<Shared>| {
+            let engine = match thread {
+                Some(thread) => {
+                    let remote = thread.start(&setup, speed, ToRunner(me.clone()));
+                    Engine::Starting { driver, sent: Vec::new(), remote }
+                }
+                None => Engine::Here(driver),
+            };
+            Shared {
+                snapshot: RefCell::new(snapshot),
+                notify,
+                engine: RefCell::new(engine),
+                speed: Cell::new(speed),
+                frames: RefCell::new(None),
+                budget: Cell::new(FrameBudget::default()),
+                tick: Cell::new((0.0, 0.0)),
+            }
+        });
+        Self { shared }
     }
 
     /// Whether the race runs in the race worker (once the worker has answered).

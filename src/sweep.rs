@@ -395,17 +395,20 @@ pub(crate) fn module_urls() -> Option<(String, String)> {
 /// worker instantiates it without fetching and compiling the wasm again; the URL is there for a
 /// worker that gets no module.
 pub(crate) fn worker_init(js: &str, wasm: &str) -> Result<JsValue, String> {
-    let init = js_sys::Object::new();
-    let fields = js_sys::Object::new();
-    let set = |object: &js_sys::Object, key: &str, value: &JsValue| {
-        js_sys::Reflect::set(object, &JsValue::from_str(key), value).map(drop)
-    };
-    set(&fields, "js", &JsValue::from_str(js))
-        .and_then(|()| set(&fields, "wasm", &JsValue::from_str(wasm)))
-        .and_then(|()| set(&fields, "module", &wasm_bindgen::module()))
-        .and_then(|()| set(&init, "init", &fields))
-        .map_err(|e| format!("cannot describe the module to a worker: {e:?}"))?;
-    Ok(init.into())
+    let fields = [("js", JsValue::from_str(js)), ("wasm", JsValue::from_str(wasm)), ("module", wasm_bindgen::module())];
+    js_object(&fields)
+        .and_then(|fields| js_object(&[("init", fields)]))
+        .map_err(|e| format!("cannot describe the module to a worker: {e:?}"))
+}
+
+/// A JS object with these fields: a message to a worker that carries more than JSON can (a
+/// compiled module, blobs).
+pub(crate) fn js_object(fields: &[(&str, JsValue)]) -> Result<JsValue, JsValue> {
+    let object = js_sys::Object::new();
+    for (key, value) in fields {
+        js_sys::Reflect::set(&object, &JsValue::from_str(key), value)?;
+    }
+    Ok(object.into())
 }
 
 /// The URL of a file next to the page.
