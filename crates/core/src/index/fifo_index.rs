@@ -136,7 +136,7 @@ impl<T: Copy> FifoIndex<T> {
 
     /// The earliest item at a position `≥ from` whose key is at most `bound`.
     pub fn first_at_most(&self, from: u64, bound: u64) -> Option<(u64, u64, T)> {
-        let first = self.start + self.positions[self.start..].partition_point(|&p| p < from);
+        let first = self.start + search_spread(&self.positions[self.start..], from).unwrap_or_else(|at| at);
         let entry = self.first_entry_at_most(first, bound)?;
         Some((self.positions[entry], self.keys[entry], self.items[entry]))
     }
@@ -154,10 +154,10 @@ impl<T: Copy> FifoIndex<T> {
             .map(|e| (self.positions[e], self.keys[e], self.items[e]))
     }
 
-    /// The live entry at `pos`, by binary search over the stored positions.
+    /// The live entry at `pos`, by a search over the stored positions.
     #[inline]
     fn entry(&self, pos: u64) -> Option<usize> {
-        let entry = self.start + self.positions[self.start..].binary_search(&pos).ok()?;
+        let entry = self.start + search_spread(&self.positions[self.start..], pos).ok()?;
         (self.keys[entry] < u64::MAX).then_some(entry)
     }
 
@@ -222,6 +222,54 @@ impl<T: Copy> FifoIndex<T> {
     }
 }
 
+/// `binary_search` over strictly increasing integers that are spread about evenly (job ids
+/// with the removed ones compacted away): it starts where `pos` would be if they were evenly
+/// spread, gallops outwards from there and finishes with a binary search of the bracket. That
+/// reads O(log d) entries near the guess, d its distance from the answer, where a plain binary
+/// search of a queue of 10^5 jobs reads 17 entries spread over the whole vector (those cache
+/// misses were a tenth of VQS's time per job, issue 19). Same answer as `binary_search`.
+#[inline]
+fn search_spread(sorted: &[u64], pos: u64) -> Result<usize, usize> {
+    let n = sorted.len();
+    let (Some(&first), Some(&last)) = (sorted.first(), sorted.last()) else { return Err(0) };
+    if pos <= first {
+        return if pos == first { Ok(0) } else { Err(0) };
+    }
+    if pos >= last {
+        return if pos == last { Ok(n - 1) } else { Err(n) };
+    }
+    // first < pos < last: the guess lies in 0..n−1. A float is exact enough for a guess and
+    // spares a 128-bit division.
+    let guess = ((pos - first) as f64 / (last - first) as f64 * (n - 1) as f64) as usize;
+    let guess = guess.min(n - 2);
+    // Gallop to a bracket lo..=hi holding the answer.
+    let (mut lo, mut hi);
+    let mut step = 1;
+    if sorted[guess] < pos {
+        (lo, hi) = (guess, guess + 1);
+        while hi < n && sorted[hi] < pos {
+            lo = hi;
+            hi = (hi + step).min(n);
+            step *= 2;
+        }
+        lo += 1;
+    } else {
+        (lo, hi) = (guess, guess);
+        while lo > 0 && sorted[lo] >= pos {
+            hi = lo;
+            lo = lo.saturating_sub(step);
+            step *= 2;
+        }
+        if sorted[lo] < pos {
+            lo += 1;
+        }
+    }
+    match sorted[lo..(hi + 1).min(n)].binary_search(&pos) {
+        Ok(at) => Ok(lo + at),
+        Err(at) => Err(lo + at),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,6 +291,21 @@ mod tests {
     }
 
     proptest! {
+        /// The spread search answers as `binary_search` does, found or not, on any increasing
+        /// positions, evenly spread or not.
+        #[test]
+        fn spread_search_is_binary_search(gaps in prop::collection::vec(prop_oneof![1u64..3, 1u64..1000], 0..300), probe in 0u64..400_000) {
+            let mut sorted = Vec::new();
+            let mut pos = 0;
+            for gap in gaps {
+                pos += gap;
+                sorted.push(pos);
+            }
+            for p in [probe, probe % (pos + 2)].into_iter().chain(sorted.iter().flat_map(|&s| [s - 1, s, s + 1])) {
+                prop_assert_eq!(search_spread(&sorted, p), sorted.binary_search(&p), "{}", p);
+            }
+        }
+
         /// Random pushes and removals agree with a plain vector model, across many window
         /// slides, whether the index is searched all along or only at the end (its tree built
         /// late, after the window has slid).

@@ -532,4 +532,17 @@ proptest! {
         let exact: Vec<Rational> = counts.iter().map(|&c| int(c)).collect();
         prop_assert_eq!(instance.gpa_exact(&exact, servers), steps);
     }
+
+    /// GPA agrees with its exact rational form for any counts and server numbers: negative
+    /// ones, and ones too large for its 64-bit arithmetic, which then works in 128 bits.
+    #[test]
+    fn gpa_is_exact_for_any_counts(
+        (instance, _) in small_instance(),
+        shifts in proptest::collection::vec(prop_oneof![-60i64..60, any::<i64>(), Just(1 << 61), Just(-(1 << 61))], 4),
+        servers in prop_oneof![0u64..60, Just((1 << 29) - 1), Just(1 << 29), any::<u64>()],
+    ) {
+        let counts: Vec<i64> = (0..instance.types()).map(|j| shifts[j % shifts.len()]).collect();
+        let exact: Vec<Rational> = counts.iter().map(|&c| int(c)).collect();
+        prop_assert_eq!(instance.gpa(&counts, servers), instance.gpa_exact(&exact, servers));
+    }
 }

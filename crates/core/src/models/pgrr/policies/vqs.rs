@@ -16,7 +16,10 @@
 //! tree of the unreserved room of the non-empty servers whose configuration uses j, and a tree
 //! flagging the servers still missing their type-1 job. The next server that can take anything is the
 //! minimum over those indexes and the next empty server, found in O(J log L); servers that
-//! cannot take anything are exactly the ones the full loop would leave unchanged.
+//! cannot take anything are exactly the ones the full loop would leave unchanged. Within one
+//! slot's pass each index's answer is kept ([`Candidates`]) until the pass moves past it or the
+//! size it was asked for changes, so a pass asks each index about once per placing server
+//! rather than 2J + 2 times.
 
 use super::virtual_queues::{
     Configurations, FILL, Fill, J, SMALL, SmallJobs, TIES, VirtualQueues, VqOptions, WEIGHTS, Weights, partition, resolve_j,
@@ -125,8 +128,9 @@ impl Vqs {
             .any(|(_, k)| (k.type1 && q.len(1) > 0) || k.other.is_some_and(|(t, _)| q.len(t) > 0))
     }
 
-    /// The lowest-index server at or after `from` that would place a job.
-    fn next_server(&self, from: ServerId, snapshot: Option<&[u64]>) -> Option<ServerId> {
+    /// The lowest-index server at or after `from` that would place a job. `found` holds the
+    /// answers of earlier calls in the same pass.
+    fn next_server(&self, from: ServerId, snapshot: Option<&[u64]>, found: &mut Candidates) -> Option<ServerId> {
         let mut next: Option<ServerId> = None;
         let mut consider = |s: Option<ServerId>| {
             if let Some(s) = s {
@@ -140,15 +144,15 @@ impl Vqs {
                 Fill::Strict => self.queues.head(t).map(|(_, size, _)| size),
             };
             if let Some(size) = needed {
-                consider(tree.first_at_least(from as usize, 3 * size).map(|s| s as ServerId));
+                consider(found.room[t].first_at_least(tree, from, 3 * size));
             }
         }
         if self.queues.len(1) > 0 {
-            consider(self.wants_type_one.first_at_least(from as usize, 1).map(|s| s as ServerId));
+            consider(found.wants_type_one.first_at_least(&self.wants_type_one, from, 1));
         }
         // An empty server comes first only if it lies before every other candidate; only then
         // is the configuration choice (a pass over K_RED) worth evaluating.
-        if let Some(empty) = self.empty.first_at_least(from as usize, 1).map(|s| s as ServerId)
+        if let Some(empty) = found.empty.first_at_least(&self.empty, from, 1)
             && next.is_none_or(|n| empty < n)
             && self.empty_server_places(snapshot.unwrap_or(self.queues.counts()))
         {
@@ -198,11 +202,51 @@ impl Vqs {
     }
 }
 
+/// What one scheduling pass has learnt from the candidate indexes, one [`Asked`] per index.
+///
+/// A pass visits servers in increasing order and changes the indexes only at the server it
+/// fills, which then lies behind every later question. So an answer r found from position f
+/// for a bound b stays the answer from any later f′ ≤ r for the same b: the entries in
+/// [f′, r) are the ones that did not qualify, unchanged since. (No answer stays no answer
+/// likewise.) The answers are dropped at the end of the pass, since departures and arrivals
+/// change the indexes between passes.
+struct Candidates {
+    room: Vec<Asked>,
+    wants_type_one: Asked,
+    empty: Asked,
+}
+
+impl Candidates {
+    fn new(types: usize) -> Self {
+        Self { room: vec![Asked::default(); types], wants_type_one: Asked::default(), empty: Asked::default() }
+    }
+}
+
+/// The bound last asked of one index in a pass, and its answer.
+#[derive(Debug, Clone, Copy, Default)]
+struct Asked(Option<(u64, Option<ServerId>)>);
+
+impl Asked {
+    /// `tree.first_at_least(from, bound)`, from the last answer when it still holds.
+    fn first_at_least(&mut self, tree: &MaxTree, from: ServerId, bound: u64) -> Option<ServerId> {
+        if let Some((asked, answer)) = self.0
+            && asked == bound
+            && answer.is_none_or(|s| s >= from)
+        {
+            return answer;
+        }
+        let answer = tree.first_at_least(from as usize, bound).map(|s| s as ServerId);
+        self.0 = Some((bound, answer));
+        answer
+    }
+}
+
 impl PgrrPolicy for Vqs {
     fn schedule(&mut self, ctx: &mut PgrrContext<'_>) -> Result<(), EngineError> {
         let snapshot = (self.options.weights == Weights::Snapshot).then(|| self.queues.counts().to_vec());
         let mut from = 0;
-        while let Some(server) = self.next_server(from, snapshot.as_deref()) {
+        let mut found = Candidates::new(self.room_for.len());
+        while let Some(server) = self.next_server(from, snapshot.as_deref(), &mut found) {
             if self.configs.is_empty(server) {
                 let weights = snapshot.as_deref().unwrap_or(self.queues.counts());
                 let choice = self.configs.argmax(weights, ctx.rng());
