@@ -106,6 +106,19 @@ impl<T: Copy> FifoIndex<T> {
 
     pub fn remove(&mut self, pos: u64) -> Option<(u64, T)> {
         let entry = self.entry(pos)?;
+        Some(self.remove_entry(entry))
+    }
+
+    /// Removes the item at `pos` if `take` accepts its key and item: `Some(Ok(..))` when
+    /// removed, `Some(Err(..))` when refused (it stays), `None` when there is none. One
+    /// search, where `get` then `remove` would be two.
+    pub fn remove_if(&mut self, pos: u64, take: impl FnOnce(u64, T) -> bool) -> Option<Result<(u64, T), (u64, T)>> {
+        let entry = self.entry(pos)?;
+        let (key, item) = (self.keys[entry], self.items[entry]);
+        Some(if take(key, item) { Ok(self.remove_entry(entry)) } else { Err((key, item)) })
+    }
+
+    fn remove_entry(&mut self, entry: usize) -> (u64, T) {
         let (key, item) = (self.keys[entry], self.items[entry]);
         self.keys[entry] = u64::MAX;
         self.len -= 1;
@@ -125,7 +138,7 @@ impl<T: Copy> FifoIndex<T> {
         if dead > self.len / 4 && dead >= MIN_DEAD {
             self.compact();
         }
-        Some((key, item))
+        (key, item)
     }
 
     /// The oldest item: `(position, key, item)`.
@@ -324,7 +337,10 @@ mod tests {
                     pos += 1;
                 } else {
                     let victim = model.remove((key as usize) % model.len());
-                    prop_assert_eq!(q.remove(victim.0), Some((victim.1, victim.0)));
+                    // A refusal leaves it; then it goes.
+                    prop_assert_eq!(q.remove_if(victim.0, |_, _| false), Some(Err((victim.1, victim.0))));
+                    prop_assert_eq!(q.remove_if(victim.0, |k, p| k == victim.1 && p == victim.0), Some(Ok((victim.1, victim.0))));
+                    prop_assert_eq!(q.remove_if(victim.0, |_, _| true), None);
                     prop_assert_eq!(late.remove(victim.0), Some((victim.1, victim.0)));
                 }
                 prop_assert_eq!(q.len(), model.len());

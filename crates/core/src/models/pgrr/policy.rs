@@ -171,17 +171,20 @@ impl<'a> PgrrContext<'a> {
         if server as usize >= st.cluster.len() {
             return Err(EngineError::NoSuchServer { server });
         }
-        let waiting = st.queue.get(job).ok_or(EngineError::NotWaiting { job })?;
         let residual_before = st.cluster.residual(server);
-        if !st.cluster.server(server).fits(&waiting.occupies) {
-            return Err(EngineError::CapacityExceeded {
-                job,
-                server,
-                size: waiting.occupies.primary(),
-                residual: residual_before,
-            });
-        }
-        st.queue.remove(job);
+        let target = st.cluster.server(server);
+        let waiting = match st.queue.remove_if(job, |waiting| target.fits(&waiting.occupies)) {
+            Some(Ok(waiting)) => waiting,
+            Some(Err(waiting)) => {
+                return Err(EngineError::CapacityExceeded {
+                    job,
+                    server,
+                    size: waiting.occupies.primary(),
+                    residual: residual_before,
+                });
+            }
+            None => return Err(EngineError::NotWaiting { job }),
+        };
         let running = RunningJob {
             id: job,
             arrival: waiting.arrival,

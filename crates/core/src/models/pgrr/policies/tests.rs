@@ -145,3 +145,25 @@ fn virtual_queue_policies_on_the_a1_sizes() {
     assert_eq!(h.server_of(small), Some(0));
     assert_eq!(h.cluster().residual(0), 0);
 }
+
+/// The engine's rules (policy.rs): a job that does not fit, a job that is not waiting and a
+/// server that does not exist are refused with what was wrong, and a refusal changes nothing.
+#[test]
+fn the_engine_refuses_what_breaks_its_rules() {
+    use crate::EngineError;
+    use crate::models::pgrr::{PgrrDecision, Rule};
+    let rule = Rule::Job("test");
+    let mut policy = build("bf-js", 3);
+    let (mut h, a, b) = discriminating_state(&mut *policy);
+    let mut start = |h: &mut Harness, job, server| h.context().apply(PgrrDecision::Start { job, server, rule });
+    // b = 45 does not fit server 0 (room 35).
+    assert_eq!(start(&mut h, b, 0), Err(EngineError::CapacityExceeded { job: b, server: 0, size: 45, residual: 35 }));
+    assert_eq!(h.waiting_ids(), vec![a, b]);
+    assert_eq!(start(&mut h, 99, 0), Err(EngineError::NotWaiting { job: 99 }));
+    assert_eq!(start(&mut h, a, 3), Err(EngineError::NoSuchServer { server: 3 }));
+    assert_eq!(h.waiting_ids(), vec![a, b]);
+    // Then b starts where it fits, once.
+    assert_eq!(start(&mut h, b, 1).map(|r| r.id), Ok(b));
+    assert_eq!(start(&mut h, b, 1), Err(EngineError::NotWaiting { job: b }));
+    assert_eq!((h.waiting_ids(), h.server_of(b)), (vec![a], Some(1)));
+}

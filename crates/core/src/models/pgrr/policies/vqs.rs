@@ -56,6 +56,8 @@ pub struct Vqs {
     /// 1 for the empty servers: the policy's own copy of what the cluster knows, updated only
     /// when a server empties or takes its first job rather than at every start and departure.
     empty: MaxTree,
+    /// Scratch space of a scheduling pass.
+    found: Candidates,
 }
 
 impl Vqs {
@@ -72,6 +74,7 @@ impl Vqs {
                 (0..servers).for_each(|s| empty.set(s, 1));
                 empty
             },
+            found: Candidates::default(),
         }
     }
 
@@ -210,6 +213,7 @@ impl Vqs {
 /// [f′, r) are the ones that did not qualify, unchanged since. (No answer stays no answer
 /// likewise.) The answers are dropped at the end of the pass, since departures and arrivals
 /// change the indexes between passes.
+#[derive(Debug, Clone, Default)]
 struct Candidates {
     room: Vec<Asked>,
     wants_type_one: Asked,
@@ -217,8 +221,12 @@ struct Candidates {
 }
 
 impl Candidates {
-    fn new(types: usize) -> Self {
-        Self { room: vec![Asked::default(); types], wants_type_one: Asked::default(), empty: Asked::default() }
+    /// Forgets every answer, for a new pass over `types` room indexes.
+    fn forget(&mut self, types: usize) {
+        self.room.clear();
+        self.room.resize(types, Asked::default());
+        self.wants_type_one = Asked::default();
+        self.empty = Asked::default();
     }
 }
 
@@ -245,7 +253,10 @@ impl PgrrPolicy for Vqs {
     fn schedule(&mut self, ctx: &mut PgrrContext<'_>) -> Result<(), EngineError> {
         let snapshot = (self.options.weights == Weights::Snapshot).then(|| self.queues.counts().to_vec());
         let mut from = 0;
-        let mut found = Candidates::new(self.room_for.len());
+        // Reused from pass to pass (an allocation per slot shows at L = 100, in WebAssembly
+        // above all); a pass that fails leaves an empty one, which `forget` sizes again.
+        let mut found = std::mem::take(&mut self.found);
+        found.forget(self.room_for.len());
         while let Some(server) = self.next_server(from, snapshot.as_deref(), &mut found) {
             if self.configs.is_empty(server) {
                 let weights = snapshot.as_deref().unwrap_or(self.queues.counts());
@@ -256,6 +267,7 @@ impl PgrrPolicy for Vqs {
             self.fill(ctx, server)?;
             from = server + 1;
         }
+        self.found = found;
         Ok(())
     }
 

@@ -121,20 +121,44 @@ impl WaitingQueue {
     }
 
     pub(crate) fn remove(&mut self, id: JobId) -> Option<WaitingJob> {
-        let (occupies, stored) = self.fifo.remove(id)?;
+        self.remove_if(id, |_| true).map(|removed| removed.expect("nothing refused"))
+    }
+
+    /// Removes waiting job `id` if `take` accepts it (the engine: if it fits its server), in
+    /// one lookup: `Some(Ok(job))` when removed, `Some(Err(job))` when refused (it still
+    /// waits), `None` when it is not waiting.
+    #[inline]
+    pub(crate) fn remove_if(
+        &mut self,
+        id: JobId,
+        take: impl FnOnce(&WaitingJob) -> bool,
+    ) -> Option<Result<WaitingJob, WaitingJob>> {
+        let long_services = &self.long_services;
+        let mut seen = None;
+        let outcome = self.fifo.remove_if(id, |occupies, stored| {
+            let job = Self::job_of(long_services, id, occupies, stored);
+            seen = Some(job);
+            take(&job)
+        })?;
+        let job = seen.expect("the queue showed the job to `take`");
+        let Ok((occupies, stored)) = outcome else { return Some(Err(job)) };
         if let Some(by_size) = self.by_size.get_mut() {
             by_size.remove(occupies, id);
         }
-        let job = self.job(id, occupies, stored);
         if stored.service().is_none() {
             self.long_services.remove(&id);
         }
-        Some(job)
+        Some(Ok(job))
     }
 
     /// The waiting job at `id` from what the queue keeps of it.
     #[inline]
     fn job(&self, id: JobId, occupies: u64, stored: Stored) -> WaitingJob {
+        Self::job_of(&self.long_services, id, occupies, stored)
+    }
+
+    #[inline]
+    fn job_of(long_services: &BTreeMap<JobId, u64>, id: JobId, occupies: u64, stored: Stored) -> WaitingJob {
         WaitingJob {
             id,
             arrival: stored.arrival,
@@ -142,7 +166,7 @@ impl WaitingQueue {
             occupies: Resources::scalar(occupies),
             service: stored
                 .service()
-                .unwrap_or_else(|| *self.long_services.get(&id).expect("a service too long to pack is kept aside")),
+                .unwrap_or_else(|| *long_services.get(&id).expect("a service too long to pack is kept aside")),
         }
     }
 
