@@ -155,7 +155,7 @@ fn the_engine_refuses_what_breaks_its_rules() {
     let rule = Rule::Job("test");
     let mut policy = build("bf-js", 3);
     let (mut h, a, b) = discriminating_state(&mut *policy);
-    let mut start = |h: &mut Harness, job, server| h.context().apply(PgrrDecision::Start { job, server, rule });
+    let start = |h: &mut Harness, job, server| h.context().apply(PgrrDecision::Start { job, server, rule });
     // b = 45 does not fit server 0 (room 35).
     assert_eq!(start(&mut h, b, 0), Err(EngineError::CapacityExceeded { job: b, server: 0, size: 45, residual: 35 }));
     assert_eq!(h.waiting_ids(), vec![a, b]);

@@ -120,6 +120,7 @@ impl WaitingQueue {
         }
     }
 
+    #[cfg(test)]
     pub(crate) fn remove(&mut self, id: JobId) -> Option<WaitingJob> {
         self.remove_if(id, |_| true).map(|removed| removed.expect("nothing refused"))
     }
