@@ -15,7 +15,8 @@ const MIN_DEAD: usize = 1024;
 /// increasing positions (job ids or per-queue sequence numbers).
 ///
 /// Entries are stored densely in push order, three parallel vectors (positions, keys, items);
-/// a position is found by binary search. A removed entry leaves a tombstone (key `u64::MAX`),
+/// a position is found by a search that starts from where it would be if the positions were
+/// evenly spread ([`search_spread`]). A removed entry leaves a tombstone (key `u64::MAX`),
 /// and the vectors are compacted when tombstones reach a quarter of the live entries, so memory
 /// follows the number of items present (16 bytes plus the item's size per item, up to half as
 /// much again for tombstones and growth slack), however long ago the oldest one arrived. Removals and compactions cost O(log n)
