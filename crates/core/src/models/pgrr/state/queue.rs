@@ -135,14 +135,13 @@ impl WaitingQueue {
         take: impl FnOnce(&WaitingJob) -> bool,
     ) -> Option<Result<WaitingJob, WaitingJob>> {
         let long_services = &self.long_services;
-        let mut seen = None;
-        let outcome = self.fifo.remove_if(id, |occupies, stored| {
-            let job = Self::job_of(long_services, id, occupies, stored);
-            seen = Some(job);
-            take(&job)
-        })?;
-        let job = seen.expect("the queue showed the job to `take`");
-        let Ok((occupies, stored)) = outcome else { return Some(Err(job)) };
+        let outcome =
+            self.fifo.remove_if(id, |occupies, stored| take(&Self::job_of(long_services, id, occupies, stored)))?;
+        let (occupies, stored) = match outcome {
+            Ok(removed) => removed,
+            Err((occupies, stored)) => return Some(Err(self.job(id, occupies, stored))),
+        };
+        let job = self.job(id, occupies, stored);
         if let Some(by_size) = self.by_size.get_mut() {
             by_size.remove(occupies, id);
         }
