@@ -72,7 +72,7 @@ proptest! {
             let mut now: BTreeMap<JobId, (ServerId, u64)> = BTreeMap::new();
             for (id, server) in cluster.servers().iter().enumerate() {
                 // Capacity: what the server holds never exceeds it.
-                let held: u64 = server.jobs().iter().map(|j| j.occupies.primary()).sum();
+                let held: u64 = server.jobs().map(|j| j.occupies.primary()).sum();
                 prop_assert_eq!(held, server.used().primary());
                 prop_assert!(server.used().le(&server.capacity()), "server {} over capacity", id);
                 for job in server.jobs() {

@@ -167,7 +167,7 @@ impl PgrrSim {
         let t = self.slot();
         let mut running = 0u64;
         for (id, server) in self.cluster().servers().iter().enumerate() {
-            let held: u64 = server.jobs().iter().map(|j| j.occupies.primary()).sum();
+            let held: u64 = server.jobs().map(|j| j.occupies.primary()).sum();
             if held != server.used().primary() || !server.used().le(&server.capacity()) {
                 return Err(format!(
                     "server {id}: its jobs occupy {held}, it records {:?} of {:?}",
@@ -175,7 +175,7 @@ impl PgrrSim {
                     server.capacity()
                 ));
             }
-            if let Some(job) = server.jobs().iter().find(|j| j.start < j.arrival || j.departure < t) {
+            if let Some(job) = server.jobs().find(|j| j.start < j.arrival || j.departure < t) {
                 return Err(format!("server {id}: job {} started before arriving or outstayed its service", job.id));
             }
             running += server.jobs().len() as u64;
@@ -465,7 +465,7 @@ pub(crate) mod testing {
 
         pub fn server_of(&self, job: JobId) -> Option<ServerId> {
             (0..self.state.cluster.len() as ServerId)
-                .find(|&s| self.state.cluster.server(s).jobs().iter().any(|j| j.id == job))
+                .find(|&s| self.state.cluster.server(s).jobs().any(|j| j.id == job))
         }
 
         pub fn waiting_ids(&self) -> Vec<JobId> {

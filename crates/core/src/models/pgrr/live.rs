@@ -74,7 +74,6 @@ impl LiveRun for PgrrSim {
                 let blocks = if detail {
                     server
                         .jobs()
-                        .iter()
                         .map(|job| {
                             Block::scalar(
                                 (job.occupies.primary() as f64 / capacity) as f32,

@@ -173,7 +173,7 @@ impl<'a> PgrrContext<'a> {
         }
         let residual_before = st.cluster.residual(server);
         let target = st.cluster.server(server);
-        let waiting = match st.queue.remove_if(job, |waiting| target.fits(&waiting.occupies)) {
+        let waiting = match st.queue.remove_if(job, |waiting| target.fits(waiting.occupies.primary())) {
             Some(Ok(waiting)) => waiting,
             Some(Err(waiting)) => {
                 return Err(EngineError::CapacityExceeded {

@@ -4,7 +4,6 @@ use std::cell::RefCell;
 
 use super::{JobId, RunningJob, Server, ServerId};
 use crate::index::{GroupedIds, MaxTree};
-use crate::resources::Resources;
 
 /// L identical one-resource servers with two indexes over their residual capacity:
 ///
@@ -28,7 +27,8 @@ pub struct Cluster {
 
 /// An index over the servers' residuals, rebuilt or updated on demand.
 trait ResidualIndex {
-    fn build(residuals: &[u64]) -> Self;
+    /// The index of servers with these residuals, each at most `capacity`.
+    fn build(residuals: &[u64], capacity: u64) -> Self;
     fn update(&mut self, server: ServerId, residual: u64);
 }
 
@@ -40,8 +40,8 @@ struct ResidualOrder {
 }
 
 impl ResidualIndex for ResidualOrder {
-    fn build(residuals: &[u64]) -> Self {
-        let mut groups = GroupedIds::new(residuals.len());
+    fn build(residuals: &[u64], capacity: u64) -> Self {
+        let mut groups = GroupedIds::new(residuals.len(), capacity);
         for (s, &r) in residuals.iter().enumerate() {
             groups.insert(r, s as ServerId);
         }
@@ -58,7 +58,7 @@ impl ResidualIndex for ResidualOrder {
 }
 
 impl ResidualIndex for MaxTree {
-    fn build(residuals: &[u64]) -> Self {
+    fn build(residuals: &[u64], _: u64) -> Self {
         let mut tree = MaxTree::new(residuals.len());
         for (s, &r) in residuals.iter().enumerate() {
             tree.set(s, r);
@@ -100,7 +100,8 @@ impl<I: ResidualIndex> Lazy<I> {
         }
         self.index.get_or_insert_with(|| {
             let residuals: Vec<u64> = servers.iter().map(Server::residual).collect();
-            I::build(&residuals)
+            let capacity = servers.first().map_or(0, |s| s.capacity().primary());
+            I::build(&residuals, capacity)
         })
     }
 }
@@ -108,7 +109,7 @@ impl<I: ResidualIndex> Lazy<I> {
 impl Cluster {
     pub fn new(servers: usize, capacity: u64) -> Self {
         Self {
-            servers: vec![Server::new(Resources::scalar(capacity)); servers],
+            servers: vec![Server::new(capacity); servers],
             capacity,
             by_residual: RefCell::new(Lazy::new(servers)),
             residuals: RefCell::new(Lazy::new(servers)),
@@ -196,6 +197,7 @@ impl Cluster {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resources::Resources;
 
     fn job(id: JobId, size: u64) -> RunningJob {
         let r = Resources::scalar(size);
