@@ -1,6 +1,6 @@
 //! A FIFO queue that can find "the earliest element no larger than c" in O(log n).
 
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 
 use super::MinTree;
 
@@ -15,8 +15,9 @@ const MIN_DEAD: usize = 1024;
 /// increasing positions (job ids or per-queue sequence numbers).
 ///
 /// Entries are stored densely in push order, three parallel vectors (positions, keys, items);
-/// a position is found by a search that starts from where it would be if the positions were
-/// evenly spread ([`search_spread`]). A removed entry leaves a tombstone (key `u64::MAX`),
+/// a position is found by a search that starts next to the entry found last, when the position
+/// sought is close to that one's, else where it would be if the positions were evenly spread
+/// ([`search_spread`]). A removed entry leaves a tombstone (key `u64::MAX`),
 /// and the vectors are compacted when tombstones reach a quarter of the live entries, so memory
 /// follows the number of items present (16 bytes plus the item's size per item, up to half as
 /// much again for tombstones and growth slack), however long ago the oldest one arrived. Removals and compactions cost O(log n)
@@ -39,6 +40,9 @@ pub struct FifoIndex<T> {
     tree: OnceCell<MinTree>,
     /// The next position accepted by `push` must be at least this.
     next: u64,
+    /// The entry the last search found (or where it would be): where the next one starts when
+    /// it looks for a position close by.
+    finger: Cell<usize>,
 }
 
 impl<T: Copy> Default for FifoIndex<T> {
@@ -57,6 +61,7 @@ impl<T: Copy> FifoIndex<T> {
             len: 0,
             tree: OnceCell::new(),
             next: 0,
+            finger: Cell::new(0),
         }
     }
 
@@ -150,7 +155,7 @@ impl<T: Copy> FifoIndex<T> {
 
     /// The earliest item at a position `≥ from` whose key is at most `bound`.
     pub fn first_at_most(&self, from: u64, bound: u64) -> Option<(u64, u64, T)> {
-        let first = self.start + search_spread(&self.positions[self.start..], from).unwrap_or_else(|at| at);
+        let first = self.search(from).unwrap_or_else(|at| at);
         let entry = self.first_entry_at_most(first, bound)?;
         Some((self.positions[entry], self.keys[entry], self.items[entry]))
     }
@@ -171,8 +176,20 @@ impl<T: Copy> FifoIndex<T> {
     /// The live entry at `pos`, by a search over the stored positions.
     #[inline]
     fn entry(&self, pos: u64) -> Option<usize> {
-        let entry = self.start + search_spread(&self.positions[self.start..], pos).ok()?;
+        let entry = self.search(pos).ok()?;
         (self.keys[entry] < u64::MAX).then_some(entry)
+    }
+
+    /// `binary_search` for `pos` among the stored positions, as an entry index, starting at the
+    /// finger when it is close. Searches come in runs close together: a policy that serves a
+    /// virtual queue in FIFO order removes jobs a few entries apart from the engine's queue.
+    /// There the ids are not evenly spread (the oldest part of VQS's growing queue holds one type
+    /// only), and a guess from the spread alone landed thousands of entries away.
+    #[inline]
+    fn search(&self, pos: u64) -> Result<usize, usize> {
+        let found =
+            search_spread(&self.positions[self.start..], pos, Some(Finger { at: &self.finger, offset: self.start }));
+        found.map(|at| self.start + at).map_err(|at| self.start + at)
     }
 
     /// The first entry `≥ first` with a key at most `bound`: the rest of `first`'s block, then
@@ -230,20 +247,26 @@ impl<T: Copy> FifoIndex<T> {
             self.items.shrink_to(room);
         }
         self.start = 0;
+        self.finger.set(0);
         if self.tree.take().is_some() {
             self.tree();
         }
     }
 }
 
-/// `binary_search` over strictly increasing integers that are spread about evenly (job ids
-/// with the removed ones compacted away): it starts where `pos` would be if they were evenly
-/// spread, gallops outwards from there and finishes with a binary search of the bracket. That
-/// reads O(log d) entries near the guess, d its distance from the answer, where a plain binary
-/// search of a queue of 10^5 jobs reads 17 entries spread over the whole vector (those cache
-/// misses were a tenth of VQS's time per job, issue 19). Same answer as `binary_search`.
+/// A search starts at the finger when the position sought is at most this far from the
+/// finger's: the answer is then at most this many entries away (positions strictly increase),
+/// a few cache lines.
+const NEAR: u64 = 64;
+
+/// `binary_search` over strictly increasing integers (job ids with the removed ones compacted
+/// away): it starts at `near` if given, else where `pos` would be if they were evenly spread,
+/// gallops outwards from there and finishes with a binary search of the bracket. That reads
+/// O(log d) entries near the guess, d its distance from the answer, where a plain binary search
+/// of a queue of 10^5 jobs reads 17 entries spread over the whole vector (those cache misses
+/// were a tenth of VQS's time per job, issue 19). Same answer as `binary_search`.
 #[inline]
-fn search_spread(sorted: &[u64], pos: u64) -> Result<usize, usize> {
+fn search_spread(sorted: &[u64], pos: u64, finger: Option<Finger<'_>>) -> Result<usize, usize> {
     let n = sorted.len();
     let (Some(&first), Some(&last)) = (sorted.first(), sorted.last()) else { return Err(0) };
     if pos <= first {
@@ -254,7 +277,9 @@ fn search_spread(sorted: &[u64], pos: u64) -> Result<usize, usize> {
     }
     // first < pos < last: the guess lies in 0..n−1. A float is exact enough for a guess and
     // spares a 128-bit division.
-    let guess = ((pos - first) as f64 / (last - first) as f64 * (n - 1) as f64) as usize;
+    let near =
+        finger.and_then(|f| f.at.get().checked_sub(f.offset)).filter(|&f| f < n && sorted[f].abs_diff(pos) <= NEAR);
+    let guess = near.unwrap_or_else(|| ((pos - first) as f64 / (last - first) as f64 * (n - 1) as f64) as usize);
     let guess = guess.min(n - 2);
     // Gallop to a bracket lo..=hi holding the answer.
     let (mut lo, mut hi);
@@ -278,10 +303,22 @@ fn search_spread(sorted: &[u64], pos: u64) -> Result<usize, usize> {
             lo += 1;
         }
     }
-    match sorted[lo..(hi + 1).min(n)].binary_search(&pos) {
+    let found = match sorted[lo..(hi + 1).min(n)].binary_search(&pos) {
         Ok(at) => Ok(lo + at),
         Err(at) => Err(lo + at),
+    };
+    if let Some(f) = finger {
+        f.at.set(f.offset + found.unwrap_or_else(|at| at));
     }
+    found
+}
+
+/// Where the last search that needed one ended, as an entry index, and the index of the
+/// slice's first entry. Searches answered at either end leave it alone: they cost nothing.
+#[derive(Clone, Copy)]
+struct Finger<'a> {
+    at: &'a Cell<usize>,
+    offset: usize,
 }
 
 #[cfg(test)]
@@ -316,7 +353,12 @@ mod tests {
                 sorted.push(pos);
             }
             for p in [probe, probe % (pos + 2)].into_iter().chain(sorted.iter().flat_map(|&s| [s - 1, s, s + 1])) {
-                prop_assert_eq!(search_spread(&sorted, p), sorted.binary_search(&p), "{}", p);
+                let expect = sorted.binary_search(&p);
+                prop_assert_eq!(search_spread(&sorted, p, None), expect, "{}", p);
+                for near in [0, sorted.len() / 3, sorted.len().saturating_sub(1), usize::MAX] {
+                    let at = Cell::new(near);
+                    prop_assert_eq!(search_spread(&sorted, p, Some(Finger { at: &at, offset: 0 })), expect, "{} from {}", p, near);
+                }
             }
         }
 
