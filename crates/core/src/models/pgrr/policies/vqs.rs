@@ -193,6 +193,9 @@ impl Vqs {
             loop {
                 let room = self.room_thirds(server, &k) / 3;
                 let next = match self.options.fill {
+                    // A room smaller than every job of the queue ends the walk without a
+                    // search (the search would end at the queue's tail).
+                    Fill::Skip if self.queues.min_size(t).is_none_or(|smallest| smallest > room) => None,
                     Fill::Skip => self.queues.first_fitting(t, from, room),
                     Fill::Strict => self.queues.head(t).filter(|&(_, size, _)| size <= room),
                 };
