@@ -51,7 +51,7 @@ impl Level {
             if let Some(s) = &mut self.series {
                 s.add(self.fed, now, self.value);
             }
-            let from = self.since.max(self.warmup);
+            let from = super::later(self.since, self.warmup);
             if now > from {
                 self.area += self.value * (now - from);
             }
@@ -78,7 +78,7 @@ impl Level {
 
     /// Time average over `[warmup, now)`, without mutating.
     pub fn mean(&self, now: f64, warmup: f64) -> f64 {
-        let from = self.since.max(warmup);
+        let from = super::later(self.since, warmup);
         let area = self.area + if now > from { self.value * (now - from) } else { 0.0 };
         if now > warmup { area / (now - warmup) } else { f64::NAN }
     }

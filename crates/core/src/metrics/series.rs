@@ -47,7 +47,7 @@ impl Series {
     pub fn add(&mut self, mut from: f64, to: f64, value: f64) {
         while from < to {
             let boundary = self.open_start + self.interval;
-            let until = to.min(boundary);
+            let until = super::earlier(to, boundary);
             self.open_integral += value * (until - from);
             from = until;
             if until >= boundary {
