@@ -3,6 +3,8 @@
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
 
+use super::IdSet;
+
 /// Ids in `0..n` (servers), each under one key in `0..=max_key` (its residual capacity),
 /// answering "the smallest key ≥ x, and the lowest id under it" (best fit: the fullest server
 /// that fits, the lowest index among equals, SPEC 2.2.2).
@@ -26,7 +28,7 @@ use std::collections::btree_map::Entry;
 pub struct GroupedIds {
     buckets: Vec<Bucket>,
     /// Bit b: `buckets[b]` holds a key.
-    occupied: Bits,
+    occupied: IdSet,
     /// Leading bits of a key that choose its bucket ([`bucket_of`]).
     kept: u32,
     /// Ids are below this.
@@ -54,7 +56,7 @@ enum Group {
     /// Sorted, at most [`FEW`] ids.
     #[allow(clippy::box_collection, reason = "a boxed Vec keeps the enum two words")]
     Few(Box<Vec<u32>>),
-    Many(Box<Bits>),
+    Many(Box<IdSet>),
 }
 
 /// Largest sorted list before a group turns into a bit set ...
@@ -75,11 +77,11 @@ enum Removal {
 impl GroupedIds {
     /// Ids `0..n` under keys `0..=max_key`, none present.
     pub fn new(n: usize, max_key: u64) -> Self {
-        assert!(n <= Bits::CAPACITY, "at most {} ids", Bits::CAPACITY);
+        assert!(n <= IdSet::CAPACITY, "at most {} ids", IdSet::CAPACITY);
         // 2^(kept - 1) buckets per octave: about n/16, between 16 and 1024.
         let kept = (n.next_power_of_two().trailing_zeros()).clamp(7, 13) - 2;
         let buckets = bucket_of(max_key, kept) + 1;
-        Self { buckets: vec![Bucket::Sorted(Vec::new()); buckets], occupied: Bits::new(buckets), kept, n }
+        Self { buckets: vec![Bucket::Sorted(Vec::new()); buckets], occupied: IdSet::new(buckets), kept, n }
     }
 
     /// Puts `id` under `key`; it must not be present under any key.
@@ -237,14 +239,17 @@ impl Group {
                 if ids.len() < FEW {
                     ids.insert(at, id);
                 } else {
-                    let mut bits = Box::new(Bits::new(n));
+                    let mut bits = Box::new(IdSet::new(n));
                     for &i in ids.iter().chain([&id]) {
                         bits.insert(i);
                     }
                     *self = Group::Many(bits);
                 }
             }
-            Group::Many(bits) => bits.insert(id),
+            Group::Many(bits) => {
+                let added = bits.insert(id);
+                debug_assert!(added, "id inserted twice");
+            }
         }
     }
 
@@ -269,7 +274,7 @@ impl Group {
                 if !bits.remove(id) {
                     return Removal::Absent;
                 }
-                if bits.len < BACK_TO_FEW {
+                if bits.len() < BACK_TO_FEW {
                     *self = Group::Few(Box::new(bits.ids()));
                 }
                 Removal::Removed
@@ -292,106 +297,6 @@ impl Group {
             Group::Few(ids) => ids[0],
             Group::Many(bits) => bits.lowest().expect("a group is never empty"),
         }
-    }
-}
-
-/// A set of ids below [`Bits::CAPACITY`] as a three-level bit map: the lowest member is three
-/// `trailing_zeros` away, and adding or removing one touches at most three words.
-#[derive(Debug, Clone)]
-struct Bits {
-    words: Vec<u64>,
-    /// Bit w: `words[w]` is non-zero.
-    summary: Vec<u64>,
-    /// Bit s: `summary[s]` is non-zero.
-    top: u64,
-    len: usize,
-}
-
-impl Bits {
-    const CAPACITY: usize = 64 * 64 * 64;
-
-    fn new(n: usize) -> Self {
-        let words = n.div_ceil(64);
-        Self { words: vec![0; words], summary: vec![0; words.div_ceil(64)], top: 0, len: 0 }
-    }
-
-    fn insert(&mut self, id: u32) {
-        let (w, s) = (id as usize / 64, id as usize / 4096);
-        debug_assert_eq!(self.words[w] & (1 << (id % 64)), 0);
-        self.words[w] |= 1 << (id % 64);
-        self.summary[s] |= 1 << (w % 64);
-        self.top |= 1 << s;
-        self.len += 1;
-    }
-
-    fn remove(&mut self, id: u32) -> bool {
-        let (w, s) = (id as usize / 64, id as usize / 4096);
-        let bit = 1 << (id % 64);
-        if self.words[w] & bit == 0 {
-            return false;
-        }
-        self.words[w] &= !bit;
-        if self.words[w] == 0 {
-            self.summary[s] &= !(1 << (w % 64));
-            if self.summary[s] == 0 {
-                self.top &= !(1 << s);
-            }
-        }
-        self.len -= 1;
-        true
-    }
-
-    fn lowest(&self) -> Option<u32> {
-        if self.top == 0 {
-            return None;
-        }
-        let s = self.top.trailing_zeros() as usize;
-        let w = s * 64 + self.summary[s].trailing_zeros() as usize;
-        Some((w * 64) as u32 + self.words[w].trailing_zeros())
-    }
-
-    fn contains(&self, id: u32) -> bool {
-        self.words.get(id as usize / 64).is_some_and(|word| word & (1 << (id % 64)) != 0)
-    }
-
-    /// The lowest member ≥ `id`: the rest of its word, else the next non-zero word its summary
-    /// word names, else the next summary word the top names. Three levels, never a scan.
-    fn first_from(&self, id: u32) -> Option<u32> {
-        /// The bits of `word` at positions ≥ `bit` (0 when `bit` is 64).
-        fn from(word: u64, bit: usize) -> u64 {
-            word & u64::MAX.checked_shl(bit as u32).unwrap_or(0)
-        }
-        let w = id as usize / 64;
-        let word = from(*self.words.get(w)?, id as usize % 64);
-        if word != 0 {
-            return Some((w * 64) as u32 + word.trailing_zeros());
-        }
-        let s = w / 64;
-        let later = from(self.summary[s], w % 64 + 1);
-        let w = if later != 0 {
-            s * 64 + later.trailing_zeros() as usize
-        } else {
-            let top = from(self.top, s + 1);
-            if top == 0 {
-                return None;
-            }
-            let s = top.trailing_zeros() as usize;
-            s * 64 + self.summary[s].trailing_zeros() as usize
-        };
-        Some((w * 64) as u32 + self.words[w].trailing_zeros())
-    }
-
-    /// The members in increasing order.
-    fn ids(&self) -> Vec<u32> {
-        let mut out = Vec::with_capacity(self.len);
-        for (w, &word) in self.words.iter().enumerate() {
-            let mut word = word;
-            while word != 0 {
-                out.push((w * 64) as u32 + word.trailing_zeros());
-                word &= word - 1;
-            }
-        }
-        out
     }
 }
 
@@ -497,29 +402,6 @@ mod tests {
             let key = |k: u64| if crowd { (spot + k % 64).min(max_key) } else { k % max_key.saturating_add(1).max(1) };
             let ops = ops.into_iter().map(|(id, k, x)| (id, key(k), if x % 4 == 0 { x } else { key(x) }));
             check_against_a_set(n, max_key, ops)?;
-        }
-
-        /// The bit map's "lowest member ≥ id" across words and summary words, against a
-        /// sorted set.
-        #[test]
-        fn first_from_matches_a_set(
-            n in 1usize..Bits::CAPACITY,
-            ids in prop::collection::vec(any::<u32>(), 0..200),
-            queries in prop::collection::vec(any::<u32>(), 1..100),
-        ) {
-            let mut bits = Bits::new(n);
-            let mut model = BTreeSet::new();
-            for id in ids {
-                let id = id % n as u32;
-                if model.insert(id) {
-                    bits.insert(id);
-                }
-            }
-            for q in queries {
-                let q = q % (n as u32 + 2);
-                prop_assert_eq!(bits.first_from(q), model.range(q..).next().copied());
-                prop_assert_eq!(bits.contains(q), model.contains(&q));
-            }
         }
     }
 }

@@ -6,12 +6,14 @@
 
 mod fifo_index;
 mod grouped_ids;
+mod id_set;
 mod length_buckets;
 mod min_tree;
 mod size_order;
 
 pub use fifo_index::FifoIndex;
 pub use grouped_ids::GroupedIds;
+pub use id_set::IdSet;
 pub use length_buckets::LengthBuckets;
 pub use min_tree::{MaxTree, MinTree};
 pub use size_order::SizeOrder;

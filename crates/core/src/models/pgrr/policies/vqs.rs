@@ -13,13 +13,14 @@
 //! Jobs of size at most 2^-J occupy 2^-J (RES-6). VQS is stable below (2/3)ρ* (Theorem 3).
 //!
 //! Instead of visiting all L servers per slot, the policy keeps, per type j, a max segment
-//! tree of the unreserved room of the non-empty servers whose configuration uses j, and a tree
-//! flagging the servers still missing their type-1 job. The next server that can take anything is the
-//! minimum over those indexes and the next empty server, found in O(J log L); servers that
-//! cannot take anything are exactly the ones the full loop would leave unchanged. Within one
-//! slot's pass each index's answer is kept ([`Candidates`]) until the pass moves past it or the
-//! size it was asked for changes, so a pass asks each index about once per placing server
-//! rather than 2J + 2 times.
+//! tree of the unreserved room of the non-empty servers whose configuration uses j, and bit
+//! sets of the servers still missing their type-1 job and of the empty ones ([`IdSet`]: the
+//! next member is three word reads, where a tree of flags walked twenty nodes, and these were
+//! half of the questions). The next server that can take anything is the minimum over those
+//! indexes, found in O(J log L); servers that cannot take anything are exactly the ones the
+//! full loop would leave unchanged. Within one slot's pass each tree's answer is kept
+//! ([`Candidates`]) until the pass moves past it or the size it was asked for changes, so a
+//! pass asks each tree about once per placing server rather than 2J times.
 
 use super::virtual_queues::{
     Configurations, FILL, Fill, J, SMALL, SmallJobs, TIES, VirtualQueues, VqOptions, WEIGHTS, Weights, partition, resolve_j,
@@ -29,7 +30,7 @@ use crate::models::pgrr::state::{JobId, RunningJob, ServerId, WaitingJob};
 use crate::models::pgrr::{ConfigStep, Pgrr, boxed, PgrrContext, PgrrDecision, PgrrPolicy, Rule};
 use crate::policy::Policy;
 use crate::EngineError;
-use crate::index::MaxTree;
+use crate::index::{IdSet, MaxTree};
 
 pub const POLICY: Policy<Pgrr> = Policy::new(
     "vqs",
@@ -51,11 +52,11 @@ pub struct Vqs {
     room_for: Vec<MaxTree>,
     /// The tree each server is currently entered in.
     room_tree: Vec<Option<usize>>,
-    /// 1 for the non-empty servers whose configuration has a type-1 job but which hold none.
-    wants_type_one: MaxTree,
-    /// 1 for the empty servers: the policy's own copy of what the cluster knows, updated only
-    /// when a server empties or takes its first job rather than at every start and departure.
-    empty: MaxTree,
+    /// The non-empty servers whose configuration has a type-1 job but which hold none.
+    wants_type_one: IdSet,
+    /// The empty servers: the policy's own copy of what the cluster knows, updated only when a
+    /// server empties or takes its first job rather than at every start and departure.
+    empty: IdSet,
     /// Scratch space of a scheduling pass.
     found: Candidates,
 }
@@ -68,10 +69,12 @@ impl Vqs {
             configs: Configurations::new(partition, servers, options.ties),
             room_for: (0..partition.types()).map(|_| MaxTree::new(servers)).collect(),
             room_tree: vec![None; servers],
-            wants_type_one: MaxTree::new(servers),
+            wants_type_one: IdSet::new(servers),
             empty: {
-                let mut empty = MaxTree::new(servers);
-                (0..servers).for_each(|s| empty.set(s, 1));
+                let mut empty = IdSet::new(servers);
+                (0..servers).for_each(|s| {
+                    empty.insert(s as ServerId);
+                });
                 empty
             },
             found: Candidates::default(),
@@ -94,13 +97,13 @@ impl Vqs {
     /// that change are written: most starts and departures move one tree leaf, not four.
     fn refresh(&mut self, server: ServerId) {
         let s = server as usize;
-        let (mut tree, mut room, mut wants) = (None, 0, 0);
+        let (mut tree, mut room, mut wants) = (None, 0, false);
         if !self.configs.is_empty(server) {
             let (_, k) = self.config(server);
             if let Some((t, _)) = k.other {
                 (tree, room) = (Some(t), self.room_thirds(server, &k));
             }
-            wants = u64::from(k.type1 && self.configs.type_one(server) == 0);
+            wants = k.type1 && self.configs.type_one(server) == 0;
         }
         let old = std::mem::replace(&mut self.room_tree[s], tree);
         if let Some(t) = old
@@ -113,13 +116,8 @@ impl Vqs {
         {
             self.room_for[t].set(s, room);
         }
-        if self.wants_type_one.get(s) != wants {
-            self.wants_type_one.set(s, wants);
-        }
-        let empty = u64::from(self.configs.is_empty(server));
-        if self.empty.get(s) != empty {
-            self.empty.set(s, empty);
-        }
+        set_flag(&mut self.wants_type_one, server, wants);
+        set_flag(&mut self.empty, server, self.configs.is_empty(server));
     }
 
     /// Whether an empty server renewing now would place a job: some configuration the choice
@@ -151,11 +149,11 @@ impl Vqs {
             }
         }
         if self.queues.len(1) > 0 {
-            consider(found.wants_type_one.first_at_least(&self.wants_type_one, from, 1));
+            consider(self.wants_type_one.first_from(from));
         }
         // An empty server comes first only if it lies before every other candidate; only then
         // is the configuration choice (a pass over K_RED) worth evaluating.
-        if let Some(empty) = found.empty.first_at_least(&self.empty, from, 1)
+        if let Some(empty) = self.empty.first_from(from)
             && next.is_none_or(|n| empty < n)
             && self.empty_server_places(snapshot.unwrap_or(self.queues.counts()))
         {
@@ -208,7 +206,16 @@ impl Vqs {
     }
 }
 
-/// What one scheduling pass has learnt from the candidate indexes, one [`Asked`] per index.
+/// Adds `server` to `set` or takes it out.
+fn set_flag(set: &mut IdSet, server: ServerId, member: bool) {
+    if member {
+        set.insert(server);
+    } else {
+        set.remove(server);
+    }
+}
+
+/// What one scheduling pass has learnt from the room trees, one [`Asked`] per tree.
 ///
 /// A pass visits servers in increasing order and changes the indexes only at the server it
 /// fills, which then lies behind every later question. So an answer r found from position f
@@ -219,8 +226,6 @@ impl Vqs {
 #[derive(Debug, Clone, Default)]
 struct Candidates {
     room: Vec<Asked>,
-    wants_type_one: Asked,
-    empty: Asked,
 }
 
 impl Candidates {
@@ -228,8 +233,6 @@ impl Candidates {
     fn forget(&mut self, types: usize) {
         self.room.clear();
         self.room.resize(types, Asked::default());
-        self.wants_type_one = Asked::default();
-        self.empty = Asked::default();
     }
 }
 
