@@ -260,11 +260,12 @@ impl<T: Copy> FifoIndex<T> {
 const NEAR: u64 = 64;
 
 /// `binary_search` over strictly increasing integers (job ids with the removed ones compacted
-/// away): it starts at `near` if given, else where `pos` would be if they were evenly spread,
-/// gallops outwards from there and finishes with a binary search of the bracket. That reads
-/// O(log d) entries near the guess, d its distance from the answer, where a plain binary search
-/// of a queue of 10^5 jobs reads 17 entries spread over the whole vector (those cache misses
-/// were a tenth of VQS's time per job, issue 19). Same answer as `binary_search`.
+/// away). It starts at the finger if `pos` is within [`NEAR`] of the position there, else
+/// where `pos` would be if the positions were evenly spread. It gallops outwards from there and
+/// finishes with a binary search of the bracket. That reads O(log d) entries near the guess, d
+/// its distance from the answer, where a plain binary search of a queue of 10^5 jobs reads 17
+/// entries spread over the whole vector (those cache misses were a tenth of VQS's time per job,
+/// issue 19). Same answer as `binary_search`.
 #[inline]
 fn search_spread(sorted: &[u64], pos: u64, finger: Option<Finger<'_>>) -> Result<usize, usize> {
     let n = sorted.len();
