@@ -14,15 +14,15 @@ use super::IdSet;
 /// * the ids under one key form a [`Group`]. When jobs come in a few sizes (the papers' A1, A2,
 ///   A6) servers share a few residuals, and moving a server from one to another is a short
 ///   search and two bit flips;
-/// * the distinct keys are spread over about n buckets by their high bits (`key >> shift`),
-///   each holding its keys sorted, and a three-level bit map flags the buckets that hold any.
-///   "The smallest key ≥ x" looks in x's bucket and then in the next one the bit map names:
-///   a few words and one short list. An ordered map of the 10^4 distinct residuals of pgrr-a3
+/// * the distinct keys are spread over buckets by their leading bits ([`bucket_of`]: finer
+///   near zero), each holding its keys sorted, and a three-level bit map flags the buckets
+///   that hold any. "The smallest key ≥ x" looks in x's bucket and then in the next one the
+///   bit map names: a few words and one short list. An ordered map of the 10^4 distinct residuals of pgrr-a3
 ///   at L = 10^4 walked four or five B-tree nodes per change and moved their entries, a quarter
 ///   of BF-J/S's time (issue 19).
 ///
-/// A bucket that collects more than [`SORTED_MAX`] keys (residuals crowded into one
-/// 2^shift-wide interval) turns into an ordered map, so no operation costs more than
+/// A bucket that collects more than [`SORTED_MAX`] keys (residuals crowded into one bucket's
+/// interval) turns into an ordered map, so no operation costs more than
 /// O(log n) whatever the keys.
 #[derive(Debug, Clone)]
 pub struct GroupedIds {
