@@ -37,7 +37,7 @@ pub struct FifoIndex<T> {
     start: usize,
     len: usize,
     /// The minimum of each block of keys, once searched.
-    tree: OnceCell<MinTree>,
+    minima: OnceCell<BlockMinima>,
     /// The next position accepted by `push` must be at least this.
     next: u64,
     /// The entry the last search found (or where it would be): where the next one starts when
@@ -59,7 +59,7 @@ impl<T: Copy> FifoIndex<T> {
             items: Vec::new(),
             start: 0,
             len: 0,
-            tree: OnceCell::new(),
+            minima: OnceCell::new(),
             next: 0,
             finger: Cell::new(0),
         }
@@ -91,15 +91,13 @@ impl<T: Copy> FifoIndex<T> {
         self.items.push(item);
         self.len += 1;
         self.next = pos + 1;
-        if let Some(tree) = self.tree.get_mut() {
-            if entry / BLOCK < tree.len() {
-                let block = entry / BLOCK;
-                let min = tree.get(block).min(key);
-                tree.set(block, min);
+        if let Some(minima) = self.minima.get_mut() {
+            if entry / BLOCK < minima.blocks() {
+                minima.pushed(entry / BLOCK, key);
             } else {
                 // Out of room: a tree twice as large (O(1) amortised per push).
-                self.tree = OnceCell::new();
-                self.tree();
+                self.minima = OnceCell::new();
+                self.minima();
             }
         }
     }
@@ -128,10 +126,8 @@ impl<T: Copy> FifoIndex<T> {
         let (key, item) = (self.keys[entry], self.items[entry]);
         self.keys[entry] = u64::MAX;
         self.len -= 1;
-        if let Some(tree) = self.tree.get_mut() {
-            let block = entry / BLOCK;
-            let min = Self::block_min(&self.keys, block);
-            tree.set(block, min);
+        if let Some(minima) = self.minima.get_mut() {
+            minima.removed(&self.keys, entry / BLOCK, key);
         }
         while self.start < self.keys.len() && self.keys[self.start] == u64::MAX {
             self.start += 1;
@@ -162,7 +158,7 @@ impl<T: Copy> FifoIndex<T> {
 
     /// The smallest key of any item.
     pub fn min_key(&self) -> Option<u64> {
-        let min = self.tree().min();
+        let min = self.minima().tree.min();
         (min < u64::MAX).then_some(min)
     }
 
@@ -206,23 +202,12 @@ impl<T: Copy> FifoIndex<T> {
         if let Some(entry) = scan(first, block) {
             return Some(entry);
         }
-        let next = self.tree().first_at_most(block + 1, bound)?;
+        let next = self.minima().tree.first_at_most(block + 1, bound)?;
         scan(next * BLOCK, next)
     }
 
-    fn block_min(keys: &[u64], block: usize) -> u64 {
-        keys[block * BLOCK..((block + 1) * BLOCK).min(keys.len())].iter().copied().min().unwrap_or(u64::MAX)
-    }
-
-    fn tree(&self) -> &MinTree {
-        self.tree.get_or_init(|| {
-            let blocks = self.keys.len().div_ceil(BLOCK);
-            let mut tree = MinTree::new((2 * blocks).max(4));
-            for block in 0..blocks {
-                tree.set(block, Self::block_min(&self.keys, block));
-            }
-            tree
-        })
+    fn minima(&self) -> &BlockMinima {
+        self.minima.get_or_init(|| BlockMinima::of(&self.keys))
     }
 
     /// Drops the removed entries, in place (no second copy of the vectors at any moment), and
@@ -248,9 +233,78 @@ impl<T: Copy> FifoIndex<T> {
         }
         self.start = 0;
         self.finger.set(0);
-        if self.tree.take().is_some() {
-            self.tree();
+        if self.minima.take().is_some() {
+            self.minima();
         }
+    }
+}
+
+/// The smallest key of each block, in a segment tree for "the first block after b whose
+/// minimum is at most c", and how many of the block's entries hold it.
+///
+/// The count spares the block's scan at most removals: a removed key above the minimum leaves
+/// it, and so does one equal to it while another entry still holds it. Only the last holder's
+/// leaving rescans the block. VQS's virtual queues hold few distinct sizes, so most removals
+/// take a minimum that others share (a scan of the block at every removal, 16 unsigned 64-bit
+/// comparisons that SSE2 can only emulate, was the larger part of a removal's cost).
+#[derive(Debug, Clone)]
+struct BlockMinima {
+    tree: MinTree,
+    /// Entries of each block whose key is the block's minimum (0 for a block with no live
+    /// entry).
+    holders: Vec<u8>,
+}
+
+impl BlockMinima {
+    /// The minima of `keys`' blocks, with room for as many blocks again.
+    fn of(keys: &[u64]) -> Self {
+        let blocks = keys.len().div_ceil(BLOCK);
+        let room = (2 * blocks).max(4);
+        let mut minima = Self { tree: MinTree::new(room), holders: vec![0; room] };
+        for block in 0..blocks {
+            minima.rescan(keys, block);
+        }
+        minima
+    }
+
+    /// How many blocks the tree has room for.
+    fn blocks(&self) -> usize {
+        self.tree.len()
+    }
+
+    /// Entered `key` into `block`.
+    fn pushed(&mut self, block: usize, key: u64) {
+        let min = self.tree.get(block);
+        if key < min {
+            self.tree.set(block, key);
+            self.holders[block] = 1;
+        } else if key == min {
+            self.holders[block] += 1;
+        }
+    }
+
+    /// Took `key` out of `block`, whose keys are now `keys`' (the removed one a tombstone).
+    fn removed(&mut self, keys: &[u64], block: usize, key: u64) {
+        if key == self.tree.get(block) {
+            self.holders[block] -= 1;
+            if self.holders[block] == 0 {
+                self.rescan(keys, block);
+            }
+        }
+    }
+
+    fn rescan(&mut self, keys: &[u64], block: usize) {
+        let (mut min, mut holders) = (u64::MAX, 0);
+        for &key in &keys[block * BLOCK..((block + 1) * BLOCK).min(keys.len())] {
+            if key < min {
+                (min, holders) = (key, 1);
+            } else if key == min {
+                holders += 1;
+            }
+        }
+        // Tombstones (u64::MAX) are nobody's minimum.
+        self.holders[block] = if min == u64::MAX { 0 } else { holders };
+        self.tree.set(block, min);
     }
 }
 
