@@ -1,4 +1,4 @@
-//! PG-AS Fig. 2 on the page: the global greedy's reward U^(g)[αρ] and the LP optimum U*[αρ]
+//! PG-AS Fig. 2 on the page: the global greedy's reward U^(g)\[αρ\] and the LP optimum U*\[αρ\]
 //! against the workload scale α, computed in WebAssembly by the core (an LP solve per point)
 //! once per type catalogue and workload, with the critical points where the two part and meet
 //! and the scenario's current α marked.

@@ -13,6 +13,10 @@
 //! * [`app`], [`controls`], [`cluster`], [`chart`], [`stats`], [`export`]: components that
 //!   draw and dispatch; none of them simulates.
 
+// These docs are for the crate's developers, built with `--document-private-items`
+// (scripts/test denies rustdoc warnings there), so links to private items resolve.
+#![allow(rustdoc::private_intra_doc_links)]
+
 pub mod app;
 pub mod bench;
 pub mod bounds;

@@ -35,7 +35,7 @@ struct Lane {
     policy: String,
     label: String,
     run: Box<dyn LiveRun>,
-    /// The paper's analysis, where one exists (SPEC 5.6): E[T] and E[T^(j)] per class.
+    /// The paper's analysis, where one exists (SPEC 5.6): E\[T\] and E\[T^(j)\] per class.
     analysis: Option<Analysis>,
     /// The decisions last published, with the count, time and length they were read at: a
     /// snapshot copies the log only when it moved (a run is deterministic, so the same moment,

@@ -1,7 +1,7 @@
 //! The race worker's side: a [`Driver`] that `www/race-worker.js` steps off the main thread.
 //!
 //! The page ([`crate::runner`]) sends the worker its scenario as a link, then commands; the
-//! worker plays the race in slices of wall time and sends back a [`Snapshot`] (postcard bytes,
+//! worker plays the race in slices of wall time and sends back a [`Snapshot`](crate::snapshot::Snapshot) (postcard bytes,
 //! transferred, not copied) whenever the page has drawn the previous one. No message is sent
 //! per job or per slot, and the page draws only the latest snapshot.
 

@@ -110,7 +110,7 @@ pub struct Snapshot {
     /// The focused lane's running mean per-job time per bin (class), where the model
     /// measures it per class.
     pub bin_job_time_series: Vec<Rc<[Point]>>,
-    /// The analysis's E[T^(j)] per bin for the focused lane, with its label (empty where
+    /// The analysis's E\[T^(j)\] per bin for the focused lane, with its label (empty where
     /// there is none).
     pub bin_analysis: Vec<(f64, String)>,
     /// Whether servers are drawn job by job (else as a heat strip of fills).

@@ -1,4 +1,4 @@
-//! The sweep view: a preset's swept figure (mean queue against the load, E[T] against λ, …)
+//! The sweep view: a preset's swept figure (mean queue against the load, E\[T\] against λ, …)
 //! computed in the page, with replications, in Web Workers, one per core, drawn with 95%
 //! intervals as its points complete. It is `packlab sweep --link LINK --load … --reps R`,
 //! number for number: the grid, the seeds and the summaries are the core's

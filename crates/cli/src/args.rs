@@ -229,8 +229,8 @@ pub struct SweepArgs {
     pub out: PathBuf,
 
     /// Run only shard I of N: every N-th run of the grid from the I-th, written to
-    /// DIR/<preset>-shard-I-of-N.jsonl; `packlab merge` combines the N shards into what the
-    /// whole sweep writes.
+    /// DIR/PRESET-shard-I-of-N.jsonl (PRESET: the preset's id); `packlab merge` combines the N
+    /// shards into what the whole sweep writes.
     #[arg(long, value_name = "I/N", conflicts_with = "emit")]
     pub shard: Option<crate::shard::Shard>,
 

@@ -82,7 +82,7 @@ struct BoundsRow {
     ratio: f64,
 }
 
-/// Fig. 2: U^(g)[αρ] and U*[αρ] against α, from the theory.
+/// Fig. 2: U^(g)\[αρ\] and U*\[αρ\] against α, from the theory.
 fn against_alpha(args: &SweepArgs, setup: &Setup, out: &mut dyn Write) -> Result<()> {
     let Scenario::Pgas(s) = &setup.scenario else { bail!("internal: not a PG-AS scenario") };
     let id = setup.preset.id;

@@ -143,7 +143,7 @@ pub enum Metric {
     BinJobTime(usize),
 }
 
-/// What the paper's analysis says of a run: E[T] and, per bin, E[T^(j)].
+/// What the paper's analysis says of a run: E\[T\] and, per bin, E\[T^(j)\].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Analysis {
     pub mean_response: f64,

@@ -76,7 +76,7 @@ fn d2_ordering_at_seven() {
 }
 
 /// Little's law per class: the time-average number of class-j jobs in the system equals
-/// λ_j·E[T^(j)], within 2%.
+/// λ_j·E\[T^(j)\], within 2%.
 #[test]
 fn littles_law_per_class() {
     for (id, policy, load) in [

@@ -3,7 +3,7 @@
 //! Every scenario key has a row in its model's key table ([`crate::keys`]), the same for
 //! `--set KEY=VALUE`, the URL query and the form; [`Scenario::set`] parses and range-checks
 //! one key and names it in its error. Links encode and decode scenarios ([`link`]); presets
-//! are the papers' figures ([`presets`]).
+//! are the papers' figures ([`presets`](mod@presets)).
 
 mod link;
 mod presets;

@@ -46,7 +46,7 @@ pub enum Plot {
     /// phases).
     Curves { figures: &'static [Figure], y_label: &'static str },
     /// `figure` against the value of the policies' parameter `key`, one curve per load (MSFQ
-    /// Fig. 4: E[T] against ℓ). Falls back to `figure` against the load when some policy has
+    /// Fig. 4: E\[T\] against ℓ). Falls back to `figure` against the load when some policy has
     /// no such parameter.
     AgainstParameter { key: &'static str, axis: &'static str, figure: Figure },
 }

@@ -14,7 +14,7 @@ pub struct JobClass {
     pub need: u32,
     /// p_i = λ_i / λ.
     pub probability: f64,
-    /// E[S_i] = 1/μ_i.
+    /// E\[S_i\] = 1/μ_i.
     pub mean_size: f64,
 }
 
@@ -198,7 +198,7 @@ impl JobClasses {
         self.cdf.partition_point(|&c| c <= u).min(self.classes.len() - 1)
     }
 
-    /// The offered load in servers, Σ_j λ_j·j·E[S_j] per unit of λ.
+    /// The offered load in servers, Σ_j λ_j·j·E\[S_j\] per unit of λ.
     pub fn work_per_arrival(&self) -> f64 {
         self.classes.iter().map(|c| c.probability * c.need as f64 * c.mean_size).sum()
     }

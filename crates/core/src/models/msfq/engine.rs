@@ -1,7 +1,7 @@
 //! The multiserver-job engine (MSFQ paper, SPEC 5): one machine with k cores, jobs that hold
 //! `need` cores for their whole run, continuous time.
 //!
-//! Events come from the [`EventQueue`](crate::des::EventQueue): the next arrival and
+//! Events come from the [`crate::des::EventQueue`]: the next arrival and
 //! one completion per running job, so the heap never holds more than k + 1 events. After
 //! every arrival and every completion the policy runs its admission routine (RES-55) through
 //! [`MsfqContext::apply`]; the engine checks that the job fits in the free cores and never

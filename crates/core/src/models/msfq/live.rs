@@ -7,7 +7,7 @@ use crate::metrics::SeriesPoint;
 use crate::view::{Analysis, BinsKind, Block, ClusterView, LiveRun, Metric, Readings, ServerView, Why};
 
 impl MsfqSim {
-    /// E[T] = Σ_j p_j E[T^(j)] with the nominal p_j (RES-45), over the jobs completed so far;
+    /// E\[T\] = Σ_j p_j E\[T^(j)\] with the nominal p_j (RES-45), over the jobs completed so far;
     /// NaN until every class has a completed job.
     pub fn mean_response(&self) -> f64 {
         self.config

@@ -104,7 +104,7 @@ impl Model for Msfq {
         scenario.load
     }
 
-    /// λ·Σ_j p_j·j·E[S_j]/k; for a log, its work over its span.
+    /// λ·Σ_j p_j·j·E\[S_j\]/k; for a log, its work over its span.
     fn offered_utilization(scenario: &MsfqScenario) -> f64 {
         match scenario.class_jobs() {
             Ok(Some(jobs)) => jobs.offered_load(scenario.cores, scenario.load),
@@ -196,7 +196,7 @@ pub fn marks(cores: u32, classes: &JobClasses) -> Vec<LoadMark> {
     marks
 }
 
-/// The largest total arrival rate any policy can sustain: k / Σ_j p_j·j·E[S_j].
+/// The largest total arrival rate any policy can sustain: k / Σ_j p_j·j·E\[S_j\].
 pub fn capacity(cores: u32, classes: &JobClasses) -> f64 {
     cores as f64 / classes.work_per_arrival()
 }

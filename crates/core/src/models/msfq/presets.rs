@@ -17,7 +17,7 @@ fn spec(text: &str) -> PolicySpec {
     PolicySpec::parse(text).expect("preset policies are valid")
 }
 
-/// E[T] (MSFQ Figs. 2 and 4).
+/// E\[T\] (MSFQ Figs. 2 and 4).
 const MEAN_RESPONSE: Figure =
     Figure { key: "mean_response", index: None, ci: Some("mean_response_ci95"), label: "mean response time E[T]" };
 /// E[T^w] (Figs. 5 and 6).
@@ -151,7 +151,7 @@ fn msfq_d5() -> Preset {
 }
 
 /// A synthetic stand-in for the Borg table of Fig. 6 (RES-46: the paper does not print it).
-/// 26 classes on 2048 cores, built to pass SPEC's two sanity checks: Σ_j p_j·j·E[S_j]/2048 =
+/// 26 classes on 2048 cores, built to pass SPEC's two sanity checks: Σ_j p_j·j·E\[S_j\]/2048 =
 /// 1/4.94 (so the limit is λ < 4.94) and 85.8% of the load from the 0.34% of jobs needing
 /// 256 cores or more. Load the real table with `--classes-file` or the page's CSV upload.
 pub const SYNTHETIC_BORG_CLASSES: &str = "1@0.299219@14.121,2@0.209453@14.121,3@0.146617@14.121,4@0.102632@14.121,\

@@ -115,10 +115,10 @@ pub struct MsfqStats {
     pub in_system: Level,
     /// Busy fraction of the cores.
     pub busy: Level,
-    /// The running mean response time E[T] of the measured jobs (nominal class mix), as it
+    /// The running mean response time E\[T\] of the measured jobs (nominal class mix), as it
     /// stood over time: what the page plots next to the analysis.
     pub running_response: Level,
-    /// The running E[T^(j)] of each class after the warm-up (the page's per-class curves).
+    /// The running E\[T^(j)\] of each class after the warm-up (the page's per-class curves).
     pub class_running_response: Vec<Level>,
     /// Waiting jobs per class (the page's queue bins).
     pub class_waiting: Vec<Level>,
@@ -129,8 +129,8 @@ pub struct MsfqStats {
     pub sketch: Histogram<u64>,
     pub phases: PhaseStats,
     probabilities: Vec<f64>,
-    /// p_j · E[T^(j)] of each class as last computed (NaN before its first measured job), so a
-    /// completion recomputes one term of the running E[T], not every class's mean.
+    /// p_j · E\[T^(j)\] of each class as last computed (NaN before its first measured job), so a
+    /// completion recomputes one term of the running E\[T\], not every class's mean.
     weighted_response: Vec<f64>,
     /// b / k for every busy core count b, so an event looks the fraction up instead of
     /// dividing (the same values, computed once).

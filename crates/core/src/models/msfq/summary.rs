@@ -18,21 +18,21 @@ use crate::report::{RunOutcome, RunReport, Table, interval, num, percent, sig, v
 /// that arrived after the warm-up and completed by the horizon (`censored` counts the rest).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MsfqSummary {
-    /// E[T] = Σ_j p_j E[T^(j)] with the nominal class probabilities (RES-45).
+    /// E\[T\] = Σ_j p_j E\[T^(j)\] with the nominal class probabilities (RES-45).
     pub mean_response: f64,
-    /// Batch-means 95% interval of E[T] (20 batches by arrival time).
+    /// Batch-means 95% interval of E\[T\] (20 batches by arrival time).
     pub mean_response_ci95: [f64; 2],
-    /// E[T^w] = Σ_j (ρ_j/ρ) E[T^(j)], ρ_j = j·λ_j/μ_j.
+    /// E[T^w] = Σ_j (ρ_j/ρ) E\[T^(j)\], ρ_j = j·λ_j/μ_j.
     pub weighted_mean_response: f64,
     /// The plain mean over all completed jobs (the empirical class mix).
     pub mean_response_all_jobs: f64,
-    /// E[T^(j)] keyed by server need.
+    /// E\[T^(j)\] keyed by server need.
     pub mean_response_by_class: BTreeMap<String, f64>,
     pub p50_response: f64,
     pub p95_response: f64,
     pub p99_response: f64,
     /// Time-average number of jobs in the system, overall and per class (Little's law:
-    /// λ_j·E[T^(j)]).
+    /// λ_j·E\[T^(j)\]).
     pub mean_in_system: f64,
     pub mean_in_system_by_class: BTreeMap<String, f64>,
     /// E[H_1..H_4] for MSF and MSFQ on one-or-all classes.
@@ -173,7 +173,7 @@ fn summaries<'a>(runs: &[&'a RunReport]) -> Vec<&'a MsfqSummary> {
 
 /// The `run` table: response times (SPEC 5.4) of each policy (`names`), from its runs. With
 /// replications, each figure is the mean over them and the interval is Student t over the
-/// replications' E[T].
+/// replications' E\[T\].
 pub fn table(names: &[String], runs: &[Vec<&RunReport>]) -> Table {
     let classes: Vec<String> = runs
         .first()

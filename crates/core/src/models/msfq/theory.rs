@@ -27,7 +27,7 @@ pub struct MsfqInput {
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct MsfqAnalysis {
-    /// E[T] with the nominal weights p1, 1 − p1 (SPEC 5.4, RES-45).
+    /// E\[T\] with the nominal weights p1, 1 − p1 (SPEC 5.4, RES-45).
     pub mean_response: f64,
     /// E[T^(1)].
     pub mean_response_small: f64,
@@ -102,7 +102,7 @@ fn validate(input: &MsfqInput) -> Result<(), String> {
     Ok(())
 }
 
-/// First and second moments, E[X] and E[X²], of a phase length or a job count.
+/// First and second moments, E\[X\] and E\[X²\], of a phase length or a job count.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Moments {
     m1: f64,
@@ -116,13 +116,13 @@ impl Moments {
     }
 
     /// The sum of N i.i.d. copies of `part`, N independent of them (the paper's N □ X):
-    /// E = E[N]·E[X], E[·²] = E[N]·E[X²] + (E[N²] − E[N])·E[X]².
+    /// E = E\[N\]·E\[X\], E\[·²\] = E\[N\]·E\[X²\] + (E\[N²\] − E\[N\])·E\[X\]².
     fn random_sum(count: Moments, part: Moments) -> Moments {
         Moments { m1: count.m1 * part.m1, m2: count.m1 * part.m2 + (count.m2 - count.m1) * part.m1 * part.m1 }
     }
 
     /// Poisson(rate) arrivals during an interval of length `interval`:
-    /// E = rate·E[T], E[·²] = rate·E[T] + rate²·E[T²].
+    /// E = rate·E\[T\], E\[·²\] = rate·E\[T\] + rate²·E\[T²\].
     fn arrivals(rate: f64, interval: Moments) -> Moments {
         Moments { m1: rate * interval.m1, m2: rate * interval.m1 + rate * rate * interval.m2 }
     }

@@ -5,15 +5,16 @@
 //! and a placement k̂^ℓ (its filled slots). A job of type j occupies a free type-j slot of a
 //! configured server, or, on a server without configuration (power-of-d), any room left in
 //! its capacity. There is no waiting room: a policy answers every arrival with
-//! [`PgasDecision::Admit`] or [`PgasDecision::Reject`], and may migrate a running job between servers,
-//! preempt one (it is lost), or give an **empty** server another configuration.
+//! [`Admit`](super::PgasDecision::Admit) or [`Reject`](super::PgasDecision::Reject), and may
+//! migrate a running job between servers, preempt one (it is lost), or give an **empty** server
+//! another configuration.
 //!
-//! Policies hand back [`PgasDecision`]s through [`PgasContext::apply`]; the engine checks
-//! each one against the model and refuses it, changing nothing, if it breaks a rule: the slot
-//! must be free (k̂_j < k_j), a configuration must fit the server and may change only while
-//! the server holds no job, a migrated or preempted job must be there. So k̂ ≤ k and "a
-//! configuration changes only on an empty server" hold by construction (SPEC 4.3's invariants;
-//! [`PgasSim::check_invariants`] re-derives them for the tests).
+//! Policies hand back [`PgasDecision`](super::PgasDecision)s through [`PgasContext::apply`];
+//! the engine checks each one against the model and refuses it, changing nothing, if it breaks
+//! a rule: the slot must be free (k̂_j < k_j), a configuration must fit the server and may
+//! change only while the server holds no job, a migrated or preempted job must be there. So
+//! k̂ ≤ k and "a configuration changes only on an empty server" hold by construction (SPEC 4.3's
+//! invariants; [`PgasSim::check_invariants`] re-derives them for the tests).
 //!
 //! Arrivals come from one of two sources, both with common random numbers: Poisson arrivals at
 //! rate λ_j per type, the type drawn from the sizes stream, the service time from the service

@@ -39,7 +39,7 @@ pub struct Ranked {
     pub configuration: ConfigId,
     /// Its 0-based position in GPA's list: the rank of its ranked servers, less one.
     pub position: u32,
-    /// How many of its servers, the oldest first, are ranked: min(X̂[i], X).
+    /// How many of its servers, the oldest first, are ranked: min(X̂\[i\], X).
     pub target: u32,
 }
 

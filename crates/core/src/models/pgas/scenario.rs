@@ -257,7 +257,7 @@ impl PgasScenario {
         self.base_rho(types).iter().map(|r| r * &alpha).collect()
     }
 
-    /// U^(g)[αρ] and U*[αρ] (SPEC 4.6's reference lines), for enumerated types; `None` for a
+    /// U^(g)\[αρ\] and U*\[αρ\] (SPEC 4.6's reference lines), for enumerated types; `None` for a
     /// trace or random collections. One exact greedy and one LP solve.
     pub fn reference(&self) -> Result<Option<RewardReference>, BoundsError> {
         let Some(instance) = self.instance()? else { return Ok(None) };

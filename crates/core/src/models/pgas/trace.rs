@@ -12,7 +12,7 @@
 //! * priority: 0–1 → 0 ("free"), 2–8 → 1, 9–11 → 2 (RES-35), reward factor 1, 3, 9;
 //! * type = (priority, size), reward rate = size × factor; types are indexed by priority, then
 //!   size, descending (RES-36), so GPA has the homogeneous shortcut (see
-//!   [`crate::theory::pgas::Packing`]).
+//!   [`Packing`](crate::models::pgas::theory::Packing)).
 //!
 //! Every error names the line and the field. A Google task_events trace maps the same way
 //! ([`Trace::from_google`]), in seconds.

@@ -10,7 +10,7 @@
 //!   class i, Σ_m π_m = 1, π ≥ 0", solved with `microlp`. ε > 0 exactly when the load is
 //!   inside the capacity region.
 //! * The schedules with π_m > 0 take turns in a fixed cycle; schedule m holds for an Exp time
-//!   of mean π_m·τ, τ = 10·max_i E[S_i] by default (parameter `tau`, RES-44). Every switch
+//!   of mean π_m·τ, τ = 10·max_i E\[S_i\] by default (parameter `tau`, RES-44). Every switch
 //!   to a schedule that needs cores still held by the previous one costs draining time, which
 //!   the LP does not see: with the default τ the placeholder is unstable well below the
 //!   capacity bound (one-or-all at λ = 7.5, D5 at λ = 4.5); a longer τ amortises the drains.
@@ -138,7 +138,7 @@ pub struct Nmsr {
 }
 
 impl Nmsr {
-    /// `cycle_length`: τ, or `None` for RES-44's default 10·max_i E[S_i].
+    /// `cycle_length`: τ, or `None` for RES-44's default 10·max_i E\[S_i\].
     pub fn new(
         cores: u32,
         classes: &JobClasses,

@@ -1,8 +1,8 @@
 //! DRA, the Dynamic Reservation Algorithm (PG-AS §4, Algorithm 2; SPEC 4.3, RES-24..29).
 //!
 //! After every admission and every departure, CRA recomputes GPA(Ŷ) with Ŷ = Y(t) + g(L)·1 and
-//! classifies the servers: the X̂[i] servers of configuration k[i] with the highest indices (the
-//! longest in it) get rank i (RES-25); if k[i] has fewer than X̂[i] servers, empty unranked
+//! classifies the servers: the X̂\[i\] servers of configuration k\[i\] with the highest indices (the
+//! longest in it) get rank i (RES-25); if k\[i\] has fewer than X̂\[i\] servers, empty unranked
 //! servers are reassigned to it (RES-26's preference order) until it has them or none is left,
 //! and I* is the first i that stays short. The reject group RG is the index-1 (newest) server of
 //! every configuration whose rank exceeds I* (RES-27, literally: other unranked servers stay in
@@ -62,7 +62,7 @@ pub(super) struct Conf {
     /// The servers holding no job.
     empty: BTreeSet<(u64, u32)>,
     /// Its position i in the last GPA list (`NONE` if absent), and how many of its servers
-    /// (the oldest) are ranked i: min(X̂[i], X).
+    /// (the oldest) are ranked i: min(X̂\[i\], X).
     gpa_pos: u32,
     target: u32,
     /// Its position in `in_use` (`NONE` while it has no server).
@@ -85,12 +85,12 @@ pub struct Dra {
     next_stamp: u64,
     /// Configurations that have servers.
     in_use: Vec<ConfigId>,
-    /// The last GPA: k[i] as engine configurations, and X̂[i].
+    /// The last GPA: k\[i\] as engine configurations, and X̂\[i\].
     list: Vec<ConfigId>,
     xhat: Vec<u64>,
     steps: Vec<GpaStep>,
     y_hat: Vec<i64>,
-    /// I* − 1 (0-based): J − 1 when every k[i] got its servers.
+    /// I* − 1 (0-based): J − 1 when every k\[i\] got its servers.
     i_star: usize,
     /// Scratch: the ranking reported after each CRA.
     ranked: Vec<Ranked>,
@@ -262,7 +262,7 @@ impl Dra {
         Ok(())
     }
 
-    /// RES-26: an empty, still unranked server to reassign to k[i]: (1) one whose configuration
+    /// RES-26: an empty, still unranked server to reassign to k\[i\]: (1) one whose configuration
     /// is not in GPA's list (the empty configuration included), (2) a surplus server of a listed
     /// configuration, (3) one of a configuration listed after i, the last first; within a class
     /// the lowest index, then the lowest id.

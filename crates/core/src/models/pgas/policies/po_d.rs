@@ -1,4 +1,4 @@
-//! Power-of-d choices (PG-AS §7.2 after [58]; SPEC 4.4): on an arrival, sample d distinct
+//! Power-of-d choices (PG-AS §7.2 after \[58\]; SPEC 4.4): on an arrival, sample d distinct
 //! servers uniformly at random (all of them when L ≤ d), take the least loaded one — the
 //! smallest Σ_r used_r / C_r, ties uniformly at random — and admit the job there if it fits,
 //! otherwise reject it. No slots, no reservation, no migration. In one dimension, if the least

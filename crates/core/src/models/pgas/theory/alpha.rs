@@ -1,4 +1,4 @@
-//! PG-AS Fig. 2 as the page draws it live: U^(g)[αρ] and U*[αρ] against the workload scale α,
+//! PG-AS Fig. 2 as the page draws it live: U^(g)\[αρ\] and U*\[αρ\] against the workload scale α,
 //! with the critical points where the greedy parts from the optimum and meets it again (6/7 and
 //! 6 on the canonical example, SPEC 4.7).
 
@@ -46,7 +46,7 @@ impl CriticalPoint {
 }
 
 impl RewardInstance {
-    /// U^(g)[αρ] and U*[αρ] at `steps + 1` evenly spaced α from 0 to `alpha_max`, and the
+    /// U^(g)\[αρ\] and U*\[αρ\] at `steps + 1` evenly spaced α from 0 to `alpha_max`, and the
     /// critical points inside, each found by bisection between the grid points where the two
     /// bounds go from equal to different or back. Costs (steps + 60 per critical point) LP
     /// solves and exact greedy evaluations.

@@ -1,6 +1,6 @@
 //! The greedy solutions of PG-AS (SPEC 4.2): GPA(Ŷ) for L servers, which DRA's CRA calls on
-//! every event, and its L → ∞ limit, the global greedy assignment x^(g)[ρ] with reward
-//! U^(g)[ρ] (Proposition 3.1, Definition 3.2).
+//! every event, and its L → ∞ limit, the global greedy assignment x^(g)\[ρ\] with reward
+//! U^(g)\[ρ\] (Proposition 3.1, Definition 3.2).
 //!
 //! Both repeat one step J times: take k = MAXREWARD(K^S) for the types S still in play, find the
 //! type of S that k exhausts first, give k as many servers as that type needs, and drop the type.
@@ -14,8 +14,8 @@ use super::rational::{self, Rational};
 use super::{MAX_TYPES, MAX_WORKLOAD, RewardInstance, all_types};
 use crate::ConfigError;
 
-/// One GPA iteration: configuration k[i] (an index into the instance's configurations), the
-/// type j* it removed from S (0-based), and X[i], the servers it gets.
+/// One GPA iteration: configuration k\[i\] (an index into the instance's configurations), the
+/// type j* it removed from S (0-based), and X\[i\], the servers it gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GpaStep {
     pub configuration: usize,
@@ -23,7 +23,7 @@ pub struct GpaStep {
     pub servers: u64,
 }
 
-/// The global greedy assignment x^(g)[ρ] (SPEC 4.2). Type indices are 0-based.
+/// The global greedy assignment x^(g)\[ρ\] (SPEC 4.2). Type indices are 0-based.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GreedySolution {
     /// k^(1..J) as configuration indices, in greedy order.
@@ -44,13 +44,13 @@ pub struct GreedySolution {
     /// I_ρ as in the paper (1-based): x is zero after the first `cutoff` configurations;
     /// J + 1 when Σz < 1.
     pub cutoff: usize,
-    /// U^(g)[ρ] = Σ_i x_i·U(k^(i)).
+    /// U^(g)\[ρ\] = Σ_i x_i·U(k^(i)).
     #[serde(with = "rational::text")]
     pub reward: Rational,
 }
 
 impl GreedySolution {
-    /// U^(g)[ρ] as the nearest `f64`.
+    /// U^(g)\[ρ\] as the nearest `f64`.
     pub fn reward_f64(&self) -> f64 {
         rational::to_f64(&self.reward)
     }
@@ -111,11 +111,11 @@ impl Remaining for Rational {
 
 impl RewardInstance {
     /// GPA(Ŷ) for `servers` = L servers (SPEC 4.2, RES-22, RES-23), with Ŷ a vector of counts
-    /// (DRA calls it with Ŷ = Y(t) + g(L)·1). Returns the J pairs (k[i], X[i]) in order; the
-    /// k[i] are all different, and once the servers run out the later X[i] are 0 but the k[i]
+    /// (DRA calls it with Ŷ = Y(t) + g(L)·1). Returns the J pairs (k\[i\], X\[i\]) in order; the
+    /// k\[i\] are all different, and once the servers run out the later X\[i\] are 0 but the k\[i\]
     /// are still listed (CRA needs them). Ties for j* go to the lowest type index (RES-22);
-    /// X[i] = clamp(⌈r_j*/k[i]_j*⌉, 0, N), which handles types over-provisioned by an earlier
-    /// configuration (RES-23). Σ X[i] ≤ L. O(J²), no allocation beyond the returned vector.
+    /// X\[i\] = clamp(⌈r_j*/k\[i\]_j*⌉, 0, N), which handles types over-provisioned by an earlier
+    /// configuration (RES-23). Σ X\[i\] ≤ L. O(J²), no allocation beyond the returned vector.
     ///
     /// Entries may be any integers (a negative one reads as already over-provisioned).
     /// Panics if `y_hat` does not have one entry per type.
@@ -189,7 +189,7 @@ impl RewardInstance {
         }
     }
 
-    /// The global greedy assignment x^(g)[ρ] and U^(g)[ρ] (SPEC 4.2; Proposition 3.1,
+    /// The global greedy assignment x^(g)\[ρ\] and U^(g)\[ρ\] (SPEC 4.2; Proposition 3.1,
     /// Definition 3.2), exactly. ρ is the per-server workload, one non-negative entry per type
     /// (error key `rho`).
     pub fn global_greedy(&self, rho: &[Rational]) -> Result<GreedySolution, ConfigError> {

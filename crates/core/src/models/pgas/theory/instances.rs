@@ -204,7 +204,7 @@ pub struct CollectionSummary {
 /// and the C1 test certifies one tie and one gap exactly.
 pub const RATIO_ONE_TOLERANCE: f64 = 1e-9;
 
-/// U^(g)[ρ], U*[ρ] and the ratio of each C1 collection from `seed`, with the summary.
+/// U^(g)\[ρ\], U*\[ρ\] and the ratio of each C1 collection from `seed`, with the summary.
 pub fn c1_statistics(
     seed: u64,
     count: usize,

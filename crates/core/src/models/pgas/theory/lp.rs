@@ -1,4 +1,4 @@
-//! The LP optimum of PG-AS (SPEC 4.2): U*[ρ] (LP (7)) and F*(L, Ŷ) (LP (6)), solved with
+//! The LP optimum of PG-AS (SPEC 4.2): U*\[ρ\] (LP (7)) and F*(L, Ŷ) (LP (6)), solved with
 //! `microlp`, an exact certificate of the optimum by weak duality, and the bounds a page or
 //! the CLI shows next to each other (U^(g), U*, their ratio) with a sweep over α.
 //!
@@ -44,7 +44,7 @@ pub struct SupportEntry {
 /// An optimal solution of LP (7) or LP (6).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LpOptimum {
-    /// The optimum: U*[ρ] for LP (7), F*(L, Ŷ) for LP (6).
+    /// The optimum: U*\[ρ\] for LP (7), F*(L, Ŷ) for LP (6).
     pub value: f64,
     /// The optimum exactly, when certified (see the module docs).
     #[serde(with = "rational::text_opt", default, skip_serializing_if = "Option::is_none")]
@@ -55,7 +55,7 @@ pub struct LpOptimum {
     pub served: Vec<f64>,
 }
 
-/// U^(g)[ρ] next to U*[ρ] (SPEC 4.5-4.6): what `packlab bounds` prints.
+/// U^(g)\[ρ\] next to U*\[ρ\] (SPEC 4.5-4.6): what `packlab bounds` prints.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Bounds {
     /// ρ as the exact fractions used.
@@ -87,14 +87,14 @@ struct Primal {
 }
 
 impl RewardInstance {
-    /// U*[ρ], the optimum of LP (7) (SPEC 4.2), with an optimal support. ρ: one entry per type
+    /// U*\[ρ\], the optimum of LP (7) (SPEC 4.2), with an optimal support. ρ: one entry per type
     /// from 0 to [`MAX_WORKLOAD`] (error key `rho`). One `microlp` solve.
     pub fn optimum(&self, rho: &[f64]) -> Result<LpOptimum, BoundsError> {
         self.check_rho_f64(rho, "rho")?;
         self.lp_solution(rho, 1.0)
     }
 
-    /// U*[ρ] with the exact value and weights certified by weak duality (see the module docs):
+    /// U*\[ρ\] with the exact value and weights certified by weak duality (see the module docs):
     /// two solves and exact arithmetic over the maximal configurations. `exact_value` is `None`
     /// only if the rounded solutions fail to meet (never seen on the fixtures).
     pub fn optimum_exact(&self, rho: &[Rational]) -> Result<LpOptimum, BoundsError> {
@@ -131,7 +131,7 @@ impl RewardInstance {
         self.lp_solution_exact(y_hat, &Rational::from_integer(servers.into()))
     }
 
-    /// U^(g)[ρ] (exact greedy) and U*[ρ] (one solve) with their ratio; ρ as `f64`s is read as
+    /// U^(g)\[ρ\] (exact greedy) and U*\[ρ\] (one solve) with their ratio; ρ as `f64`s is read as
     /// the simplest fractions within 1e-12 relative (see [`super::rational::from_f64`]).
     pub fn bounds(&self, rho: &[f64]) -> Result<Bounds, BoundsError> {
         let exact = rho_from_f64(rho)?;

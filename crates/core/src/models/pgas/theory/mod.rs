@@ -1,6 +1,6 @@
 //! PG-AS static optimisation (SPEC 4.1, 4.2, 4.5): reward instances, the configuration order
-//! ≻ (Definition 2.2), MAXREWARD, the Greedy Placement Algorithm, the global greedy x^(g)[ρ]
-//! with its reward U^(g)[ρ], and the LP optimum U*[ρ] (LP (7), and LP (6) for L servers).
+//! ≻ (Definition 2.2), MAXREWARD, the Greedy Placement Algorithm, the global greedy x^(g)\[ρ\]
+//! with its reward U^(g)\[ρ\], and the LP optimum U*\[ρ\] (LP (7), and LP (6) for L servers).
 //!
 //! An instance is J job types with integer demand vectors and integer reward rates on one
 //! server capacity (RES-3). Its feasible configurations are enumerated once
@@ -8,7 +8,7 @@
 //! tabulated at construction, so it costs one lookup and never depends on the workload ρ.
 //!
 //! * [`greedy`]: GPA (finite L, the routine DRA calls on every event) and the global greedy.
-//! * [`lp`]: U*[ρ] and LP (6) with `microlp`, and an exact certificate of U* by weak duality.
+//! * [`lp`]: U*\[ρ\] and LP (6) with `microlp`, and an exact certificate of U* by weak duality.
 //! * [`packing`]: GPA for DRA on an enumerated instance or on trace types (RES-36 shortcut).
 //! * [`instances`]: the paper's instances (C2, C6, the J = 2 worst case) and the C1 random VM
 //!   collections with their ratio statistics.
