@@ -36,7 +36,7 @@ pub struct FifoIndex<T> {
     /// Entries before this one are all removed.
     start: usize,
     len: usize,
-    /// The minimum of each block of keys, once searched.
+    /// The minimum of each block of keys and how many entries hold it, once searched.
     minima: OnceCell<BlockMinima>,
     /// The next position accepted by `push` must be at least this.
     next: u64,
@@ -152,7 +152,9 @@ impl<T: Copy> FifoIndex<T> {
     /// The earliest item at a position `≥ from` whose key is at most `bound`.
     pub fn first_at_most(&self, from: u64, bound: u64) -> Option<(u64, u64, T)> {
         let first = self.search(from).unwrap_or_else(|at| at);
-        let entry = self.first_entry_at_most(first, bound)?;
+        // Keys are below u64::MAX, which marks removed entries: a bound of u64::MAX must not
+        // find those.
+        let entry = self.first_entry_at_most(first, bound.min(u64::MAX - 1))?;
         Some((self.positions[entry], self.keys[entry], self.items[entry]))
     }
 
@@ -454,5 +456,49 @@ mod tests {
             let all: Vec<_> = late.iter().map(|(p, k, _)| (p, k)).collect();
             prop_assert_eq!(all, model);
         }
+    }
+
+    /// Long enough to compact several times (at least `MIN_DEAD` removals each): the block
+    /// minima and their holder counts, rebuilt at each compaction and kept through pushes and
+    /// removals in between, answer as a plain vector does. Few distinct keys, so blocks share
+    /// their minimum; removals from the head and from anywhere.
+    #[test]
+    fn block_minima_survive_compactions() {
+        let mut q = FifoIndex::new();
+        let mut model: Vec<(u64, u64)> = Vec::new();
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut pos, mut compactions, mut capacity) = (0, 0, 0);
+        for step in 0..40_000 {
+            let r = next();
+            // Grow to a few thousand entries, then shrink, then grow again.
+            let push_odds = if (step / 10_000) % 2 == 0 { 6 } else { 3 };
+            if model.is_empty() || r % 10 < push_odds {
+                let key = (r >> 8) % 3;
+                q.push(pos, key, pos);
+                model.push((pos, key));
+                pos += 1 + (r >> 16) % 2;
+            } else {
+                let at = if (r >> 8) % 2 == 0 { 0 } else { (r >> 16) as usize % model.len() };
+                let (victim, key) = model.remove(at);
+                assert_eq!(q.remove(victim), Some((key, victim)));
+            }
+            if q.keys.len() < capacity {
+                compactions += 1;
+            }
+            capacity = q.keys.len();
+            assert_eq!(q.min_key(), model.iter().map(|(_, k)| *k).min());
+            let from = model.get(model.len() / 2).map_or(0, |(p, _)| *p);
+            for bound in [0, 1, u64::MAX] {
+                let expect = model.iter().find(|(p, k)| *p >= from && *k <= bound).map(|(p, k)| (*p, *k, *p));
+                assert_eq!(q.first_at_most(from, bound), expect, "step {step}, bound {bound}");
+            }
+        }
+        assert!(compactions >= 3, "only {compactions} compactions");
     }
 }

@@ -1,6 +1,6 @@
 //! Segment trees over a fixed number of positions.
 
-/// Children per node of [`MinTree`]: eight `u64`s, one cache line.
+/// Children per node of [`MinTree`]: eight `u64`s, 64 bytes side by side.
 const FANOUT: usize = 8;
 
 /// Minimum tree over positions `0..len` holding `u64` keys.
@@ -9,10 +9,11 @@ const FANOUT: usize = 8;
 /// O(log len). Unused positions hold `u64::MAX`.
 ///
 /// Each node has eight children, stored side by side: level 0 holds the keys, and each level
-/// above holds the minimum of each run of eight entries below, down to a top level of eight
+/// above holds the minimum of each run of eight entries below, up to a top level of eight
 /// entries. At L = 1000 that is four levels where a binary tree has ten, and the eight
-/// entries a step reads share one cache line. A binary tree's walk took an unpredictable
-/// branch per level, and VQS's room trees asked about once per job (issue 19).
+/// entries a step reads lie side by side (one or two cache lines). A binary tree's walk took
+/// an unpredictable branch per level, and VQS's room trees asked about once per job
+/// (issue 19).
 #[derive(Debug, Clone)]
 pub struct MinTree {
     len: usize,
@@ -104,7 +105,8 @@ impl MinTree {
         let (mut level, mut at) = (0, from);
         loop {
             let (start, end) = (self.starts[level], self.starts[level + 1]);
-            // `at` can reach the level's end when the run before it was the last.
+            // `at` can reach or pass the level's end when the run before it was the last; what
+            // lies past it is padding.
             if start + at < end {
                 let run = start + (at & !(FANOUT - 1));
                 if let Some(i) = first_at_most_in(&self.nodes[run..run + FANOUT], at % FANOUT, bound) {
@@ -125,8 +127,8 @@ impl MinTree {
                 .expect("a parent's key is its children's minimum");
             at = at * FANOUT + i;
         }
-        // Positions past `len` hold u64::MAX; they match only a bound of u64::MAX, and then
-        // no earlier position did.
+        // A safeguard: positions past `len` hold u64::MAX, which no bound below u64::MAX
+        // matches, and a bound of u64::MAX is answered by `from` itself.
         (at < self.len).then_some(at)
     }
 }
