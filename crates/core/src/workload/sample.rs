@@ -66,7 +66,9 @@ impl Geometric {
             return 1;
         }
         let u = open_unit(rng);
-        let s = libm::ceil(libm::log(u) / self.ln_q);
+        // `ceil` is exact on every target (IEEE 754 defines it), so the standard one keeps runs
+        // bit for bit; in WebAssembly it is one instruction where `libm::ceil` is a call.
+        let s = (libm::log(u) / self.ln_q).ceil();
         if s < 1.0 {
             1
         } else if s >= u64::MAX as f64 {
