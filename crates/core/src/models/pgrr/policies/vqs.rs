@@ -207,6 +207,7 @@ impl Vqs {
 }
 
 /// Adds `server` to `set` or takes it out.
+#[inline]
 fn set_flag(set: &mut IdSet, server: ServerId, member: bool) {
     if member {
         set.insert(server);
