@@ -77,11 +77,13 @@ struct Lazy<I> {
     index: Option<I>,
     stale: Vec<ServerId>,
     is_stale: Vec<bool>,
+    /// Every server's capacity, which bounds the residuals the index is built over.
+    capacity: u64,
 }
 
 impl<I: ResidualIndex> Lazy<I> {
-    fn new(servers: usize) -> Self {
-        Self { index: None, stale: Vec::new(), is_stale: vec![false; servers] }
+    fn new(servers: usize, capacity: u64) -> Self {
+        Self { index: None, stale: Vec::new(), is_stale: vec![false; servers], capacity }
     }
 
     fn touch(&mut self, server: ServerId) {
@@ -100,8 +102,7 @@ impl<I: ResidualIndex> Lazy<I> {
         }
         self.index.get_or_insert_with(|| {
             let residuals: Vec<u64> = servers.iter().map(Server::residual).collect();
-            let capacity = servers.first().map_or(0, |s| s.capacity().primary());
-            I::build(&residuals, capacity)
+            I::build(&residuals, self.capacity)
         })
     }
 }
@@ -111,8 +112,8 @@ impl Cluster {
         Self {
             servers: vec![Server::new(capacity); servers],
             capacity,
-            by_residual: RefCell::new(Lazy::new(servers)),
-            residuals: RefCell::new(Lazy::new(servers)),
+            by_residual: RefCell::new(Lazy::new(servers, capacity)),
+            residuals: RefCell::new(Lazy::new(servers, capacity)),
             used_total: 0,
         }
     }
