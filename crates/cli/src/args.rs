@@ -26,7 +26,7 @@ pub enum Command {
     Tours,
     /// Run a preset under one or more policies and report the queue statistics.
     Run(RunArgs),
-    /// Run a preset over a grid of loads and draw mean queue against load.
+    /// Run a preset over a grid (of loads, or of server counts) and draw its paper's figure.
     Sweep(SweepArgs),
     /// Combine the shards of a sweep (`sweep --shard I/N`) into the sweep's CSV files and chart.
     Merge(MergeArgs),
@@ -36,19 +36,10 @@ pub enum Command {
     /// Run each model's headline case for many events, checking its invariants and that its
     /// memory stays flat.
     Soak(SoakArgs),
-    /// `bench` on MSFQ's headline cases (the old name).
-    #[command(hide = true)]
-    BenchMsj(BenchArgs),
-    /// `bench` on GH-RA's headline cases (the old name).
-    #[command(hide = true)]
-    BenchVm(BenchArgs),
-    /// PG-AS bounds without simulation: U^(g) and U* with the greedy configurations and an
-    /// optimal LP support (pgas-c2, c4, c6, VM lists), or the random-collection statistics
-    /// (pgas-c1).
+    /// The theory's bounds without simulation, where a model has them: for PG-AS, U^(g) and U*
+    /// with the greedy configurations and an optimal LP support (pgas-c2, c4, c6, VM lists), or
+    /// the random-collection statistics (pgas-c1).
     Bounds(BoundsArgs),
-    /// `bench` on PG-AS's headline cases (the old name).
-    #[command(hide = true)]
-    BenchPgas(BenchArgs),
     /// Workload traces: what a file holds (`stats`), or a synthetic one in a real format
     /// (`synth`).
     #[command(subcommand)]
@@ -211,12 +202,13 @@ pub struct SweepArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
 
-    /// Comma-separated loads (default: the preset's load grid).
+    /// Comma-separated loads, for a sweep against the load (the default of most presets, with
+    /// their grids).
     #[arg(long, value_name = "A,B,...", allow_hyphen_values = true)]
     pub load: Option<String>,
 
-    /// PG-AS: comma-separated server counts L for a sweep against L (default: the preset's
-    /// grid, pgas-c3 and pgas-c5).
+    /// Comma-separated server counts L, for a sweep against L (the default of pgas-c3 and
+    /// pgas-c5, with their grids).
     #[arg(long, value_name = "L,...", allow_hyphen_values = true)]
     pub servers: Option<String>,
 
@@ -232,16 +224,26 @@ pub struct SweepArgs {
     /// DIR/PRESET-shard-I-of-N.jsonl (PRESET: the preset's id); `packlab merge` combines the N
     /// shards into what the whole sweep writes.
     #[arg(long, value_name = "I/N", conflicts_with = "emit")]
-    pub shard: Option<crate::shard::Shard>,
+    pub shard: Option<packlab_core::sweep::shard::Shard>,
 
     /// Print, instead of running, a script that runs the sweep in --shards N shards and then
     /// merges them into --out: a Slurm job array (slurm) or a GNU parallel command (parallel).
     #[arg(long, value_enum, requires = "shards")]
-    pub emit: Option<crate::shard::Emit>,
+    pub emit: Option<Emit>,
 
     /// How many shards --emit splits the sweep into.
-    #[arg(long, value_name = "N", requires = "emit", value_parser = clap::value_parser!(u64).range(1..=crate::shard::MAX_SHARDS))]
+    #[arg(long, value_name = "N", requires = "emit", value_parser = clap::value_parser!(u64).range(1..=packlab_core::sweep::shard::MAX_SHARDS))]
     pub shards: Option<u64>,
+}
+
+/// How `--emit` runs the shards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Emit {
+    /// A bash script that submits a Slurm job array (one shard per task) and a merge job that
+    /// waits for it.
+    Slurm,
+    /// A GNU parallel command line (add `--sshlogin` to spread it over hosts).
+    Parallel,
 }
 
 #[derive(Debug, Args)]
@@ -260,6 +262,11 @@ pub struct BenchArgs {
     /// Presets to time, repeatable or comma-separated (default: every model's headline cases).
     #[arg(long = "preset", value_name = "ID")]
     pub presets: Vec<String>,
+
+    /// Only these models' headline cases, repeatable or comma-separated (`packlab presets`
+    /// lists the models).
+    #[arg(long = "model", value_name = "ID", conflicts_with = "presets")]
+    pub models: Vec<String>,
 
     /// Policies to time, repeatable or comma-separated (default: the case's or the preset's).
     #[arg(long = "policy", value_name = "NAME")]

@@ -1,7 +1,7 @@
 //! `packlab bench`: how fast the engines run, in jobs and events per second of wall time.
 //!
 //! Without `--preset` it times every model's headline cases (each model declares them,
-//! [`packlab_core::models::ModelInfo::bench`]); with presets, those presets under their own
+//! [`packlab_core::model::ModelInfo::bench`]); with presets, those presets under their own
 //! or the given policies, optionally over a list of server counts. Runs one at a time on
 //! purpose: parallel runs would compete for cores and caches and the timings would measure
 //! the contention instead of the engine.
@@ -11,7 +11,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use packlab_core::bench::{Timing, Warmup, time_run};
-use packlab_core::models::{BenchCase, all};
+use packlab_core::model::BenchCase;
+use packlab_core::models::all;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::live_run;
 use packlab_core::scenario::{Scenario, preset};
@@ -49,8 +50,8 @@ struct Case {
     jobs: u64,
 }
 
-pub fn command(args: &BenchArgs, model: Option<&str>, out: &mut dyn Write) -> Result<()> {
-    let cases = cases(args, model)?;
+pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<()> {
+    let cases = cases(args)?;
     if !args.json {
         writeln!(out, "untimed warm-up, then at least the given number of arriving jobs timed")?;
         writeln!(out, "events: arrivals + starts + departures (slotted), arrivals + departures + clock ticks")?;
@@ -119,8 +120,8 @@ impl From<&BenchCase> for Plan {
 }
 
 /// The cases the flags ask for: the given presets (each over `--servers`, if given), or the
-/// headline cases of every model (of `model` only, for the old per-model commands).
-fn cases(args: &BenchArgs, model: Option<&str>) -> Result<Vec<Case>> {
+/// headline cases of every model (of `--model`'s only, if given).
+fn cases(args: &BenchArgs) -> Result<Vec<Case>> {
     let given = parse_policies(&args.policies)?;
     let mut sets: Vec<(String, String)> = Vec::new();
     if let Some(load) = &args.load {
@@ -143,16 +144,16 @@ fn cases(args: &BenchArgs, model: Option<&str>) -> Result<Vec<Case>> {
     let ids: Vec<String> = args.presets.iter().flat_map(|p| p.split(',')).map(|s| s.trim().to_string()).collect();
     let plans: Vec<Plan> = if ids.is_empty() {
         let models = all();
-        if let Some(id) = model
-            && !models.iter().any(|m| m.id == id)
-        {
-            bail!("no model '{id}'");
+        let wanted: Vec<&str> = args.models.iter().flat_map(|m| m.split(',')).map(str::trim).collect();
+        if let Some(unknown) = wanted.iter().find(|w| !models.iter().any(|m| m.id == **w)) {
+            let ids: Vec<&str> = models.iter().map(|m| m.id).collect();
+            bail!("--model: no model '{unknown}'; models: {}", ids.join(", "));
         }
         // Given policies pick the models that have them: `bench --policy msf` times MSFQ's
         // headline cases, not every model's.
         let chosen: Vec<_> = models
             .iter()
-            .filter(|m| model.is_none_or(|id| m.id == id))
+            .filter(|m| wanted.is_empty() || wanted.contains(&m.id))
             .filter(|m| given.iter().all(|p| p.model().id == m.id))
             .collect();
         if chosen.is_empty() {

@@ -3,7 +3,8 @@
 use std::io::Write;
 
 use anyhow::{Result, anyhow};
-use packlab_core::models::{ModelInfo, all, all_policies, policies_of};
+use packlab_core::model::ModelInfo;
+use packlab_core::models::{all, all_policies, policies_of};
 use packlab_core::policy::PolicyMeta;
 use packlab_core::scenario::{Preset, Sweep, preset, presets};
 
@@ -57,17 +58,17 @@ fn write_description(p: &Preset, out: &mut dyn Write) -> Result<()> {
     writeln!(out, "default policies: {}", defaults.join(", "))?;
     let join = |grid: Vec<String>| grid.join(", ");
     match &p.sweep {
-        Sweep::Load { grid, .. } => {
-            writeln!(out, "sweep load grid:  {}", join(grid.iter().map(f64::to_string).collect()))?
+        Sweep::Runs { axis: "servers", grid, .. } => {
+            writeln!(out, "sweep servers L:  {}", join(grid.iter().map(f64::to_string).collect()))?
+        }
+        Sweep::Runs { axis, grid, .. } => {
+            writeln!(out, "sweep {axis} grid:  {}", join(grid.iter().map(f64::to_string).collect()))?
         }
         Sweep::Theory { grid } => writeln!(
             out,
             "sweep load grid:  {} (the theory's bounds)",
             join(grid.iter().map(f64::to_string).collect())
         )?,
-        Sweep::Servers { grid } => {
-            writeln!(out, "sweep servers L:  {}", join(grid.iter().map(u32::to_string).collect()))?
-        }
         Sweep::Unavailable(why) => writeln!(out, "sweep:            none ({why})")?,
     }
 

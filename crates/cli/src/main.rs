@@ -9,10 +9,8 @@ mod events;
 mod output;
 mod run;
 mod setup;
-mod shard;
 mod soak;
 mod sweep;
-mod sweep_pgas;
 mod trace;
 
 use std::io::{self, Write};
@@ -48,10 +46,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Run(a) => run::command(a, out),
         Command::Sweep(a) => sweep::command(a, out),
         Command::Merge(a) => sweep::merge(a, out),
-        Command::Bench(a) => bench::command(a, None, out),
-        Command::BenchMsj(a) => bench::command(a, Some("msfq"), out),
-        Command::BenchVm(a) => bench::command(a, Some("ghra"), out),
-        Command::BenchPgas(a) => bench::command(a, Some("pgas"), out),
+        Command::Bench(a) => bench::command(a, out),
         Command::Bounds(a) => bounds::command(a, out),
         Command::Soak(a) => soak::command(a, out),
         Command::Trace(c) => trace::command(c, out),

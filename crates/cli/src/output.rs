@@ -7,32 +7,11 @@ use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use packlab_core::policy::PolicySpec;
-use packlab_core::scenario::Scenario;
 use packlab_plot::Chart;
 use plotters::prelude::{IntoDrawingArea, SVGBackend};
 
 /// SVG size in pixels: wide enough for a legend and the mark labels.
 pub const SVG_SIZE: (u32, u32) = (960, 600);
-
-/// Chart and table labels ("VQS (J=7)"). Two specs can share a label (`vqs` and
-/// `vqs:ties=random`); those get their spec appended so a legend never shows two equal names.
-pub fn labels(policies: &[PolicySpec], scenario: &Scenario) -> Vec<String> {
-    let plain: Vec<String> = policies.iter().map(|p| scenario.policy_label(p)).collect();
-    plain
-        .iter()
-        .zip(policies)
-        .map(
-            |(label, spec)| {
-                if plain.iter().filter(|l| *l == label).count() > 1 {
-                    format!("{label} [{spec}]")
-                } else {
-                    label.clone()
-                }
-            },
-        )
-        .collect()
-}
 
 /// Draws `chart` into an SVG file.
 pub fn write_svg(path: &Path, chart: &Chart<'_>) -> Result<()> {
@@ -74,18 +53,4 @@ pub fn print_table(table: &Table, out: &mut dyn Write) -> std::io::Result<()> {
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn equal_labels_get_their_spec() {
-        let p: Vec<_> = ["vqs", "vqs:ties=random", "bf-js"].iter().map(|s| PolicySpec::parse(s).unwrap()).collect();
-        assert_eq!(
-            labels(&p, &packlab_core::scenario::preset("pgrr-a1").unwrap().scenario),
-            ["VQS (J=2) [vqs]", "VQS (J=2) [vqs:ties=random]", "BF-J/S"]
-        );
-    }
 }

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::args::RunArgs;
-use crate::output::{create_dir, labels, print_table, progress, write_svg};
+use crate::output::{create_dir, print_table, progress, write_svg};
 use crate::setup::{Resolved, replication_seeds, resolve, with};
 
 pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
@@ -129,7 +129,7 @@ fn print_human(
     }
     writeln!(out)?;
 
-    let names = labels(&setup.policies, &setup.scenario);
+    let names = setup.scenario.policy_labels(&setup.policies);
     let runs: Vec<Vec<&RunReport>> = per_policy.iter().map(|runs| runs.iter().map(|o| &o.report).collect()).collect();
     let table = setup.scenario.any().table(&names, &runs, reps.is_some());
     print_table(&table, out)?;
@@ -172,7 +172,7 @@ fn write_trajectory(dir: &Path, setup: &Setup, runs: &[&RunOutcome]) -> Result<V
     }
     w.flush().with_context(|| format!("writing {}", csv_path.display()))?;
 
-    let names = labels(&setup.policies, &setup.scenario);
+    let names = setup.scenario.policy_labels(&setup.policies);
     // Each interval mean is drawn at the interval's midpoint.
     let points: Vec<Vec<Point>> =
         all.iter().map(|s| s.iter().map(|p| Point::new((p.start + p.end) / 2.0, p.mean)).collect()).collect();

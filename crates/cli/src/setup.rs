@@ -1,12 +1,11 @@
-//! Turns `--preset`/`--link` and the override flags into one validated scenario.
-
-use std::path::PathBuf;
+//! Turns `--preset`/`--link` and the override flags into one validated scenario. The rules
+//! are the core's: keys through [`Scenario::set`], a trace file through
+//! [`Scenario::replay`], and what follows them through [`Scenario::follow`].
 
 use anyhow::{Context, Result, anyhow, bail};
-use packlab_core::models::msfq::JobClasses;
+use packlab_core::link::decode_link;
 use packlab_core::policy::PolicySpec;
-use packlab_core::scenario::{PAGE_KEYS, Scenario, Setup, decode_link, preset};
-use packlab_core::trace::{Loaded, Shared};
+use packlab_core::scenario::{Scenario, Setup, preset};
 
 use crate::args::ScenarioArgs;
 
@@ -19,6 +18,8 @@ pub struct Resolved {
     pub explicit: Vec<String>,
     /// Set when the warm-up was rescaled because only the horizon changed; says how.
     pub warmup_note: Option<String>,
+    /// What replaying the trace file says: the scaling, the offered load, jobs capped.
+    pub replay_notes: Vec<String>,
 }
 
 pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
@@ -26,7 +27,7 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
     let trace = if args.traces.is_empty() { None } else { Some(crate::trace::read(&args.traces, args.trace_tasks)?) };
     let (preset, base, link_policies) = match (&args.preset, &args.link) {
         (_, Some(link)) => {
-            let (link, errors) = decode_link(link, PAGE_KEYS);
+            let (link, errors) = decode_link(link);
             if !errors.is_empty() {
                 let lines: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
                 bail!("--link: {} bad key(s):\n{}", errors.len(), lines.join("\n"));
@@ -53,8 +54,8 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
     if let Some(path) = &args.classes_file {
         let flag = format!("--classes-file {}", path.display());
         let text = std::fs::read_to_string(path).with_context(|| format!("{flag}: cannot read the file"))?;
-        let classes = JobClasses::from_csv(&text).map_err(|e| anyhow!("{flag}: {e}"))?;
-        overrides.push(("classes".into(), classes.to_string(), flag));
+        let value = base.any().read_key_file("classes", &text).map_err(|e| anyhow!("{flag}: {e}"))?;
+        overrides.push(("classes".into(), value, flag));
     }
     for pair in &args.sets {
         let Some((key, value)) = pair.split_once('=') else {
@@ -70,22 +71,29 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
         scenario.set(key, value).with_context(|| flag.clone())?;
         explicit.push(key.clone());
     }
+    let explicit_keys: Vec<&str> = explicit.iter().map(String::as_str).collect();
 
-    if let Some(trace) = trace {
-        // A link's horizon is the run's, as a --set one is.
-        let horizon_given = explicit.iter().any(|k| k == "horizon") || base.horizon() != preset.scenario.horizon();
-        replay(trace, &args.traces, preset.id, &mut scenario, &explicit, horizon_given)?;
+    let mut replay_notes = Vec::new();
+    if let Some(trace) = &trace {
+        // The user's keys stay: the flags', and a link's (what it sets differently from the
+        // preset, its scaling and horizon among them).
+        let mut keep = explicit_keys.clone();
+        keep.extend(base.overrides_from(&preset.scenario).into_iter().map(|(k, _)| k));
+        let flag =
+            format!("--trace {}", args.traces.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "));
+        replay_notes = scenario.replay(trace, &keep, &preset.scenario).map_err(|e| anyhow!("{flag}: {e}"))?;
     }
 
-    let explicit_keys: Vec<&str> = explicit.iter().map(String::as_str).collect();
-    let rescaled = scenario.follow_horizon(&base, &explicit_keys).context("--horizon")?;
-    let warmup_note = rescaled.then(|| {
+    scenario.follow(&base, &preset.scenario, &explicit_keys).context("--horizon")?;
+    // The horizon moved (a flag, or a trace file) and the warm-up with it.
+    let warmup_moved = !explicit_keys.contains(&"warmup") && scenario.get("warmup") != base.get("warmup");
+    let warmup_note = warmup_moved.then(|| {
         format!(
-            "warm-up {} = {} × {} / {} {}: the same fraction of the new horizon as before",
+            "warm-up {} = {} × {} / {} {}: the same fraction of the new horizon as the preset's",
             scenario.get("warmup").unwrap_or_default(),
-            base.get("warmup").unwrap_or_default(),
+            preset.scenario.get("warmup").unwrap_or_default(),
             scenario.horizon(),
-            base.horizon(),
+            preset.scenario.horizon(),
             scenario.time_unit().plural()
         )
     });
@@ -93,69 +101,10 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
     for policy in &policies {
         scenario.check_policy(policy).map_err(|e| anyhow!("--policy: {}", e.message))?;
     }
-    Ok(Resolved { setup: Setup { preset, scenario, policies }, explicit, warmup_note })
-}
-
-/// Makes `scenario` replay `trace` (read from `paths`): a Google trace on PG-RR or PG-AS, an
-/// SWF log on MSFQ, a task CSV on PG-AS. Unless given, the horizon covers the trace (its
-/// submit times divided by the load knob); the warm-up and the series grid then keep their
-/// fractions of it, as with --horizon.
-fn replay(
-    shared: Shared,
-    paths: &[PathBuf],
-    id: &str,
-    scenario: &mut Scenario,
-    explicit: &[String],
-    horizon_given: bool,
-) -> Result<()> {
-    let flag = format!("--trace {}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "));
-    // The horizon that covers the trace: for PG-AS its submit times divided by α, for PG-RR
-    // and MSFQ the span under the traffic scaling plus one unit (as the page sets it).
-    let for_pgas = if let Scenario::Pgas(_) = scenario { shared.0.for_pgas() } else { None };
-    let horizon = match (&*shared.0, &mut *scenario) {
-        (_, Scenario::Pgas(pgas)) if for_pgas.is_some() => {
-            let trace = for_pgas.expect("checked");
-            let horizon = (trace.span() / pgas.load).ceil();
-            pgas.attach_trace(trace);
-            horizon
-        }
-        (Loaded::Google(_), Scenario::Pgrr(_)) => {
-            scenario.set("trace", &shared.name()).with_context(|| flag.clone())?;
-            let Scenario::Pgrr(pgrr) = &*scenario else { unreachable!("matched above") };
-            let jobs = pgrr.slot_jobs().map_err(|e| anyhow!("{flag}: {e}"))?.expect("a trace was set");
-            jobs.span(pgrr.load) as f64 + 1.0
-        }
-        (Loaded::Swf(log), Scenario::Msfq(_)) => {
-            let machine = log.machine();
-            scenario.set("trace", &shared.name()).with_context(|| flag.clone())?;
-            // The log runs on its machine unless the cores are given.
-            if !explicit.iter().any(|k| k == "cores") {
-                scenario.set("cores", &machine.to_string()).with_context(|| flag.clone())?;
-            }
-            let Scenario::Msfq(msfq) = &*scenario else { unreachable!("matched above") };
-            let jobs = msfq.class_jobs().map_err(|e| anyhow!("{flag}: {e}"))?.expect("a trace was set");
-            if jobs.capped > 0 {
-                eprintln!(
-                    "note: {} jobs of the log asked for more than cores = {} and hold all of them",
-                    jobs.capped, msfq.cores
-                );
-            }
-            jobs.span(msfq.load).ceil() + 1.0
-        }
-        (Loaded::TaskCsv(_), _) => bail!(
-            "{flag}: a CSV of submit_time, duration, size, priority replays on PG-AS presets (pgas-c5); {id} is not one"
-        ),
-        (loaded, _) => bail!(
-            "{flag}: {id} cannot replay a {} file; Google task_events traces replay on PG-RR (pgrr-a5) and PG-AS \
-             (pgas-c5), SWF logs on MSFQ (msfq-d6)",
-            loaded.format().name(),
-        ),
-    };
-    if !horizon_given {
-        let horizon = horizon.max(1.0) as u64;
-        scenario.set("horizon", &horizon.to_string()).with_context(|| flag.clone())?;
+    if let Some(status) = scenario.replay_status() {
+        replay_notes.insert(0, format!("the trace {}", status.describe()));
     }
-    Ok(())
+    Ok(Resolved { setup: Setup { preset, scenario, policies }, explicit, warmup_note, replay_notes })
 }
 
 /// What to say when a trace file is replayed with replications: its arrivals are the same in
@@ -195,7 +144,7 @@ pub fn replication_seeds(seed: u64, reps: u64) -> Result<Vec<u64>> {
         .collect()
 }
 
-/// `scenario` with another value for `key`, for replications and sweep points.
+/// `scenario` with another value for `key`, for replications.
 pub fn with(scenario: &Scenario, key: &str, value: impl ToString) -> Result<Scenario> {
     let mut s = scenario.clone();
     s.set(key, &value.to_string())?;

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use packlab_core::models::pgas::Trace;
 use packlab_core::trace::stats::{TraceStats, classes_csv, stats};
 use packlab_core::trace::synth::{GoogleSynth, SwfSynth};
 use packlab_core::trace::{Format, Loaded, Reader, Shared};
@@ -24,7 +23,7 @@ pub fn command(command: &TraceCommand, out: &mut dyn Write) -> Result<()> {
 /// Chunks read at a time.
 const CHUNK: usize = 1 << 20;
 
-/// Reads trace files in order: the part files of one Google trace, one SWF log, or one PG-AS
+/// Reads trace files in order: the part files of one Google trace, one SWF log, or one task
 /// CSV, and keeps the trace in the core's library so that a link's `trace=FINGERPRINT` finds
 /// it. Shows a progress bar on a terminal.
 pub fn read(paths: &[PathBuf], first: Option<u64>) -> Result<Shared> {
@@ -33,8 +32,8 @@ pub fn read(paths: &[PathBuf], first: Option<u64>) -> Result<Shared> {
         && is_task_csv(path)?
     {
         let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read the file", flag(path)))?;
-        let trace = Trace::from_csv(&text).map_err(|e| anyhow!("{}: {}", flag(path), e.message))?;
-        return Ok(packlab_core::trace::keep(Loaded::TaskCsv(trace)));
+        let loaded = packlab_core::trace::read_task_csv(&text).map_err(|e| anyhow!("{}: {}", flag(path), e.message))?;
+        return Ok(packlab_core::trace::keep(loaded));
     }
     let total: u64 = paths.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
     let bar = ProgressBar::with_draw_target(Some(total), indicatif::ProgressDrawTarget::stderr_with_hz(4));
@@ -66,7 +65,7 @@ pub fn read(paths: &[PathBuf], first: Option<u64>) -> Result<Shared> {
     Ok(packlab_core::trace::keep(loaded))
 }
 
-/// Whether a file is PG-AS's task CSV ([`packlab_core::trace::is_task_csv`] of its start).
+/// Whether a file is a task CSV ([`packlab_core::trace::is_task_csv`] of its start).
 fn is_task_csv(path: &Path) -> Result<bool> {
     let mut head = Vec::with_capacity(packlab_core::trace::HEAD_BYTES);
     let file = File::open(path).with_context(|| format!("--trace {}: cannot open the file", path.display()))?;

@@ -70,7 +70,7 @@ fn describe_lists_every_key_with_value_and_range() {
             assert!(out.contains(&format!("range: {}", k.range)), "{}: range of {}", p.id, k.key);
             assert!(out.contains(k.help), "{}: help of {}", p.id, k.key);
         }
-        if let Sweep::Load { grid, .. } | Sweep::Theory { grid } = &p.sweep {
+        if let Sweep::Runs { grid, .. } | Sweep::Theory { grid } = &p.sweep {
             for load in grid {
                 assert!(out.contains(&load.to_string()));
             }
@@ -708,7 +708,7 @@ fn pgas_bounds_print_the_c2_fixtures_and_the_c1_statistics() {
     assert!(f(v, "min_ratio") >= f(v, "guarantee") && f(v, "mean_ratio") <= 1.0);
     assert!(ok(&["bounds", "--preset", "pgas-c1"]).contains("ratio exactly 1:"));
 
-    fails(&["bounds", "--preset", "pgrr-a1"], &["bounds are PG-AS's"]);
+    fails(&["bounds", "--preset", "pgrr-a1"], &["PG-RR has no static bounds", "PG-AS"]);
     fails(&["bounds", "--preset", "pgas-c5"], &["no static bounds", "upper-bound"]);
     fails(&["bounds", "--preset", "pgas-c2", "--load", "200"], &["--load", "load: must be a number in (0, 100]"]);
     fails(&["run", "--preset", "pgas-c1"], &["random collections", "packlab bounds"]);
@@ -745,20 +745,37 @@ fn pgas_sweeps_draw_fig_2_from_theory_and_fig_3_against_l() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(stdout.contains("U^(g) = 1065.33") && stdout.lines().any(|l| l.starts_with("12 ")), "{stdout}");
+    // The reward over each bound, and the bounds' own ratio, 1065.33 / 1236 = 0.86192.
+    assert!(
+        stdout.contains("U^(g) = 1065.33 · U* = 1236 · U^(g)/U* = 0.86192")
+            && stdout.lines().any(|l| l.starts_with("12 ")),
+        "{stdout}"
+    );
     let summary = read(&out.join("pgas-c3-summary.csv"));
-    assert_eq!(summary.lines().count(), 1 + 2 * 2, "(dra, po-d) × (12, 24)");
-    assert!(summary.lines().next().unwrap().contains("ratio_to_greedy"));
+    assert_eq!(summary.lines().count(), 1 + 2 * 2 * 2, "(dra, po-d) × (12, 24) × (/ U^(g), / U*)");
+    assert!(summary.lines().next().unwrap().starts_with("policy,servers,reps,metric"), "{summary}");
+    assert!(summary.contains(",/ U^(g),") && summary.contains(",/ U*,"), "{summary}");
     assert!(read(&out.join("pgas-c3.svg")).contains("DRA / U^(g)"));
     assert_eq!(read(&out.join("pgas-c3-runs.csv")).lines().count(), 1 + 8);
 
     fails(&["sweep", "--preset", "pgas-c1", "--out", out.to_str().unwrap()], &["packlab bounds --preset pgas-c1"]);
-    fails(&["sweep", "--preset", "pgas-c3", "--load", "1", "--out", out.to_str().unwrap()], &["--load", "--set load"]);
+    // One axis at a time; any preset sweeps either (a sweep against L is a kind of axis).
+    fails(
+        &["sweep", "--preset", "pgas-c3", "--load", "1", "--servers", "12", "--out", out.to_str().unwrap()],
+        &["--load, --servers", "one axis"],
+    );
     fails(
         &["sweep", "--preset", "pgas-c3", "--servers", "0", "--out", out.to_str().unwrap()],
         &["--servers", "1..=100000"],
     );
-    fails(&["sweep", "--preset", "pgrr-a1", "--servers", "5", "--out", out.to_str().unwrap()], &["--servers", "PG-AS"]);
+    fails(
+        &["sweep", "--preset", "msfq-d1", "--servers", "5", "--out", out.to_str().unwrap()],
+        &["no key 'servers'", "cores"],
+    );
+    fails(
+        &["sweep", "--preset", "pgas-c3", "--set", "servers=12", "--out", out.to_str().unwrap()],
+        &["--set servers", "--servers"],
+    );
 }
 
 #[test]
@@ -823,7 +840,7 @@ fn pgas_trace_files_replay_and_bad_ones_name_the_line() {
     );
     fails(
         &["run", "--preset", "pgrr-a1", "--trace-file", path],
-        &["--trace", "replays on PG-AS presets", "pgrr-a1 is not one"],
+        &["--trace", "task CSV", "PG-RR replays Google task_events", "replays in PG-AS"],
     );
     fails(&["run", "--preset", "pgas-c5", "--trace-file", "/nonexistent/t.csv"], &["--trace", "cannot open"]);
 }
@@ -915,7 +932,10 @@ fn traces_replay_on_their_models_and_bad_files_name_line_and_field() {
     assert_eq!((msfq[0]["servers"].as_u64(), msfq[0]["arrivals"].as_u64()), (Some(128), Some(1940)));
     let pgas = json_lines(&ok(&["run", "--preset", "pgas-c5", "--trace", &google, "--policy", "dra", "--json"]));
     assert_eq!(pgas[0]["arrivals"], 3668);
-    fails(&["run", "--preset", "msfq-d1", "--trace", &google], &["msfq-d1 cannot replay a Google", "SWF logs on MSFQ"]);
+    fails(
+        &["run", "--preset", "msfq-d1", "--trace", &google],
+        &["Google cluster-data task_events file", "MSFQ replays an SWF log", "replays in PG-RR and PG-AS"],
+    );
 
     let dir = tempfile::tempdir().unwrap();
     let write = |name: &str, bytes: &[u8]| {
@@ -964,12 +984,13 @@ fn traces_replay_on_their_models_and_bad_files_name_line_and_field() {
 
 #[test]
 fn bench_pgas_runs_with_tiny_numbers() {
-    let lines = json_lines(&ok(&["bench-pgas", "--servers", "20", "--jobs", "3000", "--json"]));
+    let lines = json_lines(&ok(&["bench", "--model", "pgas", "--servers", "20", "--jobs", "3000", "--json"]));
     assert_eq!(lines.len(), 5);
     for v in &lines {
         assert!(f(v, "events") > 0.0 && f(v, "ns_per_job") > 0.0 && f(v, "jobs") >= 3000.0, "{v}");
     }
-    assert!(ok(&["bench-pgas", "--servers", "20", "--jobs", "3000"]).contains("events/s"));
+    assert!(ok(&["bench", "--model", "pgas", "--servers", "20", "--jobs", "3000"]).contains("events/s"));
+    fails(&["bench", "--model", "nope"], &["--model", "no model 'nope'", "pgrr"]);
 }
 
 /// Issue 15: `run --events` writes every policy's decisions in a window, with the reasons and

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use packlab_core::scenario::{decode_link, run_command};
+use packlab_core::link::{decode_link, run_command};
 
 fn stdout(command: &mut Command) -> String {
     let out = command.output().expect("it runs");
@@ -23,7 +23,7 @@ fn the_command_line_runs_what_the_link_runs() {
         "?preset=ghra-b3&seed=3&horizon=200",
         "?preset=pgas-c4&seed=1&horizon=3&servers=30",
     ] {
-        let (decoded, errors) = decode_link(link, &[]);
+        let (decoded, errors) = decode_link(link);
         assert!(errors.is_empty(), "{link}: {errors:?}");
         let command = run_command(&decoded.preset, &decoded.policies, &decoded.scenario);
         let by_link = stdout(Command::new(binary).args(["run", "--link", link, "--json"]));

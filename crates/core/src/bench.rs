@@ -135,7 +135,7 @@ fn advance(run: &mut dyn LiveRun, jobs: u64, until: u64) -> Result<(), EngineErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::PolicySpec;
+    use crate::model::policy::PolicySpec;
     use crate::report::live_run;
     use crate::scenario::preset;
     use crate::view::Watch;

@@ -8,6 +8,14 @@
 
 use crate::ConfigError;
 
+/// The load knob's key, the same in every model.
+pub const LOAD: &str = "load";
+/// The keys of the run window, the same in every model.
+pub const SEED: &str = "seed";
+pub const HORIZON: &str = "horizon";
+pub const WARMUP: &str = "warmup";
+pub const SAMPLE_EVERY: &str = "sample_every";
+
 /// One settable key of a scenario of type `S`.
 pub struct Key<S: 'static> {
     /// The name in `--set KEY=VALUE`, links and form ids.
@@ -22,6 +30,20 @@ pub struct Key<S: 'static> {
     /// A relation to other keys that [`crate::scenario::Scenario::validate`] checks (e.g.
     /// "below the horizon"), shown after the range.
     pub relation: Option<&'static str>,
+    /// A file the key's value may be read from (a table as CSV): what it holds, and how its
+    /// text becomes the key's text form.
+    pub file: Option<KeyFile>,
+}
+
+/// A file a key's value may be read from (the page's upload, the CLI's `--set-file`).
+#[derive(Debug, Clone, Copy)]
+pub struct KeyFile {
+    /// What the file holds: "a CSV of need, probability, mean_size".
+    pub holds: &'static str,
+    /// The file picker's accept list: ".csv,text/csv".
+    pub accept: &'static str,
+    /// The file's text as the key's text form; errors name the line.
+    pub read: fn(&str) -> Result<String, ConfigError>,
 }
 
 /// What values a key takes and where they go.
@@ -99,7 +121,7 @@ impl<S> Key<S> {
     }
 
     const fn new(key: &'static str, input: Input, value: Value<S>) -> Self {
-        Self { key, label: "", help: "", input, value, relation: None }
+        Self { key, label: "", help: "", input, value, relation: None, file: None }
     }
 
     pub const fn label(self, label: &'static str) -> Self {
@@ -120,6 +142,11 @@ impl<S> Key<S> {
 
     pub const fn relation(self, relation: &'static str) -> Self {
         Self { relation: Some(relation), ..self }
+    }
+
+    /// The value may be read from a file.
+    pub const fn file(self, file: KeyFile) -> Self {
+        Self { file: Some(file), ..self }
     }
 
     /// The allowed values, as the error message and `presets --describe` state them.
@@ -185,11 +212,20 @@ pub struct KeyInfo {
     pub input: Input,
     /// See [`Key::range`].
     pub range: String,
+    /// What a file for it holds and the picker accepts, if its value may be read from one.
+    pub file: Option<(&'static str, &'static str)>,
 }
 
 impl<S> From<&Key<S>> for KeyInfo {
     fn from(k: &Key<S>) -> Self {
-        Self { key: k.key, label: k.form_label(), help: k.help, input: k.input, range: k.range() }
+        Self {
+            key: k.key,
+            label: k.form_label(),
+            help: k.help,
+            input: k.input,
+            range: k.range(),
+            file: k.file.map(|f| (f.holds, f.accept)),
+        }
     }
 }
 

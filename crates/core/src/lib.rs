@@ -23,11 +23,13 @@
 //!
 //! # Layout
 //!
+//! * [`model`]: the model contract, [`model::Model`], and what a model declares (its info,
+//!   presets, report); model folders import it and nothing that lists every model.
 //! * [`models`]: one folder per model of the papers (PG-RR, MSFQ, GH-RA, PG-AS), each with its
 //!   scenario, policies (one file each), engine, statistics, live view, summary, theory and
-//!   presets, and the [`models::Model`] trait they implement; the one place that lists them.
+//!   presets; and the one place that lists them (the [`models::Scenario`] enum and lookups).
 //! * [`scenario`]: the scenario of any model, links and the preset catalogue.
-//! * [`policy`]: the policy registry and the specs users write (`vqs:j=7`).
+//! * [`policy`] ([`model::policy`]): the policy registry and the specs users write (`vqs:j=7`).
 //! * [`keys`]: scenario keys, each declared once with its range and form field.
 //! * [`window`]: the run window (seed, horizon, warm-up, series grid) every scenario carries.
 //! * [`report`]: running to the horizon and the report every model shares.
@@ -46,13 +48,16 @@ pub mod bench;
 pub mod decisions;
 pub mod des;
 pub mod error;
+pub mod graph;
 pub mod index;
 pub mod interned;
 pub mod keys;
 pub mod limits;
+pub mod link;
 pub mod metrics;
+pub mod model;
 pub mod models;
-pub mod policy;
+pub mod page;
 pub mod report;
 pub mod resources;
 pub mod rng;
@@ -65,3 +70,5 @@ pub mod window;
 pub mod workload;
 
 pub use error::{ConfigError, EngineError, Moment};
+/// The policy registry, part of the model contract ([`model::policy`]).
+pub use model::policy;

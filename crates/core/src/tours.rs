@@ -115,14 +115,15 @@ impl Check {
                 ))
             }
             Check::CriticalPoints { labels } => {
-                let Scenario::Pgas(s) = scenario else {
-                    return Err(ConfigError::new("tour", "critical points belong to a PG-AS scenario"));
-                };
-                let curve = s
-                    .alpha_view()
-                    .ok_or_else(|| ConfigError::new("tour", "this workload has no α curve"))?
+                // The theory's graph against the load marks its critical points.
+                let graph = scenario
+                    .any()
+                    .theory()
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| ConfigError::new("tour", "this scenario's theory draws no curve against the load"))?
                     .map_err(|e| ConfigError::new("tour", e))?;
-                let found: Vec<String> = curve.critical.iter().map(|c| c.label()).collect();
+                let found: Vec<String> = graph.x_marks.iter().map(|m| m.label.clone()).collect();
                 Ok((
                     found == labels,
                     format!(
@@ -260,11 +261,11 @@ pub fn tour(id: &str) -> Result<&'static Tour, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::link::decode_link;
     use crate::report::{RunReport, run};
-    use crate::scenario::decode_link;
 
     fn outcomes(link: &str) -> Vec<LaneOutcome> {
-        let (decoded, errors) = decode_link(link, crate::scenario::PAGE_KEYS);
+        let (decoded, errors) = decode_link(link);
         assert!(errors.is_empty(), "{link}: {errors:?}");
         decoded
             .policies
@@ -297,7 +298,7 @@ mod tests {
                 if let Some(q) = step.question {
                     assert!(q.answer < q.choices.len(), "{} step {}", t.id, k + 1);
                 }
-                let (decoded, _) = decode_link(step.link, crate::scenario::PAGE_KEYS);
+                let (decoded, _) = decode_link(step.link);
                 let (holds, statement) = step.check.state(&outcomes(step.link), &decoded.scenario).unwrap();
                 assert!(holds, "{} step {}: {statement}", t.id, k + 1);
             }

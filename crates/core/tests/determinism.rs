@@ -1,8 +1,9 @@
 //! Same scenario + seed ⇒ the same trajectory; policies share their arrivals (common random
 //! numbers).
 
+use packlab_core::model::{Model, start};
 use packlab_core::models::pgrr::Pgrr;
-use packlab_core::models::{Model, Scenario, all_policies, start};
+use packlab_core::models::{Scenario, all_policies};
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::run;
 use packlab_core::scenario::{preset, presets};

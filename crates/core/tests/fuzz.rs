@@ -15,12 +15,13 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use packlab_core::link::{decode_link, encode_link};
 use packlab_core::models::msfq::JobClasses;
 use packlab_core::models::pgas::Trace;
 use packlab_core::models::{Scenario, all_policies};
 use packlab_core::policy::{ParamKind, PolicySpec};
 use packlab_core::report::live_run;
-use packlab_core::scenario::{PAGE_KEYS, decode_link, encode_link, presets};
+use packlab_core::scenario::presets;
 use packlab_core::view::Watch;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -254,13 +255,13 @@ fn links_decode_round_trip_and_run() {
             let link = serde_urlencoded::to_string(&query).unwrap_or_default();
             let mut failure = None;
             no_panic(&link, || {
-                let (decoded, _) = decode_link(&link, PAGE_KEYS);
+                let (decoded, _) = decode_link(&link);
                 run_briefly(&decoded.scenario, &decoded.policies);
                 // What the page writes back decodes to the same scenario and policies, without
                 // errors, and encoding is idempotent.
-                let written = encode_link(&decoded.preset, &decoded.policies, &decoded.scenario, &[]);
-                let (again, errors) = decode_link(&written, PAGE_KEYS);
-                let rewritten = encode_link(&again.preset, &again.policies, &again.scenario, &[]);
+                let written = encode_link(&decoded.preset, &decoded.policies, &decoded.scenario, &Default::default());
+                let (again, errors) = decode_link(&written);
+                let rewritten = encode_link(&again.preset, &again.policies, &again.scenario, &Default::default());
                 if !errors.is_empty() || again.scenario != decoded.scenario || again.policies != decoded.policies {
                     failure = Some(format!("{link} was written back as {written}, which reads {errors:?}"));
                 } else if rewritten != written {
@@ -435,7 +436,7 @@ fn sample_lines(name: &str, lines: usize) -> String {
 /// an error (key `trace`) that says where; what is read replays on its model.
 #[test]
 fn trace_files_read_or_name_where() {
-    use packlab_core::trace::{self, Loaded, Reader};
+    use packlab_core::trace::{self, Reader};
     use std::io::Write;
     let google = sample_lines("google-task-events.csv.gz", 60);
     let swf = sample_lines("synthetic-128.swf", 40);
@@ -481,23 +482,19 @@ fn trace_files_read_or_name_where() {
                     }
                     Err(_) => {}
                     Ok(loaded) => {
-                        // The trace replays on its model: PG-RR and PG-AS for a Google trace,
-                        // MSFQ for an SWF log.
-                        let ids: &[&str] = match &loaded {
-                            Loaded::Swf(_) => &["msfq-d6"],
-                            _ => &["pgrr-a5", "pgas-c5"],
-                        };
-                        let name = trace::keep(loaded).name();
-                        for preset in [&a5, &d6, &c5].into_iter().filter(|p| ids.contains(&p.id)) {
+                        // The trace replays on every preset whose model takes its format (PG-RR
+                        // and PG-AS a Google trace, MSFQ an SWF log), as the CLI and the page
+                        // replay it; another model refuses it by name.
+                        let shared = trace::keep(loaded);
+                        for preset in [&a5, &d6, &c5] {
                             let mut scenario = preset.scenario.clone();
-                            let named = match &mut scenario {
-                                Scenario::Pgas(s) => {
-                                    trace::find(&name).map(|t| s.attach_trace(t.0.for_pgas().unwrap()))
+                            match scenario.replay(&shared, &[], &preset.scenario) {
+                                Ok(_) if scenario.validate().is_ok() => run_briefly(&scenario, &preset.policies),
+                                Ok(_) => {}
+                                Err(e) if e.key != "trace" => {
+                                    failure = Some(format!("replay error names {}: {e}", e.key))
                                 }
-                                _ => scenario.set("trace", &name),
-                            };
-                            if named.is_ok() && scenario.validate().is_ok() {
-                                run_briefly(&scenario, &preset.policies);
+                                Err(_) => {}
                             }
                         }
                     }

@@ -1,16 +1,16 @@
 //! Inputs that fuzzing (`tests/fuzz.rs`, and the independent run reported in the hardening
 //! issue) found to crash, mislead or not survive their own round trip, each kept as a test.
 
+use packlab_core::link::{decode_link, encode_link};
 use packlab_core::policy::PolicySpec;
-use packlab_core::scenario::{PAGE_KEYS, decode_link, encode_link};
 
 /// Decodes `link`, writes it back as the page does, and decodes that again: no errors, the
 /// same scenario and policies.
 fn round_trip(link: &str) -> String {
-    let (decoded, errors) = decode_link(link, PAGE_KEYS);
+    let (decoded, errors) = decode_link(link);
     assert!(errors.is_empty(), "{link}: {errors:?}");
-    let written = encode_link(&decoded.preset, &decoded.policies, &decoded.scenario, &[]);
-    let (again, errors) = decode_link(&written, PAGE_KEYS);
+    let written = encode_link(&decoded.preset, &decoded.policies, &decoded.scenario, &Default::default());
+    let (again, errors) = decode_link(&written);
     assert!(errors.is_empty(), "{link} written back as {written}: {errors:?}");
     assert_eq!(again.scenario, decoded.scenario, "{link} written back as {written}");
     assert_eq!(again.policies, decoded.policies, "{link} written back as {written}");
@@ -33,7 +33,7 @@ fn a_vanishing_load_means_no_arrivals_not_a_panic() {
     use packlab_core::report::live_run;
     use packlab_core::view::Watch;
     for link in ["preset=msfq-d1&load=5e-324", "preset=ghra-b3&load=5e-324", "preset=pgas-c3&load=5e-324"] {
-        let (decoded, _) = decode_link(link, PAGE_KEYS);
+        let (decoded, _) = decode_link(link);
         for policy in &decoded.policies {
             if let Ok(mut run) = live_run(&decoded.scenario, policy, Watch::page(16)) {
                 run.run(10).unwrap();
@@ -58,7 +58,7 @@ fn a_new_horizon_with_the_preset_warm_up_survives_the_round_trip() {
 /// fractions read back whatever their size.
 #[test]
 fn tiny_workloads_are_refused_and_printed_fractions_read_back() {
-    let (_, errors) = decode_link("preset=pgas-c3&rho=1e-99,1,1,1", PAGE_KEYS);
+    let (_, errors) = decode_link("preset=pgas-c3&rho=1e-99,1,1,1");
     assert_eq!(errors.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["rho"]);
     assert!(errors[0].message.contains("at least 1e-6"), "{}", errors[0].message);
     round_trip("preset=pgas-c3&rho=0.1,1/3,2.000001,12345678901234567890/98765432109876543211");
@@ -77,7 +77,7 @@ fn vanishing_mean_sizes_are_refused_before_the_lp() {
     let e =
         JobClasses::from_csv("need,probability,mean_size\n1,0.5,1\n3,0.25,21e-324\n5,0.2,1\n15,0.05,4\n").unwrap_err();
     assert!(e.message.contains("line 3"), "{e:?}");
-    let (link, errors) = decode_link("preset=msfq-d5&policy=nmsr&classes=1@0.9@5e-324,32@0.1", PAGE_KEYS);
+    let (link, errors) = decode_link("preset=msfq-d5&policy=nmsr&classes=1@0.9@5e-324,32@0.1");
     assert_eq!(errors[0].key, "classes");
     assert!(!link.policies.is_empty());
 }
@@ -86,7 +86,7 @@ fn vanishing_mean_sizes_are_refused_before_the_lp() {
 /// policies failed with "0 sizes and 0 factors". The load is now refused by name.
 #[test]
 fn a_synthetic_trace_without_tasks_is_refused_by_its_load() {
-    let (link, errors) = decode_link("preset=pgas-c5&load=1e-9", PAGE_KEYS);
+    let (link, errors) = decode_link("preset=pgas-c5&load=1e-9");
     assert_eq!(errors.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["load"]);
     assert!(errors[0].message.contains("at least 10"), "{}", errors[0].message);
     assert_eq!(link.policies.len(), 4);
@@ -120,7 +120,7 @@ fn the_queue_limit_names_the_model_time() {
 /// `--set` trims keys and values; links did not (` load=0.8` was an unknown key).
 #[test]
 fn link_keys_and_values_are_trimmed() {
-    let (link, errors) = decode_link("preset=pgrr-a1&%20load%20=%200.8%20", PAGE_KEYS);
+    let (link, errors) = decode_link("preset=pgrr-a1&%20load%20=%200.8%20");
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(link.scenario.load(), 0.8);
 }
@@ -131,14 +131,13 @@ fn link_keys_and_values_are_trimmed() {
 #[test]
 fn a_fleet_of_distinct_capacities_has_one_configuration_budget() {
     let servers: Vec<String> = (0..1000).map(|i| format!("1x{}/{}/{}", 9000 + i, 1800 + i % 7, 50000 + i)).collect();
-    let (link, errors) =
-        decode_link(&format!("preset=ghra-b3&policy=mw-local&servers={}", servers.join(",")), PAGE_KEYS);
+    let (link, errors) = decode_link(&format!("preset=ghra-b3&policy=mw-local&servers={}", servers.join(",")));
     assert_eq!(errors.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["servers"]);
     assert!(errors[0].message.contains("distinct capacities"), "{}", errors[0].message);
     assert_eq!(link.scenario.get("servers").unwrap(), "5xsmall,5xlarge");
     // A fleet of many distinct but small servers stays within it.
     let small: Vec<String> = (0..1000).map(|i| format!("1x{}/{}/{}", 300 + i, 60 + i % 7, 4000 + i)).collect();
-    let (_, errors) = decode_link(&format!("preset=ghra-b3&policy=mw-local&servers={}", small.join(",")), PAGE_KEYS);
+    let (_, errors) = decode_link(&format!("preset=ghra-b3&policy=mw-local&servers={}", small.join(",")));
     assert!(errors.is_empty(), "{errors:?}");
 }
 
@@ -146,7 +145,7 @@ fn a_fleet_of_distinct_capacities_has_one_configuration_budget() {
 #[test]
 fn a_link_names_a_bounded_number_of_policies() {
     let list: Vec<String> = (0..5000).map(|d| format!("po-d:d={}", d % 1000 + 1)).collect();
-    let (link, errors) = decode_link(&format!("preset=pgas-c3&policy={}", list.join(",")), PAGE_KEYS);
+    let (link, errors) = decode_link(&format!("preset=pgas-c3&policy={}", list.join(",")));
     assert_eq!(errors.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["policy"]);
     assert!(errors[0].message.contains("5000 policies"), "{}", errors[0].message);
     assert_eq!(link.policies.len(), 16);
@@ -181,7 +180,7 @@ fn a_rescaled_class_table_reads_back_from_its_text() {
 /// named, with the value used.
 #[test]
 fn a_repeated_link_key_is_named() {
-    let (link, errors) = decode_link("preset=pgrr-a1&servers=3&seed=2&servers=5", PAGE_KEYS);
+    let (link, errors) = decode_link("preset=pgrr-a1&servers=3&seed=2&servers=5");
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert_eq!(errors[0].key, "servers");
     assert!(errors[0].message.contains("given 2 times") && errors[0].message.contains("'5'"), "{}", errors[0].message);
@@ -193,10 +192,10 @@ fn a_repeated_link_key_is_named() {
 /// 5 000-character one overflowed the page's notice (issue 20, item 9).
 #[test]
 fn bad_values_are_quoted_safely() {
-    let (_, errors) = decode_link("preset=pgrr-a1&seed=12%E2%80%AE34", PAGE_KEYS);
+    let (_, errors) = decode_link("preset=pgrr-a1&seed=12%E2%80%AE34");
     assert!(errors[0].message.contains("\\u{202e}") && !errors[0].message.contains('\u{202e}'), "{:?}", errors[0]);
     let long = "9".repeat(5000);
-    let (_, errors) = decode_link(&format!("preset=pgrr-a1&horizon={long}"), PAGE_KEYS);
+    let (_, errors) = decode_link(&format!("preset=pgrr-a1&horizon={long}"));
     assert!(errors[0].message.len() < 300, "{}", errors[0].message);
     assert!(errors[0].message.contains("5000 characters"), "{}", errors[0].message);
 }

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use packlab_core::model::{Model, start};
 use packlab_core::models::pgrr::{JobId, Pgrr, PgrrScenario, ServerId, SizeDist, SlotService, TraceSource};
-use packlab_core::models::{Model, start};
 use packlab_core::policy::PolicySpec;
 use packlab_core::view::Watch;
 use packlab_core::window::RunWindow;

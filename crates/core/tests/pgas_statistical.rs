@@ -3,8 +3,9 @@
 //! one seed.
 
 use packlab_core::metrics::{SeriesPoint, mean_ci};
+use packlab_core::model::start;
 use packlab_core::models::pgas::{Pgas, PgasScenario, PgasSim, PgasSummary};
-use packlab_core::models::{Scenario, Summary, start};
+use packlab_core::models::{Scenario, Summary};
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::{RunOutcome, run};
 use packlab_core::scenario::preset;

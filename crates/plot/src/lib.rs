@@ -9,6 +9,10 @@
 //! distinguishable under the common colour-vision deficiencies, and every series also gets
 //! its own marker shape.
 
+mod graph;
+
+pub use graph::GraphChart;
+
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
@@ -678,21 +682,7 @@ fn draw_legend<DB: DrawingBackend>(
 /// Tick labels without trailing zeros, short enough that ten fit under a narrow chart:
 /// `5000`, `20k`, `0.95`, `1.5M`.
 pub fn tick(v: f64) -> String {
-    let a = v.abs();
-    let trim = |s: String| if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
-    if a >= 1e9 {
-        trim(format!("{:.2}", v / 1e9)) + "G"
-    } else if a >= 1e6 {
-        trim(format!("{:.2}", v / 1e6)) + "M"
-    } else if a >= 1e4 {
-        trim(format!("{:.1}", v / 1e3)) + "k"
-    } else if a >= 100.0 || v == v.trunc() {
-        format!("{v:.0}")
-    } else if a >= 1.0 {
-        trim(format!("{v:.2}"))
-    } else {
-        trim(format!("{v:.4}"))
-    }
+    packlab_core::model::table::tick(v)
 }
 
 fn x_extent(chart: &Chart<'_>) -> (f64, f64) {

@@ -2,20 +2,48 @@
 //!
 //! Every scenario key has a row in its model's key table ([`crate::keys`]), the same for
 //! `--set KEY=VALUE`, the URL query and the form; [`Scenario::set`] parses and range-checks
-//! one key and names it in its error. Links encode and decode scenarios ([`link`]); presets
-//! are the papers' figures ([`presets`](mod@presets)).
+//! one key and names it in its error. Links encode and decode scenarios ([`crate::link`]);
+//! presets are the papers' figures ([`presets`](mod@presets)).
 
-mod link;
 mod presets;
 
-pub use link::{Link, PAGE_KEYS, decode_link, encode_link, run_command, shell_quote};
-pub use presets::{Figure, Plot, Preset, Setup, Sweep, preset, presets};
+pub use presets::{Figure, Plot, Preset, Reference, Setup, Sweep, preset, presets};
 
 use crate::ConfigError;
-use crate::keys::KeyInfo;
+use crate::keys::{HORIZON, KeyInfo, LOAD, SAMPLE_EVERY, WARMUP};
+use crate::model::LoadKnob;
+use crate::model::policy::PolicySpec;
+use crate::model::{JobTime, LoadMark, ModelInfo, TimeUnit};
 pub use crate::models::Scenario;
-use crate::models::{JobTime, LoadMark, ModelInfo, TimeUnit};
-use crate::policy::PolicySpec;
+use crate::trace::Shared;
+
+/// How a replay runs ([`Scenario::replay_status`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReplayStatus {
+    pub knob: &'static LoadKnob,
+    pub scaling: f64,
+    /// The file's work over its span at this scaling, as a fraction of the capacity.
+    pub offered: f64,
+    /// Whether the offered load passes the capacity: the queue grows while the file lasts.
+    pub overloaded: bool,
+}
+
+impl ReplayStatus {
+    /// "replays at 1/β = 1: offered load 0.84 of the capacity" (with a warning when overloaded).
+    pub fn describe(&self) -> String {
+        let scaling = crate::model::table::sig(self.scaling);
+        let offered = crate::model::table::sig(self.offered);
+        if self.overloaded {
+            format!(
+                "replays at {} = {scaling}: offered load {offered} of the capacity, more than the machine can serve \
+                 (the queue grows while the file lasts; lower {} to replay it at its recorded pace)",
+                self.knob.symbol, self.knob.symbol
+            )
+        } else {
+            format!("replays at {} = {scaling}: offered load {offered} of the capacity", self.knob.symbol)
+        }
+    }
+}
 
 impl Scenario {
     /// The model this scenario belongs to.
@@ -91,6 +119,24 @@ impl Scenario {
         self.any().policy_param(policy, key)
     }
 
+    /// The names tables and legends give `policies` ("VQS (J=7)"). Two specs can share a label
+    /// (`vqs` and `vqs:ties=random`); those get their spec appended, so a legend never shows
+    /// two equal names.
+    pub fn policy_labels(&self, policies: &[PolicySpec]) -> Vec<String> {
+        let plain: Vec<String> = policies.iter().map(|p| self.policy_label(p)).collect();
+        plain
+            .iter()
+            .zip(policies)
+            .map(|(label, spec)| {
+                if plain.iter().filter(|l| *l == label).count() > 1 {
+                    format!("{label} [{spec}]")
+                } else {
+                    label.clone()
+                }
+            })
+            .collect()
+    }
+
     /// Checks that `policy` belongs to this scenario's model and that its parameters fit the
     /// scenario (e.g. MSFQ's ℓ < k).
     pub fn check_policy(&self, policy: &PolicySpec) -> Result<(), ConfigError> {
@@ -110,31 +156,114 @@ impl Scenario {
         Ok(())
     }
 
-    /// After keys were set on top of `base`: if the horizon changed, scales the warm-up and
-    /// the series grid as [`Scenario::set_horizon_scaled`] would, except the ones the user set
-    /// (`explicit`). Returns whether the warm-up was rescaled. The CLI and links share this
-    /// rule, so `?horizon=T` means on the page what `--horizon T` means on the command line.
-    pub fn follow_horizon(&mut self, base: &Scenario, explicit: &[&str]) -> Result<bool, ConfigError> {
-        if self.horizon() == base.horizon() {
+    /// After keys were set on `before` (those in `explicit` by the user), keeps what follows
+    /// them, the same in the CLI, links, the page and every point of a sweep:
+    ///
+    /// 1. **A replay's horizon follows its scaling.** If the horizon covered the replayed
+    ///    file's arrivals before (it was [`AnyScenario::trace_horizon`]), it covers them now: a
+    ///    new traffic scaling moves the last arrival.
+    /// 2. **The warm-up and the series grid keep their fraction.** If the horizon changed, each
+    ///    of them that was at the preset's fraction of the old horizon is put at that fraction
+    ///    of the new one ([`crate::window::RunWindow::scaled`] of `preset`'s window); one that
+    ///    was set to another value stays.
+    ///
+    /// Keys in `explicit` stay as they are. Returns whether the warm-up moved.
+    ///
+    /// [`AnyScenario::trace_horizon`]: crate::models::AnyScenario::trace_horizon
+    pub fn follow(&mut self, before: &Scenario, preset: &Scenario, explicit: &[&str]) -> Result<bool, ConfigError> {
+        let given = |key: &str| explicit.contains(&key);
+        if !given(HORIZON)
+            && before.any().trace_horizon() == Some(before.horizon())
+            && let Some(covering) = self.any().trace_horizon()
+            && covering != self.horizon()
+        {
+            self.set(HORIZON, &covering.to_string())?;
+        }
+        if self.horizon() == before.horizon() {
             return Ok(false);
         }
-        let mut scaled = base.clone();
-        scaled.set_horizon_scaled(self.horizon())?;
+        let rules = preset.any().window_rules();
+        let fraction = |horizon: u64| {
+            let mut at = preset.clone();
+            *at.any_mut().window_mut() = preset.any().window().scaled(horizon, rules);
+            at
+        };
+        let (was, now) = (fraction(before.horizon()), fraction(self.horizon()));
         let mut warmup = false;
-        for key in ["warmup", "sample_every"] {
-            if !explicit.contains(&key)
-                && let Some(value) = scaled.get(key)
+        for key in [WARMUP, SAMPLE_EVERY] {
+            if !given(key)
+                && before.get(key) == was.get(key)
+                && let Some(value) = now.get(key)
+                && self.get(key).as_ref() != Some(&value)
             {
                 self.set(key, &value)?;
-                warmup |= key == "warmup";
+                warmup |= key == WARMUP;
             }
         }
         Ok(warmup)
     }
 
+    /// Replays the loaded trace file `trace`: the model attaches it (with what the file fixes,
+    /// such as an SWF log's machine), and unless `keep` holds them, the traffic scaling is 1
+    /// (the file as it was recorded) and the horizon covers its arrivals; the warm-up and the
+    /// series grid then follow ([`Scenario::follow`]). Keys in `keep` (the user's) stay.
+    /// Returns the model's notes. A file the model does not replay is refused, naming the
+    /// models that do.
+    pub fn replay(&mut self, trace: &Shared, keep: &[&str], preset: &Scenario) -> Result<Vec<String>, ConfigError> {
+        let format = trace.0.format();
+        let info = self.info();
+        if !info.replay.as_ref().is_some_and(|r| r.formats.contains(&format)) {
+            let takers: Vec<String> = crate::models::all()
+                .into_iter()
+                .filter(|m| m.replay.as_ref().is_some_and(|r| r.formats.contains(&format)))
+                .map(|m| m.name.to_string())
+                .collect();
+            let what = match info.replay.as_ref() {
+                Some(r) => format!("{} replays {}", info.name, r.files),
+                None => format!("{} replays no trace files", info.name),
+            };
+            return Err(ConfigError::new(
+                crate::trace::KEY,
+                format!("this is a {} file; {what} (it replays in {})", format.name(), takers.join(" and ")),
+            ));
+        }
+        let before = self.clone();
+        let mut next = self.clone();
+        let notes = next.any_mut().replay(trace, keep)?;
+        if !keep.contains(&LOAD) {
+            next.set(LOAD, "1")?;
+        }
+        if !keep.contains(&HORIZON)
+            && let Some(covering) = next.any().trace_horizon()
+        {
+            next.set(HORIZON, &covering.to_string()).map_err(|e| {
+                ConfigError::new(
+                    crate::trace::KEY,
+                    format!("its arrivals at this scaling need a horizon of {covering}; {}: {}", e.key, e.message),
+                )
+            })?;
+        }
+        let mut explicit: Vec<&str> = keep.to_vec();
+        explicit.push(HORIZON);
+        next.follow(&before, preset, &explicit)?;
+        *self = next;
+        Ok(notes)
+    }
+
+    /// How a replay runs, when a trace file replays: the scaling, the offered load it makes
+    /// (the file's work over its span at that scaling, as a fraction of the capacity) and
+    /// whether that is more than the machine can serve.
+    pub fn replay_status(&self) -> Option<ReplayStatus> {
+        if !self.any().replaying() {
+            return None;
+        }
+        let offered = self.offered_utilization();
+        Some(ReplayStatus { knob: self.any().load_knob(), scaling: self.load(), offered, overloaded: offered > 1.0 })
+    }
+
     /// The keys that give this scenario when set on `base`, with their values, in key order:
     /// those whose values differ, and with another horizon also the warm-up and the series
-    /// grid, since setting the horizon alone rescales them ([`Scenario::follow_horizon`]).
+    /// grid, since setting the horizon alone rescales them ([`Scenario::follow`]).
     pub fn overrides_from(&self, base: &Scenario) -> Vec<(&'static str, String)> {
         let new_horizon = self.horizon() != base.horizon();
         self.keys()

@@ -1,81 +1,15 @@
 //! The preset catalogue: every figure and instability example of the papers (SPEC 2.5, 7).
-//! Each model declares its own presets (`models/*/presets.rs`); this is the type and the
-//! lookup.
+//! Each model declares its own presets (`models/*/presets.rs`, [`crate::model::Preset`]);
+//! this is the catalogue of all of them and the lookup.
 
 use super::Scenario;
 use crate::ConfigError;
-use crate::policy::PolicySpec;
+use crate::model::policy::PolicySpec;
 
-/// A one-click scenario with the policies it compares.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Preset {
-    /// Lower-case SPEC id, e.g. `pgrr-a1`.
-    pub id: &'static str,
-    pub title: &'static str,
-    /// The paper figure or result it reproduces.
-    pub figure: &'static str,
-    /// One line on what it shows.
-    pub summary: &'static str,
-    /// A short paragraph for "What am I looking at?".
-    pub explanation: &'static str,
-    pub scenario: Scenario,
-    pub policies: Vec<PolicySpec>,
-    /// What `packlab sweep` draws for it: the paper's figure.
-    pub sweep: Sweep,
-}
+pub use crate::model::{Figure, Plot, Reference, Sweep};
 
-/// A preset's sweep: the x axis with its grid, and what is plotted.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Sweep {
-    /// Replicated runs over a grid of loads.
-    Load { grid: Vec<f64>, plot: Plot },
-    /// Replicated runs over a grid of server counts L at the scenario's load: each policy's
-    /// normalised reward, and its ratios to U^(g) and U* (PG-AS Figs. 3 and 5).
-    Servers { grid: Vec<u32> },
-    /// The theory's U^(g) and U* over a grid of loads, no simulation (PG-AS Fig. 2).
-    Theory { grid: Vec<f64> },
-    /// No sweep; the text says what to run instead.
-    Unavailable(&'static str),
-}
-
-/// What a load sweep plots.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Plot {
-    /// One curve per policy and figure against the load, on a y axis labelled `y_label`
-    /// (several figures: one colour each, markers tell the policies apart, as MSFQ Fig. 3's
-    /// phases).
-    Curves { figures: &'static [Figure], y_label: &'static str },
-    /// `figure` against the value of the policies' parameter `key`, one curve per load (MSFQ
-    /// Fig. 4: E\[T\] against ℓ). Falls back to `figure` against the load when some policy has
-    /// no such parameter.
-    AgainstParameter { key: &'static str, axis: &'static str, figure: Figure },
-}
-
-/// A figure of a run's report, named by its JSON field (`run --json`), so a sweep reads any
-/// model's figures without knowing the model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Figure {
-    /// The field: `mean_queue`, `mean_response`, `phase_means`.
-    pub key: &'static str,
-    /// The element of an array field (`phase_means[0]`).
-    pub index: Option<usize>,
-    /// The field of the run's own 95% interval, if it has one.
-    pub ci: Option<&'static str>,
-    /// The axis label: "mean waiting jobs".
-    pub label: &'static str,
-}
-
-impl Figure {
-    pub const MEAN_QUEUE: Figure =
-        Figure { key: "mean_queue", index: None, ci: Some("mean_queue_ci95"), label: "mean waiting jobs" };
-}
-
-impl Plot {
-    /// One curve per policy of `figure` against the load.
-    pub const fn one(figure: &'static Figure) -> Self {
-        Self::Curves { figures: std::slice::from_ref(figure), y_label: figure.label }
-    }
-}
+/// A one-click scenario of any model with the policies it compares.
+pub type Preset = crate::model::Preset<Scenario>;
 
 /// The preset with this id (case-insensitive).
 pub fn preset(id: &str) -> Result<Preset, ConfigError> {

@@ -83,6 +83,38 @@ impl GoogleTask {
     }
 }
 
+/// The bands the trace's documentation groups its 12 priorities into (RES-35).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PriorityBand {
+    /// 0–1: free, the lowest.
+    Free,
+    /// 2–8.
+    Normal,
+    /// 9–11: production, the highest.
+    Production,
+}
+
+impl PriorityBand {
+    pub const ALL: [PriorityBand; 3] = [PriorityBand::Free, PriorityBand::Normal, PriorityBand::Production];
+
+    pub fn of(priority: u8) -> Self {
+        match priority {
+            0..=1 => Self::Free,
+            2..=8 => Self::Normal,
+            _ => Self::Production,
+        }
+    }
+
+    /// "0–1 (free)".
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Free => "0–1 (free)",
+            Self::Normal => "2–8 (normal)",
+            Self::Production => "9–11 (production)",
+        }
+    }
+}
+
 /// The kept tasks, in submit order (ties by job ID, then task index), with the report.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GoogleTrace {

@@ -20,6 +20,7 @@ pub mod google;
 pub mod stats;
 pub mod swf;
 pub mod synth;
+pub mod tasks;
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -38,8 +39,8 @@ pub enum Format {
     Google,
     /// The Standard Workload Format.
     Swf,
-    /// PG-AS's CSV of submit_time, duration, size, priority (read whole by
-    /// [`crate::models::pgas::Trace::from_csv`], not by [`Reader`]).
+    /// A CSV of submit_time, duration, size, priority ([`tasks`], read whole, not by
+    /// [`Reader`]).
     TaskCsv,
 }
 
@@ -114,8 +115,8 @@ impl Report {
 pub enum Loaded {
     Google(google::GoogleTrace),
     Swf(swf::SwfLog),
-    /// PG-AS's task CSV, already mapped to its types.
-    TaskCsv(crate::models::pgas::Trace),
+    /// A task CSV.
+    TaskCsv(tasks::TaskTable),
 }
 
 impl Loaded {
@@ -136,13 +137,17 @@ impl Loaded {
         }
     }
 
-    /// The trace as PG-AS replays it, if it is one PG-AS can: a Google trace or a task CSV.
-    pub fn for_pgas(&self) -> Option<crate::models::pgas::Trace> {
+    /// The number of tasks or jobs kept.
+    pub fn len(&self) -> usize {
         match self {
-            Self::Google(t) => Some(crate::models::pgas::Trace::from_google(t)),
-            Self::TaskCsv(t) => Some(t.clone()),
-            Self::Swf(_) => None,
+            Self::Google(t) => t.tasks.len(),
+            Self::Swf(l) => l.jobs.len(),
+            Self::TaskCsv(t) => t.len(),
         }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
@@ -200,10 +205,7 @@ pub fn not_loaded(name: &str) -> ConfigError {
 /// The loaded trace a link names by its fingerprint (16 hexadecimal digits), or an error
 /// saying how to load it.
 pub fn find(name: &str) -> Result<Shared, ConfigError> {
-    let fingerprint = (name.len() == 16)
-        .then(|| u64::from_str_radix(name, 16).ok())
-        .flatten()
-        .ok_or_else(|| ConfigError::new(KEY, format!("'{name}' is not a trace fingerprint (16 hexadecimal digits)")))?;
+    let fingerprint = parse_fingerprint(name)?;
     let library = LIBRARY.lock().unwrap_or_else(|e| e.into_inner());
     library.iter().find(|s| s.0.fingerprint() == fingerprint).cloned().ok_or_else(|| not_loaded(name))
 }
@@ -408,7 +410,7 @@ impl Reader {
                 Format::Google => Parser::Google(google::GoogleParser::new(self.limit)),
                 Format::Swf => Parser::Swf(swf::SwfParser::new()),
                 // `detect` never names it; a task CSV is read whole, not line by line.
-                Format::TaskCsv => return Err(self.place.error("a task CSV is read whole (Trace::from_csv)")),
+                Format::TaskCsv => return Err(self.place.error("a task CSV is read whole (read_task_csv)")),
             };
         }
         match &mut self.parser {
@@ -422,9 +424,9 @@ impl Reader {
 /// The bytes that tell what a file is: enough for [`is_task_csv`].
 pub const HEAD_BYTES: usize = 4096;
 
-/// Whether a file starting with `head` is PG-AS's task CSV (plain text whose first line that is
-/// not blank or a comment has 4 comma-separated fields), which is read whole by
-/// [`crate::models::pgas::Trace::from_csv`] rather than by [`Reader`].
+/// Whether a file starting with `head` is a task CSV (plain text whose first line that is not
+/// blank or a comment has 4 comma-separated fields), which is read whole by [`read_task_csv`]
+/// rather than by [`Reader`].
 pub fn is_task_csv(head: &[u8]) -> bool {
     if head.starts_with(&GZIP_MAGIC) {
         return false;
@@ -432,6 +434,11 @@ pub fn is_task_csv(head: &[u8]) -> bool {
     let text = String::from_utf8_lossy(head);
     let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'));
     first.is_some_and(|l| l.split(',').count() == 4)
+}
+
+/// Reads a whole task CSV ([`tasks`]).
+pub fn read_task_csv(text: &str) -> Result<Loaded, ConfigError> {
+    tasks::TaskTable::from_csv(text).map(Loaded::TaskCsv)
 }
 
 /// A fingerprint as links write it: 16 hexadecimal digits.

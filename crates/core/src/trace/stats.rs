@@ -1,11 +1,13 @@
 //! What a trace holds, for `packlab trace stats` and the page's summary: counts, span, the
-//! size (Google) or need (SWF) distribution, the offered load, and for SWF the job-class
-//! table the multiserver-job model takes.
+//! size (Google, task CSV) or processor (SWF) distribution, the offered load, and for SWF its
+//! jobs grouped by processors (a class table: a need, its share of the jobs and its mean run
+//! time relative to the log's).
 
 use serde::Serialize;
 
-use super::google::GoogleTrace;
+use super::google::{GoogleTrace, PriorityBand};
 use super::swf::SwfLog;
+use super::tasks::TaskTable;
 use super::{Loaded, Report};
 
 /// One bar of a histogram: its label ("(1/4, 1/2]", "5–8") and count.
@@ -44,14 +46,14 @@ pub struct TraceStats {
     pub mean_size: f64,
     /// Google: sizes by power of 1/2; SWF: processors by power of 2.
     pub histogram: Vec<Bar>,
-    /// Google: trace priorities in the RES-35 groups 0–1, 2–8, 9–11.
+    /// Google and task CSVs: priorities in the trace's bands 0–1, 2–8, 9–11.
     pub priorities: Vec<Bar>,
     /// The servers the load is offered to (Google: given; SWF: given or MaxProcs).
     pub servers: Option<u64>,
     /// Σ size × run time / (servers × span).
     pub offered_load: Option<f64>,
-    /// SWF: the job classes (needs capped at the servers), and the arrival rate in jobs per
-    /// mean run time, which is the multiserver-job model's load λ for that table.
+    /// SWF: the jobs grouped by processors (capped at the servers), and the arrival rate in
+    /// jobs per mean run time (the arrival rate λ for that table, its time unit the mean run).
     pub classes: Vec<FittedClass>,
     pub lambda_per_mean_run: Option<f64>,
 }
@@ -88,19 +90,19 @@ fn base(format: &'static str, fingerprint: u64, report: &Report) -> TraceStats {
     }
 }
 
-fn google(t: &GoogleTrace, servers: Option<u64>) -> TraceStats {
-    let mut s = base(super::Format::Google.name(), t.fingerprint(), &t.report);
-    let n = t.tasks.len() as f64;
-    s.span_seconds = t.span_us() as f64 / 1e6;
-    s.per_second = if s.span_seconds > 0.0 { n / s.span_seconds } else { 0.0 };
-    s.mean_run_seconds = t.tasks.iter().map(|t| t.duration_us as f64).sum::<f64>() / n / 1e6;
-    s.mean_size = t.tasks.iter().map(|t| t.size()).sum::<f64>() / n;
-    // (1/2, 1], (1/4, 1/2], …, (0, 1/1024]: the PG-AS size classes.
+/// The m of the smallest 2^−m ≥ max(size, 2^−10): sizes by powers of 1/2, as
+/// `(1/2, 1], (1/4, 1/2], …, [0, 1/1024]`.
+fn size_class(size: f64) -> usize {
+    (0..=10).rev().find(|&m| libm::ldexp(1.0, -m) >= size).unwrap_or(0) as usize
+}
+
+/// The histogram of sizes by power of 1/2.
+fn size_histogram(sizes: impl Iterator<Item = f64>) -> Vec<Bar> {
     let mut counts = [0u64; 11];
-    for task in &t.tasks {
-        counts[usize::from(crate::models::pgas::trace::size_exp(task.size()))] += 1;
+    for size in sizes {
+        counts[size_class(size)] += 1;
     }
-    s.histogram = counts
+    counts
         .iter()
         .enumerate()
         .map(|(m, &count)| Bar {
@@ -111,16 +113,27 @@ fn google(t: &GoogleTrace, servers: Option<u64>) -> TraceStats {
             },
             count,
         })
-        .collect();
+        .collect()
+}
+
+/// The counts of priorities by the trace's bands.
+fn priority_bands(priorities: impl Iterator<Item = u8>) -> Vec<Bar> {
     let mut groups = [0u64; 3];
-    for task in &t.tasks {
-        groups[usize::from(crate::models::pgas::trace::map_priority(task.priority))] += 1;
+    for p in priorities {
+        groups[PriorityBand::ALL.iter().position(|b| *b == PriorityBand::of(p)).expect("every band is listed")] += 1;
     }
-    s.priorities = ["0–1 (free)", "2–8 (normal)", "9–11 (production)"]
-        .iter()
-        .zip(groups)
-        .map(|(label, count)| Bar { label: label.to_string(), count })
-        .collect();
+    PriorityBand::ALL.iter().zip(groups).map(|(band, count)| Bar { label: band.label().to_string(), count }).collect()
+}
+
+fn google(t: &GoogleTrace, servers: Option<u64>) -> TraceStats {
+    let mut s = base(super::Format::Google.name(), t.fingerprint(), &t.report);
+    let n = t.tasks.len() as f64;
+    s.span_seconds = t.span_us() as f64 / 1e6;
+    s.per_second = if s.span_seconds > 0.0 { n / s.span_seconds } else { 0.0 };
+    s.mean_run_seconds = t.tasks.iter().map(|t| t.duration_us as f64).sum::<f64>() / n / 1e6;
+    s.mean_size = t.tasks.iter().map(|t| t.size()).sum::<f64>() / n;
+    s.histogram = size_histogram(t.tasks.iter().map(|t| t.size()));
+    s.priorities = priority_bands(t.tasks.iter().map(|t| t.priority));
     if let Some(l) = servers {
         let work: f64 = t.tasks.iter().map(|t| t.size() * t.duration_us as f64 / 1e6).sum();
         s.servers = Some(l);
@@ -129,22 +142,24 @@ fn google(t: &GoogleTrace, servers: Option<u64>) -> TraceStats {
     s
 }
 
-/// A task CSV: counts, span and load; its sizes are already PG-AS's classes, in the page's
-/// type bins.
-fn task_csv(t: &crate::models::pgas::Trace, servers: Option<u64>) -> TraceStats {
+/// A task CSV: counts, span, sizes, priorities and load, in the simulation's time units.
+fn task_csv(t: &TaskTable, servers: Option<u64>) -> TraceStats {
     let report = Report { kept: t.len() as u64, lines: t.len() as u64, ..Report::default() };
     let mut s = base(super::Format::TaskCsv.name(), t.fingerprint(), &report);
     s.time_unit = "time units";
     let n = t.len().max(1) as f64;
-    s.span_seconds = t.span();
+    let first = t.tasks.iter().map(|t| t.submit).fold(f64::INFINITY, f64::min);
+    let last = t.tasks.iter().map(|t| t.submit).fold(f64::NEG_INFINITY, f64::max);
+    s.span_seconds = if t.is_empty() { 0.0 } else { last - first };
     s.per_second = if s.span_seconds > 0.0 { t.len() as f64 / s.span_seconds } else { 0.0 };
-    s.mean_run_seconds = t.tasks().iter().map(|task| task.duration).sum::<f64>() / n;
-    s.mean_size = t.tasks().iter().map(|task| t.types()[task.job_type as usize].size_units() as f64).sum::<f64>()
-        / n
-        / crate::models::pgas::trace::CAPACITY_UNITS as f64;
+    s.mean_run_seconds = t.tasks.iter().map(|task| task.duration).sum::<f64>() / n;
+    s.mean_size = t.tasks.iter().map(|task| task.size).sum::<f64>() / n;
+    s.histogram = size_histogram(t.tasks.iter().map(|task| task.size));
+    s.priorities = priority_bands(t.tasks.iter().map(|task| task.priority));
     if let Some(l) = servers {
+        let work: f64 = t.tasks.iter().map(|task| task.size * task.duration).sum();
         s.servers = Some(l);
-        s.offered_load = (s.span_seconds > 0.0).then(|| t.work() / (l as f64 * s.span_seconds));
+        s.offered_load = (s.span_seconds > 0.0).then(|| work / (l as f64 * s.span_seconds));
     }
     s
 }
@@ -185,8 +200,9 @@ fn swf(log: &SwfLog, servers: Option<u64>) -> TraceStats {
     s
 }
 
-/// One class per need (capped at `cores`), or per power of two when there are more than
-/// [`MAX_FITTED`] needs; mean sizes relative to the log's mean run time.
+/// The log's jobs grouped by processors: one class per need (capped at `cores`), or per power
+/// of two when there are more than [`MAX_FITTED`] needs; mean sizes relative to the log's mean
+/// run time, so the table has mean size 1 over the jobs.
 pub fn fit_classes(log: &SwfLog, cores: u32) -> Vec<FittedClass> {
     let need = need_rule(log, cores);
     let mut by_need = std::collections::BTreeMap::new();
@@ -225,7 +241,8 @@ pub fn mean_run(log: &SwfLog) -> f64 {
     log.jobs.iter().map(|j| j.run_time).sum::<f64>() / log.jobs.len().max(1) as f64
 }
 
-/// The fitted classes as the CSV `packlab run --classes-file` and the page read.
+/// The fitted classes as a CSV of need, probability, mean_size (what `packlab run
+/// --classes-file` and the page's class upload read).
 pub fn classes_csv(classes: &[FittedClass]) -> String {
     let mut text = String::from("need,probability,mean_size\n");
     for c in classes {

@@ -4,8 +4,8 @@ use super::vms::{Fleet, VmCatalog};
 
 use super::{Ghra, GhraConfig, GhraContext, GhraDecision, GhraEvent, GhraPolicy, GhraScenario, GhraSim, Source};
 use crate::EngineError;
-use crate::models::Model;
-use crate::policy::PolicySpec;
+use crate::model::Model;
+use crate::model::policy::PolicySpec;
 use crate::resources::Resources;
 use crate::window::RunWindow;
 use crate::workload::ServiceLaw;

@@ -34,10 +34,9 @@ pub use vms::{Fleet, ServerKind, VmCatalog};
 
 use crate::ConfigError;
 use crate::keys::Key;
-use crate::models::{BenchCase, Drawing, JobTime, LoadKnob, LoadMark, Model, ModelInfo, SliderMax, TimeUnit};
-use crate::policy::{Policy, PolicySpec};
-use crate::report::{RunError, RunOutcome, RunReport, Table};
-use crate::scenario::Preset;
+use crate::model::policy::{Policy, PolicySpec};
+use crate::model::{BenchCase, Drawing, JobTime, LoadKnob, LoadMark, Model, ModelInfo, SliderMax, TimeUnit};
+use crate::model::{Preset, RunError, RunOutcome, RunReport, Table};
 use crate::view::Watch;
 
 /// The GH-RA model.
@@ -74,6 +73,10 @@ impl Model for Ghra {
         queue: true,
         reward: false,
         drawing: Drawing::Bars,
+        classes: "VM type",
+        replay: None,
+        static_bounds: false,
+        theory_keys: &[],
         bench: &[
             BenchCase {
                 preset: "ghra-b4",
@@ -133,7 +136,7 @@ impl Model for Ghra {
         Ok(GhraSim::new(scenario.engine_config(watch.max_points)?, policy, scenario.window.seed)?.with_log(watch.log))
     }
 
-    fn summarize(scenario: &GhraScenario, spec: &PolicySpec, run: &GhraSim) -> RunOutcome {
+    fn summarize(scenario: &GhraScenario, spec: &PolicySpec, run: &GhraSim) -> RunOutcome<GhraSummary> {
         summary::summarize(scenario, spec, run)
     }
 
@@ -141,15 +144,15 @@ impl Model for Ghra {
         GhraSummary::over_replications(runs)
     }
 
-    fn table(names: &[String], runs: &[Vec<&RunReport>], _: bool) -> Table {
+    fn table(names: &[String], runs: &[Vec<&RunReport<GhraSummary>>], _: bool) -> Table {
         summary::table(names, runs)
     }
 
-    fn setting(scenario: &GhraScenario, first: &RunReport) -> String {
+    fn setting(scenario: &GhraScenario, first: &RunReport<GhraSummary>) -> String {
         summary::setting(scenario, first)
     }
 
-    fn presets() -> Vec<Preset> {
+    fn presets() -> Vec<Preset<GhraScenario>> {
         presets::presets()
     }
 }

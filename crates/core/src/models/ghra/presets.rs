@@ -1,25 +1,30 @@
 //! GH-RA's presets: the introductory example and Figs. 1-5 (SPEC 3.5).
 
+use super::Ghra;
 use super::GhraScenario;
 use super::vms::{Fleet, VmCatalog};
-use crate::models::Scenario;
-use crate::policy::PolicySpec;
-use crate::scenario::{Figure, Plot, Preset, Sweep};
+use crate::model::policy::PolicySpec;
+use crate::model::{Figure, Plot, Preset, Sweep};
 use crate::window::RunWindow;
 use crate::workload::ServiceLaw;
 
 /// The presets, in catalogue order.
-pub fn presets() -> Vec<Preset> {
+pub fn presets() -> Vec<Preset<GhraScenario>> {
     vec![ghra_b0(), ghra_b1(), ghra_b2(), ghra_b3(), ghra_b4(), ghra_b5()]
 }
 
 fn spec(text: &str) -> PolicySpec {
-    PolicySpec::parse(text).expect("preset policies are valid")
+    PolicySpec::parse_for::<Ghra>(text).expect("preset policies are valid")
 }
 
 /// The mean delay until service (Figs. 1, 2 and 5; Figs. 3 and 4 plot the total queue).
-const MEAN_DELAY: Figure =
-    Figure { key: "mean_delay", index: None, ci: Some("mean_delay_ci95"), label: "mean delay until service" };
+const MEAN_DELAY: Figure = Figure {
+    key: "mean_delay",
+    index: None,
+    ci: Some("mean_delay_ci95"),
+    per: None,
+    label: "mean delay until service",
+};
 
 /// The EC2 setting of GH-RA §VII: the three instance types, service of mean 1 (SPEC 3.5,
 /// proposed horizon 10^4 with a 10^3 warm-up, RES-12).
@@ -40,7 +45,7 @@ fn alg2() -> PolicySpec {
     spec("alg2-jsq")
 }
 
-fn ghra_b0() -> Preset {
+fn ghra_b0() -> Preset<GhraScenario> {
     let alg1 = spec("alg1:f=log");
     Preset {
         id: "ghra-b0",
@@ -53,17 +58,17 @@ fn ghra_b0() -> Preset {
                       dummy when the queue is empty. Dummies hold room like real jobs, so the server's mix drifts \
                       toward what the longer queue needs, and no job is ever preempted. Arrival rates are ζ·V with V \
                       = (2.5, 1.5), the average of the maximal configurations (0,3), (2,2), (3,1), (5,0).",
-        scenario: Scenario::Ghra(GhraScenario {
+        scenario: GhraScenario {
             servers: Fleet::parse("1x10").expect("valid fleet"),
             types: VmCatalog::parse("2,3").expect("valid types"),
             ..ec2("1x10", 0.8, 10_000)
-        }),
+        },
         policies: vec![alg1, spec("mw-local")],
-        sweep: Sweep::Load { grid: ZETA_GRID.to_vec(), plot: Plot::one(&MEAN_DELAY) },
+        sweep: Sweep::load(&ZETA_GRID, Plot::one(&MEAN_DELAY)),
     }
 }
 
-fn ghra_b1() -> Preset {
+fn ghra_b1() -> Preset<GhraScenario> {
     Preset {
         id: "ghra-b1",
         title: "Global refresh, 2 servers",
@@ -74,13 +79,13 @@ fn ghra_b1() -> Preset {
                       a server's configuration when every server is empty at once; between those moments idle slots \
                       of the wrong type sit unused while other queues grow. Algorithm 2 needs no refresh: each \
                       server's Poisson clocks keep adjusting its mix one job (or dummy) at a time.",
-        scenario: Scenario::Ghra(ec2("2xsmall", 0.8, 10_000)),
+        scenario: ec2("2xsmall", 0.8, 10_000),
         policies: vec![spec("mw-global"), alg2()],
-        sweep: Sweep::Load { grid: ZETA_GRID.to_vec(), plot: Plot::one(&MEAN_DELAY) },
+        sweep: Sweep::load(&ZETA_GRID, Plot::one(&MEAN_DELAY)),
     }
 }
 
-fn ghra_b2() -> Preset {
+fn ghra_b2() -> Preset<GhraScenario> {
     Preset {
         id: "ghra-b2",
         title: "Global refresh, 10 servers",
@@ -90,13 +95,13 @@ fn ghra_b2() -> Preset {
                       at the same moment before any configuration can change, which almost never happens under load: \
                       most servers stay in the configuration they picked on empty queues, (2,0,0), and the other \
                       types queue up. Algorithm 2 pools ten servers' clocks and its delay falls as the system grows.",
-        scenario: Scenario::Ghra(ec2("10xsmall", 0.8, 10_000)),
+        scenario: ec2("10xsmall", 0.8, 10_000),
         policies: vec![spec("mw-global"), alg2()],
-        sweep: Sweep::Load { grid: ZETA_GRID.to_vec(), plot: Plot::one(&MEAN_DELAY) },
+        sweep: Sweep::load(&ZETA_GRID, Plot::one(&MEAN_DELAY)),
     }
 }
 
-fn ghra_b3() -> Preset {
+fn ghra_b3() -> Preset<GhraScenario> {
     Preset {
         id: "ghra-b3",
         title: "Local refresh on a mixed fleet",
@@ -107,16 +112,16 @@ fn ghra_b3() -> Preset {
                       that server empties; whether it is stable on a heterogeneous fleet is unknown, and here its total \
                       queue keeps climbing (slowly: it shows after a few thousand time units). Algorithm 2 is provably \
                       throughput-optimal and its queue stays near 50.",
-        scenario: Scenario::Ghra(GhraScenario {
+        scenario: GhraScenario {
             window: RunWindow { seed: 1, horizon: 20_000, warmup: 2_000, sample_every: 10.0 },
             ..ec2("5xsmall,5xlarge", 0.9, 20_000)
-        }),
+        },
         policies: vec![spec("mw-local"), alg2()],
-        sweep: Sweep::Load { grid: ZETA_GRID.to_vec(), plot: Plot::one(&Figure::MEAN_QUEUE) },
+        sweep: Sweep::load(&ZETA_GRID, Plot::one(&Figure::MEAN_QUEUE)),
     }
 }
 
-fn ghra_b4() -> Preset {
+fn ghra_b4() -> Preset<GhraScenario> {
     Preset {
         id: "ghra-b4",
         title: "100 servers: queue size",
@@ -125,13 +130,13 @@ fn ghra_b4() -> Preset {
         explanation: "A homogeneous fleet of 100 small EC2 servers. With identical servers, MaxWeight with local \
                       refresh does well; Algorithm 2 comes close to it without solving any optimisation and without \
                       waiting for servers to empty. The sweep plots the time-average total queue against ζ.",
-        scenario: Scenario::Ghra(ec2("100xsmall", 0.9, 10_000)),
+        scenario: ec2("100xsmall", 0.9, 10_000),
         policies: vec![spec("mw-local"), alg2()],
-        sweep: Sweep::Load { grid: ZETA_GRID.to_vec(), plot: Plot::one(&Figure::MEAN_QUEUE) },
+        sweep: Sweep::load(&ZETA_GRID, Plot::one(&Figure::MEAN_QUEUE)),
     }
 }
 
-fn ghra_b5() -> Preset {
+fn ghra_b5() -> Preset<GhraScenario> {
     Preset {
         id: "ghra-b5",
         title: "100 servers: delay",
@@ -140,8 +145,8 @@ fn ghra_b5() -> Preset {
         explanation: "The setting of Fig. 4, measured by the mean delay from arrival to the start of service. Both \
                       policies keep it small; Algorithm 2 pays a little for its randomness (a job waits for a clock \
                       tick even when room is free) and gains simplicity and provable stability.",
-        scenario: Scenario::Ghra(ec2("100xsmall", 0.9, 10_000)),
+        scenario: ec2("100xsmall", 0.9, 10_000),
         policies: vec![spec("mw-local"), alg2()],
-        sweep: Sweep::Load { grid: ZETA_GRID.to_vec(), plot: Plot::one(&MEAN_DELAY) },
+        sweep: Sweep::load(&ZETA_GRID, Plot::one(&MEAN_DELAY)),
     }
 }

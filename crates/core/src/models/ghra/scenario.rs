@@ -5,7 +5,7 @@ use super::state::GhraConfig;
 use super::vms::{Fleet, VmCatalog};
 use crate::ConfigError;
 use crate::keys::{Input, Key};
-use crate::models::{ModelScenario, window_keys};
+use crate::model::{ModelScenario, window_keys};
 use crate::window::{HasWindow, RunWindow, WindowRules};
 use crate::workload::ServiceLaw;
 

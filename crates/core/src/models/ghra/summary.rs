@@ -5,10 +5,14 @@ use serde::Serialize;
 
 use super::GhraScenario;
 use super::engine::GhraSim;
-use crate::metrics::{mean_ci, trend_verdict};
-use crate::models::Summary;
-use crate::policy::PolicySpec;
-use crate::report::{RunOutcome, RunReport, Table, interval, num, percent, sig, summarise_reps, verdict, window_ci};
+use crate::metrics::trend_verdict;
+use crate::model::Replications;
+use crate::model::policy::PolicySpec;
+use crate::model::report::{summarise_reps, verdict, window_ci};
+use crate::model::table::{Table, interval, num, percent, sig};
+
+type RunReport = crate::model::RunReport<GhraSummary>;
+type RunOutcome = crate::model::RunOutcome<GhraSummary>;
 
 /// What a GH-RA run adds to [`RunReport`] (SPEC 3.4). The delay is start − arrival
 /// of the real jobs that arrived after the warm-up; those still waiting at the horizon
@@ -31,19 +35,18 @@ pub struct GhraSummary {
 }
 
 impl GhraSummary {
-    /// Replications: means over the runs, counts summed, and a Student-t interval of the mean
-    /// delay over them.
+    /// Replications, by the rule of [`crate::model::report`]: the mean delay with its
+    /// interval, means, and counts summed.
     pub fn over_replications(runs: &[&GhraSummary]) -> Self {
-        let n = runs.len() as f64;
-        let mean = |f: fn(&GhraSummary) -> f64| runs.iter().map(|m| f(m)).sum::<f64>() / n;
-        let ci = mean_ci(&runs.iter().map(|m| m.mean_delay).collect::<Vec<_>>());
+        let reps = Replications::new(runs).expect("at least one replication");
+        let (mean_delay, mean_delay_ci95) = reps.headline(|m| m.mean_delay, |m| m.mean_delay_ci95);
         Self {
-            mean_delay: ci.mean,
-            mean_delay_ci95: if runs.len() > 1 { [ci.lo, ci.hi] } else { runs[0].mean_delay_ci95 },
-            mean_total_queue: mean(|m| m.mean_total_queue),
-            dummy_share: mean(|m| m.dummy_share),
-            dummies_started: runs.iter().map(|m| m.dummies_started).sum(),
-            refreshes: runs.iter().map(|m| m.refreshes).sum(),
+            mean_delay,
+            mean_delay_ci95,
+            mean_total_queue: reps.mean(|m| m.mean_total_queue),
+            dummy_share: reps.mean(|m| m.dummy_share),
+            dummies_started: reps.total(|m| m.dummies_started),
+            refreshes: reps.total(|m| m.refreshes),
         }
     }
 }
@@ -84,7 +87,7 @@ pub fn summarize(s: &GhraScenario, policy: &PolicySpec, sim: &GhraSim) -> RunOut
         mean_occupancy: stats.occupancy.mean(now, warmup),
         unstable: trend.unstable,
         trend,
-        summary: Summary::Ghra(metrics),
+        summary: metrics,
     };
     RunOutcome {
         report,
@@ -113,14 +116,9 @@ pub fn table(names: &[String], runs: &[Vec<&RunReport>]) -> Table {
     ])
     .left(9);
     for (name, runs) in names.iter().zip(runs) {
-        let ms: Vec<&GhraSummary> =
-            runs.iter().filter_map(|r| if let Summary::Ghra(m) = &r.summary { Some(m) } else { None }).collect();
         let own: Vec<RunReport> = runs.iter().map(|r| (*r).clone()).collect();
-        let (Some(mut r), false) = (summarise_reps(&own), ms.is_empty()) else { continue };
-        if own.len() == 1 {
-            r.mean_queue_ci95 = own[0].mean_queue_ci95;
-        }
-        let m = GhraSummary::over_replications(&ms);
+        let Some(r) = summarise_reps(&own, GhraSummary::over_replications) else { continue };
+        let m = &r.summary;
         table.row(vec![
             name.clone(),
             num(m.mean_delay),

@@ -6,8 +6,8 @@ use proptest::prelude::*;
 use super::classes::JobClasses;
 use super::{Msfq, MsfqContext, MsfqDecision, MsfqPolicy, MsfqScenario, MsfqSim};
 use crate::EngineError;
-use crate::models::{Model, start};
-use crate::policy::PolicySpec;
+use crate::model::policy::PolicySpec;
+use crate::model::{Model, start};
 use crate::window::RunWindow;
 use crate::workload::ServiceLaw;
 

@@ -35,10 +35,10 @@ pub use summary::MsfqSummary;
 
 use crate::ConfigError;
 use crate::keys::Key;
-use crate::models::{BenchCase, Drawing, JobTime, LoadKnob, LoadMark, Model, ModelInfo, SliderMax, TimeUnit};
-use crate::policy::{Policy, PolicySpec};
-use crate::report::{RunError, RunOutcome, RunReport, Table};
-use crate::scenario::Preset;
+use crate::model::policy::{Policy, PolicySpec};
+use crate::model::{BenchCase, Drawing, JobTime, LoadKnob, LoadMark, Model, ModelInfo, SliderMax, TimeUnit};
+use crate::model::{Preset, Replay, RunError, RunOutcome, RunReport, Table};
+use crate::trace::{Format, Loaded, Shared};
 use crate::view::Watch;
 use crate::workload::ServiceLaw;
 
@@ -76,6 +76,25 @@ impl Model for Msfq {
         queue: true,
         reward: false,
         drawing: Drawing::Bars,
+        classes: "job class",
+        replay: Some(Replay {
+            formats: &[Format::Swf],
+            accept: ".swf,.gz,text/plain",
+            files: "an SWF log (plain or gzip)",
+            sample: "samples/synthetic-128.swf",
+            knob: LoadKnob {
+                name: "Traffic scaling 1/β",
+                symbol: "1/β",
+                axis: "traffic scaling 1/β",
+                help: "submit times are divided by 1/β; run times are kept",
+                slider: SliderMax::Fixed(3.0),
+                step: 0.05,
+                is_utilization: false,
+            },
+            replaces: &["classes", "service"],
+        }),
+        static_bounds: false,
+        theory_keys: &[],
         bench: &[
             BenchCase {
                 preset: "msfq-d1",
@@ -147,7 +166,7 @@ impl Model for Msfq {
             .with_log(watch.log))
     }
 
-    fn summarize(scenario: &MsfqScenario, spec: &PolicySpec, run: &MsfqSim) -> RunOutcome {
+    fn summarize(scenario: &MsfqScenario, spec: &PolicySpec, run: &MsfqSim) -> RunOutcome<MsfqSummary> {
         summary::summarize(scenario, spec, run)
     }
 
@@ -155,11 +174,11 @@ impl Model for Msfq {
         MsfqSummary::over_replications(runs)
     }
 
-    fn table(names: &[String], runs: &[Vec<&RunReport>], _: bool) -> Table {
+    fn table(names: &[String], runs: &[Vec<&RunReport<MsfqSummary>>], _: bool) -> Table {
         summary::table(names, runs)
     }
 
-    fn setting(scenario: &MsfqScenario, first: &RunReport) -> String {
+    fn setting(scenario: &MsfqScenario, first: &RunReport<MsfqSummary>) -> String {
         match &scenario.trace {
             None => summary::setting(first),
             Some(log) => format!(
@@ -171,8 +190,43 @@ impl Model for Msfq {
         }
     }
 
-    fn presets() -> Vec<Preset> {
+    fn presets() -> Vec<Preset<MsfqScenario>> {
         presets::presets()
+    }
+
+    /// An SWF log, on its machine (the cores its header gives) unless the cores are kept.
+    fn replay(scenario: &mut MsfqScenario, shared: &Shared, keep: &[&str]) -> Result<Vec<String>, ConfigError> {
+        let Loaded::Swf(log) = &*shared.0 else {
+            return Err(ConfigError::new(
+                crate::trace::KEY,
+                format!("{} is a {} file; MSFQ replays SWF logs", shared.name(), shared.0.format().name()),
+            ));
+        };
+        let mut next = scenario.clone();
+        next.trace = Some(shared.clone());
+        if !keep.contains(&"cores") {
+            next.cores = log.machine();
+        }
+        let jobs = next.class_jobs()?.expect("a log was set");
+        *scenario = next;
+        Ok(if jobs.capped > 0 {
+            vec![format!(
+                "{} jobs of the log asked for more than cores = {} and hold all of them",
+                jobs.capped, scenario.cores
+            )]
+        } else {
+            Vec::new()
+        })
+    }
+
+    fn replaying(scenario: &MsfqScenario) -> bool {
+        scenario.trace.is_some()
+    }
+
+    /// One time unit past the last arrival under the scaling, rounded up.
+    fn trace_horizon(scenario: &MsfqScenario) -> Option<u64> {
+        let jobs = scenario.class_jobs().ok()??;
+        Some(jobs.span(scenario.load).ceil() as u64 + 1)
     }
 }
 

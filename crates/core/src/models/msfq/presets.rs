@@ -1,39 +1,49 @@
 //! MSFQ's presets: Figs. 1-6 of the paper (SPEC 5.7).
 
+use super::Msfq;
 use super::MsfqScenario;
 use super::classes::JobClasses;
-use crate::models::Scenario;
-use crate::policy::PolicySpec;
-use crate::scenario::{Figure, Plot, Preset, Sweep};
+use crate::model::policy::PolicySpec;
+use crate::model::{Figure, Plot, Preset, Sweep};
 use crate::window::RunWindow;
 use crate::workload::ServiceLaw;
 
 /// The presets, in catalogue order.
-pub fn presets() -> Vec<Preset> {
+pub fn presets() -> Vec<Preset<MsfqScenario>> {
     vec![msfq_d1(), msfq_d2(), msfq_d3(), msfq_d4(), msfq_d5(), msfq_d6()]
 }
 
 fn spec(text: &str) -> PolicySpec {
-    PolicySpec::parse(text).expect("preset policies are valid")
+    PolicySpec::parse_for::<Msfq>(text).expect("preset policies are valid")
 }
 
 /// E\[T\] (MSFQ Figs. 2 and 4).
-const MEAN_RESPONSE: Figure =
-    Figure { key: "mean_response", index: None, ci: Some("mean_response_ci95"), label: "mean response time E[T]" };
+const MEAN_RESPONSE: Figure = Figure {
+    key: "mean_response",
+    index: None,
+    ci: Some("mean_response_ci95"),
+    per: None,
+    label: "mean response time E[T]",
+};
 /// E[T^w] (Figs. 5 and 6).
-const WEIGHTED_MEAN_RESPONSE: Figure =
-    Figure { key: "weighted_mean_response", index: None, ci: None, label: "weighted mean response time E[T^w]" };
+const WEIGHTED_MEAN_RESPONSE: Figure = Figure {
+    key: "weighted_mean_response",
+    index: None,
+    ci: None,
+    per: None,
+    label: "weighted mean response time E[T^w]",
+};
 /// E[H_1..H_4] of MSF and MSFQ (Fig. 3).
 const PHASES: [Figure; 4] = [
-    Figure { key: "phase_means", index: Some(0), ci: None, label: "E[H1]" },
-    Figure { key: "phase_means", index: Some(1), ci: None, label: "E[H2]" },
-    Figure { key: "phase_means", index: Some(2), ci: None, label: "E[H3]" },
-    Figure { key: "phase_means", index: Some(3), ci: None, label: "E[H4]" },
+    Figure { key: "phase_means", index: Some(0), ci: None, per: None, label: "E[H1]" },
+    Figure { key: "phase_means", index: Some(1), ci: None, per: None, label: "E[H2]" },
+    Figure { key: "phase_means", index: Some(2), ci: None, per: None, label: "E[H3]" },
+    Figure { key: "phase_means", index: Some(3), ci: None, per: None, label: "E[H4]" },
 ];
 
 /// A sweep over `grid` drawing `figure` against λ.
 fn against_load(grid: &[f64], figure: &'static Figure) -> Sweep {
-    Sweep::Load { grid: grid.to_vec(), plot: Plot::one(figure) }
+    Sweep::load(grid, Plot::one(figure))
 }
 
 /// The one-or-all workload of MSFQ Figs. 1-4: k = 32, 90% small jobs (1 core), 10% large
@@ -55,7 +65,7 @@ fn msfq(l: u32) -> PolicySpec {
     spec(&format!("msfq:l={l}"))
 }
 
-fn msfq_d1() -> Preset {
+fn msfq_d1() -> Preset<MsfqScenario> {
     Preset {
         id: "msfq-d1",
         title: "MSF vs MSFQ: the number in system",
@@ -67,13 +77,13 @@ fn msfq_d1() -> Preset {
                       then small ones until none is left while large ones pile up: the cycles grow long and so does \
                       n(t). MSFQ with ℓ = 31 swaps back to the large jobs as soon as fewer than 32 small jobs remain, \
                       so cycles stay short and the mean response time drops about twentyfold.",
-        scenario: Scenario::Msfq(one_or_all(7.5, 200_000)),
+        scenario: one_or_all(7.5, 200_000),
         policies: vec![spec("msf"), msfq(31)],
         sweep: against_load(&ONE_OR_ALL_GRID, &MEAN_RESPONSE),
     }
 }
 
-fn msfq_d2() -> Preset {
+fn msfq_d2() -> Preset<MsfqScenario> {
     Preset {
         id: "msfq-d2",
         title: "Mean response time against load",
@@ -84,13 +94,13 @@ fn msfq_d2() -> Preset {
                       response times differ by orders of magnitude: First-Fit favours small jobs (good unweighted \
                       E[T]), MSF favours large jobs (better weighted E[T^w]), and MSFQ beats both on both metrics. \
                       The analysis curve is the paper's approximation for MSFQ.",
-        scenario: Scenario::Msfq(one_or_all(7.0, 1_000_000)),
+        scenario: one_or_all(7.0, 1_000_000),
         policies: vec![msfq(31), spec("msf"), spec("first-fit"), spec("fcfs")],
         sweep: against_load(&ONE_OR_ALL_GRID, &MEAN_RESPONSE),
     }
 }
 
-fn msfq_d3() -> Preset {
+fn msfq_d3() -> Preset<MsfqScenario> {
     Preset {
         id: "msfq-d3",
         title: "Phase durations of MSF and MSFQ",
@@ -100,16 +110,16 @@ fn msfq_d3() -> Preset {
                       jobs k at a time, (3) small jobs down to the threshold, (4) draining the small jobs. MSF lets \
                       both queues build up for whole busy periods, so its phases grow without bound near the limit; \
                       MSFQ's phase 4 lasts H_31 = 4.03 on average and keeps the others short.",
-        scenario: Scenario::Msfq(one_or_all(7.0, 1_000_000)),
+        scenario: one_or_all(7.0, 1_000_000),
         policies: vec![spec("msf"), msfq(31)],
-        sweep: Sweep::Load {
-            grid: ONE_OR_ALL_GRID.to_vec(),
-            plot: Plot::Curves { figures: &PHASES, y_label: "mean phase duration E[H_i]" },
-        },
+        sweep: Sweep::load(
+            &ONE_OR_ALL_GRID,
+            Plot::Curves { figures: &PHASES, y_label: "mean phase duration E[H_i]", references: &[] },
+        ),
     }
 }
 
-fn msfq_d4() -> Preset {
+fn msfq_d4() -> Preset<MsfqScenario> {
     Preset {
         id: "msfq-d4",
         title: "The threshold ℓ",
@@ -118,17 +128,17 @@ fn msfq_d4() -> Preset {
         explanation: "MSFQ(ℓ) on the one-or-all workload at λ = 7.5 (the paper does not state its λ; packlab \
                       uses 7.5). ℓ = 0 is MSF. Raising ℓ makes the machine swap back to large jobs earlier, trading a \
                       few idle cores during phase 4 for much shorter cycles.",
-        scenario: Scenario::Msfq(one_or_all(7.5, 1_000_000)),
+        scenario: one_or_all(7.5, 1_000_000),
         policies: [0, 1, 2, 4, 8, 16, 24, 31].into_iter().map(msfq).collect(),
         // Its sweep draws E[T] against ℓ, one curve per λ of Fig. 2's upper range.
-        sweep: Sweep::Load {
-            grid: vec![6.0, 7.0, 7.5],
-            plot: Plot::AgainstParameter { key: "l", axis: "threshold ℓ (0 = MSF)", figure: MEAN_RESPONSE },
-        },
+        sweep: Sweep::load(
+            &[6.0, 7.0, 7.5],
+            Plot::AgainstParameter { key: "l", axis: "threshold ℓ (0 = MSF)", figure: MEAN_RESPONSE },
+        ),
     }
 }
 
-fn msfq_d5() -> Preset {
+fn msfq_d5() -> Preset<MsfqScenario> {
     Preset {
         id: "msfq-d5",
         title: "Four classes: Quickswap beyond one-or-all",
@@ -139,12 +149,12 @@ fn msfq_d5() -> Preset {
                       need divides 15, so the stability limit is λ < 5 for any good policy. Static Quickswap serves one \
                       class at a time in a fixed cycle; Adaptive Quickswap fills like MSF but drains for a starving \
                       class. Both keep the weighted response time far below MSF's and First-Fit's near the limit.",
-        scenario: Scenario::Msfq(MsfqScenario {
+        scenario: MsfqScenario {
             cores: 15,
             load: 4.5,
             classes: JobClasses::parse("1@0.5,3@0.25,5@0.2,15@0.05").expect("valid classes"),
             ..one_or_all(4.5, 1_000_000)
-        }),
+        },
         policies: vec![spec("static-qs"), spec("adaptive-qs"), spec("msf"), spec("first-fit")],
         sweep: against_load(&[2.0, 3.0, 4.0, 4.5, 4.75, 4.9], &WEIGHTED_MEAN_RESPONSE),
     }
@@ -161,7 +171,7 @@ pub const SYNTHETIC_BORG_CLASSES: &str = "1@0.299219@14.121,2@0.209453@14.121,3@
 256@0.0014266@228.728,320@0.0008559@228.728,512@0.0005136@228.728,768@0.0003081@228.728,1024@0.0001849@228.728,\
 2048@0.0001109@228.728";
 
-fn msfq_d6() -> Preset {
+fn msfq_d6() -> Preset<MsfqScenario> {
     Preset {
         id: "msfq-d6",
         title: "A Borg-like cell: 2048 cores, 26 classes",
@@ -173,12 +183,12 @@ fn msfq_d6() -> Preset {
                       probability, mean size to reproduce the figure itself. Small jobs are plentiful and short, a \
                       few huge jobs carry most of the work: MSF and First-Fit starve one side or the other, Static \
                       and Adaptive Quickswap do not.",
-        scenario: Scenario::Msfq(MsfqScenario {
+        scenario: MsfqScenario {
             cores: 2048,
             load: 4.5,
             classes: JobClasses::parse(SYNTHETIC_BORG_CLASSES).expect("valid classes"),
             ..one_or_all(4.5, 1_000_000)
-        }),
+        },
         policies: vec![spec("static-qs"), spec("adaptive-qs"), spec("msf"), spec("first-fit")],
         sweep: against_load(&[3.0, 3.5, 4.0, 4.25, 4.5, 4.75, 4.9], &WEIGHTED_MEAN_RESPONSE),
     }

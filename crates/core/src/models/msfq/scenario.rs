@@ -7,8 +7,8 @@ use std::sync::Arc;
 use super::state::MsfqConfig;
 use super::trace::ClassJobs;
 use crate::ConfigError;
-use crate::keys::{Editor, Input, Key};
-use crate::models::{ModelScenario, window_keys};
+use crate::keys::{Editor, Input, Key, KeyFile};
+use crate::model::{ModelScenario, window_keys};
 use crate::trace::{self, Loaded, Shared};
 use crate::window::{HasWindow, RunWindow, WindowRules};
 use crate::workload::ServiceLaw;
@@ -61,7 +61,12 @@ pub const KEYS: &[Key<MsfqScenario>] = &[
     )
     .label("Job classes")
     .help("job classes: server need, probability, mean size")
-    .input(Input::Editor(Editor::Classes)),
+    .input(Input::Editor(Editor::Classes))
+    .file(KeyFile {
+        holds: "a CSV of need, probability, mean_size",
+        accept: ".csv,text/csv",
+        read: |text| JobClasses::from_csv(text).map(|classes| classes.to_string()),
+    }),
     Key::text(
         "service",
         ServiceLaw::RANGE,

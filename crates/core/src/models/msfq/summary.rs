@@ -10,9 +10,13 @@ use super::engine::MsfqSim;
 use super::theory::MsfqAnalysis;
 use crate::limits::BATCHES;
 use crate::metrics::{mean_ci, trend_verdict};
-use crate::models::Summary;
-use crate::policy::PolicySpec;
-use crate::report::{RunOutcome, RunReport, Table, interval, num, percent, sig, verdict, window_ci};
+use crate::model::Replications;
+use crate::model::policy::PolicySpec;
+use crate::model::report::{verdict, window_ci};
+use crate::model::table::{Table, interval, num, percent, sig};
+
+type RunReport = crate::model::RunReport<MsfqSummary>;
+type RunOutcome = crate::model::RunOutcome<MsfqSummary>;
 
 /// What an MSFQ run adds to [`RunReport`] (SPEC 5.4). Means are over the jobs
 /// that arrived after the warm-up and completed by the horizon (`censored` counts the rest).
@@ -114,7 +118,7 @@ pub fn summarize(s: &MsfqScenario, policy: &PolicySpec, sim: &MsfqSim) -> RunOut
         horizon: now as u64,
         warmup: s.window.warmup,
         load: s.load,
-        arrival_rate: s.load,
+        arrival_rate: sim.config.arrival_rate,
         servers: s.cores,
         mean_queue: sim.mean_queue(),
         mean_queue_ci95: [queue_ci.lo, queue_ci.hi],
@@ -126,7 +130,7 @@ pub fn summarize(s: &MsfqScenario, policy: &PolicySpec, sim: &MsfqSim) -> RunOut
         mean_occupancy: metrics.utilization,
         unstable: trend.unstable,
         trend,
-        summary: Summary::Msfq(metrics),
+        summary: metrics,
     };
     RunOutcome { report, queue, occupancy: stats.busy.points().to_vec(), in_system, reward: Vec::new() }
 }
@@ -137,38 +141,30 @@ impl MsfqSummary {
     /// Student-t interval over the replications, which unlike one run's batch means does not
     /// lean on the batches being independent. The analysis does not depend on the seed.
     pub fn over_replications(runs: &[&MsfqSummary]) -> Self {
-        let n = runs.len() as f64;
-        let mean = |f: fn(&MsfqSummary) -> f64| runs.iter().map(|m| f(m)).sum::<f64>() / n;
-        let mean_map = |f: fn(&MsfqSummary) -> &BTreeMap<String, f64>| -> BTreeMap<String, f64> {
-            f(runs[0]).keys().map(|k| (k.clone(), runs.iter().map(|m| f(m)[k]).sum::<f64>() / n)).collect()
-        };
-        let mean_array = |f: fn(&MsfqSummary) -> Option<[f64; 4]>| -> Option<[f64; 4]> {
-            let arrays: Vec<[f64; 4]> = runs.iter().filter_map(|m| f(m)).collect();
-            (arrays.len() == runs.len()).then(|| std::array::from_fn(|i| arrays.iter().map(|a| a[i]).sum::<f64>() / n))
-        };
-        let ci = mean_ci(&runs.iter().map(|m| m.mean_response).collect::<Vec<_>>());
+        let reps = Replications::new(runs).expect("at least one replication");
+        let (mean_response, mean_response_ci95) = reps.headline(|m| m.mean_response, |m| m.mean_response_ci95);
         Self {
-            mean_response: ci.mean,
-            mean_response_ci95: if runs.len() > 1 { [ci.lo, ci.hi] } else { runs[0].mean_response_ci95 },
-            weighted_mean_response: mean(|m| m.weighted_mean_response),
-            mean_response_all_jobs: mean(|m| m.mean_response_all_jobs),
-            mean_response_by_class: mean_map(|m| &m.mean_response_by_class),
-            p50_response: mean(|m| m.p50_response),
-            p95_response: mean(|m| m.p95_response),
-            p99_response: mean(|m| m.p99_response),
-            mean_in_system: mean(|m| m.mean_in_system),
-            mean_in_system_by_class: mean_map(|m| &m.mean_in_system_by_class),
-            phase_means: mean_array(|m| m.phase_means),
-            phase_fractions: mean_array(|m| m.phase_fractions),
-            analysis: runs[0].analysis,
-            utilization: mean(|m| m.utilization),
-            completed: runs.iter().map(|m| m.completed).sum(),
+            mean_response,
+            mean_response_ci95,
+            weighted_mean_response: reps.mean(|m| m.weighted_mean_response),
+            mean_response_all_jobs: reps.mean(|m| m.mean_response_all_jobs),
+            mean_response_by_class: reps.mean_map(|m| &m.mean_response_by_class),
+            p50_response: reps.mean(|m| m.p50_response),
+            p95_response: reps.mean(|m| m.p95_response),
+            p99_response: reps.mean(|m| m.p99_response),
+            mean_in_system: reps.mean(|m| m.mean_in_system),
+            mean_in_system_by_class: reps.mean_map(|m| &m.mean_in_system_by_class),
+            phase_means: reps.mean_array(|m| m.phase_means),
+            phase_fractions: reps.mean_array(|m| m.phase_fractions),
+            analysis: reps.first().analysis,
+            utilization: reps.mean(|m| m.utilization),
+            completed: reps.total(|m| m.completed),
         }
     }
 }
 
 fn summaries<'a>(runs: &[&'a RunReport]) -> Vec<&'a MsfqSummary> {
-    runs.iter().filter_map(|r| if let Summary::Msfq(m) = &r.summary { Some(m) } else { None }).collect()
+    runs.iter().map(|r| &r.summary).collect()
 }
 
 /// The `run` table: response times (SPEC 5.4) of each policy (`names`), from its runs. With

@@ -6,8 +6,8 @@ use super::state::{Arrivals, PgasConfig};
 use super::theory::{Packing, RewardInstance};
 use super::{ConfigId, Pgas, PgasContext, PgasDecision, PgasPolicy, PgasSim, Trace};
 use crate::EngineError;
-use crate::models::Model;
-use crate::policy::PolicySpec;
+use crate::model::Model;
+use crate::model::policy::PolicySpec;
 use crate::resources::Resources;
 
 /// `spec` built for the system of `config`.

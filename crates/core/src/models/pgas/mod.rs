@@ -22,6 +22,7 @@ pub mod summary;
 pub mod theory;
 pub mod trace;
 pub mod types;
+mod views;
 
 #[cfg(test)]
 mod engine_tests;
@@ -38,11 +39,12 @@ pub use trace::{Task, Trace, TraceType};
 pub use types::{PgasTypes, Rho};
 
 use crate::ConfigError;
+use crate::graph::Graph;
 use crate::keys::Key;
-use crate::models::{BenchCase, Drawing, LoadKnob, LoadMark, Model, ModelInfo, RewardReference, SliderMax, TimeUnit};
-use crate::policy::{Policy, PolicySpec};
-use crate::report::{RunError, RunOutcome, RunReport, Table, Trajectory};
-use crate::scenario::Preset;
+use crate::model::policy::{Policy, PolicySpec};
+use crate::model::{BenchCase, Drawing, LoadKnob, LoadMark, Model, ModelInfo, RewardReference, SliderMax, TimeUnit};
+use crate::model::{Preset, Replay, RunError, RunOutcome, RunReport, Table, TheorySweep, Trajectory};
+use crate::trace::{Format, Shared};
 use crate::view::Watch;
 
 /// The PG-AS model.
@@ -73,6 +75,25 @@ impl Model for Pgas {
         queue: false,
         reward: true,
         drawing: Drawing::Slots,
+        classes: "VM type",
+        replay: Some(Replay {
+            formats: &[Format::Google, Format::TaskCsv],
+            accept: ".csv,.gz,text/csv",
+            files: "Google task_events part files, or a CSV of submit time, duration, size, priority",
+            sample: "samples/google-task-events.csv.gz",
+            knob: LoadKnob {
+                name: "Time compression α",
+                symbol: "α",
+                axis: "time compression α",
+                help: "submit times are divided by α; durations are kept",
+                slider: SliderMax::Fixed(3.0),
+                step: 0.05,
+                is_utilization: false,
+            },
+            replaces: &["rho"],
+        }),
+        static_bounds: true,
+        theory_keys: &["types", "rho", "seed"],
         bench: &[
             BenchCase {
                 preset: "pgas-c3",
@@ -170,7 +191,7 @@ impl Model for Pgas {
             .with_log(watch.log))
     }
 
-    fn summarize(scenario: &PgasScenario, spec: &PolicySpec, run: &PgasSim) -> RunOutcome {
+    fn summarize(scenario: &PgasScenario, spec: &PolicySpec, run: &PgasSim) -> RunOutcome<PgasSummary> {
         summary::summarize(scenario, spec, run)
     }
 
@@ -178,26 +199,69 @@ impl Model for Pgas {
         PgasSummary::over_replications(runs)
     }
 
-    fn table(names: &[String], runs: &[Vec<&RunReport>], _: bool) -> Table {
+    fn table(names: &[String], runs: &[Vec<&RunReport<PgasSummary>>], _: bool) -> Table {
         summary::table(names, runs)
     }
 
-    fn setting(scenario: &PgasScenario, first: &RunReport) -> String {
+    fn setting(scenario: &PgasScenario, first: &RunReport<PgasSummary>) -> String {
         summary::setting(scenario, first)
     }
 
-    fn trajectory(first: &RunReport) -> Trajectory {
+    fn trajectory(first: &RunReport<PgasSummary>) -> Trajectory {
         summary::trajectory(first)
     }
 
-    fn presets() -> Vec<Preset> {
+    fn presets() -> Vec<Preset<PgasScenario>> {
         presets::presets()
+    }
+
+    /// A Google trace or a task CSV, mapped to PG-AS's types (sizes rounded up to powers of
+    /// 1/2, priorities by the trace's bands); types become `trace`.
+    fn replay(scenario: &mut PgasScenario, shared: &Shared, _keep: &[&str]) -> Result<Vec<String>, ConfigError> {
+        let trace = Trace::from_loaded(&shared.0).ok_or_else(|| {
+            ConfigError::new(
+                crate::trace::KEY,
+                format!(
+                    "{} is a {} file; PG-AS replays Google task_events traces and task CSVs",
+                    shared.name(),
+                    shared.0.format().name()
+                ),
+            )
+        })?;
+        scenario.attach_trace(trace);
+        Ok(Vec::new())
+    }
+
+    fn replaying(scenario: &PgasScenario) -> bool {
+        scenario.trace.is_some()
+    }
+
+    /// The last submit time divided by α, rounded up.
+    fn trace_horizon(scenario: &PgasScenario) -> Option<u64> {
+        let trace = scenario.trace.as_ref()?;
+        Some((trace.0.span() / scenario.load).ceil().max(1.0) as u64)
+    }
+
+    fn theory_only(scenario: &PgasScenario) -> bool {
+        scenario.bounds_only()
+    }
+
+    fn theory(scenario: &PgasScenario) -> Vec<Result<Graph, String>> {
+        views::graphs(scenario)
+    }
+
+    fn bounds(scenario: &PgasScenario) -> Option<Result<crate::model::Bounds, ConfigError>> {
+        Some(views::bounds(scenario))
+    }
+
+    fn theory_sweep(scenario: &PgasScenario, grid: &[f64]) -> Result<TheorySweep, ConfigError> {
+        views::theory_sweep(scenario, grid)
     }
 
     /// A policy's own check only: building its context (GPA over the enumerated
     /// configurations) is too costly to do for every check of a link or a form field.
     fn check_policy(scenario: &PgasScenario, spec: &PolicySpec) -> Result<(), ConfigError> {
-        let policy = Self::policy(spec).ok_or_else(|| crate::models::wrong_model(&Self::INFO, spec))?;
+        let policy = Self::policy(spec).ok_or_else(|| crate::model::wrong_model::<Self>(spec))?;
         policy.check.map_or(Ok(()), |check| check(spec, scenario))
     }
 }

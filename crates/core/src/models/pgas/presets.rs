@@ -1,21 +1,21 @@
 //! PG-AS's presets: §7.1's random collections, Figs. 2-6 and the introductory example (SPEC
 //! 4.7).
 
+use super::Pgas;
 use super::PgasScenario;
 use super::theory::MemoryDraw;
 use super::types::PgasTypes;
-use crate::models::Scenario;
-use crate::policy::PolicySpec;
-use crate::scenario::{Preset, Sweep};
+use crate::model::policy::PolicySpec;
+use crate::model::{Figure, Plot, Preset, Reference, Sweep};
 use crate::window::RunWindow;
 
 /// The presets, in catalogue order.
-pub fn presets() -> Vec<Preset> {
+pub fn presets() -> Vec<Preset<PgasScenario>> {
     vec![pgas_c1(), pgas_c2(), pgas_c3(), pgas_c4(), pgas_c5(), pgas_c6()]
 }
 
 fn spec(text: &str) -> PolicySpec {
-    PolicySpec::parse(text).expect("preset policies are valid")
+    PolicySpec::parse_for::<Pgas>(text).expect("preset policies are valid")
 }
 
 /// The C2 collection at α = 1 on `servers` servers (SPEC 4.7; RES-12: 200 time units with a
@@ -31,6 +31,29 @@ fn c2_run(servers: u32, horizon: u64, warmup: u64, sample_every: f64) -> PgasSce
     }
 }
 
+/// The normalised reward R/L (Fig. 5 against L).
+const NORMALIZED_REWARD: Figure = Figure {
+    key: "normalized_reward",
+    index: None,
+    ci: Some("normalized_reward_ci95"),
+    per: None,
+    label: "normalised reward R/L",
+};
+
+/// The normalised reward over each bound (Fig. 3 against L), with the bounds' own ratio.
+const RATIOS: Plot = Plot::Curves {
+    figures: &[
+        Figure { per: Some("greedy_reward"), label: "/ U^(g)", ..NORMALIZED_REWARD },
+        Figure { per: Some("optimal_reward"), label: "/ U*", ..NORMALIZED_REWARD },
+    ],
+    y_label: "normalised reward / U^(g) and / U*",
+    references: &[
+        Reference { label: "U^(g)", key: "greedy_reward", per: None, line: false },
+        Reference { label: "U*", key: "optimal_reward", per: None, line: false },
+        Reference { label: "U^(g)/U*", key: "greedy_reward", per: Some("optimal_reward"), line: true },
+    ],
+};
+
 fn dra_and_po_d() -> Vec<PolicySpec> {
     vec![spec("dra"), spec("po-d")]
 }
@@ -43,7 +66,7 @@ fn alpha_grid() -> Vec<f64> {
     grid
 }
 
-fn pgas_c1() -> Preset {
+fn pgas_c1() -> Preset<PgasScenario> {
     Preset {
         id: "pgas-c1",
         title: "Greedy vs optimal on random VM collections",
@@ -57,10 +80,10 @@ fn pgas_c1() -> Preset {
                       0.972 and a minimum of 0.86, all above the 1 − 1/e guarantee. Bounds only: run `packlab \
                       bounds --preset pgas-c1`; types=random:N changes the count, random:N:per-value draws the memory \
                       per vCPU uniformly from 1, 2, 4, 8 or 16 GB instead of by category, the seed the collections.",
-        scenario: Scenario::Pgas(PgasScenario {
+        scenario: PgasScenario {
             types: PgasTypes::Random { collections: 50, memory: MemoryDraw::ByCategory },
             ..c2_run(180, 200, 50, 1.0)
-        }),
+        },
         policies: vec![spec("dra")],
         sweep: Sweep::Unavailable(
             "random collections have no sweep; run `packlab bounds --preset pgas-c1` for their statistics",
@@ -68,7 +91,7 @@ fn pgas_c1() -> Preset {
     }
 }
 
-fn pgas_c2() -> Preset {
+fn pgas_c2() -> Preset<PgasScenario> {
     Preset {
         id: "pgas-c2",
         title: "Global greedy vs optimal as the workload grows",
@@ -82,13 +105,13 @@ fn pgas_c2() -> Preset {
                       best configuration first and runs out of the small types the optimum would mix in; at α = 1 it \
                       earns 3196/3 ≈ 1065.3 per server against 1236. `packlab sweep` draws the figure from the \
                       theory; a run simulates DRA at L = 180.",
-        scenario: Scenario::Pgas(c2_run(180, 200, 50, 1.0)),
+        scenario: c2_run(180, 200, 50, 1.0),
         policies: dra_and_po_d(),
         sweep: Sweep::Theory { grid: alpha_grid() },
     }
 }
 
-fn pgas_c3() -> Preset {
+fn pgas_c3() -> Preset<PgasScenario> {
     Preset {
         id: "pgas-c3",
         title: "DRA against the number of servers",
@@ -102,14 +125,14 @@ fn pgas_c3() -> Preset {
                       and the ratio to U* toward 0.862. Power-of-d packs greedily without reservation and keeps \
                       admitting the cheap small VMs that block the large ones. `packlab sweep` runs the L grid \
                       12 … 720 (the paper gives no grid).",
-        scenario: Scenario::Pgas(c2_run(180, 200, 50, 1.0)),
+        scenario: c2_run(180, 200, 50, 1.0),
         policies: dra_and_po_d(),
         // RES-12: the paper gives no grid for Fig. 3.
-        sweep: Sweep::Servers { grid: vec![12, 24, 48, 90, 180, 360, 720] },
+        sweep: Sweep::Runs { axis: "servers", grid: vec![12.0, 24.0, 48.0, 90.0, 180.0, 360.0, 720.0], plot: RATIOS },
     }
 }
 
-fn pgas_c4() -> Preset {
+fn pgas_c4() -> Preset<PgasScenario> {
     Preset {
         id: "pgas-c4",
         title: "DRA converging over time",
@@ -122,13 +145,13 @@ fn pgas_c4() -> Preset {
                       each server as one square, darker the fuller it is: the strip darkens within a few time units as \
                       the reward chart climbs toward U^(g). To watch the slots being reserved and filled server by \
                       server, set fewer than 100 servers (the reward then settles further below U^(g)).",
-        scenario: Scenario::Pgas(c2_run(180, 50, 0, 0.1)),
+        scenario: c2_run(180, 50, 0, 0.1),
         policies: dra_and_po_d(),
         sweep: Sweep::Theory { grid: alpha_grid() },
     }
 }
 
-fn pgas_c5() -> Preset {
+fn pgas_c5() -> Preset<PgasScenario> {
     Preset {
         id: "pgas-c5",
         title: "A task trace: DRA, preemption, power-of-d, upper bound",
@@ -143,14 +166,18 @@ fn pgas_c5() -> Preset {
                       slot; power-of-d packs without reservation; the upper bound solves the reward LP on the jobs \
                       of a system with unlimited servers. Load a trace with `--trace-file` (CSV: submit_time, \
                       duration, size, priority) or the page's upload.",
-        scenario: Scenario::Pgas(PgasScenario { types: PgasTypes::Trace, ..c2_run(1000, 20, 2, 0.1) }),
+        scenario: PgasScenario { types: PgasTypes::Trace, ..c2_run(1000, 20, 2, 0.1) },
         policies: vec![spec("dra"), spec("dra-preempt"), spec("po-d"), spec("upper-bound")],
         // SPEC 4.7's proposal for Fig. 5.
-        sweep: Sweep::Servers { grid: vec![250, 500, 1000, 2000] },
+        sweep: Sweep::Runs {
+            axis: "servers",
+            grid: vec![250.0, 500.0, 1000.0, 2000.0],
+            plot: Plot::one(&NORMALIZED_REWARD),
+        },
     }
 }
 
-fn pgas_c6() -> Preset {
+fn pgas_c6() -> Preset<PgasScenario> {
     Preset {
         id: "pgas-c6",
         title: "The intro example: reserve for pairs",
@@ -161,7 +188,7 @@ fn pgas_c6() -> Preset {
                       configuration is the pair (reward 6, MAXREWARD). With ρ = (1, 1, 1) the optimum serves only pairs \
                       (U* = U^(g) = 6 per server); DRA reserves pair slots and rejects most big jobs, while \
                       power-of-d admits a big job wherever it fits and loses the pair that server could have held.",
-        scenario: Scenario::Pgas(PgasScenario { types: PgasTypes::C6, servers: 100, ..c2_run(100, 200, 50, 1.0) }),
+        scenario: PgasScenario { types: PgasTypes::C6, servers: 100, ..c2_run(100, 200, 50, 1.0) },
         policies: dra_and_po_d(),
         sweep: Sweep::Theory { grid: alpha_grid() },
     }

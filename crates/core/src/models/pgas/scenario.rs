@@ -15,7 +15,7 @@ use super::trace::{CAPACITY_UNITS, MAX_TASKS, Trace};
 use super::types::{PgasTypes, Rho};
 use crate::ConfigError;
 use crate::keys::{Editor, Input, Key};
-use crate::models::{ModelScenario, RewardReference, window_keys};
+use crate::model::{ModelScenario, RewardReference, window_keys};
 use crate::resources::Resources;
 use crate::window::{HasWindow, RunWindow, WindowRules};
 
@@ -126,7 +126,7 @@ fn loaded_trace(name: &str) -> Result<Trace, ConfigError> {
     crate::trace::library()
         .iter()
         .rev()
-        .filter_map(|shared| shared.0.for_pgas())
+        .filter_map(|shared| Trace::from_loaded(&shared.0))
         .find(|t| t.fingerprint() == fingerprint)
         .ok_or_else(|| crate::trace::not_loaded(name))
 }
@@ -483,28 +483,28 @@ mod tests {
 
     #[test]
     fn links_carry_the_keys_and_revert_what_does_not_fit() {
-        use crate::policy::PolicySpec;
-        use crate::scenario::{decode_link, encode_link};
+        use crate::link::{decode_link, encode_link};
+        use crate::model::policy::PolicySpec;
         let p = preset("pgas-c4").unwrap();
         let mut s = p.scenario.clone();
         s.set("servers", "90").unwrap();
         s.set("rho", "2,1/2,4/3,1/3").unwrap();
         s.set("sample_every", "0.05").unwrap();
         let policies = vec![PolicySpec::parse("dra:g=ln^2").unwrap(), PolicySpec::parse("po-d:d=2").unwrap()];
-        let q = encode_link(&p, &policies, &s, &[]);
+        let q = encode_link(&p, &policies, &s, &Default::default());
         assert!(q.contains("rho=2,1/2,4/3,1/3") && q.contains("policy=dra:g=ln%5E2,po-d:d=2"), "{q}");
-        let (link, errors) = decode_link(&q, &[]);
+        let (link, errors) = decode_link(&q);
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!((link.scenario, link.policies), (s, policies));
         // Four workloads for three types: the link's rho is reverted, the rest loads.
-        let (link, errors) = decode_link("preset=pgas-c6&servers=30&rho=1,1,1,1", &[]);
+        let (link, errors) = decode_link("preset=pgas-c6&servers=30&rho=1,1,1,1");
         assert_eq!(errors.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["rho"]);
         assert_eq!(
             (link.scenario.get("servers").unwrap(), link.scenario.get("rho").unwrap()),
             ("30".into(), "default".into())
         );
         // A shorter horizon keeps the warm-up's and the grid's fractions.
-        let (link, _) = decode_link("preset=pgas-c3&horizon=100", &[]);
+        let (link, _) = decode_link("preset=pgas-c3&horizon=100");
         assert_eq!(
             (link.scenario.get("warmup").unwrap(), link.scenario.get("sample_every").unwrap()),
             ("25".into(), "0.5".into())

@@ -9,10 +9,13 @@ use super::PgasScenario;
 use super::engine::PgasSim;
 use super::state::Arrivals;
 use crate::limits::BATCHES;
-use crate::metrics::{SeriesPoint, batch_means_ci, mean_ci, trend_verdict};
-use crate::models::Summary;
-use crate::policy::PolicySpec;
-use crate::report::{RunOutcome, RunReport, Table, Trajectory, interval, num, sig};
+use crate::metrics::{SeriesPoint, batch_means_ci, trend_verdict};
+use crate::model::policy::PolicySpec;
+use crate::model::table::{Table, interval, num, sig};
+use crate::model::{Replications, Trajectory};
+
+type RunReport = crate::model::RunReport<PgasSummary>;
+type RunOutcome = crate::model::RunOutcome<PgasSummary>;
 use crate::view::Metric;
 
 /// What a PG-AS run adds to [`RunReport`] (SPEC 4.6). Rewards are time averages over
@@ -50,36 +53,31 @@ pub struct PgasSummary {
 }
 
 impl PgasSummary {
-    /// Replications: means over the runs (counts averaged too, so they stay per run), and a
-    /// Student-t interval of the normalised reward over them.
+    /// Replications, by the rule of [`crate::model::report`]: the normalised reward with its
+    /// interval, means, counts summed, and the bounds (which do not depend on the seed).
     pub fn over_replications(runs: &[&PgasSummary]) -> Self {
-        let n = runs.len() as f64;
-        let mean = |f: fn(&PgasSummary) -> f64| runs.iter().map(|m| f(m)).sum::<f64>() / n;
-        let ci = mean_ci(&runs.iter().map(|m| m.normalized_reward).collect::<Vec<_>>());
-        let first = runs[0];
-        let ratio = |reference: Option<f64>| reference.map(|r| ci.mean / r);
-        let count = |f: fn(&PgasSummary) -> u64| (runs.iter().map(|m| f(m)).sum::<u64>() as f64 / n).round() as u64;
+        let reps = Replications::new(runs).expect("at least one replication");
+        let first = reps.first();
+        let (normalized_reward, normalized_reward_ci95) =
+            reps.headline(|m| m.normalized_reward, |m| m.normalized_reward_ci95);
+        let ratio = |reference: Option<f64>| reference.map(|r| normalized_reward / r);
         Self {
-            reward_rate: mean(|m| m.reward_rate),
-            normalized_reward: ci.mean,
-            normalized_reward_ci95: if runs.len() > 1 { [ci.lo, ci.hi] } else { first.normalized_reward_ci95 },
+            reward_rate: reps.mean(|m| m.reward_rate),
+            normalized_reward,
+            normalized_reward_ci95,
             greedy_reward: first.greedy_reward,
             optimal_reward: first.optimal_reward,
             ratio_to_optimal: ratio(first.optimal_reward),
             ratio_to_greedy: ratio(first.greedy_reward),
-            blocking: first
-                .blocking
-                .keys()
-                .map(|k| (k.clone(), runs.iter().map(|m| m.blocking[k]).sum::<f64>() / n))
-                .collect(),
-            overall_blocking: mean(|m| m.overall_blocking),
-            migrations: count(|m| m.migrations),
-            preemptions: count(|m| m.preemptions),
-            preempted_size: mean(|m| m.preempted_size),
-            reconfigurations: count(|m| m.reconfigurations),
-            mean_reject_group: mean(|m| m.mean_reject_group),
-            mean_reserved_slots: mean(|m| m.mean_reserved_slots),
-            admitted: count(|m| m.admitted),
+            blocking: reps.mean_map(|m| &m.blocking),
+            overall_blocking: reps.mean(|m| m.overall_blocking),
+            migrations: reps.total(|m| m.migrations),
+            preemptions: reps.total(|m| m.preemptions),
+            preempted_size: reps.mean(|m| m.preempted_size),
+            reconfigurations: reps.total(|m| m.reconfigurations),
+            mean_reject_group: reps.mean(|m| m.mean_reject_group),
+            mean_reserved_slots: reps.mean(|m| m.mean_reserved_slots),
+            admitted: reps.total(|m| m.admitted),
         }
     }
 }
@@ -138,7 +136,7 @@ pub fn summarize(s: &PgasScenario, policy: &PolicySpec, sim: &PgasSim) -> RunOut
         mean_occupancy: stats.occupancy.mean(now, warmup),
         unstable: false,
         trend: trend_verdict(&[], now),
-        summary: Summary::Pgas(metrics),
+        summary: metrics,
     };
     RunOutcome {
         report,
@@ -150,7 +148,12 @@ pub fn summarize(s: &PgasScenario, policy: &PolicySpec, sim: &PgasSim) -> RunOut
 }
 
 fn summaries<'a>(runs: &[&'a RunReport]) -> Vec<&'a PgasSummary> {
-    runs.iter().filter_map(|r| if let Summary::Pgas(m) = &r.summary { Some(m) } else { None }).collect()
+    runs.iter().map(|r| &r.summary).collect()
+}
+
+/// A count of the replications `n` as the table shows it: per run.
+fn per_run(total: u64, n: usize) -> String {
+    if n == 1 { total.to_string() } else { num(total as f64 / n as f64) }
 }
 
 /// The `run` table: normalised reward, its ratios to the bounds, blocking and the DRA
@@ -184,9 +187,9 @@ pub fn table(names: &[String], runs: &[Vec<&RunReport>]) -> Table {
             ratio(m.ratio_to_optimal),
             ratio(m.ratio_to_greedy),
             format!("{:.2}%", 100.0 * m.overall_blocking),
-            m.migrations.to_string(),
-            m.preemptions.to_string(),
-            m.reconfigurations.to_string(),
+            per_run(m.migrations, ms.len()),
+            per_run(m.preemptions, ms.len()),
+            per_run(m.reconfigurations, ms.len()),
             num(m.mean_reject_group),
             num(m.mean_reserved_slots),
         ]);
@@ -203,7 +206,7 @@ pub fn table(names: &[String], runs: &[Vec<&RunReport>]) -> Table {
     }
     for note in [
         "reward/L: time average of R(t)/L = Σ_j u_j Y_j(t)/L after the warm-up (upper bound: of LP (6) on an infinite-server system)",
-        "95% interval: batch means over 20 batches (Student t over replications with --reps); counts are after the warm-up",
+        "95% interval: batch means over 20 batches (Student t over replications with --reps); counts are after the warm-up, per run",
         "blocking: rejected/arrived; reconfig.: empty servers given another configuration; |RG|: DRA's reject group",
     ] {
         table.note(note);
@@ -226,13 +229,12 @@ pub fn setting(s: &PgasScenario, first: &RunReport) -> String {
 /// R(t)/L of every policy, with U^(g) and U* as dashed lines (PG-AS Fig. 4).
 pub fn trajectory(first: &RunReport) -> Trajectory {
     let mut y_marks = Vec::new();
-    if let Summary::Pgas(m) = &first.summary {
-        if let Some(g) = m.greedy_reward {
-            y_marks.push((g, format!("U^(g) = {}", num(g))));
-        }
-        if let Some(o) = m.optimal_reward {
-            y_marks.push((o, format!("U* = {}", num(o))));
-        }
+    let m = &first.summary;
+    if let Some(g) = m.greedy_reward {
+        y_marks.push((g, format!("U^(g) = {}", num(g))));
+    }
+    if let Some(o) = m.optimal_reward {
+        y_marks.push((o, format!("U* = {}", num(o))));
     }
     let x_note = if first.warmup > 0 {
         format!("(dashed: end of the warm-up at {}; U^(g) and U* per server)", first.warmup)

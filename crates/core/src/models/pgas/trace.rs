@@ -21,7 +21,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::ConfigError;
 use crate::rng::{Stream, stream};
-use crate::trace::google::GoogleTrace;
+use crate::trace::Loaded;
+use crate::trace::google::{GoogleTrace, PriorityBand};
+use crate::trace::tasks::TaskTable;
 use crate::workload::sample;
 
 /// Smallest size class: 2^−10 of a server (RES-16).
@@ -31,7 +33,7 @@ pub const CAPACITY_UNITS: u64 = 1 << MIN_SIZE_EXP;
 /// Reward factor per priority 0, 1, 2.
 pub const FACTORS: [u64; 3] = [1, 3, 9];
 /// Most tasks a trace may hold.
-pub const MAX_TASKS: usize = 2_000_000;
+pub const MAX_TASKS: usize = crate::trace::tasks::MAX_TASKS;
 
 /// A job type of a trace: a priority (0, 1, 2) and a size 2^−`size_exp` of a server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -83,76 +85,35 @@ struct RawTask {
 }
 
 impl Trace {
-    pub const KEY: &'static str = "trace";
-    pub const COLUMNS: [&'static str; 4] = ["submit_time", "duration", "size", "priority"];
+    pub const KEY: &'static str = crate::trace::KEY;
 
-    /// Parses a CSV trace (see the module docs). Errors (key `trace`) name the line and field.
+    /// Parses a task CSV ([`crate::trace::tasks`]) and maps it. Errors (key `trace`) name
+    /// the line and field.
     pub fn from_csv(text: &str) -> Result<Self, ConfigError> {
-        let err = |m: String| ConfigError::new(Self::KEY, m);
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .comment(Some(b'#'))
-            .trim(csv::Trim::All)
-            .flexible(true)
-            .from_reader(text.as_bytes());
-        // Column of each field: the default order, or a header's.
-        let mut order = [0usize, 1, 2, 3];
-        // Only the first line that is not blank or a comment may be a header.
-        let mut first = true;
-        let mut raw = Vec::new();
-        for record in reader.records() {
-            let record = record.map_err(|e| err(format!("CSV: {e}")))?;
-            let line = record.position().map_or(0, |p| p.line());
-            if record.iter().all(str::is_empty) {
-                continue;
-            }
-            if record.len() == 1 && record[0].contains(';') {
-                return Err(err(format!("line {line}: fields are separated by ';'; separate them by commas")));
-            }
-            if std::mem::take(&mut first) && record.get(0).is_some_and(|f| f.parse::<f64>().is_err()) {
-                order = header_order(&record).map_err(|m| err(format!("line {line}: {m}")))?;
-                continue;
-            }
-            if record.len() != 4 {
-                return Err(err(format!(
-                    "line {line}: {} fields; expected 4 ({})",
-                    record.len(),
-                    Self::COLUMNS.join(", ")
-                )));
-            }
-            if raw.len() == MAX_TASKS {
-                return Err(err(format!("line {line}: more than {MAX_TASKS} tasks; cut the trace")));
-            }
-            let field = |i: usize| &record[order[i]];
-            let number = |i: usize, what: &str| -> Result<f64, ConfigError> {
-                let text = field(i);
-                match text.parse::<f64>() {
-                    Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-                    _ => Err(err(format!("line {line}: {} '{text}' must be {what}", Self::COLUMNS[i]))),
-                }
-            };
-            let submit = number(0, "a number >= 0")?;
-            let duration = number(1, "a number >= 0")?;
-            let size = number(2, "a number in [0, 1] (a fraction of a server)")?;
-            if size > 1.0 {
-                return Err(err(format!(
-                    "line {line}: size '{}' must be a number in [0, 1] (a fraction of a server)",
-                    field(2)
-                )));
-            }
-            let priority: u8 = field(3).parse().ok().filter(|p| *p <= 11).ok_or_else(|| {
-                err(format!("line {line}: priority '{}' must be an integer in 0..=11 (the Google trace's)", field(3)))
-            })?;
-            raw.push(RawTask {
-                submit,
-                duration,
-                class: TraceType { priority: map_priority(priority), size_exp: size_exp(size) },
-            });
+        TaskTable::from_csv(text).map(|table| Self::from_tasks(&table))
+    }
+
+    /// The tasks of a task CSV, mapped to PG-AS's types.
+    pub fn from_tasks(table: &TaskTable) -> Self {
+        let raw = table
+            .tasks
+            .iter()
+            .map(|t| RawTask {
+                submit: t.submit,
+                duration: t.duration,
+                class: TraceType { priority: map_priority(t.priority), size_exp: size_exp(t.size) },
+            })
+            .collect();
+        Self::from_raw(raw)
+    }
+
+    /// A loaded file as PG-AS replays it: a Google trace or a task CSV (`None` for an SWF log).
+    pub fn from_loaded(loaded: &Loaded) -> Option<Self> {
+        match loaded {
+            Loaded::Google(t) => Some(Self::from_google(t)),
+            Loaded::TaskCsv(t) => Some(Self::from_tasks(t)),
+            Loaded::Swf(_) => None,
         }
-        if raw.is_empty() {
-            return Err(err(format!("the CSV holds no task lines ({})", Self::COLUMNS.join(", "))));
-        }
-        Ok(Self::from_raw(raw))
     }
 
     /// The finished tasks of a Google task_events trace (RES-14, read by
@@ -294,35 +255,19 @@ impl Trace {
     }
 }
 
-/// RES-35: trace priority 0–1 → 0, 2–8 → 1, 9–11 → 2.
+/// RES-35: the Google trace's priority bands, free (0–1) → 0, normal (2–8) → 1, production
+/// (9–11) → 2.
 pub fn map_priority(trace_priority: u8) -> u8 {
-    match trace_priority {
-        0..=1 => 0,
-        2..=8 => 1,
-        _ => 2,
+    match PriorityBand::of(trace_priority) {
+        PriorityBand::Free => 0,
+        PriorityBand::Normal => 1,
+        PriorityBand::Production => 2,
     }
 }
 
 /// RES-16 and the rounding up to a power of 1/2: the m of the smallest 2^−m ≥ max(s, 2^−10).
 pub fn size_exp(size: f64) -> u8 {
     (0..=MIN_SIZE_EXP).rev().find(|&m| libm::ldexp(1.0, -i32::from(m)) >= size).unwrap_or(0)
-}
-
-fn header_order(record: &csv::StringRecord) -> Result<[usize; 4], String> {
-    let names: Vec<String> = record.iter().map(|f| f.to_ascii_lowercase()).collect();
-    let aliases: [&[&str]; 4] =
-        [&["submit_time", "submit", "arrival"], &["duration", "runtime"], &["size"], &["priority"]];
-    let mut order = [0; 4];
-    for (i, alias) in aliases.iter().enumerate() {
-        order[i] = names
-            .iter()
-            .position(|n| alias.contains(&n.as_str()))
-            .ok_or_else(|| format!("the header '{}' has no column '{}'", names.join(","), Trace::COLUMNS[i]))?;
-    }
-    if names.len() != 4 {
-        return Err(format!("the header has {} columns; expected 4 ({})", names.len(), Trace::COLUMNS.join(", ")));
-    }
-    Ok(order)
 }
 
 #[cfg(test)]
@@ -355,25 +300,6 @@ mod tests {
         assert_eq!(tasks, [(1.0, 3), (2.0, 0), (2.0, 1), (5.0, 2)]);
         assert_eq!(t.span(), 5.0);
         assert_eq!(Trace::from_csv("1,2,0.5,3").unwrap().types()[0], TraceType { priority: 1, size_exp: 1 });
-    }
-
-    #[test]
-    fn bad_lines_are_named() {
-        for (text, needle) in [
-            ("1,2,0.5", "line 1: 3 fields; expected 4"),
-            ("0,1,0.5,0\n1,-2,0.5,0", "line 2: duration '-2' must be a number >= 0"),
-            ("0,1,0.5,0\n1,2,1.5,0", "line 2: size '1.5' must be a number in [0, 1]"),
-            ("0,1,0.5,12", "line 1: priority '12' must be an integer in 0..=11"),
-            ("0,1,0.5,high", "priority 'high'"),
-            ("nan,1,0.5,1", "submit_time 'nan' must be a number >= 0"),
-            ("submit_time,duration,size,priority\nabc,1,0.5,0", "line 2: submit_time 'abc' must be a number"),
-            ("start,duration,size,priority\n", "header 'start,duration,size,priority' has no column 'submit_time'"),
-            ("# nothing\n", "no task lines"),
-        ] {
-            let e = Trace::from_csv(text).unwrap_err();
-            assert_eq!(e.key, "trace");
-            assert!(e.message.contains(needle), "{text:?}: {e}");
-        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::engine::PgrrSim;
 use super::partition::reduced_configs;
-use super::policy::{ConfigStep, Placement, Rule};
+use super::policy::Placement;
 use crate::EngineError;
 use crate::decisions::DecisionLog;
 use crate::metrics::SeriesPoint;
@@ -54,7 +54,9 @@ impl LiveRun for PgrrSim {
 
     fn bin_labels(&self) -> Vec<String> {
         let classes = &self.state.classes;
-        (0..classes.types()).map(|t| format!("{} {}", bin_name(t), classes.interval_label(t))).collect()
+        (0..classes.types())
+            .map(|t| format!("{} {}", super::partition::bin_name(t), classes.interval_label(t)))
+            .collect()
     }
 
     fn view(&self, detail: bool) -> ClusterView {
@@ -109,14 +111,10 @@ impl LiveRun for PgrrSim {
 
 /// "VQ1" … "VQ2J": the page counts the queues from 1, while PG-RR's VQ_j and e_j count from 0,
 /// so the bin VQ(j+1) is the paper's VQ_j (PG-RR's how-to-read text tells the reader).
-fn bin_name(t: usize) -> String {
-    format!("VQ{}", t + 1)
-}
-
 impl PgrrSim {
     /// A sentence on placement `p`: what the rule chose and the server's room before and after.
     fn why(&self, p: Placement) -> Why {
-        let (what, rule) = describe(&p, self.config.capacity, &self.state.classes);
+        let (what, rule) = p.describe(self.config.capacity, &self.state.classes);
         let frac = |units: u64| units as f64 / self.config.capacity as f64;
         let text = format!("{what}: {rule}; room {:.2} → {:.2}", frac(p.residual_before), frac(p.residual_after));
         Why { time: p.slot as f64, server: p.server, from: None, text }
@@ -125,33 +123,11 @@ impl PgrrSim {
 
 /// Placement `p` for people: what happened ("job 12 (size 0.40, VQ3) → server 2") and the
 /// rule that chose it. Servers are numbered from 1 in everything people read.
-pub(super) fn describe(p: &Placement, capacity: u64, classes: &super::partition::Partition) -> (String, String) {
-    let rule = match p.rule {
-        Rule::Server(why) | Rule::Job(why) => why.to_string(),
-        Rule::Config { config, step } => {
-            let k = reduced_configs(classes.j())[config as usize].label();
-            match step {
-                ConfigStep::TypeOne => format!("configuration {k}: its type-1 job"),
-                ConfigStep::ConfigType => format!("configuration {k}: one of its jobs"),
-                ConfigStep::BestFitFill => format!("configuration {k}, then best fit into the room left"),
-            }
-        }
-    };
-    let what = format!(
-        "job {} (size {:.2}, {}) → server {}",
-        p.job,
-        p.size as f64 / capacity as f64,
-        bin_name(classes.type_of(p.size)),
-        p.server + 1,
-    );
-    (what, rule)
-}
-
 #[cfg(test)]
 mod tests {
+    use crate::model::policy::PolicySpec;
     use crate::models::pgrr::{Pgrr, PgrrSim};
     use crate::models::{Scenario, start};
-    use crate::policy::PolicySpec;
     use crate::scenario::preset;
     use crate::view::{BinsKind, LiveRun, Watch};
 

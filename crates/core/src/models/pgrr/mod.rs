@@ -33,10 +33,10 @@ pub use trace::{SlotJobs, TraceSource};
 
 use crate::ConfigError;
 use crate::keys::Key;
-use crate::models::{BenchCase, Drawing, LoadKnob, LoadMark, Model, ModelInfo, SliderMax, TimeUnit};
-use crate::policy::{Policy, PolicySpec};
-use crate::report::{RunError, RunOutcome, RunReport, Table};
-use crate::scenario::Preset;
+use crate::model::policy::{Policy, PolicySpec};
+use crate::model::{BenchCase, Drawing, LoadKnob, LoadMark, Model, ModelInfo, SliderMax, TimeUnit};
+use crate::model::{Preset, Replay, RunError, RunOutcome, RunReport, Table};
+use crate::trace::{Format, Shared};
 use crate::view::Watch;
 
 /// The PG-RR model.
@@ -67,6 +67,25 @@ impl Model for Pgrr {
         queue: true,
         reward: false,
         drawing: Drawing::Bars,
+        classes: "virtual queue or size class",
+        replay: Some(Replay {
+            formats: &[Format::Google],
+            accept: ".csv,.gz,text/csv",
+            files: "Google task_events part files (plain or gzip)",
+            sample: "samples/google-task-events.csv.gz",
+            knob: LoadKnob {
+                name: "Traffic scaling 1/β",
+                symbol: "1/β",
+                axis: "traffic scaling 1/β",
+                help: "submit times are divided by 1/β; durations are kept",
+                slider: SliderMax::Fixed(3.0),
+                step: 0.05,
+                is_utilization: false,
+            },
+            replaces: &["size", "service"],
+        }),
+        static_bounds: false,
+        theory_keys: &[],
         bench: &[
             BenchCase {
                 preset: "pgrr-a3",
@@ -138,7 +157,7 @@ impl Model for Pgrr {
         Ok(PgrrSim::new(config, policy, scenario.window.seed).with_log(watch.log))
     }
 
-    fn summarize(scenario: &PgrrScenario, spec: &PolicySpec, run: &PgrrSim) -> RunOutcome {
+    fn summarize(scenario: &PgrrScenario, spec: &PolicySpec, run: &PgrrSim) -> RunOutcome<PgrrSummary> {
         summary::summarize(scenario, spec, run)
     }
 
@@ -146,18 +165,35 @@ impl Model for Pgrr {
         PgrrSummary {}
     }
 
-    fn table(names: &[String], runs: &[Vec<&RunReport>], replicated: bool) -> Table {
+    fn table(names: &[String], runs: &[Vec<&RunReport<PgrrSummary>>], replicated: bool) -> Table {
         summary::table(names, runs, replicated)
     }
 
-    fn setting(scenario: &PgrrScenario, first: &RunReport) -> String {
+    fn setting(scenario: &PgrrScenario, first: &RunReport<PgrrSummary>) -> String {
         match &scenario.trace {
             TraceSource::None => summary::setting(first),
             trace => summary::trace_setting(&trace.name(), first),
         }
     }
 
-    fn presets() -> Vec<Preset> {
+    fn presets() -> Vec<Preset<PgrrScenario>> {
         presets::presets()
+    }
+
+    fn replay(scenario: &mut PgrrScenario, trace: &Shared, _keep: &[&str]) -> Result<Vec<String>, ConfigError> {
+        scenario.trace = TraceSource::replay(trace)?;
+        Ok(Vec::new())
+    }
+
+    fn replaying(scenario: &PgrrScenario) -> bool {
+        matches!(scenario.trace, TraceSource::File(..))
+    }
+
+    /// One slot past the last arrival under the scaling.
+    fn trace_horizon(scenario: &PgrrScenario) -> Option<u64> {
+        match &scenario.trace {
+            TraceSource::File(_, jobs) => Some(jobs.span(scenario.load) + 1),
+            _ => None,
+        }
     }
 }

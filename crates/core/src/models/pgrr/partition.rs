@@ -177,6 +177,11 @@ fn type_of_in<T: PrimInt>(c: T, r: T, j: u8) -> usize {
     if x + x + x > c + c { 2 * m } else { 2 * m + 1 }
 }
 
+/// The name of virtual queue (or size class) `t` on the page: `VQ1`, `VQ2`, …
+pub fn bin_name(t: usize) -> String {
+    format!("VQ{}", t + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -90,9 +90,35 @@ pub struct Placement {
     pub rule: Rule,
 }
 
+impl Placement {
+    /// What was placed where, and the rule's reason, as the page says them.
+    pub(super) fn describe(&self, capacity: u64, classes: &super::partition::Partition) -> (String, String) {
+        let p = self;
+        let rule = match p.rule {
+            Rule::Server(why) | Rule::Job(why) => why.to_string(),
+            Rule::Config { config, step } => {
+                let k = super::partition::reduced_configs(classes.j())[config as usize].label();
+                match step {
+                    ConfigStep::TypeOne => format!("configuration {k}: its type-1 job"),
+                    ConfigStep::ConfigType => format!("configuration {k}: one of its jobs"),
+                    ConfigStep::BestFitFill => format!("configuration {k}, then best fit into the room left"),
+                }
+            }
+        };
+        let what = format!(
+            "job {} (size {:.2}, {}) → server {}",
+            p.job,
+            p.size as f64 / capacity as f64,
+            super::partition::bin_name(classes.type_of(p.size)),
+            p.server + 1,
+        );
+        (what, rule)
+    }
+}
+
 /// Placement `p` of a job that arrived at `arrival`, as the event log shows it.
 fn start_decision(p: &Placement, capacity: u64, classes: &super::partition::Partition, arrival: u64) -> Decision {
-    let (what, why) = super::live::describe(p, capacity, classes);
+    let (what, why) = p.describe(capacity, classes);
     let frac = |units: u64| short(units as f64 / capacity as f64);
     Decision::new(p.slot as f64, "start", what, why)
         .job(p.job)

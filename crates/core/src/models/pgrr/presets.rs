@@ -1,11 +1,12 @@
 //! PG-RR's presets: Figs. 3, 4 and 5 and Proposition 2 of the paper (SPEC 2.5).
 
+use super::Pgrr;
 use super::PgrrScenario;
 use super::service::SlotService;
 use super::sizes::SizeDist;
 use super::trace::TraceSource;
-use crate::policy::PolicySpec;
-use crate::scenario::{Figure, Plot, Preset, Sweep};
+use crate::model::policy::PolicySpec;
+use crate::model::{Figure, Plot, Preset, Sweep};
 use crate::window::RunWindow;
 
 /// SPEC RES-12 defaults: 2·10^6 slots, warm-up 2·10^5, grid of 1000 slots.
@@ -24,7 +25,7 @@ fn pgrr(servers: u32, load: f64, size: &str, service: SlotService, j: u8) -> Pgr
 const GEOMETRIC_100: SlotService = SlotService::Geometric { mean: 100.0 };
 
 fn policies(specs: &[&str]) -> Vec<PolicySpec> {
-    specs.iter().map(|s| PolicySpec::parse(s).expect("preset policies are valid")).collect()
+    specs.iter().map(|s| PolicySpec::parse_for::<Pgrr>(s).expect("preset policies are valid")).collect()
 }
 
 /// VQS, BF-J/S and VQS-BF. None of them pins a partition depth: all three take the
@@ -35,12 +36,12 @@ fn vq_trio() -> Vec<PolicySpec> {
 
 /// PG-RR Fig. 4 plots the mean queue against the load.
 fn queue_against(grid: &[f64]) -> Sweep {
-    Sweep::Load { grid: grid.to_vec(), plot: Plot::one(&Figure::MEAN_QUEUE) }
+    Sweep::load(grid, Plot::one(&Figure::MEAN_QUEUE))
 }
 
 const UNIFORM_GRID: [f64; 10] = [0.85, 0.87, 0.89, 0.91, 0.93, 0.95, 0.96, 0.97, 0.98, 0.99];
 
-pub fn presets() -> Vec<Preset> {
+pub fn presets() -> Vec<Preset<PgrrScenario>> {
     vec![
         Preset {
             id: "pgrr-a1",
@@ -53,7 +54,7 @@ pub fn presets() -> Vec<Preset> {
                           and can only hold two 0.4s or one 0.6 (with a third of the server reserved), so it serves \
                           at most (2/3)·0.02 ≈ 0.0133 and its queue grows by about 0.0007 jobs per slot. Best fit \
                           packs 0.4 + 0.6 and stays stable.",
-            scenario: pgrr(1, 0.7, "discrete:0.4@0.5,0.6@0.5", GEOMETRIC_100, 2).into(),
+            scenario: pgrr(1, 0.7, "discrete:0.4@0.5,0.6@0.5", GEOMETRIC_100, 2),
             policies: vq_trio(),
             sweep: queue_against(&[0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9]),
         },
@@ -75,8 +76,7 @@ pub fn presets() -> Vec<Preset> {
             scenario: PgrrScenario {
                 window: RunWindow { seed: 1, horizon: 20_000_000, warmup: 2_000_000, sample_every: 10_000.0 },
                 ..pgrr(1, 0.918, "discrete:0.2@2/3,0.5@1/3", SlotService::Deterministic { slots: 100 }, 3)
-            }
-            .into(),
+            },
             policies: vq_trio(),
             sweep: queue_against(&[0.8, 0.85, 0.88, 0.9, 0.918, 0.95]),
         },
@@ -96,7 +96,7 @@ pub fn presets() -> Vec<Preset> {
                           10^8 slots (about 17 000 over the default 2·10^6 slots, 55 000 over 2·10^8). VQS-BF stays \
                           within a few jobs of BF-J/S up to α = 0.95, swings between hundreds and thousands of waiting \
                           jobs at 0.97, and grows without bound at 0.99.",
-            scenario: pgrr(5, 0.95, "uniform:0.01,0.19", GEOMETRIC_100, 7).into(),
+            scenario: pgrr(5, 0.95, "uniform:0.01,0.19", GEOMETRIC_100, 7),
             policies: vq_trio(),
             sweep: queue_against(&UNIFORM_GRID),
         },
@@ -109,7 +109,7 @@ pub fn presets() -> Vec<Preset> {
                           slots on average, at traffic intensity α (λ = 0.1·α per slot). Large jobs rarely find a \
                           server whose active configuration matches them, so VQS and VQS-BF leave room unused and \
                           queue much more than BF-J/S.",
-            scenario: pgrr(5, 0.9, "uniform:0.1,0.9", GEOMETRIC_100, 4).into(),
+            scenario: pgrr(5, 0.9, "uniform:0.1,0.9", GEOMETRIC_100, 4),
             policies: vq_trio(),
             sweep: queue_against(&UNIFORM_GRID),
         },
@@ -132,8 +132,7 @@ pub fn presets() -> Vec<Preset> {
                 trace: TraceSource::Synthetic,
                 window: RunWindow { seed: 1, horizon: 20_000, warmup: 2_000, sample_every: 20.0 },
                 ..pgrr(1000, 1.0, "uniform:0.01,0.19", GEOMETRIC_100, 10)
-            }
-            .into(),
+            },
             policies: policies(&["bf-js", "vqs", "vqs-bf", "fifo-ff"]),
             sweep: queue_against(&[1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6]),
         },
@@ -149,7 +148,7 @@ pub fn presets() -> Vec<Preset> {
                           2/3), so VQS is unstable anywhere between; at α = 0.7 (λ = 1.4μ) its queue grows while \
                           BF-J/S stays stable. Closer to α = 1 best fit's stability is not guaranteed by the theory \
                           (only α = 1/2 is).",
-            scenario: pgrr(1, 0.7, "discrete:0.45@0.5,0.55@0.5", GEOMETRIC_100, 2).into(),
+            scenario: pgrr(1, 0.7, "discrete:0.45@0.5,0.55@0.5", GEOMETRIC_100, 2),
             policies: policies(&["vqs", "bf-js"]),
             sweep: queue_against(&[0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95]),
         },

@@ -8,7 +8,7 @@ use super::trace::{MAX_SYNTHETIC_TASKS, SlotJobs, TraceSource, synthetic, synthe
 use super::{CAPACITY_UNITS, PgrrConfig};
 use crate::ConfigError;
 use crate::keys::{Editor, Input, Key};
-use crate::models::{ModelScenario, window_keys};
+use crate::model::{ModelScenario, window_keys};
 use crate::window::{HasWindow, RunWindow, WindowRules};
 use std::sync::Arc;
 

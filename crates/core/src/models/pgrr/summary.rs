@@ -5,9 +5,12 @@ use serde::Serialize;
 use super::PgrrScenario;
 use super::engine::PgrrSim;
 use crate::metrics::trend_verdict;
-use crate::models::Summary;
-use crate::policy::PolicySpec;
-use crate::report::{RunOutcome, RunReport, Table, interval, num, percent, sig, summarise_reps, window_ci};
+use crate::model::policy::PolicySpec;
+use crate::model::report::{summarise_reps, window_ci};
+use crate::model::table::{Table, interval, num, percent, sig};
+
+type RunReport = crate::model::RunReport<PgrrSummary>;
+type RunOutcome = crate::model::RunOutcome<PgrrSummary>;
 
 /// What PG-RR adds to a run's report: nothing beyond the shared figures.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
@@ -38,7 +41,7 @@ pub fn summarize(s: &PgrrScenario, policy: &PolicySpec, sim: &PgrrSim) -> RunOut
         mean_occupancy: sim.mean_occupancy(),
         unstable: trend.unstable,
         trend,
-        summary: Summary::Pgrr(PgrrSummary {}),
+        summary: PgrrSummary {},
     };
     RunOutcome { report, queue, occupancy: sim.occupancy_series().to_vec(), in_system: Vec::new(), reward: Vec::new() }
 }
@@ -52,10 +55,7 @@ pub fn table(names: &[String], runs: &[Vec<&RunReport>], replicated: bool) -> Ta
     for (name, runs) in names.iter().zip(runs) {
         let row = if replicated {
             let own: Vec<RunReport> = runs.iter().map(|r| (*r).clone()).collect();
-            let Some(mut r) = summarise_reps(&own) else { continue };
-            if own.len() == 1 {
-                r.mean_queue_ci95 = own[0].mean_queue_ci95;
-            }
+            let Some(r) = summarise_reps(&own, |_| PgrrSummary {}) else { continue };
             let verdict = if r.unstable { "UNSTABLE" } else { "stable" };
             vec![
                 name.clone(),

@@ -66,23 +66,22 @@ impl TraceSource {
         match text.trim() {
             "none" => Ok(Self::None),
             "synthetic" => Ok(Self::Synthetic),
-            name => {
-                let shared = trace::find(name)?;
-                match &*shared.0 {
-                    Loaded::Google(google) => {
-                        let jobs = Arc::new(SlotJobs::from_google(google));
-                        Ok(Self::File(shared, jobs))
-                    }
-                    other => Err(ConfigError::new(
-                        trace::KEY,
-                        format!(
-                            "{name} is a {} file; PG-RR replays Google task_events traces (SWF logs run in MSFQ, task \
-                             CSVs in PG-AS)",
-                            other.format().name()
-                        ),
-                    )),
-                }
-            }
+            name => Self::replay(&trace::find(name)?),
+        }
+    }
+
+    /// The loaded file `shared` as PG-RR's arrivals: a Google trace.
+    pub fn replay(shared: &Shared) -> Result<Self, ConfigError> {
+        match &*shared.0 {
+            Loaded::Google(google) => Ok(Self::File(shared.clone(), Arc::new(SlotJobs::from_google(google)))),
+            other => Err(ConfigError::new(
+                trace::KEY,
+                format!(
+                    "{} is a {} file; PG-RR replays Google task_events traces",
+                    shared.name(),
+                    other.format().name()
+                ),
+            )),
         }
     }
 

@@ -12,7 +12,7 @@ use super::weight::{F, Weight};
 use crate::EngineError;
 use crate::decisions::short;
 use crate::models::ghra::{Ghra, GhraContext, GhraDecision, GhraEvent, GhraPolicy, QueueRef, Source, boxed};
-use crate::policy::Policy;
+use crate::model::policy::Policy;
 use crate::workload::sample;
 
 pub const POLICY: Policy<Ghra> = Policy::new(

@@ -12,7 +12,7 @@ use super::weight::{F, Weight};
 use crate::EngineError;
 use crate::decisions::short;
 use crate::models::ghra::{Ghra, GhraContext, GhraDecision, GhraEvent, GhraPolicy, QueueRef, Source, boxed};
-use crate::policy::Policy;
+use crate::model::policy::Policy;
 
 pub const POLICY: Policy<Ghra> = Policy::new(
     "alg2-jsq",

@@ -5,7 +5,7 @@ use super::alg2::Alg2;
 use super::routing::Routing;
 use super::weight::{F, Weight};
 use crate::models::ghra::{Ghra, boxed};
-use crate::policy::Policy;
+use crate::model::policy::Policy;
 
 pub const POLICY: Policy<Ghra> = Policy::new(
     "alg2-po2",

@@ -20,10 +20,10 @@
 use super::routing::{Router, Routing};
 use crate::EngineError;
 use crate::decisions::Decision;
+use crate::model::policy::PolicySpec;
 use crate::models::ghra::{
     GhraContext, GhraDecision, GhraEvent, GhraObservation, GhraPolicy, GhraScenario, GhraState, QueueRef, Source,
 };
-use crate::policy::PolicySpec;
 use crate::resources::{Configurations, FleetConfigurations, Resources, TooManyConfigurations};
 
 /// When configurations are re-selected.

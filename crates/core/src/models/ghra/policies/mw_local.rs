@@ -3,7 +3,7 @@
 
 use super::maxweight::{MaxWeight, Refresh};
 use crate::models::ghra::{Ghra, GhraScenario, boxed};
-use crate::policy::Policy;
+use crate::model::policy::Policy;
 
 pub const POLICY: Policy<Ghra> = Policy::new(
     "mw-local",

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::policy::{Param, PolicySpec};
+use crate::model::policy::{Param, PolicySpec};
 
 /// The parameter `f` of Algorithms 1 and 2.
 pub const F: Param = Param::choice(

@@ -10,7 +10,7 @@ use crate::EngineError;
 use crate::models::msfq::{
     Msfq, MsfqContext, MsfqDecision, MsfqObservation, MsfqPolicy, MsfqScenario, MsfqState, Status, boxed,
 };
-use crate::policy::{Param, Policy};
+use crate::model::policy::{Param, Policy};
 
 pub const POLICY: Policy<Msfq> = Policy::new(
     "adaptive-qs",

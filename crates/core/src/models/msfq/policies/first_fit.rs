@@ -7,7 +7,7 @@
 
 use crate::EngineError;
 use crate::models::msfq::{Msfq, MsfqContext, MsfqDecision, MsfqPolicy, boxed};
-use crate::policy::Policy;
+use crate::model::policy::Policy;
 
 pub const POLICY: Policy<Msfq> = Policy::new(
     "first-fit",

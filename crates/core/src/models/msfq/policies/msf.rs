@@ -8,7 +8,7 @@
 use super::{Admission, PhaseMachine, fill_most_servers_first};
 use crate::EngineError;
 use crate::models::msfq::{Msfq, MsfqContext, MsfqObservation, MsfqPolicy, MsfqScenario, Status, boxed};
-use crate::policy::Policy;
+use crate::model::policy::Policy;
 
 pub const POLICY: Policy<Msfq> = Policy::new(
     "msf",

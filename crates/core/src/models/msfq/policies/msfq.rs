@@ -9,7 +9,7 @@
 use super::{Admission, PhaseMachine};
 use crate::EngineError;
 use crate::models::msfq::{Msfq as Model, MsfqContext, MsfqObservation, MsfqPolicy, MsfqScenario, Status, boxed};
-use crate::policy::{Param, Policy, PolicySpec};
+use crate::model::policy::{Param, Policy, PolicySpec};
 
 pub const POLICY: Policy<Model> = Policy::new(
     "msfq",

@@ -23,7 +23,7 @@ use microlp::{ComparisonOp, OptimizationDirection, Problem};
 
 use crate::models::msfq::classes::JobClasses;
 use crate::models::msfq::{Msfq, MsfqContext, MsfqDecision, MsfqObservation, MsfqPolicy, MsfqScenario, Status, boxed};
-use crate::policy::{Param, Policy};
+use crate::model::policy::{Param, Policy};
 use crate::workload::sample;
 use crate::{ConfigError, EngineError};
 

@@ -9,7 +9,7 @@
 
 use crate::EngineError;
 use crate::models::msfq::{Msfq, MsfqContext, MsfqDecision, MsfqObservation, MsfqPolicy, MsfqScenario, Status, boxed};
-use crate::policy::{Param, Policy};
+use crate::model::policy::{Param, Policy};
 
 pub const POLICY: Policy<Msfq> = Policy::new(
     "static-qs",

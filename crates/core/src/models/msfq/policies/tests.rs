@@ -1,9 +1,10 @@
 //! Exact checks of the multiserver-job policies (SPEC 6.1 items 11-13).
 
 use super::adaptive_qs::AdaptiveQs;
+use crate::model::policy::PolicySpec;
+use crate::model::{Model, start};
+use crate::models::Scenario;
 use crate::models::msfq::{Msfq, MsfqScenario, MsfqSim, MsfqState};
-use crate::models::{Model, Scenario, start};
-use crate::policy::PolicySpec;
 use crate::scenario::preset;
 use crate::view::Watch;
 

@@ -35,7 +35,7 @@ use crate::models::pgas::theory::{GpaStep, Packing};
 use crate::models::pgas::{
     ConfigId, Pgas, PgasConfig, PgasContext, PgasDecision, PgasObservation, PgasPolicy, PgasState, Ranked, boxed,
 };
-use crate::policy::Policy;
+use crate::model::policy::Policy;
 
 pub const POLICY: Policy<Pgas> = Policy::new(
     "dra",

@@ -16,7 +16,7 @@ use super::dra::Dra;
 use super::reservation_factor::{G, ReservationFactor};
 use crate::models::pgas::theory::Packing;
 use crate::models::pgas::{Pgas, PgasConfig, PgasContext, PgasDecision, PgasScenario, PgasTypes, boxed};
-use crate::policy::{KEY, Policy};
+use crate::model::policy::{KEY, Policy};
 use crate::{ConfigError, EngineError};
 
 /// Why DRA+Preemption refuses types without priorities.

@@ -10,7 +10,7 @@
 
 use crate::EngineError;
 use crate::models::pgas::{Pgas, PgasContext, PgasDecision, PgasPolicy, boxed};
-use crate::policy::{Param, Policy};
+use crate::model::policy::{Param, Policy};
 use crate::decisions::short;
 use crate::workload::sample;
 

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::policy::{Param, PolicySpec};
+use crate::model::policy::{Param, PolicySpec};
 
 /// The parameter `g` of DRA and DRA+Preemption.
 pub const G: Param = Param::text(

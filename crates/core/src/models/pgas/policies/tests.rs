@@ -1,9 +1,10 @@
 //! Discriminating scenarios: tiny traces where each policy must choose known servers.
 
 use super::UpperBound;
+use crate::model::Model;
+use crate::model::policy::PolicySpec;
+use crate::models::Scenario;
 use crate::models::pgas::{Pgas, PgasConfig, PgasScenario, PgasSim, Trace};
-use crate::models::{Model, Scenario};
-use crate::policy::PolicySpec;
 use crate::scenario::preset;
 
 /// `servers` servers replaying the trace `csv` under `policy`, up to time `until`.

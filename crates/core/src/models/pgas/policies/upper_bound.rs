@@ -23,7 +23,7 @@ use std::sync::Arc;
 use crate::EngineError;
 use crate::models::pgas::theory::{HomogeneousTypes, Packing, RewardInstance};
 use crate::models::pgas::{Pgas, PgasConfig, PgasContext, PgasDecision, PgasObservation, PgasPolicy, PgasState, boxed};
-use crate::policy::Policy;
+use crate::model::policy::Policy;
 
 pub const POLICY: Policy<Pgas> = Policy::new(
     "upper-bound",

@@ -8,7 +8,7 @@
 use super::{LARGEST_FIT, best_fit_fill, best_server_place};
 use crate::EngineError;
 use crate::models::pgrr::{Pgrr, boxed, PgrrContext, PgrrPolicy};
-use crate::policy::Policy;
+use crate::model::policy::Policy;
 
 pub const POLICY: Policy<Pgrr> = Policy::new(
     "bf-js",

@@ -6,7 +6,7 @@
 use super::{LARGEST_FIT, best_fit_fill};
 use crate::EngineError;
 use crate::models::pgrr::{Pgrr, boxed, PgrrContext, PgrrPolicy};
-use crate::policy::Policy;
+use crate::model::policy::Policy;
 
 pub const POLICY: Policy<Pgrr> = Policy::new(
     "bf-s",

@@ -9,7 +9,7 @@ use crate::EngineError;
 use crate::decisions::Decision;
 use crate::models::pgrr::state::JobId;
 use crate::models::pgrr::{Pgrr, boxed, PgrrContext, PgrrDecision, PgrrPolicy, Rule};
-use crate::policy::Policy;
+use crate::model::policy::Policy;
 
 pub const POLICY: Policy<Pgrr> = Policy::new(
     "fifo-ff",

@@ -5,7 +5,7 @@
 
 use super::fifo_ff::FifoFf;
 use crate::models::pgrr::{Pgrr, boxed};
-use crate::policy::Policy;
+use crate::model::policy::Policy;
 
 pub const POLICY: Policy<Pgrr> = Policy::new(
     "fifo-ff-skip",

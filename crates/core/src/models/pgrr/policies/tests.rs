@@ -1,10 +1,11 @@
 //! Hand-built states on which each PG-RR policy must make a known choice (SPEC 6.1 items
 //! 3-6), in the style of a discriminating-scenario table.
 
+use crate::model::Model;
+use crate::model::policy::PolicySpec;
+use crate::models::Scenario;
 use crate::models::pgrr::engine::testing::Harness;
 use crate::models::pgrr::{CAPACITY_UNITS, JobId, Pgrr, PgrrPolicy, ServerId};
-use crate::models::{Model, Scenario};
-use crate::policy::PolicySpec;
 use crate::scenario::preset;
 
 const C: u64 = 100;

@@ -3,10 +3,10 @@
 use rand::RngExt;
 
 use crate::index::FifoIndex;
+use crate::model::policy::{Param, PolicySpec};
 use crate::models::pgrr::partition::{Config, MAX_J, MIN_J, Partition, reduced_configs};
 use crate::models::pgrr::state::{JobId, ServerId, WaitingJob, WaitingQueue};
 use crate::models::pgrr::{CAPACITY_UNITS, PgrrContext, PgrrScenario};
-use crate::policy::{Param, PolicySpec};
 use crate::rng::StreamRng;
 
 /// The parameters of the virtual-queue policies (SPEC RES-6..10), shared by VQS and VQS-BF.

@@ -28,7 +28,7 @@ use super::virtual_queues::{
 use crate::models::pgrr::partition::{Config, Partition};
 use crate::models::pgrr::state::{JobId, RunningJob, ServerId, WaitingJob};
 use crate::models::pgrr::{ConfigStep, Pgrr, boxed, PgrrContext, PgrrDecision, PgrrPolicy, Rule};
-use crate::policy::Policy;
+use crate::model::policy::Policy;
 use crate::EngineError;
 use crate::index::{IdSet, MaxTree};
 

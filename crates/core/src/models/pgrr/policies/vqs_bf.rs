@@ -22,7 +22,7 @@ use super::virtual_queues::{
 use crate::models::pgrr::partition::Partition;
 use crate::models::pgrr::state::{JobId, RunningJob, ServerId, WaitingJob};
 use crate::models::pgrr::{ConfigStep, Pgrr, boxed, PgrrContext, PgrrDecision, PgrrPolicy, Rule};
-use crate::policy::Policy;
+use crate::model::policy::Policy;
 use crate::EngineError;
 
 pub const POLICY: Policy<Pgrr> = Policy::new(

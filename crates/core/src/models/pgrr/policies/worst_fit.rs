@@ -9,7 +9,7 @@
 
 use crate::EngineError;
 use crate::models::pgrr::{Pgrr, PgrrContext, PgrrDecision, PgrrPolicy, Rule, boxed};
-use crate::policy::Policy;
+use crate::model::policy::Policy;
 
 pub const POLICY: Policy<Pgrr> = Policy::new(
     "worst-fit",
@@ -44,8 +44,9 @@ impl PgrrPolicy for WorstFit {
 mod tests {
     use crate::models::pgrr::engine::testing::Harness;
     use crate::models::pgrr::{Pgrr, PgrrPolicy};
-    use crate::models::{Model, Scenario};
-    use crate::policy::PolicySpec;
+    use crate::model::Model;
+use crate::models::Scenario;
+    use crate::model::policy::PolicySpec;
     use crate::scenario::preset;
 
     fn build(servers: u32) -> Box<dyn PgrrPolicy> {

@@ -3,14 +3,14 @@
 //!
 //! A policy file declares one [`Policy`] constant: its name, label, summary, parameters (each
 //! with its range and default) and a fallible `build`. Its model lists it in one slice
-//! ([`crate::models::Model::POLICIES`]); the CLI, the page, links and the tests read that
+//! ([`crate::model::Model::POLICIES`]); the CLI, the page, links and the tests read that
 //! slice, so adding a policy is its file plus that line. Nothing here panics on user input:
 //! an unknown name or a bad parameter is a [`ConfigError`] naming the key `policy`.
 
 use std::fmt;
 
+use super::{Model, ModelInfo};
 use crate::ConfigError;
-use crate::models::{self, Model, ModelInfo};
 
 /// The key every policy error names.
 pub const KEY: &str = "policy";
@@ -121,7 +121,7 @@ macro_rules! policy_list {
         $(pub mod $file;)+
 
         /// Every policy of the model, in catalogue order.
-        pub const ALL: &[$crate::policy::Policy<$model>] = &[$($file::POLICY),+];
+        pub const ALL: &[$crate::model::policy::Policy<$model>] = &[$($file::POLICY),+];
     };
 }
 
@@ -189,16 +189,32 @@ pub struct PolicySpec {
 }
 
 impl PolicySpec {
-    /// Parses a spec; the name may be any model's.
-    pub fn parse(text: &str) -> Result<Self, ConfigError> {
-        let err = |m: String| ConfigError::new(KEY, m);
+    /// Parses a spec whose policy `lookup` finds by its name (with its model); `known` lists
+    /// the names for the error of an unknown one. [`PolicySpec::parse`] looks in every model,
+    /// [`PolicySpec::parse_for`] in one.
+    pub fn parse_with(
+        text: &str,
+        lookup: impl Fn(&str) -> Option<(&'static ModelInfo, &'static PolicyMeta)>,
+        known: impl Fn() -> Vec<&'static str>,
+    ) -> Result<Self, ConfigError> {
         let mut parts = text.trim().split(':');
         let name = parts.next().unwrap_or("").trim();
-        let (model, meta) = models::find_policy(name).ok_or_else(|| {
-            let names: Vec<_> = models::all_policies().map(|(_, p)| p.name).collect();
-            err(format!("unknown policy '{name}'; known: {}", names.join(", ")))
-        })?;
-        let mut params: Vec<(&'static str, String)> = Vec::new();
+        let (model, meta) = lookup(name)
+            .ok_or_else(|| ConfigError::new(KEY, format!("unknown policy '{name}'; known: {}", known().join(", "))))?;
+        Self { model, meta, params: Vec::new() }.with_params(parts)
+    }
+
+    /// Parses a spec of one of model `M`'s policies (its presets name them so).
+    pub fn parse_for<M: Model>(text: &str) -> Result<Self, ConfigError> {
+        let own = |name: &str| M::POLICIES.iter().map(|p| &p.meta).find(|m| m.name == name).map(|m| (&M::INFO, m));
+        Self::parse_with(text, own, || M::POLICIES.iter().map(|p| p.meta.name).collect())
+    }
+
+    /// This spec with the parameters `parts` (`KEY=VALUE` each) added, each checked against
+    /// the policy's own.
+    fn with_params<'t>(mut self, parts: impl Iterator<Item = &'t str>) -> Result<Self, ConfigError> {
+        let (name, meta) = (self.meta.name, self.meta);
+        let err = |m: String| ConfigError::new(KEY, m);
         for part in parts {
             let (key, value) =
                 part.split_once('=').ok_or_else(|| err(format!("{name}: parameter '{part}' is not KEY=VALUE")))?;
@@ -214,13 +230,13 @@ impl PolicySpec {
             let canonical = param
                 .canonical(value)
                 .ok_or_else(|| err(format!("{name}: {key} must be {} (got '{value}')", param.range())))?;
-            params.retain(|(k, _)| *k != param.key);
+            self.params.retain(|(k, _)| *k != param.key);
             if param.default != Some(canonical.as_str()) {
-                params.push((param.key, canonical));
+                self.params.push((param.key, canonical));
             }
         }
-        params.sort_by_key(|(k, _)| meta.params.iter().position(|p| p.key == *k));
-        Ok(Self { model, meta, params })
+        self.params.sort_by_key(|(k, _)| meta.params.iter().position(|p| p.key == *k));
+        Ok(self)
     }
 
     /// The spec of policy `name` of model `M` without parameters, for presets and tests.
@@ -283,7 +299,8 @@ impl PolicySpec {
 
     /// The spec with one more parameter (as if written `:key=value`).
     pub fn with(&self, key: &str, value: &str) -> Result<Self, ConfigError> {
-        Self::parse(&format!("{self}:{key}={value}"))
+        let pair = format!("{key}={value}");
+        self.clone().with_params(std::iter::once(pair.as_str()))
     }
 
     /// The spec with parameter `key` set to `value`, or back to its default when `value` is
@@ -345,13 +362,6 @@ impl fmt::Debug for PolicySpec {
     }
 }
 
-impl std::str::FromStr for PolicySpec {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::parse(s)
-    }
-}
-
 impl serde::Serialize for PolicySpec {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
@@ -364,7 +374,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for (_, meta) in models::all_policies() {
+        for (_, meta) in crate::models::all_policies() {
             let spec = PolicySpec::parse(meta.name).unwrap();
             assert_eq!(PolicySpec::parse(&spec.to_string()).unwrap(), spec);
         }

@@ -1,18 +1,16 @@
 //! Shareable links: the whole scenario in a URL query.
 //!
 //! `?preset=pgrr-a1&policy=vqs,bf-js&seed=1&load=0.75` — the keys are the scenario keys
-//! (the CLI's `--set` keys) plus `preset` and `policy`; only keys that differ from the preset
-//! are written. Decoding never gives up on the whole link: each bad key is reported, named,
-//! and left at the preset's value, and the rest loads.
+//! (the CLI's `--set` keys) plus `preset` and `policy`, and the page's own keys
+//! ([`crate::page`]); only keys that differ from the preset (and the page's defaults) are
+//! written. Decoding never gives up on the whole link: each bad key is reported, named, and
+//! left at the preset's value, and the rest loads.
 
-use super::{Preset, Scenario, preset, presets};
 use crate::ConfigError;
+use crate::model::policy::PolicySpec;
 use crate::models::policies_of;
-use crate::policy::PolicySpec;
-
-/// Keys that only the web page uses (playback speed, embedding); the CLI accepts and ignores
-/// them so that any page link replays on the command line.
-pub const PAGE_KEYS: &[&str] = &["speed", "embed", "views", "theme", "present", "tour", "step", "t"];
+use crate::page::{PageSettings, is_page_key};
+use crate::scenario::{Preset, Scenario, preset, presets};
 
 /// A decoded link.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,9 +21,8 @@ pub struct Link {
     /// and `policies` are the preset's.
     pub named_policies: bool,
     pub scenario: Scenario,
-    /// Keys that are not the core's but were listed as accepted by the caller (the page's
-    /// `speed`), in link order.
-    pub extras: Vec<(String, String)>,
+    /// What the link says of the page: its own keys, parsed.
+    pub page: PageSettings,
 }
 
 /// Most policies a link may name: the page races four, the CLI runs them all, and a link of
@@ -37,9 +34,8 @@ const RELATED: [&str; 9] = ["horizon", "warmup", "sample_every", "load", "server
 
 /// Decodes a link: a full URL or just its query, with or without the leading `?`.
 ///
-/// `extra_keys` are keys the caller handles itself. Returns the best scenario the link
-/// allows and one error per rejected key.
-pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>) {
+/// Returns the best scenario the link allows and one error per rejected key.
+pub fn decode_link(input: &str) -> (Link, Vec<ConfigError>) {
     let query = input.split_once('?').map_or(input, |(_, q)| q);
     let query = query.split_once('#').map_or(query, |(q, _)| q);
     let mut errors = Vec::new();
@@ -97,11 +93,11 @@ pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>)
 
     let mut scenario = chosen.scenario.clone();
     let mut applied: Vec<&str> = Vec::new();
-    let mut extras = Vec::new();
+    let mut page_pairs = Vec::new();
     for (key, value) in &pairs {
         match key.as_str() {
             "preset" | "policy" => {}
-            k if extra_keys.contains(&k) => extras.push((key.clone(), value.clone())),
+            k if is_page_key(k) => page_pairs.push((key.clone(), value.clone())),
             k => match scenario.set(k, value) {
                 Ok(()) => {
                     applied.retain(|a| *a != k);
@@ -112,7 +108,7 @@ pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>)
         }
     }
     // A link that only shortens the run keeps the preset's warm-up fraction, as `--horizon`.
-    if let Err(e) = scenario.follow_horizon(&chosen.scenario, &applied) {
+    if let Err(e) = scenario.follow(&chosen.scenario, &chosen.scenario, &applied) {
         errors.push(e);
     }
     // Relations between keys: revert the key the error names if the link set it, otherwise
@@ -134,7 +130,7 @@ pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>)
         scenario.set(&culprit, &original).expect("preset values are valid");
         applied.retain(|k| *k != culprit);
         // A reverted warm-up or grid follows the link's horizon again.
-        if scenario.follow_horizon(&chosen.scenario, &applied).is_err() {
+        if scenario.follow(&chosen.scenario, &chosen.scenario, &applied).is_err() {
             scenario = chosen.scenario.clone();
             break;
         }
@@ -158,19 +154,22 @@ pub fn decode_link(input: &str, extra_keys: &[&str]) -> (Link, Vec<ConfigError>)
             policies.extend(policies_of(scenario.info().id).filter_map(|p| PolicySpec::parse(p.name).ok()).find(fits));
         }
     }
-    (Link { preset: chosen, policies, named_policies, scenario, extras }, errors)
+    // The page's keys last: the moment a link opens at must fall in the run it describes.
+    let (page, page_errors) = PageSettings::parse(&page_pairs, &scenario);
+    errors.extend(page_errors);
+    (Link { preset: chosen, policies, named_policies, scenario, page }, errors)
 }
 
 /// Encodes a scenario as a query string (without `?`): preset, policies, seed, the keys that
-/// differ from the preset, then `extras`.
-pub fn encode_link(preset: &Preset, policies: &[PolicySpec], scenario: &Scenario, extras: &[(&str, String)]) -> String {
+/// differ from the preset, then the page's keys that differ from their defaults.
+pub fn encode_link(preset: &Preset, policies: &[PolicySpec], scenario: &Scenario, page: &PageSettings) -> String {
     let mut pairs: Vec<(&str, String)> = vec![
         ("preset", preset.id.to_string()),
         ("policy", policies.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(",")),
         ("seed", scenario.seed().to_string()),
     ];
     pairs.extend(scenario.overrides_from(&preset.scenario).into_iter().filter(|(k, _)| *k != "seed"));
-    pairs.extend(extras.iter().cloned());
+    pairs.extend(page.pairs());
     pairs.iter().map(|(k, v)| format!("{}={}", escape(k), escape(v))).collect::<Vec<_>>().join("&")
 }
 
@@ -245,19 +244,20 @@ mod tests {
         s.set("seed", "42").unwrap();
         s.set("size", "discrete:0.2@2/3,0.5@1/3").unwrap();
         let policies = vec![PolicySpec::parse("vqs:j=5").unwrap(), PolicySpec::parse("bf-js").unwrap()];
-        let q = encode_link(&p, &policies, &s, &[("speed", "max".into())]);
+        let page = PageSettings { speed: Some(crate::page::Speed::Max), ..PageSettings::default() };
+        let q = encode_link(&p, &policies, &s, &page);
         assert!(q.starts_with("preset=pgrr-a3&policy=vqs:j=5,bf-js&seed=42&"), "{q}");
-        let (link, errors) = decode_link(&format!("http://127.0.0.1:8080/sub/?{q}#x"), &["speed"]);
+        let (link, errors) = decode_link(&format!("http://127.0.0.1:8080/sub/?{q}#x"));
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(link.scenario, s);
         assert_eq!(link.policies, policies);
         assert_eq!(link.preset.id, "pgrr-a3");
-        assert_eq!(link.extras, vec![("speed".to_string(), "max".to_string())]);
+        assert_eq!(link.page, page);
     }
 
     #[test]
     fn bad_keys_are_named_and_the_rest_loads() {
-        let (link, errors) = decode_link("preset=pgrr-a1&servers=-3&seed=abc&load=0.8&policy=vqs,nope", &[]);
+        let (link, errors) = decode_link("preset=pgrr-a1&servers=-3&seed=abc&load=0.8&policy=vqs,nope");
         let keys: Vec<_> = errors.iter().map(|e| e.key.as_str()).collect();
         assert_eq!(keys, ["policy", "servers", "seed"]);
         assert_eq!(link.scenario.load(), 0.8);
@@ -269,38 +269,38 @@ mod tests {
     /// explicit `warmup` wins.
     #[test]
     fn a_shorter_horizon_scales_the_warm_up() {
-        let (link, errors) = decode_link("preset=pgrr-a1&horizon=200000", &[]);
+        let (link, errors) = decode_link("preset=pgrr-a1&horizon=200000");
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(
             (link.scenario.get("warmup").unwrap(), link.scenario.get("sample_every").unwrap()),
             ("20000".into(), "100".into())
         );
-        let (link, errors) = decode_link("preset=pgrr-a1&horizon=200000&warmup=5", &[]);
+        let (link, errors) = decode_link("preset=pgrr-a1&horizon=200000&warmup=5");
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(link.scenario.get("warmup").unwrap(), "5");
     }
 
     #[test]
     fn relational_errors_revert_the_offending_key() {
-        let (link, errors) = decode_link("preset=pgrr-a1&warmup=5000000", &[]);
+        let (link, errors) = decode_link("preset=pgrr-a1&warmup=5000000");
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].key, "warmup");
         assert_eq!(link.scenario, preset("pgrr-a1").unwrap().scenario);
-        let (link, errors) = decode_link("preset=pgrr-a1&horizon=100&warmup=150000", &[]);
+        let (link, errors) = decode_link("preset=pgrr-a1&horizon=100&warmup=150000");
         assert_eq!(errors[0].key, "warmup");
         assert_eq!(link.scenario.horizon(), 100);
         assert_eq!(link.scenario.get("warmup").unwrap(), "10");
-        let (link, errors) = decode_link("preset=msfq-d1&policy=msf,vqs,msfq:l=40", &[]);
+        let (link, errors) = decode_link("preset=msfq-d1&policy=msf,vqs,msfq:l=40");
         assert_eq!(errors.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(), ["policy", "policy"]);
         assert_eq!(link.policies, vec![PolicySpec::parse("msf").unwrap()]);
         // The preset's own policies cannot run general classes: the model's first that can.
-        let (link, errors) = decode_link("preset=msfq-d4&classes=1@0.5,4@0.5", &[]);
+        let (link, errors) = decode_link("preset=msfq-d4&classes=1@0.5,4@0.5");
         assert_eq!(errors.len(), 8, "one per threshold of the preset: {errors:?}");
         assert_eq!(link.policies, vec![PolicySpec::parse("fcfs").unwrap()]);
         assert!(!link.named_policies);
-        let (_, errors) = decode_link("preset=nope", &[]);
+        let (_, errors) = decode_link("preset=nope");
         assert_eq!(errors[0].key, "preset");
-        let (link, errors) = decode_link("", &[]);
+        let (link, errors) = decode_link("");
         assert!(errors.is_empty());
         assert_eq!(link.preset.id, "pgrr-a1");
     }

@@ -83,6 +83,38 @@ pub fn percent(v: f64) -> String {
     format!("{:.1}%", 100.0 * v)
 }
 
+/// `1234567` → `1 234 567`, grouped by thin spaces.
+pub fn group_digits(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 2);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('\u{202f}');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A short label for an axis tick or a chart mark: 1.5k, 2M, 0.25, 6.
+pub fn tick(v: f64) -> String {
+    let a = v.abs();
+    let trim = |s: String| if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
+    if a >= 1e9 {
+        trim(format!("{:.2}", v / 1e9)) + "G"
+    } else if a >= 1e6 {
+        trim(format!("{:.2}", v / 1e6)) + "M"
+    } else if a >= 1e4 {
+        trim(format!("{:.1}", v / 1e3)) + "k"
+    } else if a >= 100.0 || v == v.trunc() {
+        format!("{v:.0}")
+    } else if a >= 1.0 {
+        trim(format!("{v:.2}"))
+    } else {
+        trim(format!("{v:.4}"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

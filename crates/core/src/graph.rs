@@ -1,0 +1,79 @@
+//! A chart described as data: what the core computes for a figure (the theory's curves, a
+//! sweep's points with their intervals), which the CLI writes as SVG and the page draws on a
+//! canvas (`packlab_plot::Chart::from`), so the two front ends draw the same figure from one
+//! description.
+
+/// A chart: its lines, reference marks, axes and what to say about it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Graph {
+    /// A short name for file names and element ids: `alpha` (`chart-alpha`, `…-chart-alpha.svg`).
+    pub id: &'static str,
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub lines: Vec<Line>,
+    /// Vertical dashed lines at x values, with their labels (empty: unlabelled).
+    pub x_marks: Vec<Mark>,
+    /// Horizontal dashed lines.
+    pub y_marks: Vec<Mark>,
+    pub x_range: Option<(f64, f64)>,
+    pub y_range: Option<(f64, f64)>,
+    pub log_y: bool,
+    pub legend: Legend,
+    /// A sentence or two under the chart: what it shows.
+    pub caption: String,
+    /// The chart for a screen reader.
+    pub description: String,
+    /// Figures a test or a script may read off the page (`data-NAME` attributes).
+    pub data: Vec<(&'static str, String)>,
+}
+
+/// One line of a graph.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    pub label: String,
+    /// The policy colour it takes (an index into the palette).
+    pub color: usize,
+    pub points: Vec<Point>,
+    /// Whether its points are marked (else a plain line).
+    pub markers: bool,
+}
+
+/// A point, with its 95% interval where it has one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+    pub interval: Option<(f64, f64)>,
+}
+
+impl Point {
+    pub fn new(x: f64, y: f64) -> Self {
+        Self { x, y, interval: None }
+    }
+}
+
+/// A reference line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark {
+    pub value: f64,
+    pub label: String,
+}
+
+impl Mark {
+    pub fn new(value: f64, label: impl Into<String>) -> Self {
+        Self { value, label: label.into() }
+    }
+}
+
+/// Where the legend goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Legend {
+    #[default]
+    UpperLeft,
+    UpperRight,
+    LowerLeft,
+    LowerRight,
+    /// Under the plot, off the data.
+    Below,
+}
