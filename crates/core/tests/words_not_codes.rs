@@ -18,7 +18,7 @@ use packlab_core::view::Watch;
 fn codes(text: &str) -> Vec<String> {
     let around = |at: usize| {
         let start = text[..at].char_indices().rev().nth(24).map_or(0, |(i, _)| i);
-        text[start..].chars().take(60).collect::<String>()
+        text[start..].chars().take(60).map(|c| if c == '\n' { ' ' } else { c }).collect::<String>()
     };
     let digit_next = |rest: &str| rest.starts_with(|c: char| c.is_ascii_digit());
     let mut found = Vec::new();
@@ -28,7 +28,7 @@ fn codes(text: &str) -> Vec<String> {
         }
     }
     for (at, _) in text.match_indices("SPEC") {
-        let rest = text[at + 4..].trim_start_matches([' ', '\u{a0}', '§']);
+        let rest = text[at + 4..].trim_start_matches(|c: char| c.is_whitespace() || c == '§');
         if digit_next(rest) {
             found.push(around(at));
         }
