@@ -62,7 +62,7 @@ pub struct TraceStatsArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
-    /// Google traces: keep the first N qualifying tasks in submit order (RES-14 takes 10^6).
+    /// Google traces: keep the first N qualifying tasks in submit order (the papers replay 10^6).
     #[arg(long, value_name = "N", value_parser = at_least_one)]
     pub first: Option<u64>,
 
@@ -151,8 +151,8 @@ pub struct ScenarioArgs {
     #[arg(long = "trace", alias = "trace-file", value_name = "FILE", num_args = 1..)]
     pub traces: Vec<PathBuf>,
 
-    /// Google traces: keep the first N tasks that finished normally, in submit order (RES-14
-    /// takes 1000000).
+    /// Google traces: keep the first N tasks that finished normally, in submit order (the papers
+    /// replay 1000000).
     #[arg(long, value_name = "N", value_parser = at_least_one, requires = "traces")]
     pub trace_tasks: Option<u64>,
 }

@@ -1,9 +1,12 @@
 //! packlab-core: the simulation core of packlab.
 //!
-//! It holds the cluster models of the four source papers (see `SPEC.md`), their scheduling
+//! It holds the cluster models of the four source papers (see the README), their scheduling
 //! policies, the workload generators, the metrics and the preset scenarios. It has no web or
 //! file-system dependencies and builds for `wasm32-unknown-unknown`, so the browser and the
 //! native CLI run exactly the same code.
+//!
+//! Comments cite the implementation spec's resolutions of what the papers leave open by id
+//! (`RES-14`); `docs/resolutions.md` restates each one.
 //!
 //! # Determinism contract
 //!

@@ -1,4 +1,4 @@
-//! MSFQ's presets: Figs. 1-6 of the paper (SPEC 5.7).
+//! MSFQ's presets: Figs. 1-6 of the paper (SPEC 5.5).
 
 use super::Msfq;
 use super::MsfqScenario;

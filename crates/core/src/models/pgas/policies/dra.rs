@@ -420,7 +420,9 @@ impl Dra {
             && let Some(conf) = self.confs.get(self.conf_of[server as usize] as usize)
         {
             let rank = match conf.gpa_pos {
-                NONE => "unranked (accept group, RES-27)".to_string(),
+                NONE => "unranked, yet in the accept group (only a configuration's newest server joins the reject \
+                         group)"
+                    .to_string(),
                 p => format!("rank {}", p + 1),
             };
             ctx.note("the server chosen", format!("server {}: {rank}, configuration {}", server + 1, show(&conf.slots)));

@@ -12,7 +12,7 @@ use crate::model::policy::Policy;
 pub const POLICY: Policy<Pgrr> = Policy::new(
     "bf-j",
     "BF-J",
-    "each waiting job, oldest first, goes to the fullest server it fits (PG-RR §2.2.2)",
+    "each waiting job, oldest first, goes to the fullest server it fits (PG-RR)",
     |_, _| boxed(BfJ),
 );
 

@@ -13,7 +13,7 @@ use crate::model::policy::Policy;
 pub const POLICY: Policy<Pgrr> = Policy::new(
     "bf-js",
     "BF-J/S",
-    "BF-S on servers that had departures, then BF-J for the new arrivals (PG-RR §2.2.3)",
+    "BF-S on servers that had departures, then BF-J for the new arrivals (PG-RR)",
     |_, _| boxed(BfJs),
 );
 

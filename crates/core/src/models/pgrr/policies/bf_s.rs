@@ -11,7 +11,7 @@ use crate::model::policy::Policy;
 pub const POLICY: Policy<Pgrr> = Policy::new(
     "bf-s",
     "BF-S",
-    "each server, lowest index first, takes the largest waiting job that fits (PG-RR §2.2.1)",
+    "each server, lowest index first, takes the largest waiting job that fits (PG-RR)",
     |_, _| boxed(BfS),
 );
 

@@ -14,7 +14,7 @@ use crate::model::policy::Policy;
 pub const POLICY: Policy<Pgrr> = Policy::new(
     "fifo-ff",
     "FIFO-FF",
-    "oldest job first into the lowest-index server it fits; blocks when it fits nowhere (§2.2.8)",
+    "oldest job first into the lowest-index server it fits; blocks when it fits nowhere (PG-RR's trace baseline)",
     |_, _| boxed(FifoFf { blocking: true, blocked: None }),
 );
 

@@ -10,6 +10,6 @@ use crate::model::policy::Policy;
 pub const POLICY: Policy<Pgrr> = Policy::new(
     "fifo-ff-skip",
     "FIFO-FF-skip",
-    "first fit in arrival order, skipping jobs that fit nowhere (§2.2.8 variant)",
+    "first fit in arrival order, skipping jobs that fit nowhere (FIFO-FF without blocking)",
     |_, _| boxed(FifoFf { blocking: false, blocked: None }),
 );

@@ -35,7 +35,7 @@ use crate::index::{IdSet, MaxTree};
 pub const POLICY: Policy<Pgrr> = Policy::new(
     "vqs",
     "VQS",
-    "virtual queues per size class; an empty server picks the max-weight configuration of K_RED (PG-RR §2.2.6)",
+    "virtual queues per size class; an empty server picks the max-weight configuration of K_RED (PG-RR)",
     |spec, scenario| boxed(Vqs::new(partition(spec, scenario), scenario.servers as usize, VqOptions::of(spec))),
 )
 .params(&[J, TIES, WEIGHTS, SMALL, FILL])

@@ -28,7 +28,7 @@ use crate::EngineError;
 pub const POLICY: Policy<Pgrr> = Policy::new(
     "vqs-bf",
     "VQS-BF",
-    "VQS configurations, then a best-fit fill of the leftover room (PG-RR §2.2.7)",
+    "VQS configurations, then a best-fit fill of the leftover room (PG-RR)",
     |spec, scenario| boxed(VqsBf::new(partition(spec, scenario), scenario.servers as usize, VqOptions::of(spec))),
 )
 .params(&[J, TIES, WEIGHTS, SMALL])
