@@ -16,8 +16,10 @@ use crate::bounds::{AlphaChart, CollectionsView, collections_only};
 use crate::chart::{self, ChartKind, LiveChart, RUNNING_REDRAW_MS};
 use crate::cluster::Hit;
 use crate::cluster::{ClusterCanvas, ServerStyle};
-use crate::controls::{Playback, ScenarioControls, value_of};
+use crate::controls::{Playback, ScenarioControls};
+use crate::dom::page::{current_link, location_search, prefers_reduced_motion, value_of};
 use crate::export::{self, ImageFormat};
+use crate::format::moment;
 use crate::gallery::Gallery;
 use crate::inspector::{EventLog, Inspect};
 use crate::lab::{Action, Lab, ThemeChoice, TourAt, View};
@@ -516,7 +518,7 @@ pub fn Lanes(props: &LanesProps) -> Html {
                         {style} on_hit={props.on_hit.as_ref().map(|on_hit| on_hit.reform(move |hit| (i, hit)))} />
                     <p class="why">{ lane.view.last.as_ref().map_or_else(
                         || "No job placed yet.".to_string(),
-                        |w| format!("{} {}: {}", time_word, crate::stats::moment(w.time), w.text)) }</p>
+                        |w| format!("{} {}: {}", time_word, moment(w.time), w.text)) }</p>
                     if let Some(readout) = &lane.view.readout {
                         <p class="readout">{ readout }</p>
                     }
@@ -860,17 +862,6 @@ fn focus_play(event: MouseEvent) {
     }
 }
 
-fn location_search() -> String {
-    web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
-}
-
-/// The page's address with `query`.
-fn current_link(query: &str) -> String {
-    let location = web_sys::window().map(|w| w.location());
-    let base = location.and_then(|l| Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))).unwrap_or_default();
-    format!("{base}?{query}")
-}
-
 /// Whether the system asks for dark colours, following its changes while the page is open.
 #[hook]
 fn use_system_dark() -> bool {
@@ -908,10 +899,4 @@ fn present_toggle(dispatch: &Callback<Action>, presenting: bool) -> Callback<()>
         }
         dispatch.emit(Action::TogglePresent);
     })
-}
-
-fn prefers_reduced_motion() -> bool {
-    web_sys::window()
-        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
-        .is_some_and(|m| m.matches())
 }

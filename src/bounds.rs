@@ -5,7 +5,6 @@
 
 use std::rc::Rc;
 
-use gloo_events::EventListener;
 use packlab_core::models::pgas::PgasTypes;
 use packlab_core::models::pgas::theory::{AlphaCurve, CollectionResult, CollectionSummary, SweepPoint, c1_statistics};
 use packlab_core::scenario::Scenario;
@@ -14,24 +13,11 @@ use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 use crate::chart::draw;
+use crate::dom::page::{client_size, draw_and_follow_resizes};
 use crate::export::{ImageFormat, export_size, save_chart};
 
 /// The α range of the figure (the paper's Fig. 2 runs to 10).
 const ALPHA_MAX: f64 = 10.0;
-
-/// Draws now and again whenever the window resizes, until the returned destructor runs (the
-/// effect's cleanup).
-fn draw_and_follow_resizes(redraw: impl Fn() + 'static) -> impl FnOnce() {
-    redraw();
-    let listener = web_sys::window().map(|w| EventListener::new(&w, "resize", move |_| redraw()));
-    move || drop(listener)
-}
-
-/// The canvas's CSS size, read from the layout: these charts redraw only when their inputs or
-/// the window change, not every frame, so the read costs nothing that matters.
-fn client_size(canvas: &HtmlCanvasElement) -> (f64, f64) {
-    (f64::from(canvas.client_width()), f64::from(canvas.client_height()))
-}
 
 /// The curve of `scenario`'s instance and workload, or `None` where there is no instance (a
 /// trace, random collections, another model).

@@ -12,27 +12,16 @@ use packlab_core::scenario::presets;
 use packlab_core::trace::Loaded;
 use packlab_core::trace::stats::{TraceStats, stats};
 use wasm_bindgen::JsCast;
-use web_sys::{Blob, HtmlInputElement, HtmlSelectElement};
+use web_sys::{Blob, HtmlInputElement};
 use yew::prelude::*;
 
 use crate::bounds::collections_only;
+use crate::dom::page::value_of;
+use crate::format::{group_digits, moment};
 use crate::lab::{Action, Lab, MAX_POLICIES, SPEED_KEY, Speed};
 use crate::race_thread::RaceThread;
 use crate::snapshot::{Phase, Shown, Snapshot};
-use crate::stats::group_digits;
 use crate::trace_file::{self, Progress};
-
-/// The value of the input or select that fired `e`.
-pub fn value_of(e: &Event) -> String {
-    let target = e.target();
-    if let Some(input) = target.clone().and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlInputElement>(t).ok()) {
-        return input.value();
-    }
-    target
-        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<HtmlSelectElement>(t).ok())
-        .map(|s| s.value())
-        .unwrap_or_default()
-}
 
 #[derive(Properties, PartialEq)]
 pub struct LabControlsProps {
@@ -839,7 +828,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         input.value_as_number()
     });
     // A moment between two whole units (a step to an event) is written exactly.
-    let now = crate::stats::moment(s.now);
+    let now = moment(s.now);
     let (count, bytes) = s.checkpoints;
     let memory = format!(
         "Going back replays from the nearest of {count} checkpoints ({:.1} MB, at most {} MB).",

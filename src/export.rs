@@ -2,13 +2,14 @@
 //! page makes no network request for it).
 
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlAnchorElement, HtmlCanvasElement};
+use web_sys::HtmlCanvasElement;
 
 use std::rc::Rc;
 
 use packlab_core::report::sig;
 use packlab_plot::{Chart, Point};
 
+use crate::dom::page::download;
 use crate::snapshot::{LaneStats, Snapshot};
 
 /// One column of the CSV: a plotted series and how its points line up with the rows.
@@ -95,17 +96,6 @@ pub fn series_csv(snapshot: &Snapshot, link: &str, seed: u64) -> Result<String, 
     }
     let bytes = out.into_inner().map_err(|e| e.into_error())?;
     Ok(String::from_utf8(bytes).expect("CSV of numbers and names is UTF-8"))
-}
-
-/// Saves `href` (a data URL) as `filename` through a temporary download link.
-pub fn download(filename: &str, href: &str) -> Result<(), String> {
-    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
-    let anchor: HtmlAnchorElement =
-        document.create_element("a").ok().and_then(|a| a.dyn_into().ok()).ok_or("cannot make a link")?;
-    anchor.set_href(href);
-    anchor.set_download(filename);
-    anchor.click();
-    Ok(())
 }
 
 /// Saves the series of `snapshot` as `packlab-<query>.csv`.

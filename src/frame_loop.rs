@@ -8,6 +8,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{MessageChannel, MessagePort};
 
+use crate::dom::workers::now_ms;
+
 /// Calls `tick(now)` once per animation frame until `tick` returns `false` or the handle is
 /// dropped, and then `rendered(now)` once the browser has finished that frame (see
 /// [`FrameLoop::start`]). One closure of each kind serves every frame (no allocation per
@@ -104,14 +106,4 @@ impl Drop for FrameLoop {
         self.inner.callback.borrow_mut().take();
         self.inner.on_message.borrow_mut().take();
     }
-}
-
-/// `performance.now()`, in ms: on the page and in a worker alike (a worker has no window, so
-/// the clock is looked up on the global object).
-pub fn now_ms() -> f64 {
-    thread_local! {
-        static PERFORMANCE: Option<web_sys::Performance> =
-            js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("performance")).ok().and_then(|p| p.dyn_into().ok());
-    }
-    PERFORMANCE.with(|p| p.as_ref().map_or(0.0, web_sys::Performance::now))
 }

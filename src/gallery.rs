@@ -15,7 +15,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
 use crate::bounds::collections_only;
-use crate::frame_loop::now_ms;
+use crate::dom::workers::now_ms;
 use crate::lab::{Action, preset_setup};
 use crate::race::Race;
 use crate::snapshot::{Phase, Snapshot};

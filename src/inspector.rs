@@ -12,8 +12,9 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::cluster::Hit;
+use crate::dom::page::download;
+use crate::format::moment;
 use crate::snapshot::{Shown, Snapshot};
-use crate::stats::moment;
 
 /// Rows the log shows, newest first (the CSV has every decision kept).
 const ROWS: usize = 60;
@@ -139,7 +140,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                 .map_err(|e| format!("cannot write the CSV: {e}"))
                 .and_then(|csv| {
                     let href = format!("data:text/csv;charset=utf-8,{}", js_sys::encode_uri_component(&csv));
-                    crate::export::download(&format!("{name}-decisions.csv"), &href)
+                    download(&format!("{name}-decisions.csv"), &href)
                 });
             if let Err(e) = saved {
                 web_sys::console::warn_1(&e.into());

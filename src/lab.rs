@@ -107,7 +107,7 @@ impl Speed {
         match self {
             Speed::Duration(seconds) if seconds % 60 == 0 => format!("whole run in {} min", seconds / 60),
             Speed::Duration(seconds) => format!("whole run in {seconds} s"),
-            Speed::PerSecond(rate) => format!("{} {unit}/s", crate::stats::group_digits(rate)),
+            Speed::PerSecond(rate) => format!("{} {unit}/s", crate::format::group_digits(rate)),
             Speed::Max => "as fast as possible".into(),
         }
     }

@@ -7,7 +7,8 @@
 //! * [`runner`]: plays a race for the page and publishes its snapshots;
 //! * [`race_thread`], [`race_host`]: the race worker, from the page's side and its own;
 //! * [`frame_loop`]: the requestAnimationFrame loop, cancelled on drop;
-//! * [`crash`]: the message a panic leaves on the page;
+//! * [`dom`]: the DOM and worker plumbing the page shares, and the message a panic leaves;
+//! * [`format`]: numbers for people;
 //! * [`sweep`]: a preset's swept figure, run in Web Workers;
 //! * [`gallery`]: the landing view, every preset as a card with a live thumbnail;
 //! * [`app`], [`controls`], [`cluster`], [`chart`], [`stats`], [`export`]: components that
@@ -24,9 +25,10 @@ pub mod canvas_size;
 pub mod chart;
 pub mod cluster;
 pub mod controls;
-pub mod crash;
+pub mod dom;
 pub mod driver;
 pub mod export;
+pub mod format;
 pub mod frame_loop;
 pub mod gallery;
 pub mod inspector;
@@ -48,6 +50,6 @@ pub fn start() {
     if web_sys::window().is_none() {
         return;
     }
-    crash::install();
+    dom::crash::install();
     yew::Renderer::<app::App>::new().render();
 }

@@ -9,8 +9,8 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
+use crate::dom::workers::now_ms;
 use crate::driver::{Command, Driver};
-use crate::frame_loop::now_ms;
 use crate::lab::Speed;
 use packlab_core::scenario::{Setup, decode_link};
 

@@ -26,12 +26,12 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
+use crate::dom::workers::now_ms;
+use crate::dom::workers::{asset_url, js_object, module_urls, worker_init};
 use crate::driver::Command;
-use crate::frame_loop::now_ms;
 use crate::lab::Speed;
 use crate::race_host::link_of;
 use crate::snapshot::{Phase, Snapshot};
-use crate::sweep::{asset_url, js_object, module_urls, worker_init};
 use packlab_core::scenario::Setup;
 
 /// What a race shown from the worker tells its runner.

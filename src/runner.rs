@@ -10,8 +10,9 @@ use std::rc::{Rc, Weak};
 
 use yew::prelude::*;
 
+use crate::dom::workers::now_ms;
 use crate::driver::{Command, Driver, MAX_FRAME_GAP_MS};
-use crate::frame_loop::{FrameLoop, now_ms};
+use crate::frame_loop::FrameLoop;
 use crate::lab::Speed;
 use crate::race_host::link_of;
 use crate::race_thread::{Listener, RaceThread, RemoteRace};
@@ -449,7 +450,7 @@ pub fn use_race(setup: Rc<Setup>, speed: Speed, open_at: Option<f64>) -> RaceHan
                     Rc::from(format!(
                         "The scenario changed at {} {}, so the run started again from 0 with the new values{}.",
                         time.prefix(),
-                        crate::stats::group_digits(o.slot),
+                        crate::format::group_digits(o.slot),
                         if o.phase == Phase::Running { " and plays on" } else { "" }
                     ))
                 });

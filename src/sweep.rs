@@ -25,11 +25,11 @@ use web_sys::{HtmlCanvasElement, MessageEvent, Worker, WorkerOptions, WorkerType
 use yew::prelude::*;
 
 use crate::chart::draw;
-use crate::controls::value_of;
+use crate::dom::page::{page_address, value_of};
+use crate::dom::workers::{asset_url, module_urls, now_ms, worker_init};
 use crate::export::{ImageFormat, export_size, save_chart};
-use crate::frame_loop::now_ms;
+use crate::format::group_digits;
 use crate::lab::SPEED_KEY;
-use crate::stats::group_digits;
 
 /// Most replications per point the page runs.
 pub const MAX_REPS: u64 = 50;
@@ -381,42 +381,6 @@ impl Drop for WorkerPool {
     }
 }
 
-/// The page's wasm-bindgen module and wasm file, as www/boot.js loaded them.
-pub(crate) fn module_urls() -> Option<(String, String)> {
-    let document = web_sys::window()?.document()?;
-    let tag = document.query_selector("script[data-wasm]").ok()??;
-    let base = document.base_uri().ok()??;
-    let absolute = |attr: &str| web_sys::Url::new_with_base(&tag.get_attribute(attr)?, &base).ok().map(|u| u.href());
-    Some((absolute("data-js")?, absolute("data-wasm")?))
-}
-
-/// The first message to a worker that runs the page's wasm (the race worker, a sweep's):
-/// `{init: {js, wasm, module}}`. The page's compiled `WebAssembly.Module` goes along, so the
-/// worker instantiates it without fetching and compiling the wasm again; the URL is there for a
-/// worker that gets no module.
-pub(crate) fn worker_init(js: &str, wasm: &str) -> Result<JsValue, String> {
-    let fields = [("js", JsValue::from_str(js)), ("wasm", JsValue::from_str(wasm)), ("module", wasm_bindgen::module())];
-    js_object(&fields)
-        .and_then(|fields| js_object(&[("init", fields)]))
-        .map_err(|e| format!("cannot describe the module to a worker: {e:?}"))
-}
-
-/// A JS object with these fields: a message to a worker that carries more than JSON can (a
-/// compiled module, blobs).
-pub(crate) fn js_object(fields: &[(&str, JsValue)]) -> Result<JsValue, JsValue> {
-    let object = js_sys::Object::new();
-    for (key, value) in fields {
-        js_sys::Reflect::set(&object, &JsValue::from_str(key), value)?;
-    }
-    Ok(object.into())
-}
-
-/// The URL of a file next to the page.
-pub(crate) fn asset_url(file: &str) -> Option<String> {
-    let base = web_sys::window()?.document()?.base_uri().ok()??;
-    web_sys::Url::new_with_base(file, &base).ok().map(|u| u.href())
-}
-
 /// Workers to start: one per core the browser reports, at least one, at most one per task.
 fn worker_count(tasks: usize) -> usize {
     let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
@@ -514,7 +478,7 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
                 workers.workers.len(),
                 if p.finished_ms.is_some() { ": done" } else { "" }
             );
-            let origin = current_page();
+            let origin = page_address();
             (cells, status, Some(plan.command(&origin)), p.finished_ms.is_none() && p.error.is_none(), p.error.clone())
         }
     };
@@ -634,11 +598,6 @@ fn axis_name(axis: Axis) -> &'static str {
         Axis::Load => "Load",
         Axis::Servers => "Servers L",
     }
-}
-
-fn current_page() -> String {
-    let location = web_sys::window().map(|w| w.location());
-    location.and_then(|l| Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))).unwrap_or_default()
 }
 
 #[derive(Properties, PartialEq)]

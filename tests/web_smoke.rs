@@ -10,11 +10,12 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use packlab_core::scenario::Setup;
+use packlab_web::format::group_digits;
 use packlab_web::lab::{Lab, Speed};
 use packlab_web::race::Race;
 use packlab_web::runner::Runner;
 use packlab_web::snapshot::Phase;
-use packlab_web::stats::{Stats, StatsProps, group_digits};
+use packlab_web::stats::{Stats, StatsProps};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -113,12 +114,12 @@ async fn stats_rows_carry_the_numbers() {
 /// preset; a second panic replaces it.
 #[wasm_bindgen_test]
 fn a_crash_is_shown_with_a_way_back() {
-    packlab_web::crash::show("panicked at somewhere: something");
-    packlab_web::crash::show("panicked at elsewhere: another thing");
+    packlab_web::dom::crash::show("panicked at somewhere: something");
+    packlab_web::dom::crash::show("panicked at elsewhere: another thing");
     let document = web_sys::window().unwrap().document().unwrap();
-    let panels = document.query_selector_all(&format!("#{}", packlab_web::crash::CRASH_ID)).unwrap();
+    let panels = document.query_selector_all(&format!("#{}", packlab_web::dom::crash::CRASH_ID)).unwrap();
     assert_eq!(panels.length(), 1);
-    let panel = document.get_element_by_id(packlab_web::crash::CRASH_ID).unwrap();
+    let panel = document.get_element_by_id(packlab_web::dom::crash::CRASH_ID).unwrap();
     assert_eq!(panel.get_attribute("role").as_deref(), Some("alert"));
     let text = panel.text_content().unwrap();
     assert!(text.contains("another thing") && !text.contains("something"), "{text}");
