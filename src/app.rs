@@ -23,9 +23,9 @@ use crate::format::moment;
 use crate::gallery::Gallery;
 use crate::inspector::{EventLog, Inspect};
 use crate::lab::{Action, Lab, ThemeChoice, TourAt, View};
-use crate::runner::use_race;
-use crate::snapshot::Phase;
-use crate::snapshot::Snapshot;
+use crate::play::snapshot::Phase;
+use crate::play::snapshot::Snapshot;
+use crate::play::use_race::use_race;
 use crate::stats::{Stats, Swatch};
 use crate::sweep::SweepView;
 use packlab_core::scenario::{Scenario, Setup, run_command};
@@ -134,7 +134,7 @@ pub struct LabProps {
 /// What the full page and the embedded one both run: the race, the theory's load marks, the
 /// keyboard and its help, and the chart theme.
 struct LabRace {
-    race: crate::runner::RaceHandle,
+    race: crate::play::use_race::RaceHandle,
     marks: Rc<[LoadMark]>,
     reduced_motion: bool,
     help: UseStateHandle<bool>,
@@ -192,7 +192,7 @@ fn Workbench(props: &LabProps) -> Html {
     if !playing {
         *logged.borrow_mut() = snapshot.clone();
     }
-    let logged = crate::snapshot::Shown(logged.borrow().clone());
+    let logged = crate::play::snapshot::Shown(logged.borrow().clone());
     let on_hit = {
         let (inspect, snapshot) = (inspect.clone(), snapshot.clone());
         Callback::from(move |(lane, hit): (usize, Hit)| inspect.set(Inspect::after_hit(&snapshot, lane, hit)))

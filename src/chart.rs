@@ -12,7 +12,7 @@ use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 use crate::canvas_size::{css_size, use_canvas_size};
-use crate::snapshot::{Phase, Snapshot};
+use crate::play::snapshot::{Phase, Snapshot};
 
 /// Whether trajectories mark their points (no: ~1000 points make a line).
 pub const QUEUE_MARKERS: bool = false;
@@ -555,8 +555,8 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::race::Race;
-    use crate::snapshot::Phase;
+    use crate::play::race::Race;
+    use crate::play::snapshot::Phase;
     use packlab_core::scenario::Setup;
 
     #[test]

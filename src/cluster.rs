@@ -1,6 +1,6 @@
 //! One policy's cluster, drawn on a canvas: each server as a bar filled by its jobs (blocks
 //! sized by job size, coloured by queue bin, the last placement outlined, the VQS
-//! configuration above), or, from [`crate::race::DETAIL_LIMIT`] servers on, a heat strip of
+//! configuration above), or, from [`crate::play::race::DETAIL_LIMIT`] servers on, a heat strip of
 //! fills; below, the waiting jobs as bins. Drawn with the 2D context directly: thousands of
 //! rectangles per frame is what it is fast at.
 

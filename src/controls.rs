@@ -19,8 +19,8 @@ use crate::bounds::collections_only;
 use crate::dom::page::value_of;
 use crate::format::{group_digits, moment};
 use crate::lab::{Action, Lab, MAX_POLICIES, SPEED_KEY, Speed};
-use crate::race_thread::RaceThread;
-use crate::snapshot::{Phase, Shown, Snapshot};
+use crate::play::snapshot::{Phase, Shown, Snapshot};
+use crate::play::worker::client::RaceWorker;
 use crate::trace_file::{self, Progress};
 
 #[derive(Properties, PartialEq)]
@@ -465,13 +465,13 @@ async fn load_files(
 ) -> Result<(Action, Option<TraceStats>), ConfigError> {
     // The race worker reads the same files at the same time, so that a race replaying them
     // can run there too.
-    let shared = RaceThread::share_trace(files);
+    let worker = RaceWorker::share_trace(files);
     let loaded = trace_file::load(files, progress).await?;
     let servers = servers.filter(|_| matches!(loaded, Loaded::Google(_) | Loaded::TaskCsv(_)));
     let stats = stats(&loaded, servers);
     let kept = packlab_core::trace::keep(loaded);
-    if let Some(thread) = shared {
-        thread.has_trace(kept.name());
+    if let Some(worker) = worker {
+        worker.has_trace(kept.name());
     }
     Ok((Action::LoadTrace(kept), Some(stats)))
 }
@@ -833,7 +833,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let memory = format!(
         "Going back replays from the nearest of {count} checkpoints ({:.1} MB, at most {} MB).",
         bytes as f64 / 1e6,
-        crate::timeline::BUDGET_BYTES >> 20
+        crate::play::checkpoints::BUDGET_BYTES >> 20
     );
     let link = {
         let separator = if props.query.is_empty() { "" } else { "&" };

@@ -10,7 +10,7 @@ use packlab_core::report::sig;
 use packlab_plot::{Chart, Point};
 
 use crate::dom::page::download;
-use crate::snapshot::{LaneStats, Snapshot};
+use crate::play::snapshot::{LaneStats, Snapshot};
 
 /// One column of the CSV: a plotted series and how its points line up with the rows.
 struct Column<'a> {
@@ -166,8 +166,8 @@ pub fn save_chart(chart: &Chart<'_>, size: (f64, f64), base: &str, format: Image
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::race::Race;
-    use crate::snapshot::Phase;
+    use crate::play::race::Race;
+    use crate::play::snapshot::Phase;
     use packlab_core::scenario::Setup;
 
     #[test]

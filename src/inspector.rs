@@ -14,7 +14,7 @@ use yew::prelude::*;
 use crate::cluster::Hit;
 use crate::dom::page::download;
 use crate::format::moment;
-use crate::snapshot::{Shown, Snapshot};
+use crate::play::snapshot::{Shown, Snapshot};
 
 /// Rows the log shows, newest first (the CSV has every decision kept).
 const ROWS: usize = 60;

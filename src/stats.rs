@@ -7,7 +7,7 @@ use packlab_core::models::{JobTime, RewardReference};
 
 use crate::chart::QUEUE_MARKERS;
 use crate::format::{format_mean, group_decimal, group_digits};
-use crate::snapshot::LaneStats;
+use crate::play::snapshot::LaneStats;
 
 #[derive(Properties, PartialEq)]
 pub struct StatsProps {

@@ -7,8 +7,8 @@
 
 use packlab_core::scenario::Setup;
 use packlab_web::lab::Lab;
-use packlab_web::race::Race;
-use packlab_web::snapshot::Phase;
+use packlab_web::play::race::Race;
+use packlab_web::play::snapshot::Phase;
 use proptest::prelude::*;
 
 const PAGE_KEYS: [&str; 8] = ["speed", "embed", "views", "theme", "present", "tour", "step", "t"];

@@ -1,6 +1,6 @@
 //! The web crate in a real browser (wasm-bindgen-test under chromedriver): the race steps the
-//! core in WebAssembly, the runner's animation loop runs and stops when dropped, and the stats
-//! panel renders the attributes the page tests read.
+//! core in WebAssembly, the race session's animation loop runs and stops when dropped, and the
+//! stats panel renders the attributes the page tests read.
 //!
 //! `CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 //! cargo test -p packlab-web --target wasm32-unknown-unknown --test web_smoke` (see scripts/test).
@@ -12,9 +12,9 @@ use std::rc::Rc;
 use packlab_core::scenario::Setup;
 use packlab_web::format::group_digits;
 use packlab_web::lab::{Lab, Speed};
-use packlab_web::race::Race;
-use packlab_web::runner::Runner;
-use packlab_web::snapshot::Phase;
+use packlab_web::play::race::Race;
+use packlab_web::play::session::RaceSession;
+use packlab_web::play::snapshot::Phase;
 use packlab_web::stats::{Stats, StatsProps};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -48,29 +48,29 @@ fn race_steps_both_policies_in_lockstep() {
 }
 
 #[wasm_bindgen_test]
-async fn runner_plays_and_stops_when_dropped() {
+async fn a_session_plays_and_stops_when_dropped() {
     let published = Rc::new(Cell::new(0u32));
-    let runner = {
+    let session = {
         let published = published.clone();
-        Runner::new(setup(), Speed::Max, move || published.set(published.get() + 1))
+        RaceSession::new(setup(), Speed::Max, move || published.set(published.get() + 1))
     };
-    runner.play();
+    session.play();
     for _ in 0..5 {
         next_frame().await;
     }
-    let snap = runner.snapshot();
+    let snap = session.snapshot();
     assert_eq!(snap.phase, Phase::Running);
     assert!(snap.slot > 0, "no slot ran in five frames");
-    runner.pause();
-    assert_eq!(runner.snapshot().phase, Phase::Paused);
-    runner.play();
+    session.pause();
+    assert_eq!(session.snapshot().phase, Phase::Paused);
+    session.play();
     next_frame().await;
-    drop(runner);
+    drop(session);
     let count = published.get();
     for _ in 0..3 {
         next_frame().await;
     }
-    assert_eq!(published.get(), count, "the loop ran on after its runner was dropped");
+    assert_eq!(published.get(), count, "the loop ran on after its session was dropped");
 }
 
 #[wasm_bindgen_test]

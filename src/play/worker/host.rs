@@ -1,18 +1,20 @@
-//! The race worker's side: a [`Driver`] that `www/race-worker.js` steps off the main thread.
+//! The race worker's own side: a [`Player`] that `www/race-worker.js` steps off the main thread.
 //!
-//! The page ([`crate::runner`]) sends the worker its scenario as a link, then commands; the
-//! worker plays the race in slices of wall time and sends back a [`Snapshot`](crate::snapshot::Snapshot) (postcard bytes,
-//! transferred, not copied) whenever the page has drawn the previous one. No message is sent
+//! The page ([`crate::play::session`], through [`crate::play::worker::client`]) sends the worker
+//! its scenario as a link, then commands; the worker plays the race in slices of wall time and
+//! sends back a [`Snapshot`](crate::play::snapshot::Snapshot) (postcard bytes, transferred, not
+//! copied) whenever the page has drawn the previous one. No message is sent
 //! per job or per slot, and the page draws only the latest snapshot.
 
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
-use crate::dom::workers::now_ms;
-use crate::driver::{Command, Driver};
-use crate::lab::Speed;
 use packlab_core::scenario::{Setup, decode_link};
+
+use crate::dom::workers::now_ms;
+use crate::lab::Speed;
+use crate::play::player::{Command, Player};
 
 thread_local! {
     /// What the last panic in this worker said, for the page: a panic traps the wasm, and the
@@ -37,7 +39,7 @@ pub fn race_worker_panic() -> Option<String> {
 /// A race played in the worker.
 #[wasm_bindgen]
 pub struct RaceHost {
-    driver: Driver,
+    player: Player,
 }
 
 #[wasm_bindgen]
@@ -48,7 +50,7 @@ impl RaceHost {
         keep_panic_messages();
         let setup = setup_of(link).map_err(|e| JsValue::from_str(&e))?;
         let speed: Speed = serde_json::from_str(speed).map_err(|e| JsValue::from_str(&format!("bad speed: {e}")))?;
-        Ok(Self { driver: Driver::new(Rc::new(setup), speed) })
+        Ok(Self { player: Player::new(Rc::new(setup), speed) })
     }
 
     /// Carries out a command (JSON of [`Command`]). Returns whether the page has something
@@ -56,27 +58,27 @@ impl RaceHost {
     pub fn command(&mut self, command: &str) -> Result<bool, JsValue> {
         let command: Command =
             serde_json::from_str(command).map_err(|e| JsValue::from_str(&format!("bad command: {e}")))?;
-        Ok(self.driver.apply(command))
+        Ok(self.player.apply(command))
     }
 
     /// Whether the race is playing (the worker keeps calling [`RaceHost::work`]).
     pub fn playing(&self) -> bool {
-        self.driver.playing()
+        self.player.playing()
     }
 
     /// Whether playing follows a set speed, so the worker may wait between slices.
     pub fn paced(&self) -> bool {
-        self.driver.paced()
+        self.player.paced()
     }
 
     /// Plays for up to `budget_ms` of wall time.
     pub fn work(&mut self, budget_ms: f64) {
-        self.driver.slice(now_ms(), budget_ms, now_ms);
+        self.player.slice(now_ms(), budget_ms, now_ms);
     }
 
-    /// The race now, as bytes for [`crate::snapshot::Snapshot::from_bytes`].
+    /// The race now, as bytes for [`crate::play::snapshot::Snapshot::from_bytes`].
     pub fn frame(&self) -> Result<Vec<u8>, JsValue> {
-        self.driver.snapshot().to_bytes().map_err(|e| JsValue::from_str(&e))
+        self.player.snapshot().to_bytes().map_err(|e| JsValue::from_str(&e))
     }
 }
 
@@ -118,16 +120,19 @@ mod tests {
     fn a_snapshot_crosses_to_the_page_unchanged() {
         for preset in presets() {
             let setup = Rc::new(Setup::from_preset(preset.id).unwrap());
-            let mut driver = Driver::new(setup, Speed::Max);
-            driver.apply(Command::Seek(40.0));
-            driver.apply(Command::Step);
-            let snapshot = driver.snapshot();
+            let mut player = Player::new(setup, Speed::Max);
+            player.apply(Command::Seek(40.0));
+            player.apply(Command::Step);
+            let snapshot = player.snapshot();
             let bytes = snapshot.to_bytes().unwrap();
             // Compared as text: a mean before the warm-up ends is NaN, which equals nothing.
-            let back = crate::snapshot::Snapshot::from_bytes(&bytes).unwrap();
+            let back = crate::play::snapshot::Snapshot::from_bytes(&bytes).unwrap();
             assert_eq!(format!("{back:?}"), format!("{snapshot:?}"), "{}", preset.id);
             assert_eq!(back.model.id, snapshot.model.id);
         }
-        assert!(crate::snapshot::Snapshot::from_bytes(&[1, 2, 3]).is_err(), "bad bytes are an error, not a panic");
+        assert!(
+            crate::play::snapshot::Snapshot::from_bytes(&[1, 2, 3]).is_err(),
+            "bad bytes are an error, not a panic"
+        );
     }
 }

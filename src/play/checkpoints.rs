@@ -19,11 +19,11 @@
 
 use packlab_core::view::LiveRun;
 
-use crate::memory::allocated_during;
+use crate::play::memory::allocated_during;
 
 /// Most checkpoints kept.
 pub const MAX_CHECKPOINTS: usize = 48;
-/// Most bytes the checkpoints hold together (measured by [`crate::memory`]), besides the one
+/// Most bytes the checkpoints hold together (measured by [`crate::play::memory`]), besides the one
 /// being added.
 pub const BUDGET_BYTES: u64 = 64 << 20;
 /// Most bytes cloned per event simulated since the previous checkpoint.

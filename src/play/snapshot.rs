@@ -1,5 +1,5 @@
-//! The small immutable picture of a race that the components render. The runner publishes a
-//! new one each animation frame; components never touch the simulations themselves.
+//! The small immutable picture of a race that the components render. The race session
+//! ([`crate::play::session`]) publishes a new one each animation frame; components never touch the simulations themselves.
 
 use std::rc::Rc;
 

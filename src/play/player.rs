@@ -1,22 +1,24 @@
 //! A race in play: what Play, Pause, Step, Back, the timeline and a link's `t=` do to a
-//! [`Race`], and how far it runs in a slice of wall time at the chosen speed.
+//! [`Race`] (the [`Command`]s a [`Player`] carries out), and how far it runs in a slice of wall
+//! time at the chosen speed.
 //!
-//! The driver is the same wherever the race runs. The page runs it in the race worker
-//! (`www/race-worker.js` with [`crate::race_host::RaceHost`]), which steps it as fast as the
-//! speed allows and sends [`Snapshot`]s to the main thread; where no worker can start (and in
-//! the browser tests of the runner itself) it runs on the main thread inside
-//! requestAnimationFrame ([`crate::runner`]). Either way the commands mean the same and the
-//! trajectory is the same.
+//! The player is the same wherever the race runs. The page runs it in the race worker
+//! (`www/race-worker.js` with [`crate::play::worker::host::RaceHost`]), which steps it as fast
+//! as the speed allows and sends [`Snapshot`]s to the main thread; where no worker can start
+//! (and in the browser tests of the race session itself) it runs on the main thread inside
+//! requestAnimationFrame ([`crate::play::session`]). Either way the commands mean the same and
+//! the trajectory is the same.
 
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::lab::Speed;
-use crate::race::Race;
-use crate::snapshot::{Phase, Rate, Snapshot};
 use packlab_core::EngineError;
 use packlab_core::scenario::Setup;
+
+use crate::lab::Speed;
+use crate::play::race::Race;
+use crate::play::snapshot::{Phase, Rate, Snapshot};
 
 /// Points kept per series: enough for a smooth curve, bounded however long it runs.
 pub const MAX_POINTS: usize = 1024;
@@ -49,7 +51,7 @@ pub enum Command {
 }
 
 /// A race and where it is in play.
-pub struct Driver {
+pub struct Player {
     setup: Rc<Setup>,
     race: Race,
     phase: Phase,
@@ -95,7 +97,7 @@ impl Meter {
     }
 }
 
-impl Driver {
+impl Player {
     pub fn new(setup: Rc<Setup>, speed: Speed) -> Self {
         let race = Race::new(&setup, MAX_POINTS);
         Self {
@@ -291,8 +293,8 @@ impl Driver {
 mod tests {
     use super::*;
 
-    fn driver(link: &str, speed: Speed) -> Driver {
-        Driver::new(Rc::new(crate::race_host::setup_of(link).unwrap()), speed)
+    fn player(link: &str, speed: Speed) -> Player {
+        Player::new(Rc::new(crate::play::worker::host::setup_of(link).unwrap()), speed)
     }
 
     /// A clock that says `ms` whenever asked: a slice then runs what the speed asks.
@@ -302,7 +304,7 @@ mod tests {
 
     #[test]
     fn commands_play_pause_step_and_go_back() {
-        let mut d = driver("preset=pgrr-a1&servers=10&horizon=500", Speed::Max);
+        let mut d = player("preset=pgrr-a1&servers=10&horizon=500", Speed::Max);
         assert_eq!(d.phase(), &Phase::Ready);
         assert!(!d.apply(Command::Speed(Speed::PerSecond(1000))), "a speed alone shows nothing new");
         assert!(d.apply(Command::Toggle));
@@ -329,7 +331,7 @@ mod tests {
 
     #[test]
     fn a_link_time_is_reached_at_full_speed_and_the_horizon_ends_play() {
-        let mut d = driver("preset=pgrr-a1&servers=10&horizon=300", Speed::PerSecond(1));
+        let mut d = player("preset=pgrr-a1&servers=10&horizon=300", Speed::PerSecond(1));
         d.apply(Command::OpenAt(120.0));
         while d.playing() {
             d.slice(0.0, 50.0, frozen(0.0));

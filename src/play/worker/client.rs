@@ -1,23 +1,6 @@
-//! The main thread's side of the race worker (`www/race-worker.js`).
-//!
-//! One worker serves the page for as long as it is open: it loads the page's wasm once, and
-//! each new race (a new scenario) replaces the one it played. Messages, as JSON strings to the
-//! worker:
-//!
-//! * `{init: {js: URL, wasm: URL, module: WebAssembly.Module}}` (an object), once;
-//! * `{trace: [{name, blob}, …]}` (an object): the files of a trace the page is reading, for
-//!   the worker's own library;
-//! * `{"race": N, "link": QUERY, "speed": SPEED}`: play race N from now on;
-//! * `{"race": N, "do": COMMAND}`: a [`Command`] for race N;
-//! * `{"race": N, "drawn": true}`: the page has taken race N's last snapshot;
-//! * `{"race": N, "end": true}`: race N is no longer shown.
-//!
-//! and from it, as objects: `{race: N, snapshot: ArrayBuffer}` (transferred, [`Snapshot`]
-//! bytes) or `{race: N, error: TEXT}` (`race` is -1 when the worker could not load at all).
-//!
-//! The worker sends a snapshot only once the page has taken the previous one, so however fast
-//! the race runs, at most one is on its way, and the page decodes and draws at most one per
-//! animation frame.
+//! The page's side of the race worker: [`RaceWorker`] starts it, hands it the files of a
+//! trace, and plays [`RemoteRace`]s in it, drawing the snapshots it sends with the page's
+//! animation frames (the messages are listed in [`crate::play::worker`]).
 
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
@@ -26,15 +9,15 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use crate::dom::workers::now_ms;
-use crate::dom::workers::{asset_url, js_object, module_urls, worker_init};
-use crate::driver::Command;
-use crate::lab::Speed;
-use crate::race_host::link_of;
-use crate::snapshot::{Phase, Snapshot};
 use packlab_core::scenario::Setup;
 
-/// What a race shown from the worker tells its runner.
+use crate::dom::workers::{asset_url, js_object, module_urls, now_ms, worker_init};
+use crate::lab::Speed;
+use crate::play::player::Command;
+use crate::play::snapshot::{Phase, Snapshot};
+use crate::play::worker::host::link_of;
+
+/// What a race shown from the worker tells its race session.
 pub trait Listener {
     /// A snapshot to show, in an animation frame.
     fn show(&self, snapshot: Snapshot);
@@ -43,7 +26,7 @@ pub trait Listener {
 }
 
 /// The page's race worker.
-pub struct RaceThread {
+pub struct RaceWorker {
     worker: Worker,
     /// The race shown now: its messages are the only ones heeded.
     current: RefCell<Weak<RemoteRace>>,
@@ -57,51 +40,51 @@ pub struct RaceThread {
 }
 
 thread_local! {
-    static THREAD: RefCell<Option<Rc<RaceThread>>> = const { RefCell::new(None) };
+    static WORKER: RefCell<Option<Rc<RaceWorker>>> = const { RefCell::new(None) };
 }
 
-impl RaceThread {
+impl RaceWorker {
     /// The page's race worker, started on first use.
-    pub fn get() -> Result<Rc<RaceThread>, String> {
-        if let Some(thread) = THREAD.with(|t| t.borrow().clone()) {
-            let broken = thread.broken.borrow().clone();
+    pub fn get() -> Result<Rc<RaceWorker>, String> {
+        if let Some(race_worker) = WORKER.with(|t| t.borrow().clone()) {
+            let broken = race_worker.broken.borrow().clone();
             return match broken {
                 Some(why) => Err(why),
-                None => Ok(thread),
+                None => Ok(race_worker),
             };
         }
-        let thread = Self::spawn()?;
-        THREAD.with(|t| *t.borrow_mut() = Some(thread.clone()));
-        Ok(thread)
+        let race_worker = Self::spawn()?;
+        WORKER.with(|t| *t.borrow_mut() = Some(race_worker.clone()));
+        Ok(race_worker)
     }
 
-    fn spawn() -> Result<Rc<RaceThread>, String> {
+    fn spawn() -> Result<Rc<RaceWorker>, String> {
         let (js, wasm) = module_urls().ok_or("cannot find the page's wasm module")?;
         let script = asset_url("race-worker.js").ok_or("cannot find race-worker.js")?;
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
         let worker =
             Worker::new_with_options(&script, &options).map_err(|e| format!("cannot start a worker: {e:?}"))?;
-        let thread = Rc::new_cyclic(|me: &Weak<RaceThread>| {
+        let race_worker = Rc::new_cyclic(|me: &Weak<RaceWorker>| {
             let on_message = {
                 let me = me.clone();
                 Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-                    if let Some(thread) = me.upgrade() {
-                        thread.heard(&event.data());
+                    if let Some(race_worker) = me.upgrade() {
+                        race_worker.heard(&event.data());
                     }
                 })
             };
             let on_error = {
                 let me = me.clone();
                 Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
-                    if let Some(thread) = me.upgrade() {
-                        thread.break_down(format!("the race worker failed: {}", event.message()));
+                    if let Some(race_worker) = me.upgrade() {
+                        race_worker.break_down(format!("the race worker failed: {}", event.message()));
                     }
                 })
             };
             worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
             worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-            RaceThread {
+            RaceWorker {
                 worker: worker.clone(),
                 current: RefCell::new(Weak::new()),
                 next_id: Cell::new(0),
@@ -112,21 +95,21 @@ impl RaceThread {
             }
         });
         let init = worker_init(&js, &wasm)?;
-        thread.worker.post_message(&init).map_err(|e| format!("cannot talk to the race worker: {e:?}"))?;
-        Ok(thread)
+        race_worker.worker.post_message(&init).map_err(|e| format!("cannot talk to the race worker: {e:?}"))?;
+        Ok(race_worker)
     }
 
     /// Gives the worker the files of a trace the page is reading (the blobs themselves, not
     /// copies), for its own library. Returns the worker, to be told the trace's fingerprint
-    /// once the page knows it ([`RaceThread::has_trace`]); `None` when there is no worker.
-    pub fn share_trace(files: &[(String, web_sys::Blob)]) -> Option<Rc<RaceThread>> {
-        let thread = Self::get().ok()?;
+    /// once the page knows it ([`RaceWorker::has_trace`]); `None` when there is no worker.
+    pub fn share_trace(files: &[(String, web_sys::Blob)]) -> Option<Rc<RaceWorker>> {
+        let race_worker = Self::get().ok()?;
         let list = js_sys::Array::new();
         for (name, blob) in files {
             list.push(&js_object(&[("name", JsValue::from_str(name)), ("blob", blob.into())]).ok()?);
         }
-        thread.worker.post_message(&js_object(&[("trace", list.into())]).ok()?).ok()?;
-        Some(thread)
+        race_worker.worker.post_message(&js_object(&[("trace", list.into())]).ok()?).ok()?;
+        Some(race_worker)
     }
 
     /// Notes that the worker was given the files of trace `fingerprint`: races replaying it
@@ -147,7 +130,7 @@ impl RaceThread {
         self.next_id.set(id + 1);
         let race = Rc::new(RemoteRace {
             id,
-            thread: self.clone(),
+            worker: self.clone(),
             pending: RefCell::new(None),
             frame: RefCell::new(None),
             requested: Cell::new(None),
@@ -212,7 +195,7 @@ type FrameCallback = Closure<dyn FnMut(f64)>;
 /// A race played in the worker, as the page sees it.
 pub struct RemoteRace {
     id: u64,
-    thread: Rc<RaceThread>,
+    worker: Rc<RaceWorker>,
     /// The snapshot to draw with the next animation frame.
     pending: RefCell<Option<Snapshot>>,
     frame: RefCell<Option<FrameCallback>>,
@@ -227,7 +210,7 @@ impl RemoteRace {
     pub fn command(&self, command: Command) {
         let command = serde_json::to_value(command).unwrap_or_default();
         let message = serde_json::json!({ "race": self.id, "do": command.to_string() });
-        if let Err(e) = self.thread.post(&message.to_string()) {
+        if let Err(e) = self.worker.post(&message.to_string()) {
             self.listener.failed(e);
         }
     }
@@ -238,11 +221,11 @@ impl RemoteRace {
             let _ = window.cancel_animation_frame(id);
         }
         self.frame.borrow_mut().take();
-        let current = self.thread.current.borrow().upgrade().is_some_and(|race| race.id == self.id);
+        let current = self.worker.current.borrow().upgrade().is_some_and(|race| race.id == self.id);
         if current {
-            *self.thread.current.borrow_mut() = Weak::new();
+            *self.worker.current.borrow_mut() = Weak::new();
             // Nothing more to do if this fails: the worker's next race replaces this one.
-            let _ = self.thread.post(&serde_json::json!({ "race": self.id, "end": true }).to_string());
+            let _ = self.worker.post(&serde_json::json!({ "race": self.id, "end": true }).to_string());
         }
     }
 
@@ -289,7 +272,7 @@ impl RemoteRace {
     fn draw(&self) {
         self.requested.set(None);
         let Some(mut snapshot) = self.pending.borrow_mut().take() else { return };
-        let _ = self.thread.post(&serde_json::json!({ "race": self.id, "drawn": true }).to_string());
+        let _ = self.worker.post(&serde_json::json!({ "race": self.id, "drawn": true }).to_string());
         let fps = self.meter.borrow_mut().count(now_ms(), snapshot.phase == Phase::Running);
         // The worker measured its slices; the page's frames are what the person sees.
         snapshot.rate = match (snapshot.rate, fps) {
