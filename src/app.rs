@@ -22,10 +22,13 @@ use crate::export::{self, ImageFormat};
 use crate::format::moment;
 use crate::gallery::Gallery;
 use crate::inspector::{EventLog, Inspect};
-use crate::lab::{Action, Lab, ThemeChoice, TourAt, View};
 use crate::play::snapshot::Phase;
 use crate::play::snapshot::Snapshot;
 use crate::play::use_race::use_race;
+use crate::state::theme::ThemeChoice;
+use crate::state::tour::TourAt;
+use crate::state::views::View;
+use crate::state::{Action, Lab};
 use crate::stats::{Stats, Swatch};
 use crate::sweep::SweepView;
 use packlab_core::scenario::{Scenario, Setup, run_command};
@@ -702,7 +705,7 @@ pub fn edited_note(setup: &Setup) -> Option<String> {
         .filter(|(key, _)| !["seed", "horizon", "warmup", "sample_every"].contains(key))
         .map(|(key, value)| format!("{} = {value}", label(key)))
         .collect();
-    let preset_lanes = crate::lab::preset_setup(setup.preset.id).map(|s| s.policies).unwrap_or_default();
+    let preset_lanes = crate::state::preset_setup(setup.preset.id).map(|s| s.policies).unwrap_or_default();
     if setup.policies != preset_lanes {
         let names: Vec<String> = setup.policies.iter().map(|p| setup.scenario.policy_label(p)).collect();
         changes.push(format!("lanes {}", names.join(", ")));

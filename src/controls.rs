@@ -1,5 +1,5 @@
 //! The controls: preset, policies, scenario keys (with a size-distribution editor), and the
-//! playback bar. They only dispatch [`Action`]s; the reducer in [`crate::lab`] decides.
+//! playback bar. They only dispatch [`Action`]s; the reducer in [`crate::state`] decides.
 
 use std::rc::Rc;
 
@@ -18,9 +18,10 @@ use yew::prelude::*;
 use crate::bounds::collections_only;
 use crate::dom::page::value_of;
 use crate::format::{group_digits, moment};
-use crate::lab::{Action, Lab, MAX_POLICIES, SPEED_KEY, Speed};
 use crate::play::snapshot::{Phase, Shown, Snapshot};
 use crate::play::worker::client::RaceWorker;
+use crate::state::speed::{SPEED_KEY, Speed};
+use crate::state::{Action, Lab, MAX_POLICIES};
 use crate::trace_file::{self, Progress};
 
 #[derive(Properties, PartialEq)]
@@ -838,7 +839,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let link = {
         let separator = if props.query.is_empty() { "" } else { "&" };
         // Exactly this moment: an event's time prints as the shortest text that reads back to it.
-        format!("?{}{separator}{}={}", props.query, crate::lab::TIME_KEY, s.now)
+        format!("?{}{separator}{}={}", props.query, crate::state::link::TIME_KEY, s.now)
     };
     // Whole units in slotted time; any moment in continuous time, so the knob sits where the
     // run is after a step to an event.

@@ -16,9 +16,9 @@ use yew::prelude::*;
 
 use crate::bounds::collections_only;
 use crate::dom::workers::now_ms;
-use crate::lab::{Action, preset_setup};
 use crate::play::race::Race;
 use crate::play::snapshot::{Phase, Snapshot};
+use crate::state::{Action, preset_setup};
 
 /// Simulation time a thumbnail may take, in ms.
 const THUMBNAIL_BUDGET_MS: f64 = 25.0;

@@ -1,6 +1,6 @@
 //! packlab in the browser: the simulation core stepping live in WebAssembly.
 //!
-//! * [`lab`]: the state of the controls, its reducer and the link codec (no browser API);
+//! * [`state`]: the state of the controls, its reducer and the link codec (no browser API);
 //! * [`play`]: playing a run: the race in lockstep, its commands, the race worker, the
 //!   session a component plays it through, checkpoints, snapshots;
 //! * [`dom`]: the DOM and worker plumbing the page shares, and the message a panic leaves;
@@ -26,8 +26,8 @@ pub mod export;
 pub mod format;
 pub mod gallery;
 pub mod inspector;
-pub mod lab;
 pub mod play;
+pub mod state;
 pub mod stats;
 pub mod sweep;
 pub mod trace_file;

@@ -29,7 +29,7 @@ use crate::dom::page::{page_address, value_of};
 use crate::dom::workers::{asset_url, module_urls, now_ms, worker_init};
 use crate::export::{ImageFormat, export_size, save_chart};
 use crate::format::group_digits;
-use crate::lab::SPEED_KEY;
+use crate::state::speed::SPEED_KEY;
 
 /// Most replications per point the page runs.
 pub const MAX_REPS: u64 = 50;

@@ -11,10 +11,11 @@ use std::rc::Rc;
 
 use packlab_core::scenario::Setup;
 use packlab_web::format::group_digits;
-use packlab_web::lab::{Lab, Speed};
 use packlab_web::play::race::Race;
 use packlab_web::play::session::RaceSession;
 use packlab_web::play::snapshot::Phase;
+use packlab_web::state::Lab;
+use packlab_web::state::speed::Speed;
 use packlab_web::stats::{Stats, StatsProps};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;

@@ -16,9 +16,9 @@ use serde::{Deserialize, Serialize};
 use packlab_core::EngineError;
 use packlab_core::scenario::Setup;
 
-use crate::lab::Speed;
 use crate::play::race::Race;
 use crate::play::snapshot::{Phase, Rate, Snapshot};
+use crate::state::speed::Speed;
 
 /// Points kept per series: enough for a smooth curve, bounded however long it runs.
 pub const MAX_POINTS: usize = 1024;

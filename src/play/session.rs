@@ -12,13 +12,13 @@ use std::rc::{Rc, Weak};
 use packlab_core::scenario::Setup;
 
 use crate::dom::workers::now_ms;
-use crate::lab::Speed;
 use crate::play::frame_budget::FrameBudget;
 use crate::play::frame_loop::FrameLoop;
 use crate::play::player::{Command, Player};
 use crate::play::snapshot::{Phase, Snapshot};
 use crate::play::worker::client::{Listener, RaceWorker, RemoteRace};
 use crate::play::worker::host::link_of;
+use crate::state::speed::Speed;
 
 /// Owns a race and shows it: the latest [`Snapshot`], and the commands of the controls.
 ///

@@ -6,9 +6,9 @@ use std::rc::Rc;
 use packlab_core::scenario::Setup;
 use yew::prelude::*;
 
-use crate::lab::Speed;
 use crate::play::session::RaceSession;
 use crate::play::snapshot::{Phase, Snapshot};
+use crate::state::speed::Speed;
 
 /// What a new race does once shown.
 #[derive(Default)]

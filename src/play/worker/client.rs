@@ -12,10 +12,10 @@ use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 use packlab_core::scenario::Setup;
 
 use crate::dom::workers::{asset_url, js_object, module_urls, now_ms, worker_init};
-use crate::lab::Speed;
 use crate::play::player::Command;
 use crate::play::snapshot::{Phase, Snapshot};
 use crate::play::worker::host::link_of;
+use crate::state::speed::Speed;
 
 /// What a race shown from the worker tells its race session.
 pub trait Listener {

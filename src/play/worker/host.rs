@@ -13,8 +13,8 @@ use wasm_bindgen::prelude::*;
 use packlab_core::scenario::{Setup, decode_link};
 
 use crate::dom::workers::now_ms;
-use crate::lab::Speed;
 use crate::play::player::{Command, Player};
+use crate::state::speed::Speed;
 
 thread_local! {
     /// What the last panic in this worker said, for the page: a panic traps the wasm, and the
