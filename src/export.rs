@@ -1,14 +1,14 @@
-//! Export: the plotted series as CSV, each chart as PNG, saved through a download link (the
-//! page makes no network request for it).
-
-use wasm_bindgen::JsCast;
-use web_sys::HtmlCanvasElement;
+//! Export: the plotted series as CSV, each chart as PNG or SVG, saved through a download link
+//! (the page makes no network request for it).
 
 use std::rc::Rc;
 
 use packlab_core::report::sig;
 use packlab_plot::{Chart, Point};
+use wasm_bindgen::JsCast;
+use web_sys::HtmlCanvasElement;
 
+use crate::charts::canvas::{draw_scaled, svg};
 use crate::dom::page::download;
 use crate::play::snapshot::{LaneStats, Snapshot};
 
@@ -151,12 +151,12 @@ pub fn save_chart(chart: &Chart<'_>, size: (f64, f64), base: &str, format: Image
                 .and_then(|d| d.create_element("canvas").ok())
                 .and_then(|e| e.dyn_into().ok())
                 .ok_or("cannot make a canvas")?;
-            crate::chart::draw_scaled(&canvas, size, PNG_SCALE, chart)?;
+            draw_scaled(&canvas, size, PNG_SCALE, chart)?;
             let href = canvas.to_data_url().map_err(|_| "cannot read the chart's pixels".to_string())?;
             download(&filename, &href)
         }
         ImageFormat::Svg => {
-            let svg = crate::chart::svg(size, chart)?;
+            let svg = svg(size, chart)?;
             let href = format!("data:image/svg+xml;charset=utf-8,{}", js_sys::encode_uri_component(&svg));
             download(&filename, &href)
         }

@@ -3,32 +3,32 @@
 //! * [`state`]: the state of the controls, its reducer and the link codec (no browser API);
 //! * [`play`]: playing a run: the race in lockstep, its commands, the race worker, the
 //!   session a component plays it through, checkpoints, snapshots;
-//! * [`dom`]: the DOM and worker plumbing the page shares, and the message a panic leaves;
-//! * [`format`]: numbers for people;
+//! * [`components`]: the views and panels, one per file, that draw and dispatch; none of them
+//!   simulates;
+//! * [`hooks`]: hooks several components use;
+//! * [`charts`], [`cluster`]: what the live charts plot and how they and the clusters are
+//!   drawn on canvases;
 //! * [`sweep`]: a preset's swept figure, run in Web Workers;
-//! * [`gallery`]: the landing view, every preset as a card with a live thumbnail;
-//! * [`app`], [`controls`], [`cluster`], [`chart`], [`stats`], [`export`]: components that
-//!   draw and dispatch; none of them simulates.
+//! * [`export`]: the series as CSV and the charts as PNG or SVG;
+//! * [`trace_file`]: reading a trace file in the page, streaming;
+//! * [`dom`]: the DOM and worker plumbing the page shares, and the message a panic leaves;
+//! * [`format`](mod@format): numbers for people;
+//! * [`bench`](mod@bench): the engines timed in WebAssembly (`npm run bench:wasm`).
 
 // These docs are for the crate's developers, built with `--document-private-items`
 // (scripts/test denies rustdoc warnings there), so links to private items resolve.
 #![allow(rustdoc::private_intra_doc_links)]
 
-pub mod app;
 pub mod bench;
-pub mod bounds;
-pub mod canvas_size;
-pub mod chart;
+pub mod charts;
 pub mod cluster;
-pub mod controls;
+pub mod components;
 pub mod dom;
 pub mod export;
 pub mod format;
-pub mod gallery;
-pub mod inspector;
+pub mod hooks;
 pub mod play;
 pub mod state;
-pub mod stats;
 pub mod sweep;
 pub mod trace_file;
 
@@ -39,5 +39,5 @@ pub fn start() {
         return;
     }
     dom::crash::install();
-    yew::Renderer::<app::App>::new().render();
+    yew::Renderer::<components::app::App>::new().render();
 }

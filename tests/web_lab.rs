@@ -307,7 +307,7 @@ fn pgas_presets_and_traces() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 fn the_header_says_when_it_no_longer_describes_the_scenario() {
-    use packlab_web::app::edited_note;
+    use packlab_web::components::workbench::edited_note;
     let mut lab = Lab::from_link("?preset=pgrr-a1");
     assert_eq!(edited_note(&lab.setup), None);
     // A new seed or horizon leaves the description true.
@@ -330,7 +330,7 @@ fn the_header_says_when_it_no_longer_describes_the_scenario() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 fn embed_links_choose_their_views() {
-    use packlab_web::chart::ChartKind;
+    use packlab_web::charts::kind::ChartKind;
     use packlab_web::state::views::{Embed, View};
     let lab = Lab::from_link("?preset=pgrr-a1&seed=1&embed=1&views=lanes,queue,lanes");
     assert!(lab.notices.is_empty(), "{:?}", lab.notices);

@@ -10,13 +10,13 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use packlab_core::scenario::Setup;
+use packlab_web::components::stats_table::{StatsTable, StatsTableProps};
 use packlab_web::format::group_digits;
 use packlab_web::play::race::Race;
 use packlab_web::play::session::RaceSession;
 use packlab_web::play::snapshot::Phase;
 use packlab_web::state::Lab;
 use packlab_web::state::speed::Speed;
-use packlab_web::stats::{Stats, StatsProps};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -82,7 +82,7 @@ async fn stats_rows_carry_the_numbers() {
     let document = web_sys::window().unwrap().document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
-    let props = StatsProps {
+    let props = StatsTableProps {
         lanes: snap.lanes.clone(),
         warmup: snap.warmup,
         unit: snap.model.time.plural(),
@@ -91,7 +91,7 @@ async fn stats_rows_carry_the_numbers() {
         rewards: snap.model.reward,
         reward: snap.reward,
     };
-    let app = yew::Renderer::<Stats>::with_root_and_props(root.clone(), props).render();
+    let app = yew::Renderer::<StatsTable>::with_root_and_props(root.clone(), props).render();
     yew::scheduler::flush().await;
 
     let row = root.query_selector("[data-policy=\"vqs\"]").unwrap().expect("a vqs row");

@@ -3,7 +3,7 @@
 
 use packlab_core::ConfigError;
 
-use crate::chart::ChartKind;
+use crate::charts::kind::ChartKind;
 
 /// The link key that shows the page embedded (`embed=1`): chosen views only, for an iframe.
 pub const EMBED_KEY: &str = "embed";

@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
-use crate::bounds::collections_only;
+use crate::components::collections_view::collections_only;
 use crate::dom::workers::now_ms;
 use crate::play::race::Race;
 use crate::play::snapshot::{Phase, Snapshot};

@@ -1,16 +1,16 @@
-//! The stats panel: one row per policy, numbers both visible and as `data-*` attributes for
+//! The stats table: one row per policy, numbers both visible and as `data-*` attributes for
 //! tests and scripts.
 
+use packlab_core::models::{JobTime, RewardReference};
 use yew::prelude::*;
 
-use packlab_core::models::{JobTime, RewardReference};
-
-use crate::chart::QUEUE_MARKERS;
+use crate::charts::live::QUEUE_MARKERS;
+use crate::components::swatch::Swatch;
 use crate::format::{format_mean, group_decimal, group_digits};
 use crate::play::snapshot::LaneStats;
 
 #[derive(Properties, PartialEq)]
-pub struct StatsProps {
+pub struct StatsTableProps {
     pub lanes: Vec<LaneStats>,
     /// Time discarded before measuring, for the footnote.
     pub warmup: u64,
@@ -33,7 +33,7 @@ pub struct StatsProps {
 /// The stats table inside `<div id="stats">`, which carries the reward references as
 /// `data-greedy-reward` and `data-optimal-reward` where the model has them.
 #[component]
-pub fn Stats(props: &StatsProps) -> Html {
+pub fn StatsTable(props: &StatsTableProps) -> Html {
     let job_time = props.job_time;
     let unit = props.unit;
     let time_header = if unit == "slots" { "Slots".to_string() } else { "Time".to_string() };
@@ -152,38 +152,5 @@ fn row(lane: &LaneStats, columns: &Columns) -> Html {
                 <td class="num">{ lane.mean_job_time.map_or_else(|| "–".to_string(), |m| group_decimal(m, 2)) }</td>
             }
         </tr>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct SwatchProps {
-    /// Palette index.
-    pub color: usize,
-    /// Whether the chart marks the curve's points (then the legend shows the marker too).
-    #[prop_or_default]
-    pub markers: bool,
-}
-
-/// A legend entry drawn like packlab-plot's: the line, with the series' marker if its points
-/// are marked. SVG presentation attributes, not inline styles, so the page's CSP needs no
-/// `'unsafe-inline'`.
-#[component]
-pub fn Swatch(props: &SwatchProps) -> Html {
-    let color = packlab_plot::css_color(props.color);
-    // packlab-plot's marker order: circle, triangle, square, cross.
-    let marker = match (props.markers, props.color % 4) {
-        (false, _) => html! {},
-        (true, 0) => html! { <circle cx="9" cy="6" r="3.5" fill={color.clone()} /> },
-        (true, 1) => html! { <polygon points="9,1.5 13.5,9.5 4.5,9.5" fill={color.clone()} /> },
-        (true, 2) => html! { <rect x="6" y="3" width="6" height="6" fill={color.clone()} /> },
-        (true, _) => {
-            html! { <path d="M5.5,2.5 L12.5,9.5 M12.5,2.5 L5.5,9.5" stroke={color.clone()} stroke-width="2" /> }
-        }
-    };
-    html! {
-        <svg class="swatch" width="18" height="12" viewBox="0 0 18 12" aria-hidden="true">
-            <line x1="0" y1="6" x2="18" y2="6" stroke={color} stroke-width="2.5" />
-            { marker }
-        </svg>
     }
 }
