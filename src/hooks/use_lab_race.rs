@@ -24,6 +24,8 @@ pub struct LabRace {
     pub theme: packlab_plot::Theme,
 }
 
+/// The race of `lab`'s setup at its speed, with what comes with it ([`LabRace`]); `dispatch`
+/// receives presenter mode's toggle (the `P` key).
 #[hook]
 pub fn use_lab_race(lab: &Lab, dispatch: &Callback<Action>) -> LabRace {
     let setup = lab.setup.clone();
