@@ -1,15 +1,16 @@
-//! Export: the plotted series as CSV, each chart as PNG, saved through a download link (the
-//! page makes no network request for it).
-
-use wasm_bindgen::JsCast;
-use web_sys::{HtmlAnchorElement, HtmlCanvasElement};
+//! Export: the plotted series as CSV, each chart as PNG or SVG, saved through a download link
+//! (the page makes no network request for it).
 
 use std::rc::Rc;
 
 use packlab_core::report::sig;
 use packlab_plot::{Chart, Point};
+use wasm_bindgen::JsCast;
+use web_sys::HtmlCanvasElement;
 
-use crate::snapshot::{LaneStats, Snapshot};
+use crate::charts::canvas::{draw_scaled, svg};
+use crate::dom::page::download;
+use crate::play::snapshot::{LaneStats, Snapshot};
 
 /// One column of the CSV: a plotted series and how its points line up with the rows.
 struct Column<'a> {
@@ -97,17 +98,6 @@ pub fn series_csv(snapshot: &Snapshot, link: &str, seed: u64) -> Result<String, 
     Ok(String::from_utf8(bytes).expect("CSV of numbers and names is UTF-8"))
 }
 
-/// Saves `href` (a data URL) as `filename` through a temporary download link.
-pub fn download(filename: &str, href: &str) -> Result<(), String> {
-    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
-    let anchor: HtmlAnchorElement =
-        document.create_element("a").ok().and_then(|a| a.dyn_into().ok()).ok_or("cannot make a link")?;
-    anchor.set_href(href);
-    anchor.set_download(filename);
-    anchor.click();
-    Ok(())
-}
-
 /// Saves the series of `snapshot` as `packlab-<query>.csv`.
 pub fn save_csv(snapshot: &Snapshot, name: &str, link: &str, seed: u64) -> Result<(), String> {
     let csv = series_csv(snapshot, link, seed).map_err(|e| format!("cannot write the CSV: {e}"))?;
@@ -161,12 +151,12 @@ pub fn save_chart(chart: &Chart<'_>, size: (f64, f64), base: &str, format: Image
                 .and_then(|d| d.create_element("canvas").ok())
                 .and_then(|e| e.dyn_into().ok())
                 .ok_or("cannot make a canvas")?;
-            crate::chart::draw_scaled(&canvas, size, PNG_SCALE, chart)?;
+            draw_scaled(&canvas, size, PNG_SCALE, chart)?;
             let href = canvas.to_data_url().map_err(|_| "cannot read the chart's pixels".to_string())?;
             download(&filename, &href)
         }
         ImageFormat::Svg => {
-            let svg = crate::chart::svg(size, chart)?;
+            let svg = svg(size, chart)?;
             let href = format!("data:image/svg+xml;charset=utf-8,{}", js_sys::encode_uri_component(&svg));
             download(&filename, &href)
         }
@@ -176,8 +166,8 @@ pub fn save_chart(chart: &Chart<'_>, size: (f64, f64), base: &str, format: Image
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::race::Race;
-    use crate::snapshot::Phase;
+    use crate::play::race::Race;
+    use crate::play::snapshot::Phase;
     use packlab_core::scenario::Setup;
 
     #[test]

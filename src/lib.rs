@@ -1,45 +1,35 @@
 //! packlab in the browser: the simulation core stepping live in WebAssembly.
 //!
-//! * [`lab`]: the state of the controls, its reducer and the link codec (no browser API);
-//! * [`race`]: the policies' simulations, stepped in lockstep (no browser API);
-//! * [`snapshot`]: the immutable picture of a race that components render;
-//! * [`driver`]: a race in play: the controls' commands and slices of play at a speed;
-//! * [`runner`]: plays a race for the page and publishes its snapshots;
-//! * [`race_thread`], [`race_host`]: the race worker, from the page's side and its own;
-//! * [`frame_loop`]: the requestAnimationFrame loop, cancelled on drop;
-//! * [`crash`]: the message a panic leaves on the page;
+//! * [`state`]: the state of the controls, its reducer and the link codec (no browser API);
+//! * [`play`]: playing a run: the race in lockstep, its commands, the race worker, the
+//!   session a component plays it through, checkpoints, snapshots;
+//! * [`components`]: the views and panels, one per file, that draw and dispatch; none of them
+//!   simulates;
+//! * [`hooks`]: hooks several components use;
+//! * [`charts`], [`cluster`]: what the live charts plot and how they and the clusters are
+//!   drawn on canvases;
 //! * [`sweep`]: a preset's swept figure, run in Web Workers;
-//! * [`gallery`]: the landing view, every preset as a card with a live thumbnail;
-//! * [`app`], [`controls`], [`cluster`], [`chart`], [`stats`], [`export`]: components that
-//!   draw and dispatch; none of them simulates.
+//! * [`export`]: the series as CSV and the charts as PNG or SVG;
+//! * [`trace_file`]: reading a trace file in the page, streaming;
+//! * [`dom`]: the DOM and worker plumbing the page shares, and the message a panic leaves;
+//! * [`format`](mod@format): numbers for people;
+//! * [`bench`](mod@bench): the engines timed in WebAssembly (`npm run bench:wasm`).
 
 // These docs are for the crate's developers, built with `--document-private-items`
 // (scripts/test denies rustdoc warnings there), so links to private items resolve.
 #![allow(rustdoc::private_intra_doc_links)]
 
-pub mod app;
 pub mod bench;
-pub mod bounds;
-pub mod canvas_size;
-pub mod chart;
+pub mod charts;
 pub mod cluster;
-pub mod controls;
-pub mod crash;
-pub mod driver;
+pub mod components;
+pub mod dom;
 pub mod export;
-pub mod frame_loop;
-pub mod gallery;
-pub mod inspector;
-pub mod lab;
-pub mod memory;
-pub mod race;
-pub mod race_host;
-pub mod race_thread;
-pub mod runner;
-pub mod snapshot;
-pub mod stats;
+pub mod format;
+pub mod hooks;
+pub mod play;
+pub mod state;
 pub mod sweep;
-pub mod timeline;
 pub mod trace_file;
 
 /// Mounts the app on `<body>`, with a panic hook that shows what happened on the page. In a
@@ -48,6 +38,6 @@ pub fn start() {
     if web_sys::window().is_none() {
         return;
     }
-    crash::install();
-    yew::Renderer::<app::App>::new().render();
+    dom::crash::install();
+    yew::Renderer::<components::app::App>::new().render();
 }

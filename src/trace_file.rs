@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use js_sys::{Reflect, Uint8Array};
 use packlab_core::ConfigError;
-use packlab_core::trace::{self, Loaded, Reader};
+use packlab_core::trace::{self, Reader};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -48,7 +48,7 @@ pub enum Kind {
 
 /// Reads `files` (name and contents, in order) as one trace, calling `progress` after every
 /// slice. Errors name the file, the line and the field.
-pub async fn read(files: &[(String, Blob)], progress: impl Fn(Progress)) -> Result<Loaded, ConfigError> {
+pub async fn read(files: &[(String, Blob)], progress: impl Fn(Progress)) -> Result<trace::Loaded, ConfigError> {
     let total: f64 = files.iter().map(|(_, b)| b.size()).sum();
     let mut reader = Reader::new();
     let mut before = 0.0;
@@ -76,7 +76,7 @@ pub async fn read(files: &[(String, Blob)], progress: impl Fn(Progress)) -> Resu
 
 /// Reads picked or dropped files as one trace: one PG-AS task CSV, or Google task_events part
 /// files or an SWF log through [`read`].
-pub async fn load(files: &[(String, Blob)], progress: impl Fn(Progress)) -> Result<Loaded, ConfigError> {
+pub async fn load(files: &[(String, Blob)], progress: impl Fn(Progress)) -> Result<trace::Loaded, ConfigError> {
     if let [(name, blob)] = files
         && let Kind::TaskCsv = kind(name, blob).await?
     {
@@ -86,7 +86,7 @@ pub async fn load(files: &[(String, Blob)], progress: impl Fn(Progress)) -> Resu
             e.message = format!("{name}: {}", e.message);
             e
         })?;
-        return Ok(Loaded::TaskCsv(trace));
+        return Ok(trace::Loaded::TaskCsv(trace));
     }
     read(files, progress).await
 }

@@ -6,9 +6,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use packlab_core::scenario::Setup;
-use packlab_web::lab::Lab;
-use packlab_web::race::Race;
-use packlab_web::snapshot::Phase;
+use packlab_web::play::race::Race;
+use packlab_web::play::snapshot::Phase;
+use packlab_web::state::Lab;
 use proptest::prelude::*;
 
 const PAGE_KEYS: [&str; 8] = ["speed", "embed", "views", "theme", "present", "tour", "step", "t"];

@@ -3,7 +3,8 @@
 //! control promises. Plain logic: these run in Chromium under wasm-bindgen-test (scripts/test)
 //! and natively under `cargo test`.
 
-use packlab_web::lab::{Action, Lab, MAX_POLICIES, Speed};
+use packlab_web::state::speed::Speed;
+use packlab_web::state::{Action, Lab, MAX_POLICIES};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -306,7 +307,7 @@ fn pgas_presets_and_traces() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 fn the_header_says_when_it_no_longer_describes_the_scenario() {
-    use packlab_web::app::edited_note;
+    use packlab_web::components::workbench::edited_note;
     let mut lab = Lab::from_link("?preset=pgrr-a1");
     assert_eq!(edited_note(&lab.setup), None);
     // A new seed or horizon leaves the description true.
@@ -329,8 +330,8 @@ fn the_header_says_when_it_no_longer_describes_the_scenario() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 fn embed_links_choose_their_views() {
-    use packlab_web::chart::ChartKind;
-    use packlab_web::lab::{Embed, View};
+    use packlab_web::charts::kind::ChartKind;
+    use packlab_web::state::views::{Embed, View};
     let lab = Lab::from_link("?preset=pgrr-a1&seed=1&embed=1&views=lanes,queue,lanes");
     assert!(lab.notices.is_empty(), "{:?}", lab.notices);
     assert_eq!(lab.embed, Some(Embed { views: vec![View::Lanes, View::Chart(ChartKind::Queue)] }));
@@ -353,7 +354,7 @@ fn embed_links_choose_their_views() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 fn theme_and_presenter_mode_travel_in_the_link() {
-    use packlab_web::lab::ThemeChoice;
+    use packlab_web::state::theme::ThemeChoice;
     let mut lab = Lab::from_link("?preset=msfq-d1&seed=1&theme=dark&present=1");
     assert!(lab.notices.is_empty(), "{:?}", lab.notices);
     assert_eq!((lab.theme, lab.present), (ThemeChoice::Dark, true));

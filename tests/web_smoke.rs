@@ -1,6 +1,6 @@
 //! The web crate in a real browser (wasm-bindgen-test under chromedriver): the race steps the
-//! core in WebAssembly, the runner's animation loop runs and stops when dropped, and the stats
-//! panel renders the attributes the page tests read.
+//! core in WebAssembly, the race session's animation loop runs and stops when dropped, and the
+//! stats panel renders the attributes the page tests read.
 //!
 //! `CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 //! cargo test -p packlab-web --target wasm32-unknown-unknown --test web_smoke` (see scripts/test).
@@ -10,11 +10,13 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use packlab_core::scenario::Setup;
-use packlab_web::lab::{Lab, Speed};
-use packlab_web::race::Race;
-use packlab_web::runner::Runner;
-use packlab_web::snapshot::Phase;
-use packlab_web::stats::{Stats, StatsProps, group_digits};
+use packlab_web::components::stats_table::{StatsTable, StatsTableProps};
+use packlab_web::format::group_digits;
+use packlab_web::play::race::Race;
+use packlab_web::play::session::RaceSession;
+use packlab_web::play::snapshot::Phase;
+use packlab_web::state::Lab;
+use packlab_web::state::speed::Speed;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -47,29 +49,29 @@ fn race_steps_both_policies_in_lockstep() {
 }
 
 #[wasm_bindgen_test]
-async fn runner_plays_and_stops_when_dropped() {
+async fn a_session_plays_and_stops_when_dropped() {
     let published = Rc::new(Cell::new(0u32));
-    let runner = {
+    let session = {
         let published = published.clone();
-        Runner::new(setup(), Speed::Max, move || published.set(published.get() + 1))
+        RaceSession::new(setup(), Speed::Max, move || published.set(published.get() + 1))
     };
-    runner.play();
+    session.play();
     for _ in 0..5 {
         next_frame().await;
     }
-    let snap = runner.snapshot();
+    let snap = session.snapshot();
     assert_eq!(snap.phase, Phase::Running);
     assert!(snap.slot > 0, "no slot ran in five frames");
-    runner.pause();
-    assert_eq!(runner.snapshot().phase, Phase::Paused);
-    runner.play();
+    session.pause();
+    assert_eq!(session.snapshot().phase, Phase::Paused);
+    session.play();
     next_frame().await;
-    drop(runner);
+    drop(session);
     let count = published.get();
     for _ in 0..3 {
         next_frame().await;
     }
-    assert_eq!(published.get(), count, "the loop ran on after its runner was dropped");
+    assert_eq!(published.get(), count, "the loop ran on after its session was dropped");
 }
 
 #[wasm_bindgen_test]
@@ -80,7 +82,7 @@ async fn stats_rows_carry_the_numbers() {
     let document = web_sys::window().unwrap().document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
-    let props = StatsProps {
+    let props = StatsTableProps {
         lanes: snap.lanes.clone(),
         warmup: snap.warmup,
         unit: snap.model.time.plural(),
@@ -89,7 +91,7 @@ async fn stats_rows_carry_the_numbers() {
         rewards: snap.model.reward,
         reward: snap.reward,
     };
-    let app = yew::Renderer::<Stats>::with_root_and_props(root.clone(), props).render();
+    let app = yew::Renderer::<StatsTable>::with_root_and_props(root.clone(), props).render();
     yew::scheduler::flush().await;
 
     let row = root.query_selector("[data-policy=\"vqs\"]").unwrap().expect("a vqs row");
@@ -113,12 +115,12 @@ async fn stats_rows_carry_the_numbers() {
 /// preset; a second panic replaces it.
 #[wasm_bindgen_test]
 fn a_crash_is_shown_with_a_way_back() {
-    packlab_web::crash::show("panicked at somewhere: something");
-    packlab_web::crash::show("panicked at elsewhere: another thing");
+    packlab_web::dom::crash::show("panicked at somewhere: something");
+    packlab_web::dom::crash::show("panicked at elsewhere: another thing");
     let document = web_sys::window().unwrap().document().unwrap();
-    let panels = document.query_selector_all(&format!("#{}", packlab_web::crash::CRASH_ID)).unwrap();
+    let panels = document.query_selector_all(&format!("#{}", packlab_web::dom::crash::CRASH_ID)).unwrap();
     assert_eq!(panels.length(), 1);
-    let panel = document.get_element_by_id(packlab_web::crash::CRASH_ID).unwrap();
+    let panel = document.get_element_by_id(packlab_web::dom::crash::CRASH_ID).unwrap();
     assert_eq!(panel.get_attribute("role").as_deref(), Some("alert"));
     let text = panel.text_content().unwrap();
     assert!(text.contains("another thing") && !text.contains("something"), "{text}");

@@ -4,8 +4,8 @@
 
 use packlab_core::scenario::Setup;
 use packlab_core::sweep::SweepRun;
-use packlab_web::lab::Lab;
-use packlab_web::sweep::{MAX_RUNS, SweepPlan, run_task};
+use packlab_web::state::Lab;
+use packlab_web::sweep::plan::{MAX_RUNS, SweepPlan, run_task};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test;
 

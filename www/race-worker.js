@@ -1,8 +1,8 @@
-// The race worker: plays the page's race off the main thread (src/race_thread.rs is the
-// page's side and documents the messages). It loads the page's own wasm-bindgen module (whose
-// `main` does nothing outside a window) and steps a `RaceHost` in slices of wall time; between
-// slices it reads the page's messages, and sends a snapshot whenever the page has taken the
-// previous one.
+// The race worker: plays the page's race off the main thread (src/play/worker/mod.rs documents
+// the messages, client.rs there is the page's side). It loads the page's own wasm-bindgen
+// module (whose `main` does nothing outside a window) and steps a `RaceHost` in slices of wall
+// time; between slices it reads the page's messages, and sends a snapshot whenever the page has
+// taken the previous one.
 
 /** Wall time of one slice of play, in ms: short enough that a command (Pause) or the page's
  * request for the next snapshot waits little, long enough that yielding costs nothing. */

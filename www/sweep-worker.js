@@ -1,4 +1,4 @@
-// A Web Worker that runs the runs of a sweep for the page (src/sweep.rs). It loads the page's
+// A Web Worker that runs the runs of a sweep for the page (src/sweep/). It loads the page's
 // own wasm-bindgen module (whose `main` does nothing outside a window) and answers each task,
 // a JSON string, with `run_sweep_task`'s JSON, or with the error.
 //

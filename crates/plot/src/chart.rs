@@ -1,0 +1,86 @@
+//! What a chart is made of: curves of points, reference lines, where the legend goes, and
+//! the theme; plain data, which [`draw`](crate::draw()) renders.
+
+use crate::ink::Ink;
+use crate::theme::Theme;
+
+/// A data point, with an optional confidence interval drawn as an error bar.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+    pub interval: Option<(f64, f64)>,
+}
+
+impl Point {
+    pub fn new(x: f64, y: f64) -> Self {
+        Self { x, y, interval: None }
+    }
+}
+
+/// One labelled curve.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Curve<'a> {
+    pub label: &'a str,
+    pub color: Ink,
+    pub points: &'a [Point],
+    /// Draw a marker at each point (sweeps) or only the line (trajectories).
+    pub markers: bool,
+}
+
+/// A reference value drawn as a dashed line across the chart, e.g. a capacity bound.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark<'a> {
+    pub value: f64,
+    pub label: &'a str,
+    /// Grey for a bound; a policy's or a class's colour for its own analysis.
+    pub ink: Ink,
+}
+
+impl<'a> Mark<'a> {
+    /// A grey reference line.
+    pub fn new(value: f64, label: &'a str) -> Self {
+        Self { value, label, ink: Ink::Reference }
+    }
+
+    /// A reference line in the colour of what it belongs to.
+    pub fn inked(value: f64, label: &'a str, ink: Ink) -> Self {
+        Self { value, label, ink }
+    }
+}
+
+/// Where the legend goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LegendAt {
+    #[default]
+    UpperLeft,
+    UpperRight,
+    LowerLeft,
+    LowerRight,
+    /// Under the plot, off the data, in rows as wide as the chart. The reference lines are
+    /// listed there too, each with its own dash, instead of labelled on the plot where the
+    /// curves would strike their labels through; lines without markers get a few, staggered
+    /// from curve to curve, so a curve hidden under another still shows.
+    Below,
+}
+
+/// A chart description; [`draw`](crate::draw()) renders it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Chart<'a> {
+    pub title: &'a str,
+    pub x_label: &'a str,
+    pub y_label: &'a str,
+    pub curves: Vec<Curve<'a>>,
+    /// Vertical reference lines at x values.
+    pub x_marks: Vec<Mark<'a>>,
+    /// Horizontal reference lines at y values.
+    pub y_marks: Vec<Mark<'a>>,
+    /// Logarithmic y axis (non-positive values are clamped to the smallest positive one).
+    pub log_y: bool,
+    /// Fixed x range; by default the data and marks decide.
+    pub x_range: Option<(f64, f64)>,
+    /// Fixed y range; by default the data and marks decide.
+    pub y_range: Option<(f64, f64)>,
+    pub legend: LegendAt,
+    pub theme: Theme,
+}

@@ -1,0 +1,200 @@
+//! Drawing a chart: the plot with its axes, grid, reference lines, curves, intervals and
+//! markers, and the legend on the plot or under it.
+
+use plotters::coord::Shift;
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::prelude::*;
+
+use crate::DrawResult;
+use crate::axes::{nonempty, padded, tick, x_extent, y_extent};
+use crate::chart::{Chart, LegendAt};
+use crate::ink::{CASING, Ink};
+use crate::legend::{LEGEND_ROW, draw_legend, lay_out_legend, legend_entries};
+use crate::markers::{draw_markers, marker, staggered};
+use crate::marks::{mark_dashes, side_by_side, stack_labels};
+use crate::theme::Theme;
+
+/// Draws `chart` filling `area`.
+pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart<'_>) -> DrawResult<DB> {
+    area.fill(&chart.theme.background)?;
+    if chart.legend == LegendAt::Below {
+        // The legend's rows first, from the bottom up; the plot takes what is left.
+        let entries = legend_entries(chart);
+        let (width, height) = area.dim_in_pixel();
+        let placed = lay_out_legend(area, &entries, width, &chart.theme);
+        let rows = placed.iter().map(|p| p.row + 1).max().unwrap_or(0);
+        let row = chart.theme.size(LEGEND_ROW as u32) as i32;
+        let legend_height = if rows == 0 { 0 } else { rows * row + 6 };
+        let legend_height = legend_height.min(height as i32 / 2);
+        let (plot, legend) = area.split_vertically(height as i32 - legend_height);
+        draw_legend(&legend, &entries, &placed, &chart.theme)?;
+        return draw_plot(&plot, chart);
+    }
+    draw_plot(area, chart)
+}
+
+fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart<'_>) -> DrawResult<DB> {
+    let (x_lo, x_hi) = chart.x_range.unwrap_or_else(|| padded(x_extent(chart), false));
+    let (y_lo, y_hi) = chart.y_range.unwrap_or_else(|| padded(y_extent(chart), chart.log_y));
+    let (x_lo, x_hi) = nonempty(x_lo, x_hi);
+    let (y_lo, y_hi) = nonempty(y_lo, y_hi);
+    if chart.log_y {
+        let floor = y_lo.max(f64::MIN_POSITIVE);
+        draw_in(area, chart, x_lo..x_hi, (floor..y_hi.max(floor * 10.0)).log_scale(), floor)
+    } else {
+        draw_in(area, chart, x_lo..x_hi, y_lo..y_hi, f64::NEG_INFINITY)
+    }
+}
+
+fn draw_in<DB, Y>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &Chart<'_>,
+    x: std::ops::Range<f64>,
+    y: Y,
+    y_floor: f64,
+) -> DrawResult<DB>
+where
+    DB: DrawingBackend,
+    Y: AsRangedCoord<Value = f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
+{
+    let (x_lo, x_hi) = (x.start, x.end);
+    // As many labels as fit: about one per 90 px across, one per 32 px up.
+    let (width, height) = area.dim_in_pixel();
+    let (x_labels, y_labels) = ((width as usize / 90).clamp(2, 10), (height as usize / 32).clamp(2, 10));
+    // The title's font shrinks (18 down to 11 px) until it fits across: a phone's chart is
+    // about 350 px wide, where an 18 px title of 40 characters would be cut at both ends.
+    let theme = chart.theme;
+    let title_size = (theme.size(11)..=theme.size(18))
+        .rev()
+        .find(|&size| {
+            area.estimate_text_size(chart.title, &("sans-serif", size).into_text_style(area))
+                .is_ok_and(|(w, _)| w + 16 <= width)
+        })
+        .unwrap_or(theme.size(11));
+    let grow = |size: i32| (f64::from(size) * theme.text_scale).round() as i32;
+    let mut ctx = ChartBuilder::on(area)
+        .caption(chart.title, ("sans-serif", title_size).into_font().color(&theme.ink))
+        .margin(12)
+        .margin_right(28)
+        .x_label_area_size(grow(42))
+        .y_label_area_size(grow(64))
+        .build_cartesian_2d(x, y)?;
+    let labels = ("sans-serif", theme.size(13)).into_font().color(&theme.ink);
+    let mut mesh = ctx.configure_mesh();
+    mesh.x_desc(chart.x_label)
+        .y_desc(chart.y_label)
+        .light_line_style(theme.fine_grid)
+        .label_style(labels.clone())
+        .x_labels(x_labels)
+        .y_labels(y_labels)
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v));
+    // The light theme keeps plotters' own axis and grid (the CLI's SVGs stay as they were).
+    if theme != Theme::LIGHT {
+        mesh.bold_line_style(theme.grid).axis_style(theme.ink).axis_desc_style(labels);
+    }
+    mesh.draw()?;
+    let clamp = |v: f64| v.max(y_floor);
+    let (y_min, y_max) = {
+        let r = ctx.plotting_area().get_y_range();
+        (r.start, r.end)
+    };
+    let below = chart.legend == LegendAt::Below;
+    let mark_style = |ink: Ink| ShapeStyle { color: theme.color(ink).to_rgba(), filled: false, stroke_width: 1 };
+    let mark_ink = if theme == Theme::LIGHT { RGBColor(0x33, 0x33, 0x33) } else { theme.text };
+    let mark_font = ("sans-serif", theme.size(12)).into_font().color(&mark_ink);
+    let label_width =
+        |label: &str| area.estimate_text_size(label, &mark_font).map_or(6 * label.len() as i32, |(w, _)| w as i32);
+    // With the legend below, each labelled line has the dash of its legend entry and no label
+    // on the plot. Otherwise marks close together get their labels stacked (x marks) or put
+    // side by side (y marks) instead of printed over each other.
+    let dashes = mark_dashes(chart);
+    let x_labels: Vec<_> =
+        chart.x_marks.iter().map(|m| (ctx.backend_coord(&(m.value, y_max)).0, label_width(m.label))).collect();
+    let x_rows = stack_labels(&x_labels);
+    for ((m, row), (size, gap)) in chart.x_marks.iter().zip(x_rows).zip(dashes.iter().copied()) {
+        let line = [(m.value, clamp(y_min)), (m.value, y_max)];
+        ctx.draw_series(DashedLineSeries::new(line, size, gap, mark_style(m.ink)))?;
+        if !below {
+            // A few pixels right of the line and below the top border, a row lower per crowding.
+            ctx.draw_series(std::iter::once(
+                EmptyElement::at((m.value, y_max))
+                    + Text::new(m.label.to_string(), (4, 4 + 14 * row), mark_font.clone()),
+            ))?;
+        }
+    }
+    let y_labels: Vec<_> =
+        chart.y_marks.iter().map(|m| (ctx.backend_coord(&(x_lo, clamp(m.value))).1, label_width(m.label))).collect();
+    let y_offsets = side_by_side(&y_labels);
+    let y_dashes = dashes.iter().copied().skip(chart.x_marks.len());
+    for ((m, dx), (size, gap)) in chart.y_marks.iter().zip(y_offsets).zip(y_dashes) {
+        let line = [(x_lo, clamp(m.value)), (x_hi, clamp(m.value))];
+        ctx.draw_series(DashedLineSeries::new(line, size, gap, mark_style(m.ink)))?;
+        if !below {
+            ctx.draw_series(std::iter::once(
+                EmptyElement::at((x_lo, clamp(m.value)))
+                    + Text::new(m.label.to_string(), (4 + dx, -16), mark_font.clone()),
+            ))?;
+        }
+    }
+    // The legend lists as many curves as fit in the plot's height (an entry is about 20 px),
+    // then says how many more there are, rather than running off the chart.
+    let plot_height = {
+        let (top, bottom) = (ctx.backend_coord(&(x_lo, y_max)).1, ctx.backend_coord(&(x_lo, clamp(y_min))).1);
+        (bottom - top).max(0) as usize
+    };
+    let fit = (plot_height.saturating_sub(12) / LEGEND_ROW).max(1);
+    let listed = if below || chart.curves.len() <= fit { chart.curves.len() } else { fit - 1 };
+    for (i, curve) in chart.curves.iter().enumerate() {
+        let (ink, color) = (curve.color, theme.color(curve.color));
+        let line = ShapeStyle { color: color.to_rgba(), filled: false, stroke_width: theme.line_width };
+        let points: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.x, clamp(p.y))).collect();
+        let shape = ink.shape();
+        let legend_marker = curve.markers.then_some(shape);
+        if let Ink::Class(_) = ink {
+            let casing = ShapeStyle { color: CASING.to_rgba(), filled: false, stroke_width: theme.line_width + 2 };
+            ctx.draw_series(LineSeries::new(points.iter().copied(), casing))?;
+        }
+        let drawn = ctx.draw_series(LineSeries::new(points.iter().copied(), line))?;
+        if i < listed && !below {
+            drawn.label(curve.label).legend(move |(x, y)| {
+                EmptyElement::at((x, y)) + PathElement::new([(-8, 0), (8, 0)], line) + marker(legend_marker, ink)
+            });
+        }
+        for p in curve.points.iter().filter_map(|p| p.interval.map(|(lo, hi)| (p.x, lo, hi))) {
+            let (x, lo, hi) = p;
+            ctx.draw_series(std::iter::once(PathElement::new([(x, clamp(lo)), (x, clamp(hi))], line)))?;
+        }
+        if curve.markers {
+            let at: Vec<(f64, f64)> = points.clone();
+            draw_markers(&mut ctx, &at, shape, ink)?;
+        } else if below {
+            let at: Vec<(f64, f64)> =
+                staggered(curve.points, i, chart.curves.len(), (x_lo, x_hi)).map(|p| (p.x, clamp(p.y))).collect();
+            draw_markers(&mut ctx, &at, shape, ink)?;
+        }
+    }
+    if below {
+        return Ok(());
+    }
+    if listed < chart.curves.len() {
+        ctx.draw_series(std::iter::empty::<PathElement<(f64, f64)>>())?
+            .label(format!("and {} more", chart.curves.len() - listed))
+            .legend(|(x, y)| EmptyElement::at((x, y)));
+    }
+    if !chart.curves.is_empty() {
+        ctx.configure_series_labels()
+            .position(match chart.legend {
+                LegendAt::UpperLeft => SeriesLabelPosition::UpperLeft,
+                LegendAt::UpperRight => SeriesLabelPosition::UpperRight,
+                LegendAt::LowerLeft => SeriesLabelPosition::LowerLeft,
+                LegendAt::LowerRight | LegendAt::Below => SeriesLabelPosition::LowerRight,
+            })
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(0xBB, 0xBB, 0xBB))
+            .label_font(("sans-serif", 13))
+            .draw()?;
+    }
+    Ok(())
+}

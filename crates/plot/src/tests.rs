@@ -1,0 +1,136 @@
+//! The charts drawn to SVG and read back, and their layout rules.
+
+use plotters::prelude::*;
+
+use crate::legend::place_in_rows;
+use crate::markers::{STAGGERED_MARKERS, staggered};
+use crate::marks::{mark_dashes, side_by_side, stack_labels};
+use crate::*;
+
+fn svg(chart: &Chart<'_>) -> String {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (640, 400)).into_drawing_area();
+        draw(&root, chart).unwrap();
+        root.present().unwrap();
+    }
+    out
+}
+
+#[test]
+fn draws_curves_marks_and_legend() {
+    let a = [Point::new(0.0, 1.0), Point { x: 1.0, y: 3.0, interval: Some((2.0, 4.0)) }];
+    let b = [Point::new(0.0, 2.0), Point::new(1.0, 0.5)];
+    let chart = Chart {
+        title: "Q(t)",
+        x_label: "slot",
+        y_label: "waiting jobs",
+        curves: vec![
+            Curve { label: "VQS", color: Ink::Policy(0), points: &a, markers: true },
+            Curve { label: "BF-J/S", color: Ink::Policy(1), points: &b, markers: false },
+        ],
+        x_marks: vec![Mark::new(0.5, "α = 1")],
+        ..Chart::default()
+    };
+    let out = svg(&chart);
+    assert!(out.contains("VQS") && out.contains("BF-J/S") && out.contains("α = 1"));
+    assert!(
+        out.contains("#0072B2") || out.contains("#0072b2") || out.contains("rgb(0,114,178)"),
+        "palette colour missing"
+    );
+}
+
+#[test]
+fn log_axis_and_empty_charts_do_not_fail() {
+    let a = [Point::new(0.85, 0.0), Point::new(0.9, 10.0), Point::new(0.95, 1000.0)];
+    svg(&Chart {
+        log_y: true,
+        curves: vec![Curve { label: "x", color: Ink::Policy(3), points: &a, markers: true }],
+        ..Chart::default()
+    });
+    svg(&Chart::default());
+    let flat = [Point::new(1.0, 5.0)];
+    svg(&Chart {
+        curves: vec![Curve { label: "flat", color: Ink::Class(2), points: &flat, markers: false }],
+        ..Chart::default()
+    });
+}
+
+#[test]
+fn ticks_read_well() {
+    assert_eq!(tick(20000.0), "20k");
+    assert_eq!(tick(12500.0), "12.5k");
+    assert_eq!(tick(5000.0), "5000");
+    assert_eq!(tick(200000.0), "200k");
+    assert_eq!(tick(2_000_000.0), "2M");
+    assert_eq!(tick(1_500_000.0), "1.5M");
+    assert_eq!(tick(0.95), "0.95");
+    assert_eq!(tick(2.5), "2.5");
+    assert_eq!(tick(0.0), "0");
+    assert_eq!(tick(0.001), "0.001");
+}
+
+#[test]
+fn close_mark_labels_do_not_overprint() {
+    // Three vertical lines 10 px apart with 50 px labels: three rows; a far one: row 0.
+    assert_eq!(stack_labels(&[(100, 50), (110, 50), (300, 40), (120, 50)]), [0, 1, 0, 2]);
+    // Two horizontal lines at the same height: side by side; a distant one stays left.
+    assert_eq!(side_by_side(&[(50, 40), (50, 30), (200, 10)]), [0, 52, 0]);
+}
+
+#[test]
+fn a_long_legend_says_how_many_it_leaves_out() {
+    let points = [Point::new(0.0, 1.0), Point::new(1.0, 2.0)];
+    let labels: Vec<String> = (0..30).map(|i| format!("class {i}")).collect();
+    let curves =
+        labels.iter().map(|l| Curve { label: l, color: Ink::Policy(0), points: &points, markers: false }).collect();
+    let out = svg(&Chart { curves, ..Chart::default() });
+    assert!(out.contains("class 0") && !out.contains("class 29"), "a 400 px chart cannot list 30 curves");
+    assert!(out.contains(" more<") || out.contains(" more"), "the legend says what it left out");
+}
+
+#[test]
+fn css_colors() {
+    assert_eq!(css_color(0), "#0072b2");
+    assert_eq!(css_color(7), "#0072b2");
+    assert_eq!(Ink::Class(0).css(), "#eedd88");
+    // No class colour is a policy colour.
+    assert!(CLASS_PALETTE.iter().all(|c| !PALETTE.contains(c)));
+}
+
+#[test]
+fn the_legend_below_lists_curves_and_reference_lines_off_the_plot() {
+    let a = [Point::new(0.0, 1.0), Point::new(10.0, 3.0)];
+    let chart = Chart {
+        title: "Occupancy",
+        curves: vec![
+            Curve { label: "VQS (J=2)", color: Ink::Policy(0), points: &a, markers: false },
+            Curve { label: "VQ1", color: Ink::Class(0), points: &a, markers: false },
+        ],
+        x_marks: vec![Mark::new(2.0, "")],
+        y_marks: vec![Mark::new(0.5, "1/2 guarantee"), Mark::inked(2.0, "VQS analysis", Ink::Policy(0))],
+        legend: LegendAt::Below,
+        ..Chart::default()
+    };
+    let out = svg(&chart);
+    for label in ["VQS (J=2)", "VQ1", "1/2 guarantee", "VQS analysis"] {
+        assert_eq!(out.matches(label).count(), 1, "{label} once, in the legend");
+    }
+    // The class line is cased: its colour over the dark grey.
+    assert!(out.to_lowercase().contains("#eedd88") && out.to_lowercase().contains("#444444"));
+    // Each labelled line has its own dash; the unlabelled warm-up line the plain one.
+    assert_eq!(mark_dashes(&chart), [(6, 4), (6, 4), (2, 3)]);
+}
+
+#[test]
+fn legend_rows_wrap_and_markers_stagger() {
+    let placed = place_in_rows(&[100, 100, 100, 300], 250);
+    let rows: Vec<(i32, i32)> = placed.iter().map(|p| (p.row, p.x)).collect();
+    assert_eq!(rows, [(0, 0), (0, 116), (1, 0), (2, 0)]);
+    // Two identical curves get their markers at different points.
+    let points: Vec<Point> = (0..=100).map(|i| Point::new(f64::from(i), 1.0)).collect();
+    let first: Vec<f64> = staggered(&points, 0, 2, (0.0, 100.0)).map(|p| p.x).collect();
+    let second: Vec<f64> = staggered(&points, 1, 2, (0.0, 100.0)).map(|p| p.x).collect();
+    assert_eq!(first.len(), STAGGERED_MARKERS);
+    assert!(first.iter().all(|x| !second.contains(x)), "{first:?} {second:?}");
+}

@@ -1,0 +1,99 @@
+//! The root component: the lab as the address bar describes it. State lives in one reducer
+//! ([`Lab`]); the URL follows it, so the address bar is always a link to what is on screen. It
+//! routes to the gallery, the workbench or the embedded page, and sets the document's theme
+//! and presenter mode.
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::JsValue;
+use yew::prelude::*;
+
+use crate::components::embedded::EmbeddedLab;
+use crate::components::gallery::Gallery;
+use crate::components::notices::Notices;
+use crate::components::workbench::Workbench;
+use crate::dom::page::{location_search, value_of};
+use crate::hooks::use_system_dark::use_system_dark;
+use crate::state::theme::ThemeChoice;
+use crate::state::{Action, Lab};
+
+/// The root component: the lab as the address bar describes it.
+#[component]
+pub fn App() -> Html {
+    let lab = use_reducer(|| Lab::from_link(&location_search()));
+    let dispatch = {
+        let lab = lab.clone();
+        Callback::from(move |action| lab.dispatch(action))
+    };
+    // The address bar follows the state (replaceState: no history entry per keystroke).
+    use_effect_with(lab.query(), |query| {
+        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}")));
+        }
+    });
+    // The theme, whether its colours are dark, and presenter mode are attributes of the
+    // document (style.css reads them).
+    let system_dark = use_system_dark();
+    use_effect_with((lab.theme, lab.present, system_dark), |(theme, present, system_dark)| {
+        if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+            let dark = theme.is_dark(*system_dark);
+            let _ = root.set_attribute("data-theme", theme.name());
+            let _ = root.set_attribute("data-dark", if dark { "1" } else { "0" });
+            let _ = root.set_attribute("data-present", if *present { "1" } else { "0" });
+        }
+    });
+    // One copy of the state per render, shared by the components below.
+    let state = Rc::new((*lab).clone());
+    if state.embed.is_some() {
+        return html! {
+            <>
+                <Notices lab={state.clone()} dispatch={dispatch.clone()} />
+                <EmbeddedLab lab={state} {dispatch} />
+            </>
+        };
+    }
+    html! {
+        <>
+            <header class="masthead">
+                // The first Tab stop: Play is otherwise behind every control of the scenario.
+                <a class="skip" href="#play" onclick={Callback::from(focus_play)}>{ "Skip to Play" }</a>
+                <a class="brand" href="?" id="gallery-link" title="Every preset, by paper"
+                    onclick={dispatch.reform(|e: MouseEvent| { e.prevent_default(); Action::ShowGallery })}>
+                    { "packlab" }
+                </a>
+                <span class="tagline">{ "cluster job scheduling, simulated in your browser" }</span>
+                <span class="view-options">
+                    <label>
+                        <span>{ "Colours" }</span>
+                        <select id="theme" onchange={dispatch.reform(|e: Event| Action::SetTheme(value_of(&e)))}>
+                            { for ThemeChoice::ALL.iter().map(|t| html! {
+                                <option value={t.name()} selected={*t == state.theme}>{ t.label() }</option>
+                            }) }
+                        </select>
+                    </label>
+                    <button type="button" id="present" aria-pressed={state.present.to_string()} title="P"
+                        onclick={dispatch.reform(|_: MouseEvent| Action::TogglePresent)}>
+                        { if state.present { "Leave presenter mode" } else { "Present" } }
+                    </button>
+                </span>
+            </header>
+            <Notices lab={state.clone()} dispatch={dispatch.clone()} />
+            if state.gallery {
+                <Gallery {dispatch} />
+            } else {
+                <Workbench lab={state} {dispatch} />
+            }
+        </>
+    }
+}
+
+/// Moves the keyboard focus to the Play button (the skip link's target), without touching the
+/// address, which holds the scenario.
+fn focus_play(event: MouseEvent) {
+    event.prevent_default();
+    let play = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("play"));
+    if let Some(play) = play.and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = play.focus();
+    }
+}

@@ -1,0 +1,81 @@
+//! The canvas of one lane: its cluster, redrawn when a new view arrives and when its size
+//! changes; a click tells the inspector what it points at.
+
+use std::rc::Rc;
+
+use packlab_core::view::ClusterView;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+use crate::cluster::layout::{Hit, ServerStyle, hit};
+use crate::cluster::paint::{describe, draw};
+use crate::hooks::use_canvas_size::{css_size, use_canvas_size};
+
+#[derive(Properties, PartialEq)]
+pub struct ClusterCanvasProps {
+    pub view: Rc<ClusterView>,
+    pub bin_labels: Rc<[String]>,
+    pub detail: bool,
+    /// Skip redraws closer together than this (for `prefers-reduced-motion`), in ms.
+    #[prop_or_default]
+    pub min_interval_ms: f64,
+    #[prop_or_default]
+    pub style: ServerStyle,
+    /// Told what a click points at (the inspector).
+    #[prop_or_default]
+    pub on_hit: Option<Callback<Hit>>,
+}
+
+/// The canvas of one lane, redrawn when a new view arrives and when its size changes.
+#[component]
+pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
+    let canvas = use_node_ref();
+    let last_draw = use_mut_ref(|| f64::NEG_INFINITY);
+    let latest = use_mut_ref(|| (props.view.clone(), props.bin_labels.clone(), props.detail, props.style));
+    *latest.borrow_mut() = (props.view.clone(), props.bin_labels.clone(), props.detail, props.style);
+    let redraw = {
+        let (canvas, latest) = (canvas.clone(), latest.clone());
+        move |size: (f64, f64)| {
+            if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
+                let (view, labels, detail, style) = &*latest.borrow();
+                if let Err(e) = draw(&canvas, size, view, labels, *detail, *style) {
+                    web_sys::console::warn_1(&e.into());
+                }
+            }
+        }
+    };
+    let size = use_canvas_size(canvas.clone(), Callback::from(redraw.clone()));
+    {
+        let (canvas, min_interval) = (canvas.clone(), props.min_interval_ms);
+        use_effect_with(props.view.clone(), move |_| {
+            let now = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
+            if now - *last_draw.borrow() >= min_interval
+                && let Some(element) = canvas.cast::<HtmlCanvasElement>()
+            {
+                *last_draw.borrow_mut() = now;
+                redraw(css_size(&element, &size));
+            }
+        });
+    }
+    let title = describe(&props.view, &props.bin_labels);
+    let onclick = props.on_hit.clone().map(|on_hit| {
+        let (view, detail, style) = (props.view.clone(), props.detail, props.style);
+        Callback::from(move |e: MouseEvent| {
+            let canvas: HtmlCanvasElement = e.target_unchecked_into();
+            let width = f64::from(canvas.client_width());
+            if let Some(hit) = hit(&view, style, width, detail, f64::from(e.offset_x()), f64::from(e.offset_y())) {
+                on_hit.emit(hit);
+            }
+        })
+    });
+    let clickable = onclick.as_ref().map(|_| "clickable");
+    html! {
+        <canvas ref={canvas} class={classes!("cluster", clickable)} role="img" aria-label={title} {onclick}
+            title={onclick_title(props.on_hit.is_some())} />
+    }
+}
+
+/// The canvas's tooltip when clicks inspect.
+fn onclick_title(inspects: bool) -> Option<&'static str> {
+    inspects.then_some("Click a server, a job or a bin to see the decisions behind it")
+}

@@ -1,0 +1,83 @@
+//! One lane racing: its label, a field per parameter of its policy, and the buttons that add a
+//! lane of the policy or remove this one.
+
+use std::rc::Rc;
+
+use packlab_core::policy::{Param, ParamKind};
+use yew::prelude::*;
+
+use crate::dom::page::value_of;
+use crate::state::{Action, Lab, MAX_POLICIES};
+
+#[derive(Properties, PartialEq)]
+pub struct LaneRowProps {
+    pub lane: usize,
+    pub lab: Rc<Lab>,
+    pub dispatch: Callback<Action>,
+}
+
+/// One lane: its label, a field per parameter (empty means the default, shown greyed), and
+/// buttons to add another lane of the policy or remove this one.
+#[component]
+pub fn LaneRow(props: &LaneRowProps) -> Html {
+    let setup = &props.lab.setup;
+    let Some(spec) = setup.policies.get(props.lane) else { return html! {} };
+    let lane = props.lane;
+    let label = setup.scenario.policy_label(spec);
+    let name = spec.name();
+    let full = setup.policies.len() >= MAX_POLICIES;
+    let alone = setup.policies.len() == 1;
+    let add = props.dispatch.reform(move |_: MouseEvent| Action::AddPolicy(name));
+    let remove = props.dispatch.reform(move |_: MouseEvent| Action::RemovePolicy(lane));
+    let field = |param: &'static Param| {
+        let key = param.key;
+        let id = format!("lane-{}-{key}", lane + 1);
+        let onchange = props.dispatch.reform(move |e: Event| Action::SetPolicyParam {
+            lane,
+            key: key.into(),
+            value: value_of(&e),
+        });
+        let title = format!("{} ({})", param.help, param.range());
+        let caption = param.symbol.unwrap_or(key);
+        let input = match param.kind {
+            ParamKind::Choice(options) => {
+                let current = spec.param_or_default(key).unwrap_or_default();
+                html! {
+                    <select {id} {onchange} title={title.clone()} aria-label={format!("{label}: {key}")}>
+                        if param.default.is_none() {
+                            <option value="" selected={current.is_empty()}>{ "default" }</option>
+                        }
+                        { for options.iter().map(|o| html! { <option value={*o} selected={*o == current}>{ *o }</option> }) }
+                    </select>
+                }
+            }
+            _ => {
+                // Empty means the default: the value the policy would use is the placeholder.
+                let value = spec.param(key).unwrap_or_default().to_string();
+                let placeholder = setup
+                    .scenario
+                    .policy_param(&spec.with_param(key, "").unwrap_or(spec.clone()), key)
+                    .unwrap_or_else(|| "default".into());
+                let numeric = matches!(param.kind, ParamKind::Int { .. } | ParamKind::ScenarioInt { .. });
+                html! {
+                    <input {id} {onchange} {value} title={title.clone()} size="5" placeholder={placeholder}
+                        inputmode={numeric.then_some("numeric")} aria-label={format!("{label}: {key}")} />
+                }
+            }
+        };
+        html! { <label class="param" {title}><span>{ caption }</span>{ input }</label> }
+    };
+    html! {
+        <li class="lane-setup" data-policy={spec.to_string()}>
+            <span class="lane-name">{ format!("{}. {label}", lane + 1) }</span>
+            { for spec.meta().params.iter().map(field) }
+            <span class="lane-buttons">
+                <button type="button" class="add-lane" onclick={add} disabled={full}
+                    title={format!("race another {} lane, to set other parameters", spec.meta().label)}
+                    aria-label={format!("add another {} lane", spec.meta().label)}>{ "+" }</button>
+                <button type="button" class="remove-lane" onclick={remove} disabled={alone}
+                    aria-label={format!("remove lane {} ({label})", lane + 1)}>{ "×" }</button>
+            </span>
+        </li>
+    }
+}

@@ -1,0 +1,59 @@
+//! The load α: a slider with the theory's marks, and the exact value.
+
+use yew::prelude::*;
+
+use packlab_core::models::SliderMax;
+
+use crate::components::form::LabControlsProps;
+use crate::components::form::key_field::KeyField;
+use crate::dom::page::value_of;
+use crate::state::Action;
+
+/// The load α: a slider with the theory's marks, and the exact value.
+#[component]
+pub fn LoadField(props: &LabControlsProps) -> Html {
+    let load = props.lab.setup.scenario.load();
+    let slide = props.dispatch.reform(|e: Event| Action::Set { key: "load".into(), value: value_of(&e) });
+    // A fixed end, or a little past the capacity bound (the first mark), so the slider can
+    // show the unstable side too.
+    let knob = props.lab.setup.scenario.info().load;
+    let (mut name, mut title, step) = (knob.name, knob.help, knob.step);
+    // A replayed trace (PG-RR, MSFQ) takes the knob as its traffic scaling.
+    if props.lab.setup.scenario.get("trace").is_some_and(|t| t != "none")
+        && props.lab.setup.scenario.info().id != "pgas"
+    {
+        (name, title) = ("Traffic scaling 1/β", "submit times are divided by 1/β; durations are kept");
+    }
+    let max = match knob.slider {
+        SliderMax::Fixed(max) => max,
+        SliderMax::PastFirstMark(factor) => {
+            let bound = props.marks.first().map_or(2.0 * load, |m| m.load);
+            (factor * bound * 100.0).ceil() / 100.0
+        }
+    };
+    let marks: Vec<String> = props
+        .marks
+        .iter()
+        .map(|m| {
+            if m.label.contains("α =") || m.label.contains("λ =") || m.label.contains("ζ =") {
+                m.label.clone()
+            } else {
+                format!("{} = {}", m.label, packlab_plot::tick(m.load))
+            }
+        })
+        .collect();
+    html! {
+        <div class="field load">
+            <label for="field-load"><span {title}>{ name }</span></label>
+            <div class="load-row">
+                <input type="range" id="load-slider" min="0.05" max={max.to_string()} step={step.to_string()}
+                    value={load.to_string()} list="load-marks" onchange={slide} aria-label={format!("{name} slider")} />
+                <KeyField name="load" label="" kind="text" lab={props.lab.clone()} dispatch={props.dispatch.clone()} />
+            </div>
+            <datalist id="load-marks">
+                { for props.marks.iter().map(|m| html! { <option value={m.load.to_string()} label={m.label.clone()} /> }) }
+            </datalist>
+            <p class="hint">{ marks.join(" · ") }</p>
+        </div>
+    }
+}

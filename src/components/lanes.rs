@@ -1,0 +1,56 @@
+//! The lanes: each policy's cluster, edged in its colour, with the sentence on its last
+//! placement.
+
+use std::rc::Rc;
+
+use packlab_core::models::Drawing;
+use yew::prelude::*;
+
+use crate::cluster::layout::{Hit, ServerStyle};
+use crate::components::cluster_canvas::ClusterCanvas;
+use crate::components::swatch::Swatch;
+use crate::format::moment;
+use crate::play::snapshot::Snapshot;
+
+#[derive(Properties, PartialEq)]
+pub struct LanesProps {
+    pub snapshot: Rc<Snapshot>,
+    pub reduced_motion: bool,
+    /// Told which lane was clicked and where (the inspector); clicks do nothing without.
+    #[prop_or_default]
+    pub on_hit: Option<Callback<(usize, Hit)>>,
+}
+
+/// Each policy's cluster, edged in its colour, with the sentence on its last placement.
+#[component]
+pub fn Lanes(props: &LanesProps) -> Html {
+    let snapshot = &props.snapshot;
+    // What the time of the last placement is called: a slot, or t in continuous time.
+    let time_word = snapshot.model.time.prefix();
+    let style = match snapshot.model.drawing {
+        Drawing::Slots => ServerStyle::Slots,
+        Drawing::Bars => ServerStyle::Bars,
+    };
+    html! {
+        <div class="lanes">
+            { for snapshot.lanes.iter().enumerate().map(|(i, lane)| html! {
+                <article class={classes!("lane", format!("policy-{}", lane.color % 7))} key={lane.policy.clone()}
+                    data-lane={lane.policy.clone()}>
+                    <h2><Swatch color={lane.color} markers=true />{ &lane.label }</h2>
+                    <ClusterCanvas view={lane.view.clone()} bin_labels={snapshot.bin_labels.clone()}
+                        detail={snapshot.detail} min_interval_ms={if props.reduced_motion { 500.0 } else { 0.0 }}
+                        {style} on_hit={props.on_hit.as_ref().map(|on_hit| on_hit.reform(move |hit| (i, hit)))} />
+                    <p class="why">{ lane.view.last.as_ref().map_or_else(
+                        || "No job placed yet.".to_string(),
+                        |w| format!("{} {}: {}", time_word, moment(w.time), w.text)) }</p>
+                    if let Some(readout) = &lane.view.readout {
+                        <p class="readout">{ readout }</p>
+                    }
+                    if let Some(legend) = &lane.view.legend {
+                        <p class="legend">{ legend }</p>
+                    }
+                </article>
+            }) }
+        </div>
+    }
+}

@@ -1,0 +1,43 @@
+//! The page's components, one view or panel per file. They draw and dispatch [`Action`]s to the
+//! reducer ([`crate::state`]); none of them simulates: the race is played through
+//! [`crate::play::use_race`] and they render its snapshots.
+//!
+//! * [`app`]: the root, routing to the gallery, the workbench or the embedded page;
+//! * [`gallery`]: the landing view, every preset as a card with a live thumbnail;
+//! * [`workbench`]: the full page's lab; [`embedded`]: the lab inside an iframe;
+//! * [`notices`], [`tour_panel`], [`keyboard_help`]: rejected input, a guided tour's step, the
+//!   list of shortcuts;
+//! * [`form`]: the scenario form (preset, policies and lanes, keys and their editors);
+//! * [`playback`], [`timeline`]: the playback bar and the scrubber under it;
+//! * [`stats_table`], [`swatch`]: the numbers of each policy, and its colour as a legend entry;
+//! * [`lanes`], [`cluster_canvas`]: each policy's cluster;
+//! * [`event_log`], [`inspector`]: the decisions and why;
+//! * [`charts`], [`live_chart`]: the live charts;
+//! * [`alpha_chart`], [`collections_view`]: PG-AS's bounds, computed on the page;
+//! * [`sweep_view`]: a preset's swept figure, run in Web Workers;
+//! * [`share`]: the link, the command and the exports.
+//!
+//! [`Action`]: crate::state::Action
+
+pub mod alpha_chart;
+pub mod app;
+pub mod charts;
+pub mod cluster_canvas;
+pub mod collections_view;
+pub mod embedded;
+pub mod event_log;
+pub mod form;
+pub mod gallery;
+pub mod inspector;
+pub mod keyboard_help;
+pub mod lanes;
+pub mod live_chart;
+pub mod notices;
+pub mod playback;
+pub mod share;
+pub mod stats_table;
+pub mod swatch;
+pub mod sweep_view;
+pub mod timeline;
+pub mod tour_panel;
+pub mod workbench;

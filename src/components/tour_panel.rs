@@ -1,0 +1,105 @@
+//! A guided tour's panel: the step's text, a prediction to make, the run, what happened in the
+//! run's own numbers, and the way on.
+
+use std::rc::Rc;
+
+use packlab_core::scenario::Scenario;
+use packlab_core::tours::LaneOutcome;
+use yew::prelude::*;
+
+use crate::play::snapshot::{Phase, Snapshot};
+use crate::state::Action;
+use crate::state::tour::TourAt;
+
+#[derive(Properties, PartialEq)]
+pub struct TourPanelProps {
+    pub at: TourAt,
+    pub snapshot: Rc<Snapshot>,
+    pub scenario: Rc<Scenario>,
+    pub dispatch: Callback<Action>,
+    pub on_play: Callback<()>,
+}
+
+/// A guided tour's step: what to look at, a prediction to make, the run, then what happened,
+/// stated with the run's own numbers, and the way on.
+#[component]
+pub fn TourPanel(props: &TourPanelProps) -> Html {
+    let at = props.at;
+    let (tour, step) = (at.tour, at.step());
+    let count = tour.steps.len();
+    let answer = use_state(|| None::<usize>);
+    let snapshot = &props.snapshot;
+    let outcome = (snapshot.phase == Phase::Finished).then(|| {
+        let lanes: Vec<LaneOutcome> = snapshot
+            .lanes
+            .iter()
+            .map(|l| LaneOutcome {
+                policy: l.policy.clone(),
+                label: l.label.clone(),
+                mean_queue: l.mean_queue,
+                normalized_reward: l.mean_reward,
+                greedy_reward: snapshot.reward.map(|r| r.greedy),
+            })
+            .collect();
+        step.check.state(&lanes, &props.scenario)
+    });
+    let go = |k: usize| props.dispatch.reform(move |_: MouseEvent| Action::TourStep(k));
+    let leave = props.dispatch.reform(|_: MouseEvent| Action::LeaveTour);
+    let play = props.on_play.reform(|_: MouseEvent| ());
+    let can_play = matches!(snapshot.phase, Phase::Ready | Phase::Paused);
+    html! {
+        <section class="tour" id="tour" aria-label="Guided tour" data-tour={tour.id} data-step={(at.step + 1).to_string()}>
+            <p class="tour-head">
+                <span class="figure">{ format!("Tour · {}", tour.paper) }</span>
+                <strong>{ tour.title }</strong>
+                <span class="hint">{ format!("step {} of {count}", at.step + 1) }</span>
+            </p>
+            <p>{ step.text }</p>
+            if let Some(q) = step.question {
+                <fieldset class="tour-question" id="tour-question">
+                    <legend>{ q.prompt }</legend>
+                    { for q.choices.iter().enumerate().map(|(i, choice)| {
+                        let pick = { let answer = answer.clone(); Callback::from(move |_: Event| answer.set(Some(i))) };
+                        html! {
+                            <label class="check">
+                                <input type="radio" name="tour-answer" value={i.to_string()}
+                                    checked={*answer == Some(i)} onchange={pick} />
+                                <span>{ *choice }</span>
+                            </label>
+                        }
+                    }) }
+                </fieldset>
+            }
+            if can_play {
+                <p><button type="button" id="tour-play" class="primary" onclick={play}>
+                    { if snapshot.slot == 0 { "Play this step" } else { "Play on" } }</button></p>
+            }
+            { match outcome {
+                Some(Ok((holds, statement))) => {
+                    let verdict = match (step.question, *answer) {
+                        (Some(q), Some(a)) if a == q.answer => format!("You predicted {}: right. ", q.choices[a]),
+                        (Some(q), Some(a)) => format!("You predicted {}; the run says {}. ", q.choices[a], q.choices[q.answer]),
+                        _ => String::new(),
+                    };
+                    html! {
+                        <p class="tour-check" id="tour-check" role="status" data-holds={holds.to_string()}>
+                            { verdict }{ statement }
+                            if !holds { { " (not what this step expects: the scenario was changed)" } }
+                        </p>
+                    }
+                }
+                Some(Err(e)) => html! { <p class="tour-check" id="tour-check" role="status">{ e.message }</p> },
+                None => html! {},
+            } }
+            <p class="tour-nav">
+                <button type="button" id="tour-back" onclick={go(at.step.saturating_sub(1))} disabled={at.step == 0}>{ "Back" }</button>
+                if at.step + 1 < count {
+                    <button type="button" id="tour-next" onclick={go(at.step + 1)}>{ "Next step" }</button>
+                }
+                <button type="button" id="tour-leave" onclick={leave}>
+                    { if at.step + 1 == count { "Finish the tour" } else { "Leave the tour" } }
+                </button>
+            </p>
+        </section>
+    }
+}

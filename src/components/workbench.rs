@@ -1,0 +1,178 @@
+//! The workbench, the full page's lab: the preset's explanation, the scenario form, and the
+//! race (playback, stats, each policy's cluster, the event log, the charts, the sweep) with the
+//! link and exports below.
+
+use std::rc::Rc;
+
+use packlab_core::scenario::{Scenario, Setup, run_command};
+use yew::prelude::*;
+
+use crate::cluster::layout::Hit;
+use crate::components::alpha_chart::AlphaChart;
+use crate::components::charts::Charts;
+use crate::components::collections_view::{CollectionsView, collections_only};
+use crate::components::event_log::{EventLog, Inspect};
+use crate::components::form::ScenarioControls;
+use crate::components::keyboard_help::KeyboardHelp;
+use crate::components::lanes::Lanes;
+use crate::components::playback::Playback;
+use crate::components::share::ShareAndExport;
+use crate::components::stats_table::StatsTable;
+use crate::components::sweep_view::SweepView;
+use crate::components::tour_panel::TourPanel;
+use crate::hooks::use_lab_race::{LabRace, use_lab_race};
+use crate::play::snapshot::{Phase, Shown};
+use crate::state::{Action, Lab};
+
+#[derive(Properties, PartialEq)]
+pub struct WorkbenchProps {
+    pub lab: Rc<Lab>,
+    pub dispatch: Callback<Action>,
+}
+
+/// The lab itself: explanation, controls and the race.
+#[component]
+pub fn Workbench(props: &WorkbenchProps) -> Html {
+    let lab = &props.lab;
+    let setup = lab.setup.clone();
+    let LabRace { race, marks, reduced_motion, help, toggle_help, theme } = use_lab_race(lab, &props.dispatch);
+    let snapshot = &race.snapshot;
+    let preset = &setup.preset;
+    // The offered fraction of the capacity, drawn on the occupancy chart (once per scenario:
+    // for a trace it goes over every task).
+    let load = *use_memo(setup.clone(), |s| s.scenario.offered_utilization());
+    let name = format!("packlab-{}", preset.id);
+    // PGAS-C1's random collections are bounds only: statistics in place of a race.
+    let collections = collections_only(&setup.scenario);
+    // During a tour, its step says what is on screen.
+    let edited = if lab.tour.is_some() { None } else { edited_note(&setup) };
+    let inspect = use_state(Inspect::default);
+    let on_inspect = {
+        let inspect = inspect.clone();
+        use_callback((), move |next: Inspect, _| inspect.set(next))
+    };
+    // What the event log shows: the race as it last stopped.
+    let playing = snapshot.phase == Phase::Running;
+    let logged = use_mut_ref(|| snapshot.clone());
+    if !playing {
+        *logged.borrow_mut() = snapshot.clone();
+    }
+    let logged = Shown(logged.borrow().clone());
+    let on_hit = {
+        let (inspect, snapshot) = (inspect.clone(), snapshot.clone());
+        Callback::from(move |(lane, hit): (usize, Hit)| inspect.set(Inspect::after_hit(&snapshot, lane, hit)))
+    };
+    html! {
+        <main class="lab" data-highlight={lab.tour.map(|at| at.step().highlight)} data-race-thread={race.thread}>
+            if *help {
+                <KeyboardHelp on_close={toggle_help.reform(|_| Some(false))} />
+            }
+
+            <section class="intro" aria-labelledby="preset-title">
+                <p class="figure">{ preset.figure }</p>
+                <h1 id="preset-title">{ preset.title }</h1>
+                <p class={classes!("summary", edited.is_some().then_some("stale"))}>{ preset.summary }</p>
+                if let Some(edited) = edited {
+                    <p id="edited" class="edited" role="status">{ edited }</p>
+                }
+                if lab.present {
+                    <p class="present-cues" id="present-cues">
+                        <kbd>{ "Space" }</kbd>{ " play or pause · " }<kbd>{ "←" }</kbd>{ " " }<kbd>{ "→" }</kbd>{ " step · " }
+                        <kbd>{ "P" }</kbd>{ " leave presenter mode · " }<kbd>{ "?" }</kbd>{ " keys" }
+                    </p>
+                }
+                <details class="explain">
+                    <summary>{ "What am I looking at?" }</summary>
+                    <p>{ preset.explanation }</p>
+                    <p>{ setup.scenario.any().how_to_read() }</p>
+                </details>
+            </section>
+            <aside class="controls" aria-label="Scenario">
+                <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()} />
+            </aside>
+            <section class="run" aria-label="Live simulation">
+                if collections {
+                    <CollectionsView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
+                } else {
+                    if let Some(at) = lab.tour {
+                        <TourPanel key={format!("{}-{}", at.tour.id, at.step)} {at} snapshot={snapshot.clone()}
+                            scenario={Rc::new(setup.scenario.clone())}
+                            dispatch={props.dispatch.clone()} on_play={race.toggle.clone()} />
+                    }
+                    <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
+                        on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_back={race.back.clone()}
+                        on_seek={race.seek.clone()} query={lab.query_at(None)} on_restart={race.restart.clone()}
+                        on_help={toggle_help.reform(|()| Some(true))} />
+                    if let Some(note) = &race.restarted {
+                        <p id="restarted" class="hint restarted" role="status">{ note.to_string() }</p>
+                    }
+                    if let Some(message) = snapshot.error() {
+                        <p class="error" role="alert">{ message.to_string() }</p>
+                    }
+                    <StatsTable lanes={snapshot.lanes.clone()} warmup={snapshot.warmup}
+                        unit={snapshot.model.time.plural()} job_time={snapshot.job_time()}
+                        queues={snapshot.queues()} rewards={snapshot.model.reward} reward={snapshot.reward} />
+                    <p class="hint colour-key">
+                        { "Colours: each policy has its own, on its lane's top edge and its lines (solid); jobs, \
+                           bins and their lines take light colours outlined in grey, one per " }
+                        { class_word(snapshot.model.id) }{ "." }
+                    </p>
+                    <Lanes snapshot={snapshot.clone()} {reduced_motion} on_hit={Some(on_hit)} />
+                    <EventLog snapshot={logged} {playing} inspect={*inspect} {on_inspect}
+                        link={lab.query()} name={name.clone()} />
+                    <div class="charts">
+                        <Charts snapshot={snapshot.clone()} marks={marks.clone()} {load}
+                            on_focus={race.focus.clone()} {reduced_motion} {theme} />
+                        if snapshot.model.reward {
+                            <AlphaChart scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
+                        }
+                    </div>
+                    <SweepView setup={setup.clone()} query={lab.query()} name={name.clone()} />
+                }
+                <ShareAndExport snapshot={snapshot.clone()} query={lab.query()} {name} charts={!collections}
+                    seed={setup.scenario.seed()} marks={marks.clone()} {load}
+                    command={run_command(&setup.preset, &setup.policies, &setup.scenario)}
+                    traced={matches!(&setup.scenario, Scenario::Pgas(s) if s.trace.is_some())
+                        || setup.scenario.get("trace").is_some_and(|t| t.len() == 16)} />
+            </section>
+        </main>
+    }
+}
+
+/// What the preset's title and summary no longer describe, once the scenario or the lanes
+/// were changed: the values that differ from the preset's, by their field names, and the
+/// lanes if they are not the preset's. `None` while the header is true. (A new seed, horizon
+/// or grid leaves the description true.)
+pub fn edited_note(setup: &Setup) -> Option<String> {
+    let keys = setup.scenario.keys();
+    let label = |key: &str| keys.iter().find(|k| k.key == key).map_or(key.to_string(), |k| k.label.to_string());
+    let mut changes: Vec<String> = setup
+        .scenario
+        .overrides_from(&setup.preset.scenario)
+        .into_iter()
+        .filter(|(key, _)| !["seed", "horizon", "warmup", "sample_every"].contains(key))
+        .map(|(key, value)| format!("{} = {value}", label(key)))
+        .collect();
+    let preset_lanes = crate::state::preset_setup(setup.preset.id).map(|s| s.policies).unwrap_or_default();
+    if setup.policies != preset_lanes {
+        let names: Vec<String> = setup.policies.iter().map(|p| setup.scenario.policy_label(p)).collect();
+        changes.push(format!("lanes {}", names.join(", ")));
+    }
+    (!changes.is_empty()).then(|| {
+        format!(
+            "Edited: {}. The summary above and \"What am I looking at?\" describe the preset's own values: \
+             \"Preset values\" restores them, choosing the preset again its lanes too.",
+            changes.join(" · ")
+        )
+    })
+}
+
+/// What a model's light colours stand for.
+fn class_word(model: &str) -> &'static str {
+    match model {
+        "pgrr" => "virtual queue or size class",
+        "msfq" => "job class",
+        "ghra" | "pgas" => "VM type",
+        _ => "class",
+    }
+}

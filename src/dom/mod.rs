@@ -1,0 +1,11 @@
+//! The page's plumbing: what talks to the browser directly (web-sys, js-sys) and is shared by
+//! several parts of the page, so the components, the race and the sweep say what they do and
+//! leave the how here.
+//!
+//! * [`page`]: the page's address, form values, media queries, element sizes, downloads;
+//! * [`workers`]: starting Web Workers on the page's own wasm, and the clock they share;
+//! * [`crash`]: the message a panic leaves on the page.
+
+pub mod crash;
+pub mod page;
+pub mod workers;

@@ -1,0 +1,16 @@
+//! Hooks that several components use, one per file.
+//!
+//! * [`use_lab_race`]: the race, load marks, keyboard and chart theme of the full page and the
+//!   embedded one;
+//! * [`use_keyboard`]: the page's shortcuts;
+//! * [`use_system_dark`]: whether the system asks for dark colours;
+//! * [`use_pause_when_hidden`]: an embedded race pauses while out of sight;
+//! * [`use_canvas_size`]: a canvas's CSS size from a ResizeObserver.
+//!
+//! The race itself is played through [`crate::play::use_race`].
+
+pub mod use_canvas_size;
+pub mod use_keyboard;
+pub mod use_lab_race;
+pub mod use_pause_when_hidden;
+pub mod use_system_dark;

@@ -1,0 +1,351 @@
+//! A race in play: what Play, Pause, Step, Back, the timeline and a link's `t=` do to a
+//! [`Race`] (the [`Command`]s a [`Player`] carries out), and how far it runs in a slice of wall
+//! time at the chosen speed.
+//!
+//! The player is the same wherever the race runs. The page runs it in the race worker
+//! (`www/race-worker.js` with [`crate::play::worker::host::RaceHost`]), which steps it as fast
+//! as the speed allows and sends [`Snapshot`]s to the main thread; where no worker can start
+//! (and in the browser tests of the race session itself) it runs on the main thread inside
+//! requestAnimationFrame ([`crate::play::session`]). Either way the commands mean the same and
+//! the trajectory is the same.
+
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+
+use packlab_core::EngineError;
+use packlab_core::scenario::Setup;
+
+use crate::play::race::Race;
+use crate::play::snapshot::{Phase, Rate, Snapshot};
+use crate::state::speed::Speed;
+
+/// Points kept per series: enough for a smooth curve, bounded however long it runs.
+pub const MAX_POINTS: usize = 1024;
+/// Longest gap between two slices honoured: after a stall (hidden tab, breakpoint) the race
+/// resumes at its normal pace instead of catching up.
+pub const MAX_FRAME_GAP_MS: f64 = 100.0;
+/// The rate meter's window.
+const METER_WINDOW_MS: f64 = 1000.0;
+
+/// What the page asks of a race.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum Command {
+    /// Play ⇄ pause; at the horizon, run again from 0.
+    Toggle,
+    Play,
+    Pause,
+    /// Pause and run one step: a slot, or in continuous time the next event.
+    Step,
+    /// Pause and go one step back.
+    Back,
+    /// Pause and go to a time within the run so far (the timeline).
+    Seek(f64),
+    /// Play at full speed to a time and pause there (a link's `t=`).
+    OpenAt(f64),
+    /// Back to time 0, paused.
+    Restart,
+    /// The lane whose per-bin series the snapshots carry.
+    Focus(usize),
+    Speed(Speed),
+}
+
+/// A race and where it is in play.
+pub struct Player {
+    setup: Rc<Setup>,
+    race: Race,
+    phase: Phase,
+    speed: Speed,
+    focus: usize,
+    /// When the previous slice of play started.
+    last_slice: Option<f64>,
+    /// Fraction of a slot owed from earlier slices (slow speeds run less than one per frame).
+    owed: f64,
+    /// Where playing stops by itself: the moment a link opens at (`t=`), reached at full
+    /// speed.
+    stop_at: Option<f64>,
+    meter: Meter,
+}
+
+/// Slices and slots counted over a window of play.
+#[derive(Default)]
+struct Meter {
+    since: Option<f64>,
+    slices: u32,
+    slots: u64,
+    /// Wall time spent simulating, in ms.
+    simulating: f64,
+    rate: Option<Rate>,
+}
+
+impl Meter {
+    fn count(&mut self, now: f64, slots: u64, simulating: f64) {
+        let since = *self.since.get_or_insert(now);
+        self.slices += 1;
+        self.slots += slots;
+        self.simulating += simulating;
+        let span = now - since;
+        if span >= METER_WINDOW_MS {
+            self.rate = Some(Rate {
+                fps: f64::from(self.slices) * 1000.0 / span,
+                slots_per_second: self.slots as f64 * 1000.0 / span,
+                simulating_ms: self.simulating / f64::from(self.slices),
+                worker: false,
+            });
+            (self.since, self.slices, self.slots, self.simulating) = (Some(now), 0, 0, 0.0);
+        }
+    }
+}
+
+impl Player {
+    pub fn new(setup: Rc<Setup>, speed: Speed) -> Self {
+        let race = Race::new(&setup, MAX_POINTS);
+        Self {
+            setup,
+            race,
+            phase: Phase::Ready,
+            speed,
+            focus: 0,
+            last_slice: None,
+            owed: 0.0,
+            stop_at: None,
+            meter: Meter::default(),
+        }
+    }
+
+    pub fn setup(&self) -> &Rc<Setup> {
+        &self.setup
+    }
+
+    pub fn phase(&self) -> &Phase {
+        &self.phase
+    }
+
+    pub fn playing(&self) -> bool {
+        self.phase == Phase::Running
+    }
+
+    /// Whether playing is limited by the speed rather than by the machine: slices then need
+    /// not follow each other at once.
+    pub fn paced(&self) -> bool {
+        self.stop_at.is_none() && self.speed.rate(self.setup.scenario.horizon()).is_some()
+    }
+
+    /// The race as the page shows it now, with the meter's latest reading.
+    pub fn snapshot(&self) -> Snapshot {
+        let mut snapshot = self.race.snapshot(self.phase.clone(), self.focus);
+        snapshot.rate = self.meter.rate;
+        snapshot
+    }
+
+    /// Carries out `command`. Returns whether the page has something new to show (a speed
+    /// change alone has not).
+    pub fn apply(&mut self, command: Command) -> bool {
+        match command {
+            Command::Toggle => match self.phase {
+                Phase::Running => self.apply(Command::Pause),
+                Phase::Ready | Phase::Paused => self.apply(Command::Play),
+                Phase::Finished => {
+                    self.restart();
+                    self.apply(Command::Play)
+                }
+                Phase::Failed(_) => false,
+            },
+            Command::Play => {
+                if self.race.finished() || self.playing() || matches!(self.phase, Phase::Failed(_)) {
+                    return false;
+                }
+                self.last_slice = None;
+                self.meter = Meter::default();
+                self.enter(Phase::Running);
+                true
+            }
+            Command::Pause => {
+                if self.playing() {
+                    self.enter(Phase::Paused);
+                }
+                true
+            }
+            Command::Step => self.move_paused(Race::step),
+            Command::Back => self.move_paused(Race::step_back),
+            Command::Seek(time) => self.move_paused(|race| race.seek(time)),
+            Command::OpenAt(time) => {
+                self.stop_at = Some(time);
+                self.apply(Command::Play)
+            }
+            Command::Restart => {
+                self.restart();
+                true
+            }
+            Command::Focus(lane) => {
+                self.focus = lane;
+                let phase = self.phase.clone();
+                self.enter(phase);
+                true
+            }
+            Command::Speed(speed) => {
+                self.speed = speed;
+                false
+            }
+        }
+    }
+
+    /// Stops playing where it is, with `phase` (a failure the caller met outside the race,
+    /// such as an animation loop that would not start).
+    pub fn fail(&mut self, message: String) {
+        self.phase = Phase::Failed(message);
+    }
+
+    fn restart(&mut self) {
+        self.race = Race::new(&self.setup, MAX_POINTS);
+        self.owed = 0.0;
+        self.stop_at = None;
+        self.enter(Phase::Ready);
+    }
+
+    fn move_paused(&mut self, go: impl FnOnce(&mut Race) -> Result<(), EngineError>) -> bool {
+        if self.playing() {
+            // Paused without explaining: the move explains once, where it lands.
+            self.phase = Phase::Paused;
+        }
+        self.stop_at = None;
+        if matches!(self.phase, Phase::Failed(_)) {
+            return false;
+        }
+        let phase = match go(&mut self.race) {
+            Err(e) => Phase::Failed(format!("the simulation stopped: {e}")),
+            Ok(()) if self.race.finished() => Phase::Finished,
+            Ok(()) => Phase::Paused,
+        };
+        self.enter(phase);
+        true
+    }
+
+    /// One slice of play, started at `now` (ms): runs the race for what the speed asks since
+    /// the last slice, within `budget_ms` of wall time read from `clock`. Returns whether it
+    /// plays on, and the ms it spent simulating.
+    pub fn slice(&mut self, now: f64, budget_ms: f64, clock: impl Fn() -> f64) -> (bool, f64) {
+        if !self.playing() {
+            return (false, 0.0);
+        }
+        let started = clock();
+        let gap = self.last_slice.replace(now).map_or(1000.0 / 60.0, |last| (now - last).clamp(0.0, MAX_FRAME_GAP_MS));
+        let stop_at = self.stop_at;
+        let want = match (stop_at, self.speed.rate(self.setup.scenario.horizon())) {
+            // Whole units at full speed, then the rest exactly (below).
+            (Some(stop), _) => (stop.floor() as u64).saturating_sub(self.race.slot()),
+            (None, None) => u64::MAX,
+            (None, Some(rate)) => {
+                let due = self.owed + rate * gap / 1000.0;
+                let whole = due.floor();
+                self.owed = due - whole;
+                whole as u64
+            }
+        };
+        let result = self.race.advance(want, budget_ms, &clock);
+        let simulated = clock() - started;
+        if let Ok(slots) = result {
+            self.meter.count(now, slots, simulated);
+        }
+        let mut next = match result {
+            Err(e) => Phase::Failed(format!("the simulation stopped: {e}")),
+            Ok(_) if self.race.finished() => Phase::Finished,
+            Ok(_) => Phase::Running,
+        };
+        if let Some(stop) = stop_at.filter(|stop| self.race.slot() >= stop.floor() as u64) {
+            self.stop_at = None;
+            // A moment between whole units (a link to an event) is reached event by event.
+            let short_of_it = stop > self.race.now();
+            if next == Phase::Running
+                && short_of_it
+                && let Err(e) = self.race.seek(stop)
+            {
+                next = Phase::Failed(format!("the simulation stopped: {e}"));
+            }
+            if next == Phase::Running {
+                next = Phase::Paused;
+            }
+        }
+        self.enter(next);
+        (self.playing(), simulated)
+    }
+
+    /// Enters `phase`. A race that stops is explained first (its decision log made by
+    /// replay, [`Race::explain`]); a playing one keeps no log.
+    fn enter(&mut self, phase: Phase) {
+        self.phase = match phase {
+            Phase::Running => {
+                if self.race.explaining() {
+                    self.race.quiet();
+                }
+                phase
+            }
+            Phase::Failed(_) => phase,
+            stopped => match self.race.explain() {
+                Ok(()) => stopped,
+                Err(e) => Phase::Failed(format!("the simulation stopped: {e}")),
+            },
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn player(link: &str, speed: Speed) -> Player {
+        Player::new(Rc::new(crate::play::worker::host::setup_of(link).unwrap()), speed)
+    }
+
+    /// A clock that says `ms` whenever asked: a slice then runs what the speed asks.
+    fn frozen(ms: f64) -> impl Fn() -> f64 {
+        move || ms
+    }
+
+    #[test]
+    fn commands_play_pause_step_and_go_back() {
+        let mut d = player("preset=pgrr-a1&servers=10&horizon=500", Speed::Max);
+        assert_eq!(d.phase(), &Phase::Ready);
+        assert!(!d.apply(Command::Speed(Speed::PerSecond(1000))), "a speed alone shows nothing new");
+        assert!(d.apply(Command::Toggle));
+        assert!(d.playing());
+        // The first slice counts as one frame at 60 Hz, then 1000 slots/s over a 100 ms gap.
+        d.slice(0.0, 5.0, frozen(0.0));
+        assert_eq!(d.snapshot().slot, 16);
+        d.slice(100.0, 5.0, frozen(100.0));
+        assert_eq!(d.snapshot().slot, 116);
+        assert!(d.apply(Command::Toggle));
+        assert_eq!(d.phase(), &Phase::Paused);
+        assert_eq!(d.slice(200.0, 5.0, frozen(200.0)), (false, 0.0), "a paused race does not run");
+        d.apply(Command::Step);
+        assert_eq!(d.snapshot().slot, 117);
+        d.apply(Command::Back);
+        d.apply(Command::Back);
+        assert_eq!(d.snapshot().slot, 115);
+        assert!(!d.snapshot().lanes[0].decisions.is_empty(), "a stopped race is explained");
+        d.apply(Command::Seek(450.5));
+        assert_eq!(d.snapshot().slot, 450);
+        d.apply(Command::Restart);
+        assert_eq!((d.snapshot().slot, d.phase().clone()), (0, Phase::Ready));
+    }
+
+    #[test]
+    fn a_link_time_is_reached_at_full_speed_and_the_horizon_ends_play() {
+        let mut d = player("preset=pgrr-a1&servers=10&horizon=300", Speed::PerSecond(1));
+        d.apply(Command::OpenAt(120.0));
+        while d.playing() {
+            d.slice(0.0, 50.0, frozen(0.0));
+        }
+        assert_eq!((d.snapshot().slot, d.phase().clone()), (120, Phase::Paused));
+        d.apply(Command::Speed(Speed::Max));
+        d.apply(Command::Play);
+        while d.playing() {
+            d.slice(0.0, 50.0, frozen(0.0));
+        }
+        assert_eq!((d.snapshot().slot, d.phase().clone()), (300, Phase::Finished));
+        // Toggle at the horizon runs it again from 0.
+        d.apply(Command::Toggle);
+        assert!(d.playing());
+        assert_eq!(d.snapshot().slot, 0);
+    }
+}

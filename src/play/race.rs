@@ -1,0 +1,466 @@
+//! Policies racing on the same scenario and seed: the simulation side of the page, free of any
+//! browser API so it can be tested anywhere. Each lane is a [`LiveRun`], so any model the core
+//! offers races here unchanged.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use packlab_core::EngineError;
+use packlab_core::decisions::Decision;
+use packlab_core::metrics::SeriesPoint;
+use packlab_core::models::{ModelInfo, RewardReference, TimeUnit};
+use packlab_core::report::live_run;
+use packlab_core::view::{Analysis, LiveRun, Metric, PAGE_LOG, Watch};
+use packlab_plot::Point;
+
+use packlab_core::scenario::Setup;
+
+use crate::play::checkpoints::Checkpoints;
+use crate::play::snapshot::{LaneStats, Phase, Snapshot};
+
+/// Most slots each lane runs between two looks at the clock.
+pub const MAX_CHUNK: u64 = 4096;
+/// Wall time one chunk should take, in ms: short enough that a frame ends close to its
+/// budget whatever a slot costs (from 0.1 µs with one server to 0.1 ms with a thousand),
+/// long enough that reading the clock costs nothing.
+const CHUNK_TARGET_MS: f64 = 0.5;
+
+/// Below this many servers a lane draws every job; from here on, a heat strip of fills.
+pub const DETAIL_LIMIT: usize = 100;
+
+/// When a log was read: its count, the run's time (bits) and how many decisions it kept.
+type LogKey = (u64, u64, usize);
+
+/// One policy's simulation.
+struct Lane {
+    policy: String,
+    label: String,
+    run: Box<dyn LiveRun>,
+    /// The paper's analysis, where one exists (SPEC 5.6): E\[T\] and E\[T^(j)\] per class.
+    analysis: Option<Analysis>,
+    /// The decisions last published, with the count, time and length they were read at: a
+    /// snapshot copies the log only when it moved (a run is deterministic, so the same moment,
+    /// count and length after going back and forth is the same log).
+    published: RefCell<(LogKey, Rc<[Decision]>)>,
+}
+
+/// The simulations of every policy of a [`Setup`], stepped in lockstep: after any call, all
+/// lanes have run the same number of slots (unless a policy failed).
+pub struct Race {
+    horizon: u64,
+    warmup: u64,
+    model: &'static ModelInfo,
+    /// U^(g) and U* at the scenario's workload (PG-AS), solved once per race.
+    reward: Option<RewardReference>,
+    lanes: Vec<Lane>,
+    bin_labels: Rc<[String]>,
+    /// Whether the lanes draw every job (few servers) or a heat strip.
+    detail: bool,
+    /// Slots per chunk, adapted to what a slot costs (see [`CHUNK_TARGET_MS`]).
+    chunk: u64,
+    /// Clones of the lanes along the run so far, to go back to any moment.
+    checkpoints: Checkpoints,
+    /// The furthest time reached: what the timeline covers.
+    furthest: f64,
+}
+
+/// Events a step passes over at most looking for one that changes something (stale clock
+/// ticks change nothing).
+const MAX_SILENT_EVENTS: usize = 10_000;
+
+impl Race {
+    /// Builds one simulation per policy. `max_points` bounds each series, so the history kept
+    /// for the charts stays the same size however long the race runs.
+    pub fn new(setup: &Setup, max_points: usize) -> Self {
+        let s = &setup.scenario;
+        let lanes: Vec<Lane> = setup
+            .policies
+            .iter()
+            // The lab's reducer and the link decoder admit only policies of the scenario's
+            // model that fit it, so building cannot fail here; a lane that did is left out.
+            .filter_map(|spec| {
+                // Quiet: the decision log is made when the race stops ([`Race::explain`]).
+                let run = live_run(s, spec, Watch::page(max_points).with_log(0)).ok()?;
+                let analysis = run.analysis();
+                Some(Lane {
+                    policy: spec.to_string(),
+                    label: s.policy_label(spec),
+                    run,
+                    analysis,
+                    published: RefCell::new(((0, 0, 0), Rc::from([]))),
+                })
+            })
+            .collect();
+        let bin_labels = lanes.first().map_or_else(Vec::new, |l| l.run.bin_labels()).into();
+        let detail = lanes.first().is_some_and(|l| l.run.view(false).servers.len() < DETAIL_LIMIT);
+        let checkpoints = Checkpoints::new(lanes.iter().map(|l| &*l.run));
+        Self {
+            horizon: s.horizon(),
+            warmup: s.warmup(),
+            model: s.info(),
+            reward: s.any().reward_reference(),
+            lanes,
+            bin_labels,
+            detail,
+            chunk: 1,
+            checkpoints,
+            furthest: 0.0,
+        }
+    }
+
+    /// The exact time every lane has reached (between whole units after a step to an event).
+    pub fn now(&self) -> f64 {
+        self.lanes.iter().map(|l| l.run.now()).fold(f64::INFINITY, f64::min).min(self.horizon as f64)
+    }
+
+    /// The furthest time reached so far.
+    pub fn furthest(&self) -> f64 {
+        self.furthest
+    }
+
+    /// How many checkpoints are kept and the bytes they hold.
+    pub fn checkpoint_usage(&self) -> (usize, u64) {
+        self.checkpoints.usage()
+    }
+
+    /// Bytes cloned for checkpoints since the start, and events the lanes simulated: what
+    /// checkpointing cost against what the race did.
+    pub fn checkpoint_cost(&self) -> (u64, u64) {
+        (self.checkpoints.cloned(), self.lanes.iter().map(|l| l.run.readings().events).sum())
+    }
+
+    /// Slots every lane has run. A race without lanes (a preset of bounds only) is over
+    /// before it starts: nothing would ever move it, and seeking in it must not wait for that.
+    pub fn slot(&self) -> u64 {
+        self.lanes.iter().map(|l| l.run.time()).min().unwrap_or(self.horizon)
+    }
+
+    pub fn horizon(&self) -> u64 {
+        self.horizon
+    }
+
+    /// Whether the race has reached the scenario's horizon.
+    pub fn finished(&self) -> bool {
+        self.slot() >= self.horizon
+    }
+
+    /// Runs up to `slots` more slots in every lane, stopping early at the horizon or once
+    /// `budget_ms` of wall time (read from `clock`, in ms) is spent. Returns the slots run.
+    pub fn advance(&mut self, slots: u64, budget_ms: f64, clock: impl Fn() -> f64) -> Result<u64, EngineError> {
+        let start = clock();
+        let mut done = 0;
+        loop {
+            let n = self.chunk.min(slots - done).min(self.horizon.saturating_sub(self.slot()));
+            let n = n.min(self.until_checkpoint());
+            if n == 0 {
+                return Ok(done);
+            }
+            let chunk_start = clock();
+            self.run_lanes(n)?;
+            done += n;
+            let now = clock();
+            let took = now - chunk_start;
+            // Judged per slot: a chunk cut short by a checkpoint says what a full one costs.
+            let full = took * self.chunk as f64 / n as f64;
+            if full < CHUNK_TARGET_MS / 2.0 {
+                self.chunk = (self.chunk * 2).min(MAX_CHUNK);
+            } else if took > CHUNK_TARGET_MS * 2.0 {
+                self.chunk = (self.chunk / 2).max(1);
+            }
+            if now - start >= budget_ms {
+                return Ok(done);
+            }
+        }
+    }
+
+    /// Runs `n` whole time units in every lane (from the last whole unit when a step left the
+    /// lanes between two), leaving a checkpoint where one is due.
+    fn run_lanes(&mut self, n: u64) -> Result<(), EngineError> {
+        for lane in &mut self.lanes {
+            lane.run.run(n)?;
+        }
+        let at = self.slot();
+        self.checkpoints.offer(at, self.lanes.iter().map(|l| &*l.run));
+        self.furthest = self.furthest.max(self.now());
+        Ok(())
+    }
+
+    /// Whole units until the next checkpoint is due (chunks stop there), at least 1.
+    fn until_checkpoint(&self) -> u64 {
+        self.checkpoints.next_due().saturating_sub(self.slot()).max(1)
+    }
+
+    /// The events handled so far, over all lanes: a step has done something when it moved.
+    fn events(&self) -> u64 {
+        self.lanes.iter().map(|l| l.run.readings().events).sum()
+    }
+
+    /// When the next pending event of any lane falls (continuous time).
+    fn next_event(&self) -> Option<f64> {
+        self.lanes.iter().filter_map(|l| l.run.next_event()).reduce(f64::min)
+    }
+
+    /// Every lane handles its events up to `time`; a whole time may take a checkpoint.
+    fn run_lanes_to(&mut self, time: f64) -> Result<(), EngineError> {
+        for lane in &mut self.lanes {
+            lane.run.run_to(time)?;
+        }
+        if time == time.floor() {
+            let at = self.slot();
+            self.checkpoints.offer(at, self.lanes.iter().map(|l| &*l.run));
+        }
+        self.furthest = self.furthest.max(self.now());
+        Ok(())
+    }
+
+    /// The page's Step: one slot in slotted time; in continuous time, up to the next event of
+    /// any lane that changes something (an arrival, a departure, a clock tick), so the step
+    /// shows one decision rather than a whole time unit of them.
+    pub fn step(&mut self) -> Result<(), EngineError> {
+        if self.model.time == TimeUnit::Slots {
+            return self.advance(1, f64::INFINITY, || 0.0).map(drop);
+        }
+        let (horizon, events) = (self.horizon as f64, self.events());
+        for _ in 0..MAX_SILENT_EVENTS {
+            let Some(t) = self.next_event() else { break };
+            self.run_lanes_to(t.min(horizon))?;
+            if t >= horizon || self.events() != events {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Goes to time `target` (within the run): back from the latest checkpoint before it, or
+    /// forward from where the race is, whichever is closer; then replays exactly.
+    pub fn seek(&mut self, target: f64) -> Result<(), EngineError> {
+        let target = if target.is_nan() { 0.0 } else { target.clamp(0.0, self.horizon as f64) };
+        let now = self.now();
+        if target < now || self.checkpoints.latest_at_or_before(target) as f64 > now {
+            let (_, runs) = self.checkpoints.restore(target);
+            for (lane, run) in self.lanes.iter_mut().zip(runs) {
+                lane.run = run;
+            }
+        }
+        self.run_forward(target)
+    }
+
+    /// Runs every lane on to `target` (not before where they are), leaving checkpoints.
+    fn run_forward(&mut self, target: f64) -> Result<(), EngineError> {
+        let whole = target.floor() as u64;
+        while self.slot() < whole {
+            let n = (whole - self.slot()).min(self.until_checkpoint());
+            self.run_lanes(n)?;
+        }
+        if target > self.now() {
+            self.run_lanes_to(target)?;
+        }
+        Ok(())
+    }
+
+    /// Whether the lanes keep their decision logs.
+    pub fn explaining(&self) -> bool {
+        self.lanes.iter().all(|l| l.run.decisions().explaining())
+    }
+
+    /// Gives every lane its last [`PAGE_LOG`] decisions at this moment, and keeps logging
+    /// from here on (steps, going back): what the event log and the inspector show when the
+    /// race stops.
+    ///
+    /// Playing keeps no log, since formatting every decision's reasons costs several times
+    /// the decision (`packlab bench --log`). The log is made here instead by replaying the
+    /// last stretch, from the checkpoint before it, with the log on: the run is deterministic
+    /// and recording changes nothing, so these are exactly the decisions the run made. The
+    /// stretch is sized from the slowest lane's pace of decisions so far to hold a full log,
+    /// and widened twice, fourfold each time, while a lane lately decided less often than
+    /// that; a lane that decides rarely may then show fewer decisions than the log holds,
+    /// rather than the page replaying the whole run.
+    pub fn explain(&mut self) -> Result<(), EngineError> {
+        if self.explaining() {
+            return Ok(());
+        }
+        let now = self.now();
+        // Decisions are counted even unlogged: their pace so far sizes the stretch.
+        let per_unit = self
+            .lanes
+            .iter()
+            .map(|l| l.run.decisions().count() as f64 / now.max(1.0))
+            .filter(|&pace| pace > 0.0)
+            .fold(f64::INFINITY, f64::min);
+        let mut width = (1.2 * PAGE_LOG as f64 / per_unit).ceil().clamp(1.0, now.max(1.0));
+        for _ in 0..3 {
+            let from = (now - width).max(0.0).floor();
+            self.seek(from)?;
+            for lane in &mut self.lanes {
+                lane.run.set_log(PAGE_LOG);
+            }
+            self.run_forward(now)?;
+            let full = self.lanes.iter().all(|l| {
+                let log = l.run.decisions();
+                log.records().len() as u64 >= log.count().min(PAGE_LOG as u64)
+            });
+            if full || from == 0.0 {
+                break;
+            }
+            width *= 4.0;
+        }
+        Ok(())
+    }
+
+    /// Stops the lanes' decision logs (the race plays on at full pace).
+    pub fn quiet(&mut self) {
+        for lane in &mut self.lanes {
+            lane.run.set_log(0);
+        }
+    }
+
+    /// The page's Step back: one slot, or back to the previous event that changed something
+    /// in continuous time.
+    pub fn step_back(&mut self) -> Result<(), EngineError> {
+        let now = self.now();
+        if now <= 0.0 {
+            return Ok(());
+        }
+        if self.model.time == TimeUnit::Slots {
+            return self.seek(now - 1.0);
+        }
+        // Look back over a widening window for the last event before now that did something.
+        let mut width = 1.0;
+        loop {
+            let from = (now - width).max(0.0);
+            self.seek(from)?;
+            let (mut events, mut last) = (self.events(), None);
+            while let Some(t) = self.next_event().filter(|&t| t < now) {
+                self.run_lanes_to(t)?;
+                let moved = self.events();
+                if moved != events {
+                    (events, last) = (moved, Some(t));
+                }
+            }
+            match last {
+                Some(t) if self.now() == t => return Ok(()),
+                Some(t) => return self.seek(t),
+                None if from == 0.0 => return self.seek(0.0),
+                None => width *= 2.0,
+            }
+        }
+    }
+
+    /// The race as the page shows it. `focus` is the lane whose per-bin series are included
+    /// (one lane's, to keep a snapshot small).
+    pub fn snapshot(&self, phase: Phase, focus: usize) -> Snapshot {
+        let detail = self.detail;
+        let lanes = self
+            .lanes
+            .iter()
+            .enumerate()
+            .map(|(color, lane)| {
+                let run = &lane.run;
+                let r = run.readings();
+                LaneStats {
+                    policy: lane.policy.clone(),
+                    label: lane.label.clone(),
+                    color,
+                    slot: run.time(),
+                    queue: r.queue_len,
+                    mean_queue: r.mean_queue,
+                    mean_occupancy: r.mean_occupancy,
+                    mean_job_time: r.mean_job_time,
+                    analysis: lane.analysis.as_ref().map(|a| (a.mean_response, format!("{} analysis", lane.label))),
+                    // From the first interval with a measured job on (before, there is no mean).
+                    job_time_series: self.measured_points(run.series(Metric::JobTime)),
+                    in_system_series: points(run.series(Metric::InSystem)),
+                    measured: r.measured,
+                    arrivals: r.arrivals,
+                    queue_series: points(run.series(Metric::Queue)),
+                    mean_reward: r.mean_reward,
+                    reward_series: points(run.series(Metric::Reward)),
+                    occupancy_series: running_mean(run.series(Metric::Occupancy)),
+                    view: Rc::new(run.view(detail)),
+                    decisions: lane.decisions(),
+                }
+            })
+            .collect();
+        let focus = focus.min(self.lanes.len().saturating_sub(1));
+        let bins = 0..self.bin_labels.len();
+        let focused = self.lanes.get(focus);
+        let bin_series = focused
+            .map(|lane| bins.clone().map(|b| points(lane.run.series(Metric::Bin(b)))).collect())
+            .unwrap_or_default();
+        let bin_job_time_series = focused
+            .map(|lane| bins.map(|b| self.measured_points(lane.run.series(Metric::BinJobTime(b)))).collect())
+            .unwrap_or_default();
+        // Labelled as the analysis of its class: the legend lists the class's curve too.
+        let bin_analysis = focused
+            .and_then(|lane| lane.analysis.as_ref())
+            .map(|a| a.by_bin.iter().zip(self.bin_labels.iter()).map(|(&v, l)| (v, format!("{l} analysis"))).collect())
+            .unwrap_or_default();
+        Snapshot {
+            slot: self.slot(),
+            now: self.now(),
+            furthest: self.furthest,
+            checkpoints: self.checkpoints.usage(),
+            horizon: self.horizon,
+            warmup: self.warmup,
+            model: self.model,
+            reward: self.reward,
+            phase,
+            lanes,
+            bin_labels: self.bin_labels.clone(),
+            focus,
+            bin_series,
+            bin_job_time_series,
+            bin_analysis,
+            detail,
+            rate: None,
+        }
+    }
+}
+
+impl Lane {
+    /// The run's kept decisions, copied only when the log moved since the last snapshot.
+    fn decisions(&self) -> Rc<[Decision]> {
+        let log = self.run.decisions();
+        let key = (log.count(), self.run.now().to_bits(), log.records().len());
+        let mut published = self.published.borrow_mut();
+        if published.0 != key {
+            *published = (key, log.records().iter().cloned().collect());
+        }
+        published.1.clone()
+    }
+}
+
+impl Race {
+    /// A running mean of measured jobs at interval midpoints, from its first interval with a
+    /// measured job on (before, the core's running mean is NaN: there is nothing to plot).
+    fn measured_points(&self, series: &[SeriesPoint]) -> Rc<[Point]> {
+        series
+            .iter()
+            .filter(|p| p.end > self.warmup as f64 && p.mean.is_finite())
+            .map(|p| Point::new(0.5 * (p.start + p.end), p.mean))
+            .collect()
+    }
+}
+
+/// The running average of a series of interval means, at each interval's end: what a long
+/// run's time average converges to, and where the papers' bounds apply. (The intervals of a
+/// series all have the same length, so the running average is the mean of the points.)
+fn running_mean(series: &[SeriesPoint]) -> Rc<[Point]> {
+    let mut sum = 0.0;
+    series
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            sum += p.mean;
+            Point::new(p.end, sum / (i + 1) as f64)
+        })
+        .collect()
+}
+
+/// Interval means at their midpoints, for drawing.
+fn points(series: &[SeriesPoint]) -> Rc<[Point]> {
+    series.iter().map(|p| Point::new(0.5 * (p.start + p.end), p.mean)).collect()
+}
+
+#[cfg(test)]
+mod tests;

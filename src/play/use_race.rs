@@ -1,0 +1,122 @@
+//! The hook a component plays its race with: [`use_race`] owns a [`RaceSession`] for the
+//! component's setup and hands the component the latest snapshot and the controls' callbacks.
+
+use std::rc::Rc;
+
+use packlab_core::scenario::Setup;
+use yew::prelude::*;
+
+use crate::play::session::RaceSession;
+use crate::play::snapshot::{Phase, Snapshot};
+use crate::state::speed::Speed;
+
+/// What a new race does once shown.
+#[derive(Default)]
+enum Start {
+    #[default]
+    Nothing,
+    /// Play on: the race it replaced was playing.
+    Play,
+    /// Play to this time and pause: the link's `t=`.
+    OpenAt(f64),
+}
+
+/// What a component gets from [`use_race`].
+pub struct RaceHandle {
+    pub snapshot: Rc<Snapshot>,
+    /// Why the race is at time 0 though the person had run it: the scenario changed mid-run
+    /// (said once per new race; a change used to restart the run silently).
+    pub restarted: Option<Rc<str>>,
+    pub toggle: Callback<()>,
+    /// Pauses if playing; plays if paused (never restarts a finished run, unlike `toggle`).
+    pub pause: Callback<()>,
+    pub play: Callback<()>,
+    pub step: Callback<()>,
+    pub back: Callback<()>,
+    /// Goes to a time within the run so far.
+    pub seek: Callback<f64>,
+    pub restart: Callback<()>,
+    pub focus: Callback<usize>,
+    /// Where the race runs: `worker` (the race worker) or `page` (the page's own thread, also
+    /// while the worker has not answered yet).
+    pub thread: &'static str,
+}
+
+/// Runs `setup` as a race owned by the calling component, at `speed` (changing the speed
+/// keeps the race; changing the setup starts a new one). A new race opens at `open_at` when
+/// the link asks (`t=`): it plays there at full speed and pauses.
+///
+/// A new setup while the old race had run says so in [`RaceHandle::restarted`]; if the old
+/// race was playing, the new one plays on from time 0.
+#[hook]
+pub fn use_race(setup: Rc<Setup>, speed: Speed, open_at: Option<f64>) -> RaceHandle {
+    let redraw = use_force_update();
+    let session =
+        use_memo(setup, move |setup| RaceSession::threaded(setup.clone(), speed, move || redraw.force_update()));
+    session.set_speed(speed);
+    // The race this component showed last, its state when it was replaced, and what the new
+    // one still has to start doing (in an effect, not while rendering).
+    let last = use_mut_ref(|| None::<(Rc<RaceSession>, Option<Rc<str>>, Start)>);
+    let restarted = {
+        let mut last = last.borrow_mut();
+        match &*last {
+            Some((shown, note, _)) if Rc::ptr_eq(shown, &session) => note.clone(),
+            previous => {
+                let old = previous.as_ref().map(|(shown, _, _)| shown.snapshot());
+                let note = old.as_ref().filter(|o| o.slot > 0).map(|o| {
+                    let time = o.model.time;
+                    Rc::from(format!(
+                        "The scenario changed at {} {}, so the run started again from 0 with the new values{}.",
+                        time.prefix(),
+                        crate::format::group_digits(o.slot),
+                        if o.phase == Phase::Running { " and plays on" } else { "" }
+                    ))
+                });
+                let start = match open_at {
+                    Some(t) if old.is_none() => Start::OpenAt(t),
+                    _ if old.is_some_and(|o| o.phase == Phase::Running) => Start::Play,
+                    _ => Start::Nothing,
+                };
+                *last = Some((session.clone(), note.clone(), start));
+                note
+            }
+        }
+    };
+    {
+        let last = last.clone();
+        use_effect(move || {
+            // Taken out of the cell first: playing publishes, which may render.
+            let start = last.borrow_mut().as_mut().map(|(session, _, start)| (session.clone(), std::mem::take(start)));
+            match start {
+                Some((session, Start::Play)) => session.play(),
+                Some((session, Start::OpenAt(t))) => session.open_at(t),
+                _ => {}
+            }
+        });
+    }
+    let call = |f: fn(&RaceSession)| {
+        let session = session.clone();
+        Callback::from(move |()| f(&session))
+    };
+    let focus = {
+        let session = session.clone();
+        Callback::from(move |lane| session.set_focus(lane))
+    };
+    let seek = {
+        let session = session.clone();
+        Callback::from(move |time| session.seek(time))
+    };
+    RaceHandle {
+        thread: if session.in_worker() { "worker" } else { "page" },
+        snapshot: session.snapshot(),
+        restarted,
+        toggle: call(RaceSession::toggle),
+        pause: call(RaceSession::pause),
+        play: call(RaceSession::play),
+        step: call(RaceSession::step),
+        back: call(RaceSession::step_back),
+        seek,
+        restart: call(RaceSession::restart),
+        focus,
+    }
+}

@@ -1,0 +1,315 @@
+//! The page's side of the race worker: [`RaceWorker`] starts it, hands it the files of a
+//! trace, and plays [`RemoteRace`]s in it, drawing the snapshots it sends with the page's
+//! animation frames (the messages are listed in [`crate::play::worker`]).
+
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use packlab_core::scenario::Setup;
+
+use crate::dom::workers::{asset_url, js_object, module_urls, now_ms, worker_init};
+use crate::play::player::Command;
+use crate::play::snapshot::{Phase, Snapshot};
+use crate::play::worker::host::link_of;
+use crate::state::speed::Speed;
+
+/// What a race shown from the worker tells its race session.
+pub trait Listener {
+    /// A snapshot to show, in an animation frame.
+    fn show(&self, snapshot: Snapshot);
+    /// The worker cannot run the race.
+    fn failed(&self, message: String);
+}
+
+/// The page's race worker.
+pub struct RaceWorker {
+    worker: Worker,
+    /// The race shown now: its messages are the only ones heeded.
+    current: RefCell<Weak<RemoteRace>>,
+    next_id: Cell<u64>,
+    /// Why the worker cannot run races, once it has said so.
+    broken: RefCell<Option<String>>,
+    /// The fingerprints of the trace files the worker was given.
+    traces: RefCell<std::collections::BTreeSet<String>>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+thread_local! {
+    static WORKER: RefCell<Option<Rc<RaceWorker>>> = const { RefCell::new(None) };
+}
+
+impl RaceWorker {
+    /// The page's race worker, started on first use.
+    pub fn get() -> Result<Rc<RaceWorker>, String> {
+        if let Some(race_worker) = WORKER.with(|t| t.borrow().clone()) {
+            let broken = race_worker.broken.borrow().clone();
+            return match broken {
+                Some(why) => Err(why),
+                None => Ok(race_worker),
+            };
+        }
+        let race_worker = Self::spawn()?;
+        WORKER.with(|t| *t.borrow_mut() = Some(race_worker.clone()));
+        Ok(race_worker)
+    }
+
+    fn spawn() -> Result<Rc<RaceWorker>, String> {
+        let (js, wasm) = module_urls().ok_or("cannot find the page's wasm module")?;
+        let script = asset_url("race-worker.js").ok_or("cannot find race-worker.js")?;
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker =
+            Worker::new_with_options(&script, &options).map_err(|e| format!("cannot start a worker: {e:?}"))?;
+        let race_worker = Rc::new_cyclic(|me: &Weak<RaceWorker>| {
+            let on_message = {
+                let me = me.clone();
+                Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+                    if let Some(race_worker) = me.upgrade() {
+                        race_worker.heard(&event.data());
+                    }
+                })
+            };
+            let on_error = {
+                let me = me.clone();
+                Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+                    if let Some(race_worker) = me.upgrade() {
+                        race_worker.break_down(format!("the race worker failed: {}", event.message()));
+                    }
+                })
+            };
+            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            RaceWorker {
+                worker: worker.clone(),
+                current: RefCell::new(Weak::new()),
+                next_id: Cell::new(0),
+                broken: RefCell::new(None),
+                traces: RefCell::new(std::collections::BTreeSet::new()),
+                _on_message: on_message,
+                _on_error: on_error,
+            }
+        });
+        let init = worker_init(&js, &wasm)?;
+        race_worker.worker.post_message(&init).map_err(|e| format!("cannot talk to the race worker: {e:?}"))?;
+        Ok(race_worker)
+    }
+
+    /// Gives the worker the files of a trace the page is reading (the blobs themselves, not
+    /// copies), for its own library. Returns the worker, to be told the trace's fingerprint
+    /// once the page knows it ([`RaceWorker::has_trace`]); `None` when there is no worker.
+    pub fn share_trace(files: &[(String, web_sys::Blob)]) -> Option<Rc<RaceWorker>> {
+        let race_worker = Self::get().ok()?;
+        let list = js_sys::Array::new();
+        for (name, blob) in files {
+            list.push(&js_object(&[("name", JsValue::from_str(name)), ("blob", blob.into())]).ok()?);
+        }
+        race_worker.worker.post_message(&js_object(&[("trace", list.into())]).ok()?).ok()?;
+        Some(race_worker)
+    }
+
+    /// Notes that the worker was given the files of trace `fingerprint`: races replaying it
+    /// run there (the worker reads messages in order, so it has read them before any race
+    /// that needs them; should it fail, that race runs on the page).
+    pub fn has_trace(&self, fingerprint: String) {
+        self.traces.borrow_mut().insert(fingerprint);
+    }
+
+    /// Whether the worker was given trace `fingerprint`.
+    pub fn knows_trace(&self, fingerprint: &str) -> bool {
+        self.traces.borrow().contains(fingerprint)
+    }
+
+    /// Plays `setup` in the worker from now on, shown through `listener`.
+    pub fn start(self: &Rc<Self>, setup: &Setup, speed: Speed, listener: impl Listener + 'static) -> Rc<RemoteRace> {
+        let id = self.next_id.get();
+        self.next_id.set(id + 1);
+        let race = Rc::new(RemoteRace {
+            id,
+            worker: self.clone(),
+            pending: RefCell::new(None),
+            frame: RefCell::new(None),
+            requested: Cell::new(None),
+            meter: RefCell::new(DrawMeter::default()),
+            listener: Box::new(listener),
+        });
+        *self.current.borrow_mut() = Rc::downgrade(&race);
+        let speed = serde_json::to_value(speed).unwrap_or_default();
+        let message = serde_json::json!({ "race": id, "link": link_of(setup), "speed": speed.to_string() });
+        if let Err(e) = self.post(&message.to_string()) {
+            self.break_down(e);
+        }
+        race
+    }
+
+    fn post(&self, message: &str) -> Result<(), String> {
+        self.worker
+            .post_message(&JsValue::from_str(message))
+            .map_err(|e| format!("cannot talk to the race worker: {e:?}"))
+    }
+
+    /// A message from the worker.
+    fn heard(&self, data: &JsValue) {
+        let field =
+            |name: &str| js_sys::Reflect::get(data, &JsValue::from_str(name)).ok().filter(|v| !v.is_undefined());
+        let race = field("race").and_then(|v| v.as_f64()).unwrap_or(-1.0);
+        if let Some(error) = field("error") {
+            let message = error.as_string().unwrap_or_else(|| format!("{error:?}"));
+            if race < 0.0 {
+                self.break_down(message);
+            } else if let Some(current) = self.current_if(race) {
+                current.listener.failed(message);
+            }
+            return;
+        }
+        let Some(current) = self.current_if(race) else { return };
+        let Some(buffer) = field("snapshot") else { return };
+        match Snapshot::from_bytes(&js_sys::Uint8Array::new(&buffer).to_vec()) {
+            Ok(snapshot) => current.arrived(snapshot),
+            Err(e) => current.listener.failed(e),
+        }
+    }
+
+    /// The race shown now, if it is race `id`.
+    fn current_if(&self, id: f64) -> Option<Rc<RemoteRace>> {
+        self.current.borrow().upgrade().filter(|race| race.id as f64 == id)
+    }
+
+    /// The worker cannot run races: says so to the race shown, and to every later one.
+    fn break_down(&self, message: String) {
+        *self.broken.borrow_mut() = Some(message.clone());
+        let current = self.current.borrow().upgrade();
+        if let Some(current) = current {
+            current.listener.failed(message);
+        }
+    }
+}
+
+/// The JS function handed to requestAnimationFrame.
+type FrameCallback = Closure<dyn FnMut(f64)>;
+
+/// A race played in the worker, as the page sees it.
+pub struct RemoteRace {
+    id: u64,
+    worker: Rc<RaceWorker>,
+    /// The snapshot to draw with the next animation frame.
+    pending: RefCell<Option<Snapshot>>,
+    frame: RefCell<Option<FrameCallback>>,
+    /// The animation frame requested, to cancel at the end.
+    requested: Cell<Option<i32>>,
+    meter: RefCell<DrawMeter>,
+    listener: Box<dyn Listener>,
+}
+
+impl RemoteRace {
+    /// Sends `command` to the worker.
+    pub fn command(&self, command: Command) {
+        let command = serde_json::to_value(command).unwrap_or_default();
+        let message = serde_json::json!({ "race": self.id, "do": command.to_string() });
+        if let Err(e) = self.worker.post(&message.to_string()) {
+            self.listener.failed(e);
+        }
+    }
+
+    /// The race is no longer shown: the worker drops it, unless it plays a newer one already.
+    pub fn end(&self) {
+        if let (Some(id), Some(window)) = (self.requested.take(), web_sys::window()) {
+            let _ = window.cancel_animation_frame(id);
+        }
+        self.frame.borrow_mut().take();
+        let current = self.worker.current.borrow().upgrade().is_some_and(|race| race.id == self.id);
+        if current {
+            *self.worker.current.borrow_mut() = Weak::new();
+            // Nothing more to do if this fails: the worker's next race replaces this one.
+            let _ = self.worker.post(&serde_json::json!({ "race": self.id, "end": true }).to_string());
+        }
+    }
+
+    /// A snapshot from the worker: drawn with the next animation frame (a newer one that
+    /// arrives before replaces it).
+    fn arrived(self: &Rc<Self>, snapshot: Snapshot) {
+        // A race that stopped (a pause, a step, the horizon) is shown at once: the person
+        // waits for it, and a page out of sight gets no animation frames (an embed scrolled
+        // away pauses its race and must say so).
+        let stopped = snapshot.phase != Phase::Running;
+        *self.pending.borrow_mut() = Some(snapshot);
+        if stopped {
+            if let (Some(id), Some(window)) = (self.requested.take(), web_sys::window()) {
+                let _ = window.cancel_animation_frame(id);
+            }
+            self.draw();
+            return;
+        }
+        if self.requested.get().is_some() {
+            return;
+        }
+        if self.frame.borrow().is_none() {
+            let me = Rc::downgrade(self);
+            *self.frame.borrow_mut() = Some(Closure::new(move |_: f64| {
+                if let Some(race) = me.upgrade() {
+                    race.draw();
+                }
+            }));
+        }
+        let frame = self.frame.borrow();
+        let requested = frame
+            .as_ref()
+            .zip(web_sys::window())
+            .and_then(|(frame, window)| window.request_animation_frame(frame.as_ref().unchecked_ref()).ok());
+        drop(frame);
+        match requested {
+            Some(id) => self.requested.set(Some(id)),
+            // No animation frames (no window): draw at once.
+            None => self.draw(),
+        }
+    }
+
+    /// Draws the pending snapshot and asks the worker for the next.
+    fn draw(&self) {
+        self.requested.set(None);
+        let Some(mut snapshot) = self.pending.borrow_mut().take() else { return };
+        let _ = self.worker.post(&serde_json::json!({ "race": self.id, "drawn": true }).to_string());
+        let fps = self.meter.borrow_mut().count(now_ms(), snapshot.phase == Phase::Running);
+        // The worker measured its slices; the page's frames are what the person sees.
+        snapshot.rate = match (snapshot.rate, fps) {
+            (Some(mut rate), Some(fps)) => {
+                let simulating_per_second = rate.simulating_ms * rate.fps;
+                rate.fps = fps;
+                rate.simulating_ms = simulating_per_second / fps;
+                rate.worker = true;
+                Some(rate)
+            }
+            _ => None,
+        };
+        self.listener.show(snapshot);
+    }
+}
+
+/// Snapshots drawn per second while the race plays.
+#[derive(Default)]
+struct DrawMeter {
+    since: Option<f64>,
+    frames: u32,
+    fps: Option<f64>,
+}
+
+impl DrawMeter {
+    /// Counts a frame drawn at `now`; returns the frames per second over the last window.
+    fn count(&mut self, now: f64, playing: bool) -> Option<f64> {
+        if !playing {
+            *self = Self::default();
+            return None;
+        }
+        let since = *self.since.get_or_insert(now);
+        self.frames += 1;
+        if now - since >= 1000.0 {
+            self.fps = Some(f64::from(self.frames - 1) * 1000.0 / (now - since));
+            (self.since, self.frames) = (Some(now), 1);
+        }
+        self.fps
+    }
+}

@@ -1,0 +1,145 @@
+//! The lab's state: which scenario runs, with which policies, at what speed (everything a
+//! link holds), and the actions that change it. Plain data with no browser API, so the
+//! reducer and the link codec are tested natively and in the browser alike.
+//!
+//! Bad input never throws anything away silently: a rejected value leaves the scenario as it
+//! was and adds a notice that names the key and its allowed range, shown until it is fixed
+//! or dismissed.
+//!
+//! * here: the [`Lab`] itself, the [`Action`]s, and the lanes a preset races;
+//! * [`reducer`]: what each action does;
+//! * [`link`]: the link codec, the state a link describes and back;
+//! * the page-only keys, each with its link key: [`speed`], [`theme`] (and presenter mode),
+//!   [`views`] (the embedded page), [`tour`].
+
+use std::rc::Rc;
+
+use packlab_core::ConfigError;
+use packlab_core::models::pgas::Trace;
+use packlab_core::policy::PolicySpec;
+use packlab_core::scenario::Setup;
+use packlab_core::trace;
+
+pub mod link;
+pub mod reducer;
+pub mod speed;
+pub mod theme;
+pub mod tour;
+pub mod views;
+
+use speed::Speed;
+use theme::ThemeChoice;
+use tour::TourAt;
+use views::Embed;
+
+/// Most policies that race side by side.
+pub const MAX_POLICIES: usize = 4;
+
+/// What the page races when preset `id` is chosen: the preset as it comes, with its own
+/// policies (four of them for msfq-d4's eight thresholds: [`raced_policies`]).
+pub fn preset_setup(id: &str) -> Result<Setup, ConfigError> {
+    let setup = Setup::from_preset(id)?;
+    Ok(Setup { policies: raced_policies(&setup.policies), ..setup })
+}
+
+/// The policies of a preset that the page races: all of them, or for a preset that compares
+/// more than [`MAX_POLICIES`] the first, the last and evenly spaced ones between.
+fn raced_policies(all: &[PolicySpec]) -> Vec<PolicySpec> {
+    if all.len() <= MAX_POLICIES {
+        all.to_vec()
+    } else {
+        (0..MAX_POLICIES).map(|i| all[i * (all.len() - 1) / (MAX_POLICIES - 1)].clone()).collect()
+    }
+}
+
+/// The whole state of the controls.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lab {
+    pub setup: Rc<Setup>,
+    pub speed: Speed,
+    /// Rejected input, newest last, at most one per key.
+    pub notices: Vec<ConfigError>,
+    /// Shown inside an iframe, with chosen views only (`embed=1`).
+    pub embed: Option<Embed>,
+    pub theme: ThemeChoice,
+    /// Presenter mode: large type, thick lines, the controls folded away (`present=1`, `P`).
+    pub present: bool,
+    /// The landing view: every preset as a card (a link without any key opens it).
+    pub gallery: bool,
+    /// The guided tour under way, if any (its step set the scenario; editing leaves it be).
+    pub tour: Option<TourAt>,
+    /// The moment the link opens at (`t=`), until the scenario changes: a slot, or any time in
+    /// continuous time (a step to an event lands between whole units).
+    pub open_at: Option<f64>,
+}
+
+/// What the controls can ask for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Switch to a preset: its scenario and policies; the speed stays. Leaves the gallery.
+    ChoosePreset(String),
+    /// Back to the gallery of presets.
+    ShowGallery,
+    /// Start the tour called so, at its first step.
+    StartTour(&'static str),
+    /// Go to step `k` (from 0) of the tour under way.
+    TourStep(usize),
+    /// Leave the tour, keeping the scenario on screen.
+    LeaveTour,
+    /// Set one scenario key from its text form (the `--set` keys).
+    Set {
+        key: String,
+        value: String,
+    },
+    /// Add the policy of this name without parameters, or remove every lane of it (there is
+    /// always at least one lane, at most [`MAX_POLICIES`]).
+    TogglePolicy(&'static str),
+    /// Add one more lane of this policy, without parameters, next to the ones racing (a
+    /// policy can race several times with different parameters: msfq-d4's ℓ = 0, 2, 8, 31).
+    AddPolicy(&'static str),
+    /// Remove lane `lane`.
+    RemovePolicy(usize),
+    /// Set parameter `key` of lane `lane` from its text; empty text goes back to the default.
+    SetPolicyParam {
+        lane: usize,
+        key: String,
+        value: String,
+    },
+    SetSpeed(String),
+    /// Pick the colour theme from its link form.
+    SetTheme(String),
+    /// Presenter mode on or off.
+    TogglePresent,
+    /// Back to the preset's own values, keeping the policies and the seed.
+    ResetScenario,
+    /// Forget the notices.
+    Dismiss,
+    /// Input the page itself found bad before it became a key (an uploaded file).
+    Reject(ConfigError),
+    /// Replay a task trace (PG-AS): its types and arrivals replace the scenario's.
+    AttachTrace(Rc<Trace>),
+    /// Replay a trace file read in the page (kept in the core's library, so links name it by
+    /// its fingerprint): a Google trace on PG-RR or PG-AS, a task CSV on PG-AS, an SWF log on
+    /// MSFQ (with `cores` its machine). The horizon is set to cover the trace.
+    LoadTrace(trace::Shared),
+}
+
+impl Lab {
+    /// The notice about `key`, if its last input was rejected.
+    pub fn notice_for(&self, key: &str) -> Option<&ConfigError> {
+        self.notices.iter().find(|n| n.key == key)
+    }
+
+    fn notice(&mut self, error: ConfigError) {
+        self.clear(&error.key.clone());
+        self.notices.push(error);
+    }
+
+    fn clear(&mut self, key: &str) {
+        self.notices.retain(|n| n.key != key);
+    }
+}
+
+fn too_many_policies() -> ConfigError {
+    ConfigError::new("policy", format!("at most {MAX_POLICIES} policies run side by side"))
+}

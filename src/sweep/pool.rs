@@ -1,0 +1,138 @@
+//! The Web Workers that run a sweep's tasks (`www/sweep-worker.js`, each on the page's own
+//! wasm), one task each at a time, with what they have done so far; dropped, they stop.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use packlab_core::sweep::SweepRun;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use yew::Callback;
+
+use crate::dom::workers::{asset_url, module_urls, now_ms, worker_init};
+use crate::sweep::plan::SweepTask;
+
+/// What a worker answers.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Answer {
+    /// The task's index; -1 when the worker could not start.
+    id: i64,
+    #[serde(default)]
+    run: Option<String>,
+    #[serde(default)]
+    error: Option<String>,
+}
+
+/// What the workers have done so far.
+#[derive(Default)]
+pub(crate) struct Progress {
+    pub(crate) tasks: Vec<SweepTask>,
+    /// The next task to hand out.
+    pub(crate) next: usize,
+    pub(crate) results: Vec<Option<SweepRun>>,
+    pub(crate) done: usize,
+    pub(crate) error: Option<String>,
+    pub(crate) started_ms: f64,
+    pub(crate) finished_ms: Option<f64>,
+}
+
+/// Web Workers running the tasks of a sweep, one task each at a time; dropped, they stop.
+pub struct WorkerPool {
+    pub(crate) workers: Vec<Worker>,
+    _listeners: Vec<Closure<dyn FnMut(MessageEvent)>>,
+    pub(crate) progress: Rc<RefCell<Progress>>,
+}
+
+impl WorkerPool {
+    /// Starts `workers` workers on `tasks`; `changed` is called after each answer.
+    pub(crate) fn start(tasks: Vec<SweepTask>, workers: usize, changed: Callback<()>) -> Result<Self, String> {
+        let (js, wasm) = module_urls().ok_or("cannot find the page's wasm module")?;
+        let script = asset_url("sweep-worker.js").ok_or("cannot find sweep-worker.js")?;
+        let progress = Rc::new(RefCell::new(Progress {
+            results: vec![None; tasks.len()],
+            tasks,
+            started_ms: now_ms(),
+            ..Progress::default()
+        }));
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let mut pool = Self { workers: Vec::new(), _listeners: Vec::new(), progress: progress.clone() };
+        let init = worker_init(&js, &wasm)?;
+        for _ in 0..workers.max(1) {
+            let worker =
+                Worker::new_with_options(&script, &options).map_err(|e| format!("cannot start a worker: {e:?}"))?;
+            let (progress, changed, me) = (progress.clone(), changed.clone(), worker.clone());
+            let listener = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+                let text = event.data().as_string().unwrap_or_default();
+                let answer: Result<Answer, _> = serde_json::from_str(&text);
+                {
+                    let mut p = progress.borrow_mut();
+                    match answer {
+                        Ok(Answer { id, run: Some(run), .. }) if (0..p.results.len() as i64).contains(&id) => {
+                            match serde_json::from_str::<SweepRun>(&run) {
+                                Ok(run) => {
+                                    p.results[id as usize] = Some(run);
+                                    p.done += 1;
+                                }
+                                Err(e) => p.error = Some(format!("a worker's answer: {e}")),
+                            }
+                        }
+                        Ok(Answer { id, error: Some(e), .. }) => {
+                            let task = usize::try_from(id).ok().and_then(|id| p.tasks.get(id));
+                            let what = task
+                                .map(|t| format!("{} at {} {}, seed {}: ", t.policy, t.axis.key(), t.value, t.seed));
+                            p.error = Some(format!("{}{e}", what.unwrap_or_default()));
+                        }
+                        _ => p.error = Some(format!("a worker answered '{text}'")),
+                    }
+                    if p.done == p.tasks.len() && p.finished_ms.is_none() {
+                        p.finished_ms = Some(now_ms());
+                    }
+                }
+                hand_out(&progress, &me);
+                changed.emit(());
+            });
+            worker.set_onmessage(Some(listener.as_ref().unchecked_ref()));
+            worker.post_message(&init).map_err(|e| format!("cannot talk to a worker: {e:?}"))?;
+            pool.workers.push(worker);
+            pool._listeners.push(listener);
+        }
+        for worker in &pool.workers {
+            hand_out(&pool.progress, worker);
+        }
+        Ok(pool)
+    }
+}
+
+/// Gives `worker` the next task, unless the sweep failed or has none left.
+fn hand_out(progress: &Rc<RefCell<Progress>>, worker: &Worker) {
+    let message = {
+        let mut p = progress.borrow_mut();
+        if p.error.is_some() || p.next >= p.tasks.len() {
+            return;
+        }
+        let id = p.next;
+        p.next += 1;
+        let task = serde_json::to_string(&p.tasks[id]).unwrap_or_default();
+        serde_json::json!({ "id": id, "task": task }).to_string()
+    };
+    if worker.post_message(&JsValue::from_str(&message)).is_err() {
+        progress.borrow_mut().error = Some("cannot talk to a worker".into());
+    }
+}
+
+impl Drop for WorkerPool {
+    fn drop(&mut self) {
+        for worker in &self.workers {
+            worker.terminate();
+        }
+    }
+}
+
+/// Workers to start: one per core the browser reports, at least one, at most one per task.
+pub(crate) fn worker_count(tasks: usize) -> usize {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    (cores as usize).clamp(1, 16).min(tasks.max(1))
+}
