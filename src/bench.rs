@@ -3,9 +3,9 @@
 //! wasm, so the two give the wasm-to-native ratio of each engine. Not used by the page itself.
 
 use packlab_core::bench::{Timing, Warmup, time_run};
+use packlab_core::link::decode_link;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::live_run;
-use packlab_core::scenario::{PAGE_KEYS, decode_link};
 use packlab_core::view::Watch;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -23,7 +23,7 @@ pub struct BenchRequest {
 
 /// Times `request` with `seconds` as the clock (the native test passes a fake one).
 pub fn time_case(request: &BenchRequest, seconds: &mut dyn FnMut() -> f64) -> Result<Timing, String> {
-    let (link, errors) = decode_link(&request.link, PAGE_KEYS);
+    let (link, errors) = decode_link(&request.link);
     if let Some(e) = errors.first() {
         return Err(e.to_string());
     }

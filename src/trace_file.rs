@@ -74,19 +74,18 @@ pub async fn read(files: &[(String, Blob)], progress: impl Fn(Progress)) -> Resu
     reader.finish()
 }
 
-/// Reads picked or dropped files as one trace: one PG-AS task CSV, or Google task_events part
-/// files or an SWF log through [`read`].
+/// Reads picked or dropped files as one trace: one task CSV, or Google task_events part files
+/// or an SWF log through [`read`].
 pub async fn load(files: &[(String, Blob)], progress: impl Fn(Progress)) -> Result<trace::Loaded, ConfigError> {
     if let [(name, blob)] = files
         && let Kind::TaskCsv = kind(name, blob).await?
     {
         let text = JsFuture::from(blob.text()).await;
         let text = text.ok().and_then(|t| t.as_string()).unwrap_or_default();
-        let trace = packlab_core::models::pgas::Trace::from_csv(&text).map_err(|mut e| {
+        return trace::read_task_csv(&text).map_err(|mut e| {
             e.message = format!("{name}: {}", e.message);
             e
-        })?;
-        return Ok(trace::Loaded::TaskCsv(trace));
+        });
     }
     read(files, progress).await
 }

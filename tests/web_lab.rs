@@ -3,7 +3,7 @@
 //! control promises. Plain logic: these run in Chromium under wasm-bindgen-test (scripts/test)
 //! and natively under `cargo test`.
 
-use packlab_web::state::speed::Speed;
+use packlab_web::state::Speed;
 use packlab_web::state::{Action, Lab, MAX_POLICIES};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -275,8 +275,7 @@ fn ghra_presets() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 fn pgas_presets_and_traces() {
-    use packlab_core::models::pgas::Trace;
-    use std::rc::Rc;
+    use packlab_core::trace;
 
     let mut lab = Lab::from_link("?preset=pgas-c4");
     assert_eq!(policies(&lab), ["dra", "po-d"]);
@@ -291,14 +290,19 @@ fn pgas_presets_and_traces() {
     assert_eq!(Lab::from_link(&lab.query()).setup, lab.setup);
 
     let mut trace_lab = Lab::from_link("?preset=pgas-c5&servers=20");
-    let trace = Trace::from_csv("0,1,0.5,0\n0.5,2,0.25,9\n1,1,0.125,4\n").unwrap();
-    trace_lab.apply(Action::AttachTrace(Rc::new(trace.clone())));
+    let loaded = trace::keep(trace::read_task_csv("0,1,0.5,0\n0.5,2,0.25,9\n1,1,0.125,4\n").unwrap());
+    trace_lab.apply(Action::LoadTrace(loaded.clone()));
     assert!(trace_lab.notices.is_empty(), "{:?}", trace_lab.notices);
     let packlab_core::scenario::Scenario::Pgas(s) = &trace_lab.setup.scenario else { panic!("a PG-AS scenario") };
     assert_eq!(s.trace.as_ref().map(|t| t.0.len()), Some(3));
-    // On a model without traces the upload is refused by name.
+    // The horizon covers the tasks' arrivals (the last at 1, at α = 1), and the page says how
+    // the file replays.
+    assert_eq!(trace_lab.setup.scenario.horizon(), 1);
+    let status = trace_lab.setup.scenario.replay_status().expect("a file replays");
+    assert_eq!(status.scaling, 1.0);
+    // On a model without traces the file is refused by name, saying which models take it.
     let mut other = Lab::from_link("?preset=ghra-b1");
-    other.apply(Action::AttachTrace(Rc::new(trace)));
+    other.apply(Action::LoadTrace(loaded));
     assert!(other.notice_for("trace").unwrap().message.contains("PG-AS"));
 }
 
@@ -339,7 +343,7 @@ fn embed_links_choose_their_views() {
     assert_eq!(Lab::from_link(&lab.query()), lab);
     // The scenario is the link's, embedded or not; the command line ignores the page's keys.
     assert_eq!(Lab::from_link("?preset=pgrr-a1&seed=1").setup, lab.setup);
-    let (_, errors) = packlab_core::scenario::decode_link(&lab.query(), packlab_core::scenario::PAGE_KEYS);
+    let (_, errors) = packlab_core::link::decode_link(&lab.query());
     assert!(errors.is_empty(), "{errors:?}");
 
     let bad = Lab::from_link("?preset=pgrr-a1&embed=2&views=lanes,heatmap");
@@ -368,9 +372,10 @@ fn theme_and_presenter_mode_travel_in_the_link() {
     let bad = Lab::from_link("?preset=msfq-d1&present=yes");
     assert!(bad.notice_for("present").unwrap().message.contains("must be 1 or 0"));
     // The system's dark preference decides under auto; presenting thickens the lines.
-    assert_eq!(ThemeChoice::Auto.chart_theme(true, false), packlab_plot::Theme::DARK);
-    assert_eq!(ThemeChoice::Auto.chart_theme(false, false), packlab_plot::Theme::LIGHT);
-    assert!(ThemeChoice::Light.chart_theme(false, true).line_width > packlab_plot::Theme::LIGHT.line_width);
+    use packlab_web::state::theme::chart_theme;
+    assert_eq!(chart_theme(ThemeChoice::Auto, true, false), packlab_plot::Theme::DARK);
+    assert_eq!(chart_theme(ThemeChoice::Auto, false, false), packlab_plot::Theme::LIGHT);
+    assert!(chart_theme(ThemeChoice::Light, false, true).line_width > packlab_plot::Theme::LIGHT.line_width);
 }
 
 /// Issue 16, item 2: the page's bare address opens the gallery; a preset leaves it, the
@@ -513,5 +518,8 @@ fn trace_files_replay_on_their_models_and_links_name_them() {
     let mut wrong = Lab::from_link("?preset=msfq-d1");
     wrong.apply(Action::LoadTrace(google));
     let notice = wrong.notice_for("trace").expect("named");
-    assert!(notice.message.contains("SWF logs on MSFQ"), "{notice:?}");
+    assert!(
+        notice.message.contains("MSFQ replays an SWF log") && notice.message.contains("PG-RR and PG-AS"),
+        "{notice:?}"
+    );
 }

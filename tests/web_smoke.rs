@@ -16,7 +16,7 @@ use packlab_web::play::race::Race;
 use packlab_web::play::session::RaceSession;
 use packlab_web::play::snapshot::Phase;
 use packlab_web::state::Lab;
-use packlab_web::state::speed::Speed;
+use packlab_web::state::Speed;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};

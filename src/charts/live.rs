@@ -1,7 +1,7 @@
 //! What each live chart plots of a snapshot: its curves, reference lines and axes, as a
 //! packlab-plot [`Chart`] that the canvas, the SVG export and the CLI draw alike.
 
-use packlab_core::models::LoadMark;
+use packlab_core::model::LoadMark;
 use packlab_plot::{Chart, Curve, Ink, LegendAt, Mark};
 
 use crate::charts::kind::ChartKind;

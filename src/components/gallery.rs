@@ -14,7 +14,6 @@ use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
-use crate::components::collections_view::collections_only;
 use crate::dom::workers::now_ms;
 use crate::play::race::Race;
 use crate::play::snapshot::{Phase, Snapshot};
@@ -145,7 +144,7 @@ fn draw_thumbnail(canvas: &NodeRef, id: &str) {
         return;
     };
     let _ = ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0);
-    if collections_only(&setup.scenario) {
+    if setup.scenario.any().theory_only() {
         ctx.set_fill_style_str("#5b6472");
         ctx.set_font("12px system-ui, sans-serif");
         let _ = ctx.fill_text("bounds only: computed, not simulated", 4.0, h / 2.0);

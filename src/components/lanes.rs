@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use packlab_core::models::Drawing;
+use packlab_core::model::Drawing;
 use yew::prelude::*;
 
 use crate::cluster::layout::{Hit, ServerStyle};

@@ -13,17 +13,15 @@
 //! * [`lanes`], [`cluster_canvas`]: each policy's cluster;
 //! * [`event_log`], [`inspector`]: the decisions and why;
 //! * [`charts`], [`live_chart`]: the live charts;
-//! * [`alpha_chart`], [`collections_view`]: PG-AS's bounds, computed on the page;
+//! * [`theory_view`]: what the scenario's theory draws without simulating, computed on the page;
 //! * [`sweep_view`]: a preset's swept figure, run in Web Workers;
 //! * [`share`]: the link, the command and the exports.
 //!
 //! [`Action`]: crate::state::Action
 
-pub mod alpha_chart;
 pub mod app;
 pub mod charts;
 pub mod cluster_canvas;
-pub mod collections_view;
 pub mod embedded;
 pub mod event_log;
 pub mod form;
@@ -38,6 +36,7 @@ pub mod share;
 pub mod stats_table;
 pub mod swatch;
 pub mod sweep_view;
+pub mod theory_view;
 pub mod timeline;
 pub mod tour_panel;
 pub mod workbench;

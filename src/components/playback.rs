@@ -10,7 +10,7 @@ use crate::dom::page::value_of;
 use crate::format::group_digits;
 use crate::play::snapshot::{Phase, Shown, Snapshot};
 use crate::state::Action;
-use crate::state::speed::{SPEED_KEY, Speed};
+use crate::state::Speed;
 
 #[derive(Properties, PartialEq)]
 pub struct PlaybackProps {
@@ -91,7 +91,7 @@ pub fn Playback(props: &PlaybackProps) -> Html {
                 title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">{ "?" }</button>
             <label class="speed">
                 <span>{ "Speed" }</span>
-                <select id="speed" name={SPEED_KEY} onchange={speed}>
+                <select id="speed" name={packlab_core::page::SPEED} onchange={speed}>
                     { for choices.iter().map(|c| html! {
                         <option value={c.to_string()} selected={*c == props.speed}>{ c.label(s.model.time.plural()) }</option>
                     }) }
@@ -118,7 +118,7 @@ pub fn Playback(props: &PlaybackProps) -> Html {
 /// What one step is: a slot, or an event in continuous time.
 fn step_unit(s: &Snapshot) -> &'static str {
     match s.model.time {
-        packlab_core::models::TimeUnit::Slots => "slot",
-        packlab_core::models::TimeUnit::Continuous => "event",
+        packlab_core::model::TimeUnit::Slots => "slot",
+        packlab_core::model::TimeUnit::Continuous => "event",
     }
 }

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use packlab_core::models::LoadMark;
+use packlab_core::model::LoadMark;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 

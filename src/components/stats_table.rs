@@ -1,7 +1,7 @@
 //! The stats table: one row per policy, numbers both visible and as `data-*` attributes for
 //! tests and scripts.
 
-use packlab_core::models::{JobTime, RewardReference};
+use packlab_core::model::{JobTime, RewardReference};
 use yew::prelude::*;
 
 use crate::charts::live::QUEUE_MARKERS;

@@ -4,7 +4,8 @@
 use std::rc::Rc;
 
 use packlab_core::scenario::Setup;
-use packlab_core::sweep::{self, Axis};
+use packlab_core::sweep::{Cell, SweepPlan};
+use packlab_plot::GraphChart;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -13,8 +14,7 @@ use crate::dom::page::{page_address, value_of};
 use crate::dom::workers::now_ms;
 use crate::export::{ImageFormat, export_size, save_chart};
 use crate::format::group_digits;
-use crate::sweep::figure::{curves_of, sweep_chart, sweep_what};
-use crate::sweep::plan::{Cell, MAX_REPS, SweepPlan};
+use crate::sweep::plan::{MAX_REPS, PageSweep, scenario_link};
 use crate::sweep::pool::{WorkerPool, worker_count};
 
 #[derive(Properties, PartialEq)]
@@ -26,36 +26,39 @@ pub struct SweepViewProps {
     pub name: String,
 }
 
-/// The sweep view of a preset that sweeps the load; nothing for the others.
+/// The sweep view of a preset that sweeps runs over a grid; nothing for the others.
 #[component]
 pub fn SweepView(props: &SweepViewProps) -> Html {
     let setup = &props.setup;
-    let axis = sweep::default_grid(setup).map(|(axis, _)| axis);
-    let grid = sweep::default_grid(setup)
-        .filter(|_| !sweep::plotted_figures(setup).is_empty())
-        .map(|(_, g)| g.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","));
-    let loads = use_state(|| grid.clone().unwrap_or_default());
+    // What the sweep depends on: the scenario and lanes, not the page's own keys (changing the
+    // theme or the speed keeps a sweep under way).
+    let scenario = scenario_link(setup);
+    let preview = SweepPlan::new(setup, None, None, 1).ok();
+    let grid = preview.as_ref().map(|p| p.values.iter().map(f64::to_string).collect::<Vec<_>>().join(","));
+    let values = use_state(|| grid.clone().unwrap_or_default());
     let reps = use_state(|| "2".to_string());
     let error = use_state(|| None::<String>);
-    let pool = use_mut_ref(|| None::<(SweepPlan, WorkerPool)>);
+    let pool = use_mut_ref(|| None::<WorkerPool>);
     let redraw = use_force_update();
     let canvas = use_node_ref();
     {
         // A new scenario or new lanes: the sweep belonged to the old ones.
-        let (pool, loads, error, grid) = (pool.clone(), loads.clone(), error.clone(), grid.clone());
-        use_effect_with(props.query.clone(), move |_| {
+        let (pool, values, error, grid) = (pool.clone(), values.clone(), error.clone(), grid.clone());
+        use_effect_with(scenario, move |_| {
             pool.borrow_mut().take();
-            loads.set(grid.unwrap_or_default());
+            values.set(grid.unwrap_or_default());
             error.set(None);
         });
     }
-    let Some(_) = grid else { return html! {} };
+    let Some(preview) = preview else { return html! {} };
+    let what = preview.layout.y_label();
+    let against = preview.key_label();
     // A trace file lives in this page only; the workers load the wasm afresh and could not
     // find it. The command line reads the files itself.
-    if setup.scenario.get("trace").is_some_and(|t| t.len() == 16) {
+    if setup.scenario.any().replaying() {
         return html! {
             <details class="sweep" id="sweep">
-                <summary>{ format!("The paper's figure: {} against {}", sweep_what(setup), against(axis)) }</summary>
+                <summary>{ format!("The paper's figure: {what} against {against}") }</summary>
                 <p class="hint" id="sweep-trace">
                     { "This run replays a trace file, which the page's sweep workers do not hold. The same sweep \
                        from the command line: " }
@@ -65,22 +68,21 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
         };
     }
     let start = {
-        let (setup, query, loads, reps, error, pool) =
-            (setup.clone(), props.query.clone(), loads.clone(), reps.clone(), error.clone(), pool.clone());
+        let (setup, values, reps, error, pool) =
+            (setup.clone(), values.clone(), reps.clone(), error.clone(), pool.clone());
         let redraw = redraw.clone();
         Callback::from(move |_: MouseEvent| {
             pool.borrow_mut().take();
-            let plan = match SweepPlan::new(&setup, &query, &loads, &reps) {
-                Ok(plan) => plan,
+            let sweep = match PageSweep::new(&setup, &values, &reps) {
+                Ok(sweep) => sweep,
                 Err(e) => return error.set(Some(e.to_string())),
             };
-            let tasks = plan.tasks();
-            let workers = worker_count(tasks.len());
+            let workers = worker_count(sweep.plan.len());
             let again = redraw.clone();
-            match WorkerPool::start(tasks, workers, Callback::from(move |()| again.force_update())) {
+            match WorkerPool::start(sweep, workers, Callback::from(move |()| again.force_update())) {
                 Ok(workers) => {
                     error.set(None);
-                    *pool.borrow_mut() = Some((plan, workers));
+                    *pool.borrow_mut() = Some(workers);
                 }
                 Err(e) => error.set(Some(e)),
             }
@@ -95,72 +97,71 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
         })
     };
     let state = pool.borrow();
-    let (cells, status, command, running, failed) = match &*state {
-        None => (Vec::new(), String::new(), None, false, None),
-        Some((plan, workers)) => {
+    let (plan, cells, status, command, running, failed) = match &*state {
+        None => (None, Vec::new(), String::new(), None, false, None),
+        Some(workers) => {
             let p = workers.progress.borrow();
-            let cells = plan.cells(&p.results);
+            let cells = p.sweep.plan.cells(&p.results);
             let seconds = (p.finished_ms.unwrap_or_else(now_ms) - p.started_ms) / 1000.0;
             let status = format!(
                 "{} of {} runs in {seconds:.1} s on {} workers{}",
                 group_digits(p.done as u64),
-                group_digits(p.tasks.len() as u64),
+                group_digits(p.results.len() as u64),
                 workers.workers.len(),
                 if p.finished_ms.is_some() { ": done" } else { "" }
             );
-            let origin = page_address();
-            (cells, status, Some(plan.command(&origin)), p.finished_ms.is_none() && p.error.is_none(), p.error.clone())
+            let command = p.sweep.command(&page_address());
+            let running = p.finished_ms.is_none() && p.error.is_none();
+            (Some(Rc::new(p.sweep.plan.clone())), cells, status, Some(command), running, p.error.clone())
         }
     };
-    let plan = state.as_ref().map(|(plan, _)| plan.clone());
     drop(state);
-    // The chart follows the cells (a point appears when its replications are done).
-    let marks: Vec<(f64, String)> = setup.scenario.marks().into_iter().map(|m| (m.load, m.label)).collect();
+    let cells = Rc::new(cells);
+    // The chart follows the cells (a point appears when its replications are done): the
+    // core's figure, the one `packlab sweep` writes as SVG.
     {
-        let (canvas, setup, plan, cells, marks) =
-            (canvas.clone(), setup.clone(), plan.clone(), cells.clone(), marks.clone());
+        let (canvas, plan, cells) = (canvas.clone(), plan.clone(), cells.clone());
         use_effect(move || {
             if let (Some(plan), Some(canvas)) = (plan, canvas.cast::<HtmlCanvasElement>()) {
-                let curves = curves_of(&plan, &cells);
+                let graph = plan.graph(&cells);
                 let size = (f64::from(canvas.client_width()), f64::from(canvas.client_height()));
-                if let Err(e) = draw(
-                    &canvas,
-                    size,
-                    &sweep_chart(&setup, &plan, &curves, &marks, cells.iter().find_map(|c| c.bounds)),
-                ) {
+                if let Err(e) = draw(&canvas, size, &GraphChart::new(&graph).chart()) {
                     web_sys::console::warn_1(&e.into());
                 }
             }
         });
     }
     let save = |format: ImageFormat| {
-        let (setup, plan, cells, marks) = (setup.clone(), plan.clone(), cells.clone(), marks.clone());
+        let (plan, cells) = (plan.clone(), cells.clone());
         let base = format!("{}-sweep", props.name);
         Callback::from(move |_: MouseEvent| {
             let Some(plan) = &plan else { return };
-            let curves = curves_of(plan, &cells);
-            let chart = sweep_chart(&setup, plan, &curves, &marks, cells.iter().find_map(|c| c.bounds));
-            if let Err(e) = save_chart(&chart, export_size("chart-sweep"), &base, format) {
+            let graph = plan.graph(&cells);
+            if let Err(e) = save_chart(&GraphChart::new(&graph).chart(), export_size("chart-sweep"), &base, format) {
                 web_sys::console::warn_1(&e.into());
             }
         })
     };
     let done = plan.as_ref().is_some_and(|p| {
-        !running && failed.is_none() && cells.len() == p.figures.len() * p.values.len() * p.policies.len()
+        !running
+            && failed.is_none()
+            && cells.len() == p.layout.figures().len() * p.values.len() * p.setup.policies.len()
     });
+    let grid_label =
+        if preview.axis == "servers" { "Server counts L".to_string() } else { format!("Values of {against}") };
     html! {
-        <details class="sweep" id="sweep" data-done={done.to_string()}>
-            <summary>{ format!("The paper's figure: {} against {}, in this page", sweep_what(setup), against(axis)) }</summary>
+        <details class="sweep" id="sweep" data-done={done.to_string()} data-axis={preview.axis}>
+            <summary>{ format!("The paper's figure: {what} against {against}, in this page") }</summary>
             <p class="hint">
-                { format!("Runs the grid of {} with replications (seeds seed, seed + 1, …) in Web Workers, one per \
-                   core, at this page's scenario and lanes; each point is the mean of its replications with its 95% \
-                   interval, drawn when they are done. The same numbers as the command below.", grid_words(axis)) }
+                { format!("Runs the grid of {against} with replications (seeds seed, seed + 1, …) in Web Workers, one \
+                   per core, at this page's scenario and lanes; each point is the mean of its replications with its \
+                   95% interval, drawn when they are done. The same numbers as the command below.") }
             </p>
             <div class="sweep-form">
                 <label class="field">
-                    <span>{ axis.map_or("Loads", |a| if a == Axis::Servers { "Server counts L" } else { "Loads" }) }</span>
-                    <input id="sweep-loads" value={(*loads).clone()}
-                        onchange={let loads = loads.clone(); Callback::from(move |e: Event| loads.set(value_of(&e)))} />
+                    <span>{ grid_label }</span>
+                    <input id="sweep-loads" value={(*values).clone()}
+                        onchange={let values = values.clone(); Callback::from(move |e: Event| values.set(value_of(&e)))} />
                 </label>
                 <label class="field">
                     <span>{ format!("Replications (1 to {MAX_REPS})") }</span>
@@ -182,41 +183,18 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
                 <p class="status" id="sweep-status" role="status">{ status }</p>
                 <figure class="chart">
                     <canvas ref={canvas} id="chart-sweep" role="img"
-                        aria-label="Line chart of the swept figure against the load, one line per policy, with 95% intervals" />
+                        aria-label={format!("Line chart of {what} against {against}, one line per policy, with 95% intervals")} />
                     <figcaption>
                         <button type="button" id="export-chart-sweep" class="small" onclick={save(ImageFormat::Png)}>{ "PNG" }</button>
                         <button type="button" id="export-chart-sweep-svg" class="small" onclick={save(ImageFormat::Svg)}>{ "SVG" }</button>
                     </figcaption>
                 </figure>
-                <SweepTable plan={plan.clone().map(Rc::new)} cells={Rc::new(cells)} />
+                <SweepTable plan={plan.clone()} cells={cells.clone()} />
             }
             if let Some(command) = command {
                 <p class="hint">{ "The same in the command line: " }<code id="sweep-command">{ command }</code></p>
             }
         </details>
-    }
-}
-
-/// The x axis in the section's title.
-fn against(axis: Option<Axis>) -> &'static str {
-    match axis {
-        Some(Axis::Servers) => "the number of servers L",
-        _ => "the load",
-    }
-}
-
-fn grid_words(axis: Option<Axis>) -> &'static str {
-    match axis {
-        Some(Axis::Servers) => "server counts",
-        _ => "loads",
-    }
-}
-
-/// The grid's column in the table.
-fn axis_name(axis: Axis) -> &'static str {
-    match axis {
-        Axis::Load => "Load",
-        Axis::Servers => "Servers L",
     }
 }
 
@@ -230,27 +208,30 @@ struct SweepTableProps {
 #[component]
 fn SweepTable(props: &SweepTableProps) -> Html {
     let Some(plan) = &props.plan else { return html! {} };
+    let figures = plan.layout.figures();
+    let labels = plan.labels();
+    // A loss system has no queue to be unstable.
+    let queues = plan.setup.scenario.info().queue;
     html! {
         <table class="sweep-table" id="sweep-table">
             <thead><tr>
-                <th>{ "Policy" }</th><th>{ axis_name(plan.axis) }</th><th>{ "Figure" }</th><th>{ "Mean" }</th>
+                <th>{ "Policy" }</th><th>{ plan.key_label() }</th><th>{ "Figure" }</th><th>{ "Mean" }</th>
                 <th>{ "95% interval" }</th>
-                // A loss system (PG-AS, swept against L) has no queue to be unstable.
-                if plan.axis == Axis::Load { <th>{ "Unstable runs" }</th> }
+                if queues { <th>{ "Unstable runs" }</th> }
             </tr></thead>
             <tbody>
                 { for props.cells.iter().map(|c| {
                     let s = &c.summary;
                     html! {
-                        <tr data-policy={plan.policies[c.policy].to_string()} data-value-x={c.value.to_string()}
-                            data-figure={plan.figures[c.figure].key} data-value={s.value.to_string()}
+                        <tr data-policy={plan.setup.policies[c.policy].to_string()} data-value-x={c.value.to_string()}
+                            data-figure={figures[c.figure].key} data-value={s.value.to_string()}
                             data-ci-lo={s.ci[0].to_string()} data-ci-hi={s.ci[1].to_string()}>
-                            <td>{ &plan.labels[c.policy] }</td>
+                            <td>{ &labels[c.policy] }</td>
                             <td>{ c.value.to_string() }</td>
-                            <td>{ plan.figures[c.figure].label }</td>
+                            <td>{ figures[c.figure].label }</td>
                             <td>{ format!("{:.3}", s.value) }</td>
                             <td>{ format!("[{:.3}, {:.3}]", s.ci[0], s.ci[1]) }</td>
-                            if plan.axis == Axis::Load { <td>{ format!("{} of {}", s.unstable_reps, s.reps) }</td> }
+                            if queues { <td>{ format!("{} of {}", s.unstable_reps, s.reps) }</td> }
                         </tr>
                     }
                 }) }

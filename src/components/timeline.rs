@@ -6,7 +6,7 @@ use yew::prelude::*;
 use crate::format::{group_digits, moment};
 use crate::play::checkpoints::BUDGET_BYTES;
 use crate::play::snapshot::Shown;
-use crate::state::link::TIME_KEY;
+use packlab_core::page::TIME as TIME_KEY;
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
@@ -41,7 +41,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     };
     // Whole units in slotted time; any moment in continuous time, so the knob sits where the
     // run is after a step to an event.
-    let step = if unit == packlab_core::models::TimeUnit::Slots { "1" } else { "any" };
+    let step = if unit == packlab_core::model::TimeUnit::Slots { "1" } else { "any" };
     let end = group_digits(furthest as u64);
     html! {
         <div class="timeline" id="timeline" data-now={s.now.to_string()} data-furthest={s.furthest.to_string()}

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use crate::play::snapshot::{Phase, Snapshot};
 use crate::state::Action;
-use crate::state::tour::TourAt;
+use crate::state::TourAt;
 
 #[derive(Properties, PartialEq)]
 pub struct TourPanelProps {

@@ -4,13 +4,12 @@
 
 use std::rc::Rc;
 
-use packlab_core::scenario::{Scenario, Setup, run_command};
+use packlab_core::link::run_command;
+use packlab_core::scenario::Setup;
 use yew::prelude::*;
 
 use crate::cluster::layout::Hit;
-use crate::components::alpha_chart::AlphaChart;
 use crate::components::charts::Charts;
-use crate::components::collections_view::{CollectionsView, collections_only};
 use crate::components::event_log::{EventLog, Inspect};
 use crate::components::form::ScenarioControls;
 use crate::components::keyboard_help::KeyboardHelp;
@@ -19,6 +18,7 @@ use crate::components::playback::Playback;
 use crate::components::share::ShareAndExport;
 use crate::components::stats_table::StatsTable;
 use crate::components::sweep_view::SweepView;
+use crate::components::theory_view::TheoryView;
 use crate::components::tour_panel::TourPanel;
 use crate::hooks::use_lab_race::{LabRace, use_lab_race};
 use crate::play::snapshot::{Phase, Shown};
@@ -42,8 +42,9 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     // for a trace it goes over every task).
     let load = *use_memo(setup.clone(), |s| s.scenario.offered_utilization());
     let name = format!("packlab-{}", preset.id);
-    // PGAS-C1's random collections are bounds only: statistics in place of a race.
-    let collections = collections_only(&setup.scenario);
+    // A scenario that is the theory's alone (PG-AS's random collections): its graphs in place
+    // of a race.
+    let theory_only = setup.scenario.any().theory_only();
     // During a tour, its step says what is on screen.
     let edited = if lab.tour.is_some() { None } else { edited_note(&setup) };
     let inspect = use_state(Inspect::default);
@@ -91,8 +92,8 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                 <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()} />
             </aside>
             <section class="run" aria-label="Live simulation">
-                if collections {
-                    <CollectionsView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
+                if theory_only {
+                    <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                 } else {
                     if let Some(at) = lab.tour {
                         <TourPanel key={format!("{}-{}", at.tour.id, at.step)} {at} snapshot={snapshot.clone()}
@@ -115,7 +116,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     <p class="hint colour-key">
                         { "Colours: each policy has its own, on its lane's top edge and its lines (solid); jobs, \
                            bins and their lines take light colours outlined in grey, one per " }
-                        { class_word(snapshot.model.id) }{ "." }
+                        { snapshot.model.classes }{ "." }
                     </p>
                     <Lanes snapshot={snapshot.clone()} {reduced_motion} on_hit={Some(on_hit)} />
                     <EventLog snapshot={logged} {playing} inspect={*inspect} {on_inspect}
@@ -123,17 +124,14 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     <div class="charts">
                         <Charts snapshot={snapshot.clone()} marks={marks.clone()} {load}
                             on_focus={race.focus.clone()} {reduced_motion} {theme} />
-                        if snapshot.model.reward {
-                            <AlphaChart scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
-                        }
+                        <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                     </div>
                     <SweepView setup={setup.clone()} query={lab.query()} name={name.clone()} />
                 }
-                <ShareAndExport snapshot={snapshot.clone()} query={lab.query()} {name} charts={!collections}
+                <ShareAndExport snapshot={snapshot.clone()} query={lab.query()} {name} charts={!theory_only}
                     seed={setup.scenario.seed()} marks={marks.clone()} {load}
                     command={run_command(&setup.preset, &setup.policies, &setup.scenario)}
-                    traced={matches!(&setup.scenario, Scenario::Pgas(s) if s.trace.is_some())
-                        || setup.scenario.get("trace").is_some_and(|t| t.len() == 16)} />
+                    traced={setup.scenario.any().replaying()} />
             </section>
         </main>
     }
@@ -165,14 +163,4 @@ pub fn edited_note(setup: &Setup) -> Option<String> {
             changes.join(" · ")
         )
     })
-}
-
-/// What a model's light colours stand for.
-fn class_word(model: &str) -> &'static str {
-    match model {
-        "pgrr" => "virtual queue or size class",
-        "msfq" => "job class",
-        "ghra" | "pgas" => "VM type",
-        _ => "class",
-    }
 }

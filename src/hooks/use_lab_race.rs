@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use packlab_core::models::LoadMark;
+use packlab_core::model::LoadMark;
 use yew::prelude::*;
 
 use crate::dom::page::prefers_reduced_motion;
@@ -44,7 +44,7 @@ pub fn use_lab_race(lab: &Lab, dispatch: &Callback<Action>) -> LabRace {
         toggle_help.clone(),
         present_toggle(dispatch, lab.present),
     );
-    let theme = lab.theme.chart_theme(use_system_dark(), lab.present);
+    let theme = crate::state::theme::chart_theme(lab.theme, use_system_dark(), lab.present);
     LabRace { race, marks: (*marks).clone(), reduced_motion, help, toggle_help, theme }
 }
 

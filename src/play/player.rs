@@ -18,7 +18,7 @@ use packlab_core::scenario::Setup;
 
 use crate::play::race::Race;
 use crate::play::snapshot::{Phase, Rate, Snapshot};
-use crate::state::speed::Speed;
+use crate::state::Speed;
 
 /// Points kept per series: enough for a smooth curve, bounded however long it runs.
 pub const MAX_POINTS: usize = 1024;

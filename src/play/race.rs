@@ -8,7 +8,7 @@ use std::rc::Rc;
 use packlab_core::EngineError;
 use packlab_core::decisions::Decision;
 use packlab_core::metrics::SeriesPoint;
-use packlab_core::models::{ModelInfo, RewardReference, TimeUnit};
+use packlab_core::model::{ModelInfo, RewardReference, TimeUnit};
 use packlab_core::report::live_run;
 use packlab_core::view::{Analysis, LiveRun, Metric, PAGE_LOG, Watch};
 use packlab_plot::Point;

@@ -18,7 +18,7 @@ use crate::play::player::{Command, Player};
 use crate::play::snapshot::{Phase, Snapshot};
 use crate::play::worker::client::{Listener, RaceWorker, RemoteRace};
 use crate::play::worker::host::link_of;
-use crate::state::speed::Speed;
+use crate::state::Speed;
 
 /// Owns a race and shows it: the latest [`Snapshot`], and the commands of the controls.
 ///

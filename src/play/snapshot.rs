@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use packlab_core::decisions::Decision;
-use packlab_core::models::{JobTime, ModelInfo, RewardReference};
+use packlab_core::model::{JobTime, ModelInfo, RewardReference};
 use packlab_core::view::ClusterView;
 use packlab_plot::Point;
 use serde::{Deserialize, Serialize};
@@ -170,7 +170,8 @@ impl PartialEq for Shown {
 /// A snapshot's model travels as its id (`pgrr`) and is the catalogue's own entry again when
 /// read back, so the page compares and reads it as before.
 mod model_by_id {
-    use packlab_core::models::{ModelInfo, all};
+    use packlab_core::model::ModelInfo;
+    use packlab_core::models::all;
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(model: &&'static ModelInfo, serializer: S) -> Result<S::Ok, S::Error> {

@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use crate::play::session::RaceSession;
 use crate::play::snapshot::{Phase, Snapshot};
-use crate::state::speed::Speed;
+use crate::state::Speed;
 
 /// What a new race does once shown.
 #[derive(Default)]

@@ -9,27 +9,23 @@
 //! * here: the [`Lab`] itself, the [`Action`]s, and the lanes a preset races;
 //! * [`reducer`]: what each action does;
 //! * [`link`]: the link codec, the state a link describes and back;
-//! * the page-only keys, each with its link key: [`speed`], [`theme`] (and presenter mode),
-//!   [`views`] (the embedded page), [`tour`].
+//! * the page's own keys are the core's ([`packlab_core::page`]); here only what the page
+//!   makes of them: [`theme`] (the chart theme) and [`views`] (the embedded page's views).
 
 use std::rc::Rc;
 
 use packlab_core::ConfigError;
-use packlab_core::models::pgas::Trace;
+pub use packlab_core::page::{Speed, TourAt};
 use packlab_core::policy::PolicySpec;
 use packlab_core::scenario::Setup;
 use packlab_core::trace;
 
 pub mod link;
 pub mod reducer;
-pub mod speed;
 pub mod theme;
-pub mod tour;
 pub mod views;
 
-use speed::Speed;
 use theme::ThemeChoice;
-use tour::TourAt;
 use views::Embed;
 
 /// Most policies that race side by side.
@@ -116,11 +112,9 @@ pub enum Action {
     Dismiss,
     /// Input the page itself found bad before it became a key (an uploaded file).
     Reject(ConfigError),
-    /// Replay a task trace (PG-AS): its types and arrivals replace the scenario's.
-    AttachTrace(Rc<Trace>),
     /// Replay a trace file read in the page (kept in the core's library, so links name it by
-    /// its fingerprint): a Google trace on PG-RR or PG-AS, a task CSV on PG-AS, an SWF log on
-    /// MSFQ (with `cores` its machine). The horizon is set to cover the trace.
+    /// its fingerprint), as the scenario's model replays it ([`packlab_core::scenario::Scenario::replay`]):
+    /// at its recorded pace, the horizon covering its arrivals.
     LoadTrace(trace::Shared),
 }
 

@@ -4,17 +4,16 @@
 use std::rc::Rc;
 
 use packlab_core::ConfigError;
-use packlab_core::models::pgas::Trace;
+use packlab_core::link::decode_link;
+use packlab_core::page::{SPEED, THEME};
 use packlab_core::policy::{self, PolicySpec};
-use packlab_core::scenario::{PAGE_KEYS, Scenario, Setup, decode_link};
+use packlab_core::scenario::Setup;
 use packlab_core::tours;
 use packlab_core::trace;
 use yew::Reducible;
 
-use crate::state::speed::{SPEED_KEY, Speed};
-use crate::state::theme::{THEME_KEY, ThemeChoice};
-use crate::state::tour::TourAt;
-use crate::state::{Action, Lab, MAX_POLICIES, preset_setup, too_many_policies};
+use crate::state::theme::ThemeChoice;
+use crate::state::{Action, Lab, MAX_POLICIES, Speed, TourAt, preset_setup, too_many_policies};
 
 impl Lab {
     /// Applies one action.
@@ -43,11 +42,12 @@ impl Lab {
             },
             Action::Set { key, value } => {
                 let mut scenario = self.setup.scenario.clone();
-                // A new horizon alone keeps the warm-up's and the grid's fractions (the
-                // core's rule, as for `--horizon` and links); other keys leave it alone.
+                // What follows the key follows as in the CLI and links (the core's rule): a
+                // replay's horizon its scaling, the warm-up and grid the horizon.
+                let (before, preset) = (&self.setup.scenario, &self.setup.preset.scenario);
                 let result = scenario
                     .set(&key, &value)
-                    .and_then(|()| scenario.follow_horizon(&self.setup.scenario, &[key.as_str()]).map(|_| ()));
+                    .and_then(|()| scenario.follow(before, preset, &[key.as_str()]).map(|_| ()));
                 let policies = &self.setup.policies;
                 let result = result
                     .and_then(|()| scenario.validate())
@@ -117,7 +117,7 @@ impl Lab {
             }
             Action::SetSpeed(text) => match Speed::parse(&text) {
                 Ok(speed) => {
-                    self.clear(SPEED_KEY);
+                    self.clear(SPEED);
                     self.speed = speed;
                 }
                 Err(e) => self.notice(e),
@@ -128,11 +128,11 @@ impl Lab {
                 setup.scenario = setup.preset.scenario.clone();
                 // A seed that was valid stays valid.
                 let _ = setup.scenario.set("seed", &seed);
-                self.notices.retain(|n| n.key == "policy" || n.key == SPEED_KEY);
+                self.notices.retain(|n| n.key == "policy" || n.key == SPEED);
             }
             Action::SetTheme(text) => match ThemeChoice::parse(&text) {
                 Ok(theme) => {
-                    self.clear(THEME_KEY);
+                    self.clear(THEME);
                     self.theme = theme;
                 }
                 Err(e) => self.notice(e),
@@ -141,76 +141,43 @@ impl Lab {
             Action::Dismiss => self.notices.clear(),
             Action::Reject(error) => self.notice(error),
             Action::LoadTrace(shared) => self.load_trace(shared),
-            Action::AttachTrace(trace) => {
-                let mut scenario = self.setup.scenario.clone();
-                let Scenario::Pgas(s) = &mut scenario else {
-                    self.notice(ConfigError::new(Trace::KEY, "a task trace belongs to a PG-AS preset (pgas-c5)"));
-                    return;
-                };
-                s.attach_trace((*trace).clone());
-                let policies = &self.setup.policies;
-                match scenario.validate().and_then(|()| policies.iter().try_for_each(|p| scenario.check_policy(p))) {
-                    Ok(()) => {
-                        self.clear(Trace::KEY);
-                        Rc::make_mut(&mut self.setup).scenario = scenario;
-                    }
-                    Err(mut e) => {
-                        e.message = format!("uploaded trace: {}: {}", e.key, e.message);
-                        e.key = Trace::KEY.to_string();
-                        self.notice(e);
-                    }
-                }
-            }
         }
     }
 
+    /// Replays a loaded trace file on the scenario, as its model replays it (the core's rule,
+    /// as `--trace` in the CLI): at its recorded pace (1/β = 1) unless the load already was a
+    /// traffic scaling, the horizon covering its arrivals, the warm-up following; what the user
+    /// set apart from the load stays.
     fn load_trace(&mut self, shared: trace::Shared) {
-        let for_pgas = if let Scenario::Pgas(_) = &self.setup.scenario { shared.0.for_pgas() } else { None };
-        match (&self.setup.scenario, &*shared.0) {
-            (Scenario::Pgas(s), _) if for_pgas.is_some() => {
-                let trace = for_pgas.expect("checked");
-                let horizon = (trace.span() / s.load).ceil().max(1.0);
-                self.apply(Action::AttachTrace(Rc::new(trace)));
-                if self.notice_for(trace::KEY).is_none() {
-                    self.apply(Action::Set { key: "horizon".into(), value: (horizon as u64).to_string() });
+        let mut scenario = self.setup.scenario.clone();
+        let policies = &self.setup.policies;
+        let preset = &self.setup.preset.scenario;
+        // The window follows the file; the trace is what changes.
+        let follows = ["load", "horizon", "warmup", "sample_every", "trace"];
+        let keep: Vec<&str> =
+            scenario.overrides_from(preset).into_iter().map(|(k, _)| k).filter(|k| !follows.contains(k)).collect();
+        let result = scenario.replay(&shared, &keep, preset).and_then(|_| {
+            scenario.validate()?;
+            policies.iter().try_for_each(|p| scenario.check_policy(p))
+        });
+        match result {
+            Ok(()) => {
+                self.clear(trace::KEY);
+                Rc::make_mut(&mut self.setup).scenario = scenario;
+            }
+            Err(mut e) => {
+                if e.key != trace::KEY {
+                    e.message = format!("loaded trace: {}: {}", e.key, e.message);
+                    e.key = trace::KEY.to_string();
                 }
-                return;
+                self.notice(e);
             }
-            (Scenario::Pgrr(_), trace::Loaded::Google(_)) | (Scenario::Msfq(_), trace::Loaded::Swf(_)) => {}
-            (scenario, loaded) => {
-                return self.notice(ConfigError::new(
-                    trace::KEY,
-                    format!(
-                        "{} is a {} file; Google task_events traces replay on PG-RR and PG-AS, SWF logs on MSFQ",
-                        scenario.info().name,
-                        loaded.format().name()
-                    ),
-                ));
-            }
-        }
-        self.apply(Action::Set { key: trace::KEY.into(), value: shared.name() });
-        if self.setup.scenario.get(trace::KEY).as_deref() != Some(shared.name().as_str()) {
-            return;
-        }
-        // An SWF log runs on its machine: the cores its header gives.
-        if let trace::Loaded::Swf(log) = &*shared.0 {
-            self.apply(Action::Set { key: "cores".into(), value: log.machine().to_string() });
-        }
-        // The horizon covers the trace under the scaling: one unit past its last arrival (the
-        // jobs as the scenario now maps them).
-        let span = match &self.setup.scenario {
-            Scenario::Pgrr(s) => s.slot_jobs().ok().flatten().map(|jobs| jobs.span(s.load) as f64),
-            Scenario::Msfq(s) => s.class_jobs().ok().flatten().map(|jobs| jobs.span(s.load).ceil()),
-            _ => None,
-        };
-        if let Some(span) = span {
-            self.apply(Action::Set { key: "horizon".into(), value: (span as u64 + 1).to_string() });
         }
     }
 
     /// Shows step `at` of a tour: its link's scenario and lanes, the rest of the page as it is.
     pub(super) fn go_to(&mut self, at: TourAt) {
-        let (link, errors) = decode_link(at.step().link, PAGE_KEYS);
+        let (link, errors) = decode_link(at.step().link);
         // Tours are tested to load cleanly; say so should one ever not.
         for e in errors {
             self.notice(e);

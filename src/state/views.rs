@@ -1,14 +1,7 @@
 //! The embedded page (`embed=1`): the views it can show ([`View`]) and the ones chosen
-//! ([`Embed`]), with their link keys.
-
-use packlab_core::ConfigError;
+//! ([`Embed`]). Their names are the core's page key rows ([`packlab_core::page::VIEW_NAMES`]).
 
 use crate::charts::kind::ChartKind;
-
-/// The link key that shows the page embedded (`embed=1`): chosen views only, for an iframe.
-pub const EMBED_KEY: &str = "embed";
-/// The views an embedded page shows (`views=lanes,queue`).
-pub const VIEWS_KEY: &str = "views";
 
 /// A part of the page an embedded page can show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,23 +29,9 @@ impl View {
         }
     }
 
-    /// A comma-separated list of view names, each once.
-    pub fn parse_list(text: &str) -> Result<Vec<View>, ConfigError> {
-        let all = View::all();
-        let mut views = Vec::new();
-        for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            let Some(view) = all.iter().find(|v| v.name() == name) else {
-                let names: Vec<&str> = all.iter().map(|v| v.name()).collect();
-                return Err(ConfigError::new(
-                    VIEWS_KEY,
-                    format!("'{name}' is not a view; views are {} (comma-separated)", names.join(", ")),
-                ));
-            };
-            if !views.contains(view) {
-                views.push(*view);
-            }
-        }
-        Ok(views)
+    /// The view called `name` (one of [`packlab_core::page::VIEW_NAMES`]).
+    pub fn named(name: &str) -> Option<View> {
+        View::all().into_iter().find(|v| v.name() == name)
     }
 }
 
@@ -61,4 +40,16 @@ impl View {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Embed {
     pub views: Vec<View>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page's views are the core's page key rows, in the same order.
+    #[test]
+    fn the_views_are_the_cores() {
+        let names: Vec<&str> = View::all().into_iter().map(View::name).collect();
+        assert_eq!(names, packlab_core::page::VIEW_NAMES);
+    }
 }

@@ -1,47 +1,134 @@
-//! A sweep as plain data (tested natively): the grid of the page's scenario with its
-//! replications ([`SweepPlan`]), the runs it takes ([`SweepTask`], run by [`run_task`] in a
-//! worker), and the points complete so far ([`Cell`]).
+//! A sweep the page runs: the core's plan ([`SweepPlan`]) of the page's scenario, within the
+//! page's limits, and the tasks its workers run. A worker gets the scenario as a link and the
+//! plan's grid, rebuilds the same plan and makes one of its runs ([`run_task`]), so the page's
+//! numbers are those of `packlab sweep --link LINK …`.
+
+use std::cell::RefCell;
 
 use packlab_core::ConfigError;
-use packlab_core::policy::PolicySpec;
-use packlab_core::report::run;
-use packlab_core::scenario::{Figure, Setup, decode_link};
-use packlab_core::sweep::{self, Axis, CellSummary, GridError, SweepRun};
+use packlab_core::link::{decode_link, encode_link};
+use packlab_core::page::PageSettings;
+use packlab_core::scenario::Setup;
+use packlab_core::sweep::{REPS_KEY, SweepPlan, SweepRun};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use crate::state::speed::SPEED_KEY;
-
 /// Most replications per point the page runs.
 pub const MAX_REPS: u64 = 50;
-/// Most runs in one sweep (policies × loads × replications): the results stay small, but a
-/// bigger grid belongs to the CLI.
+/// Most runs in one sweep (policies × grid values × replications): the results stay small, but
+/// a bigger grid belongs to the CLI.
 pub const MAX_RUNS: usize = 2_000;
+/// The page's name of the grid's field, in messages.
+pub const GRID_FIELD: &str = "sweep grid";
 
-/// One run of the grid, as a worker receives it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SweepTask {
-    /// The page's link query: the scenario, as `packlab sweep --link` reads it.
+/// A sweep of the page's scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageSweep {
+    pub plan: SweepPlan,
+    /// The scenario and lanes as a link (the page's keys left out: they change nothing here).
     pub link: String,
-    pub policy: String,
-    /// What the grid varies, and its value at this point.
-    pub axis: Axis,
-    pub value: f64,
-    pub seed: u64,
 }
 
-/// Runs one task: the link's scenario at the task's load and seed, under its policy, to the
-/// horizon; the figures the link's preset plots.
-pub fn run_task(task: &SweepTask) -> Result<SweepRun, String> {
-    let (link, errors) = decode_link(&task.link, &[SPEED_KEY]);
-    if let Some(e) = errors.first() {
-        return Err(e.to_string());
+/// The link of `setup` alone, without the page's own keys: what a sweep of it depends on.
+pub fn scenario_link(setup: &Setup) -> String {
+    encode_link(&setup.preset, &setup.policies, &setup.scenario, &PageSettings::default())
+}
+
+impl PageSweep {
+    /// The sweep of `setup` over `grid` (comma-separated values of the preset's axis) with
+    /// `reps` replications, as the page's fields give them; bad text is named with the field
+    /// and its range.
+    pub fn new(setup: &Setup, grid: &str, reps: &str) -> Result<Self, ConfigError> {
+        let reps = reps.trim();
+        let count = reps.parse::<u64>().ok().filter(|r| (1..=MAX_REPS).contains(r)).ok_or_else(|| {
+            ConfigError::new("replications", format!("must be an integer in 1..={MAX_REPS} (got '{reps}')"))
+        })?;
+        let plan = SweepPlan::new(setup, None, Some(grid), count).map_err(|e| match e.key.as_str() {
+            REPS_KEY => ConfigError::new("replications", e.message),
+            "sweep" => e,
+            key => ConfigError::new(GRID_FIELD, format!("{key}: {}", e.message)),
+        })?;
+        if plan.len() > MAX_RUNS {
+            return Err(ConfigError::new(
+                "replications",
+                format!(
+                    "{} runs (policies × grid values × replications); the page runs at most {MAX_RUNS}: use `packlab \
+                     sweep` for more",
+                    plan.len()
+                ),
+            ));
+        }
+        Ok(Self { link: scenario_link(setup), plan })
     }
-    let setup = Setup { preset: link.preset, scenario: link.scenario, policies: link.policies };
-    let scenario = sweep::point(&setup.scenario, task.axis, task.value, task.seed).map_err(|e| e.to_string())?;
-    let policy = PolicySpec::parse(&task.policy).map_err(|e| e.to_string())?;
-    let outcome = run(setup.preset.id, &scenario, &policy).map_err(|e| e.to_string())?;
-    Ok(SweepRun::of(&outcome.report, &sweep::plotted_figures(&setup)))
+
+    /// The task of run `index`, for a worker.
+    pub fn task(&self, index: usize) -> SweepTask {
+        let grid: Vec<String> = self.plan.values.iter().map(f64::to_string).collect();
+        SweepTask {
+            link: self.link.clone(),
+            axis: self.plan.axis.to_string(),
+            grid: grid.join(","),
+            reps: self.plan.seeds.len() as u64,
+            index,
+        }
+    }
+
+    /// The command that computes the same figure natively.
+    pub fn command(&self, origin: &str) -> String {
+        let values: Vec<String> = self.plan.values.iter().map(f64::to_string).collect();
+        let flag = if self.plan.axis == "servers" { "--servers" } else { "--load" };
+        format!(
+            "packlab sweep --link '{origin}?{}' {flag} {} --reps {}",
+            self.link,
+            values.join(","),
+            self.plan.seeds.len()
+        )
+    }
+}
+
+/// One run of a sweep, as a worker receives it: the scenario's link, the plan's axis, grid and
+/// replications, and the run's index in the plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SweepTask {
+    pub link: String,
+    pub axis: String,
+    pub grid: String,
+    pub reps: u64,
+    pub index: usize,
+}
+
+/// A worker's last plan, with the task it was built for (its index apart).
+type Cached = (SweepTask, SweepPlan);
+
+thread_local! {
+    /// The plan of the worker's last task: the tasks of a sweep share it.
+    static PLAN: RefCell<Option<Cached>> = const { RefCell::new(None) };
+}
+
+/// Runs one task: the plan of its link and grid (the page's, rebuilt the same), its run
+/// `index` to the horizon, and what that run contributes to the figure.
+pub fn run_task(task: &SweepTask) -> Result<SweepRun, String> {
+    let key = SweepTask { index: 0, ..task.clone() };
+    let plan = PLAN.with(|cell| {
+        if let Some((k, plan)) = &*cell.borrow()
+            && *k == key
+        {
+            return Ok(plan.clone());
+        }
+        let (link, errors) = decode_link(&task.link);
+        if let Some(e) = errors.first() {
+            return Err(e.to_string());
+        }
+        let setup = Setup { preset: link.preset, scenario: link.scenario, policies: link.policies };
+        let plan = SweepPlan::new(&setup, Some(&task.axis), Some(&task.grid), task.reps).map_err(|e| e.to_string())?;
+        *cell.borrow_mut() = Some((key, plan.clone()));
+        Ok(plan)
+    })?;
+    if task.index >= plan.len() {
+        return Err(format!("run {} of a sweep of {}", task.index, plan.len()));
+    }
+    let outcome = plan.run(task.index).map_err(|e| e.to_string())?;
+    Ok(plan.sweep_run(&serde_json::to_value(&outcome.report).map_err(|e| e.to_string())?))
 }
 
 /// [`run_task`] for the worker: a task as JSON in, a [`SweepRun`] as JSON out.
@@ -50,137 +137,4 @@ pub fn run_sweep_task(task: &str) -> Result<String, JsValue> {
     let task: SweepTask = serde_json::from_str(task).map_err(|e| JsValue::from_str(&format!("bad task: {e}")))?;
     let run = run_task(&task).map_err(|e| JsValue::from_str(&e))?;
     serde_json::to_string(&run).map_err(|e| JsValue::from_str(&e.to_string()))
-}
-
-/// A sweep to run: the grid of the page's scenario, with the preset's figures.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SweepPlan {
-    pub link: String,
-    pub policies: Vec<PolicySpec>,
-    /// The policies as the charts name them.
-    pub labels: Vec<String>,
-    pub axis: Axis,
-    /// The grid: loads, or numbers of servers.
-    pub values: Vec<f64>,
-    /// One per replication: seed, seed + 1, …
-    pub seeds: Vec<u64>,
-    pub figures: Vec<Figure>,
-}
-
-/// One point of the figure: a (policy, grid value, figure) cell once its replications are
-/// done.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Cell {
-    pub policy: usize,
-    pub value: f64,
-    pub figure: usize,
-    pub summary: CellSummary,
-    /// PG-AS's U^(g) and U* per server at this point, where the workload has them.
-    pub bounds: Option<[f64; 2]>,
-}
-
-impl SweepPlan {
-    /// The sweep of `setup` (whose link is `query`) over the grid `grid` (comma-separated
-    /// loads, or numbers of servers for PG-AS's sweeps against L) with `reps` replications.
-    /// Bad text is named with the field and its range.
-    pub fn new(setup: &Setup, query: &str, grid: &str, reps: &str) -> Result<Self, ConfigError> {
-        let figures = sweep::plotted_figures(setup);
-        let Some((axis, _)) = sweep::default_grid(setup).filter(|_| !figures.is_empty()) else {
-            return Err(ConfigError::new("sweep", format!("{} has no sweep of runs", setup.preset.id)));
-        };
-        let key = axis.key();
-        let range = setup.scenario.keys().into_iter().find(|k| k.key == key).map_or(String::new(), |k| k.range);
-        let field = grid_field(axis);
-        let values = sweep::parse_grid(grid, &setup.scenario, axis).map_err(|e| match e {
-            GridError::EmptyEntry => {
-                ConfigError::new(field, format!("an entry is empty; give values separated by commas, each {range}"))
-            }
-            GridError::Rejected(e) => ConfigError::new(field, e.message),
-            GridError::Invalid { entry, error } => {
-                ConfigError::new(field, format!("{entry}: {}: {}", error.key, error.message))
-            }
-        })?;
-        let reps = reps.trim();
-        let reps = reps.parse::<u64>().ok().filter(|r| (1..=MAX_REPS).contains(r)).ok_or_else(|| {
-            ConfigError::new("replications", format!("must be an integer in 1..={MAX_REPS} (got '{reps}')"))
-        })?;
-        let seed = setup.scenario.seed();
-        let seeds = (0..reps)
-            .map(|r| sweep::replication_seed(seed, r))
-            .collect::<Option<Vec<u64>>>()
-            .ok_or_else(|| ConfigError::new("replications", format!("seed {seed} + {reps} overflows a 64-bit seed")))?;
-        let runs = setup.policies.len() * values.len() * seeds.len();
-        if runs > MAX_RUNS {
-            return Err(ConfigError::new(
-                "replications",
-                format!(
-                    "{runs} runs (policies × loads × replications); the page runs at most {MAX_RUNS}: use `packlab \
-                     sweep` for more"
-                ),
-            ));
-        }
-        Ok(Self {
-            link: query.to_string(),
-            labels: setup.policies.iter().map(|p| setup.scenario.policy_label(p)).collect(),
-            policies: setup.policies.clone(),
-            axis,
-            values,
-            seeds,
-            figures,
-        })
-    }
-
-    /// The runs, policy-major, then grid value, then replication (the CLI's order): a point's
-    /// replications run together, so points complete one after another.
-    pub fn tasks(&self) -> Vec<SweepTask> {
-        let mut tasks = Vec::with_capacity(self.policies.len() * self.values.len() * self.seeds.len());
-        for policy in &self.policies {
-            for &value in &self.values {
-                for &seed in &self.seeds {
-                    let (link, policy, axis) = (self.link.clone(), policy.to_string(), self.axis);
-                    tasks.push(SweepTask { link, policy, axis, value, seed });
-                }
-            }
-        }
-        tasks
-    }
-
-    /// The cells whose replications are all in `results` (indexed as [`Self::tasks`]).
-    pub fn cells(&self, results: &[Option<SweepRun>]) -> Vec<Cell> {
-        let reps = self.seeds.len();
-        let mut cells = Vec::new();
-        for (policy, _) in self.policies.iter().enumerate() {
-            for (k, &value) in self.values.iter().enumerate() {
-                let at = (policy * self.values.len() + k) * reps;
-                let Some(runs) = results.get(at..at + reps).and_then(|r| r.iter().cloned().collect::<Option<Vec<_>>>())
-                else {
-                    continue;
-                };
-                for figure in 0..self.figures.len() {
-                    if let Some(summary) = sweep::summarise(&runs, figure) {
-                        cells.push(Cell { policy, value, figure, summary, bounds: runs[0].bounds });
-                    }
-                }
-            }
-        }
-        cells
-    }
-
-    /// The command that computes the same figure natively.
-    pub fn command(&self, origin: &str) -> String {
-        let values: Vec<String> = self.values.iter().map(|l| l.to_string()).collect();
-        let flag = match self.axis {
-            Axis::Load => "--load",
-            Axis::Servers => "--servers",
-        };
-        format!("packlab sweep --link '{origin}?{}' {flag} {} --reps {}", self.link, values.join(","), self.seeds.len())
-    }
-}
-
-/// The name of the grid's field, in messages and on the page.
-fn grid_field(axis: Axis) -> &'static str {
-    match axis {
-        Axis::Load => "sweep loads",
-        Axis::Servers => "sweep servers",
-    }
 }

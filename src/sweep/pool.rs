@@ -12,7 +12,7 @@ use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::Callback;
 
 use crate::dom::workers::{asset_url, module_urls, now_ms, worker_init};
-use crate::sweep::plan::SweepTask;
+use crate::sweep::plan::PageSweep;
 
 /// What a worker answers.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -26,9 +26,8 @@ struct Answer {
 }
 
 /// What the workers have done so far.
-#[derive(Default)]
 pub(crate) struct Progress {
-    pub(crate) tasks: Vec<SweepTask>,
+    pub(crate) sweep: PageSweep,
     /// The next task to hand out.
     pub(crate) next: usize,
     pub(crate) results: Vec<Option<SweepRun>>,
@@ -46,15 +45,18 @@ pub struct WorkerPool {
 }
 
 impl WorkerPool {
-    /// Starts `workers` workers on `tasks`; `changed` is called after each answer.
-    pub(crate) fn start(tasks: Vec<SweepTask>, workers: usize, changed: Callback<()>) -> Result<Self, String> {
+    /// Starts `workers` workers on the runs of `sweep`; `changed` is called after each answer.
+    pub(crate) fn start(sweep: PageSweep, workers: usize, changed: Callback<()>) -> Result<Self, String> {
         let (js, wasm) = module_urls().ok_or("cannot find the page's wasm module")?;
         let script = asset_url("sweep-worker.js").ok_or("cannot find sweep-worker.js")?;
         let progress = Rc::new(RefCell::new(Progress {
-            results: vec![None; tasks.len()],
-            tasks,
+            results: vec![None; sweep.plan.len()],
+            sweep,
+            next: 0,
+            done: 0,
+            error: None,
             started_ms: now_ms(),
-            ..Progress::default()
+            finished_ms: None,
         }));
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
@@ -80,14 +82,19 @@ impl WorkerPool {
                             }
                         }
                         Ok(Answer { id, error: Some(e), .. }) => {
-                            let task = usize::try_from(id).ok().and_then(|id| p.tasks.get(id));
-                            let what = task
-                                .map(|t| format!("{} at {} {}, seed {}: ", t.policy, t.axis.key(), t.value, t.seed));
+                            let plan = &p.sweep.plan;
+                            let what = usize::try_from(id).ok().filter(|&id| id < plan.len()).map(|id| {
+                                let t = plan.task(id);
+                                format!(
+                                    "{} at {} {}, seed {}: ",
+                                    plan.setup.policies[t.policy], plan.axis, plan.values[t.value], plan.seeds[t.rep]
+                                )
+                            });
                             p.error = Some(format!("{}{e}", what.unwrap_or_default()));
                         }
                         _ => p.error = Some(format!("a worker answered '{text}'")),
                     }
-                    if p.done == p.tasks.len() && p.finished_ms.is_none() {
+                    if p.done == p.results.len() && p.finished_ms.is_none() {
                         p.finished_ms = Some(now_ms());
                     }
                 }
@@ -110,12 +117,12 @@ impl WorkerPool {
 fn hand_out(progress: &Rc<RefCell<Progress>>, worker: &Worker) {
     let message = {
         let mut p = progress.borrow_mut();
-        if p.error.is_some() || p.next >= p.tasks.len() {
+        if p.error.is_some() || p.next >= p.results.len() {
             return;
         }
         let id = p.next;
         p.next += 1;
-        let task = serde_json::to_string(&p.tasks[id]).unwrap_or_default();
+        let task = serde_json::to_string(&p.sweep.task(id)).unwrap_or_default();
         serde_json::json!({ "id": id, "task": task }).to_string()
     };
     if worker.post_message(&JsValue::from_str(&message)).is_err() {

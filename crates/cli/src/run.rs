@@ -18,7 +18,13 @@ use crate::output::{create_dir, print_table, progress, write_svg};
 use crate::setup::{Resolved, replication_seeds, resolve, with};
 
 pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
-    let Resolved { setup, warmup_note, .. } = resolve(&args.scenario)?;
+    let Resolved { setup, warmup_note, replay_notes, .. } = resolve(&args.scenario)?;
+    // With --json, stdout carries only the JSON lines: the notes go to stderr.
+    if args.json {
+        for note in &replay_notes {
+            eprintln!("note: {note}");
+        }
+    }
     let seeds = replication_seeds(setup.scenario.seed(), args.reps.unwrap_or(1))?;
     if let Some(note) = crate::setup::trace_reps_note(&args.scenario, seeds.len() as u64) {
         eprintln!("{note}");
@@ -41,7 +47,7 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
             }
         }
     } else {
-        print_human(&setup, warmup_note.as_deref(), &per_policy, reps.as_deref(), out)?;
+        print_human(&setup, warmup_note.as_deref(), &replay_notes, &per_policy, reps.as_deref(), out)?;
     }
 
     if let Some(file) = &args.events {
@@ -103,6 +109,7 @@ fn json_line(out: &mut dyn Write, value: &impl Serialize) -> Result<()> {
 fn print_human(
     setup: &Setup,
     warmup_note: Option<&str>,
+    replay_notes: &[String],
     per_policy: &[Vec<RunOutcome>],
     reps: Option<&[RepsReport]>,
     out: &mut dyn Write,
@@ -125,6 +132,9 @@ fn print_human(
         setup.scenario.any().setting(first)
     )?;
     if let Some(note) = warmup_note {
+        writeln!(out, "({note})")?;
+    }
+    for note in replay_notes {
         writeln!(out, "({note})")?;
     }
     writeln!(out)?;

@@ -76,9 +76,10 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
     let mut replay_notes = Vec::new();
     if let Some(trace) = &trace {
         // The user's keys stay: the flags', and a link's (what it sets differently from the
-        // preset, its scaling and horizon among them).
+        // preset, its horizon among them). A link's load stays if it was a traffic scaling
+        // already (the core's rule), not the model's own λ or α.
         let mut keep = explicit_keys.clone();
-        keep.extend(base.overrides_from(&preset.scenario).into_iter().map(|(k, _)| k));
+        keep.extend(base.overrides_from(&preset.scenario).into_iter().map(|(k, _)| k).filter(|k| *k != "load"));
         let flag =
             format!("--trace {}", args.traces.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "));
         replay_notes = scenario.replay(trace, &keep, &preset.scenario).map_err(|e| anyhow!("{flag}: {e}"))?;

@@ -24,8 +24,12 @@ pub struct Graph {
     pub caption: String,
     /// The chart for a screen reader.
     pub description: String,
-    /// Figures a test or a script may read off the page (`data-NAME` attributes).
+    /// Figures a test or a script may read off the page, as the page's `data-*` attributes
+    /// (`data-critical`).
     pub data: Vec<(&'static str, String)>,
+    /// Whether the x axis is the scenario's load knob, so the page can mark the scenario's own
+    /// value on it.
+    pub x_is_load: bool,
 }
 
 /// One line of a graph.

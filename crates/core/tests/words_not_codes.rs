@@ -92,17 +92,20 @@ fn add_preset(texts: &mut Texts, p: &Preset) {
     texts.add(at("explanation"), p.explanation);
     match &p.sweep {
         Sweep::Unavailable(why) => texts.add(at("sweep"), *why),
-        Sweep::Load { plot: Plot::Curves { figures, y_label }, .. } => {
+        Sweep::Runs { plot: Plot::Curves { figures, y_label, references }, .. } => {
             texts.add(at("sweep axis"), *y_label);
             for f in *figures {
                 texts.add(at("sweep figure"), f.label);
             }
+            for r in *references {
+                texts.add(at("sweep reference"), r.label);
+            }
         }
-        Sweep::Load { plot: Plot::AgainstParameter { axis, figure, .. }, .. } => {
+        Sweep::Runs { plot: Plot::AgainstParameter { axis, figure, .. }, .. } => {
             texts.add(at("sweep axis"), *axis);
             texts.add(at("sweep figure"), figure.label);
         }
-        Sweep::Servers { .. } | Sweep::Theory { .. } => {}
+        Sweep::Theory { .. } => {}
     }
     let s = p.scenario.any();
     texts.add(at("how to read"), s.how_to_read());

@@ -1,15 +1,16 @@
-//! The job classes of the multiserver-job model: the `classes` key as text, or a CSV upload.
+//! A key whose value is a table (the job classes of the multiserver-job model): the key as
+//! text, and the file its model reads it from (a CSV), uploaded.
 
 use std::rc::Rc;
 
 use packlab_core::ConfigError;
-use packlab_core::models::msfq::JobClasses;
+use packlab_core::keys::KeyInfo;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::components::form::LabControlsProps;
 use crate::components::form::key_field::KeyField;
 use crate::state::Action;
+use crate::state::Lab;
 
 /// The change handler of a file input: reads the chosen file and dispatches what `parse` makes
 /// of its text, or its error (prefixed "uploaded CSV:") as a notice on the error's key.
@@ -38,23 +39,37 @@ fn csv_upload(
     })
 }
 
-/// The job classes of the multiserver-job model: the `classes` key as text, and a CSV upload
-/// (need, probability, mean_size per line) for tables such as Borg's (msfq-d6).
+#[derive(Properties, PartialEq)]
+pub struct TableEditorProps {
+    pub lab: Rc<Lab>,
+    pub dispatch: Callback<Action>,
+    /// The key, whose row says what file it is read from.
+    pub key_info: KeyInfo,
+}
+
+/// A table key (the job classes: need@probability@mean size, …) as text, and the upload of
+/// the file its model reads it from (a CSV of need, probability, mean_size for the classes of
+/// msfq-d6's Borg table).
 #[component]
-pub fn ClassEditor(props: &LabControlsProps) -> Html {
-    // The CSV becomes the `classes` key's text form; a bad table shows its message (naming the
-    // line) under the field.
-    let upload = csv_upload(&props.dispatch, |text| {
-        JobClasses::from_csv(text).map(|classes| Action::Set { key: "classes".into(), value: classes.to_string() })
+pub fn TableEditor(props: &TableEditorProps) -> Html {
+    let info = &props.key_info;
+    let key = info.key;
+    // The file becomes the key's text form; a bad table shows its message (naming the line)
+    // under the field.
+    let scenario = props.lab.setup.scenario.clone();
+    let upload = csv_upload(&props.dispatch, move |text| {
+        scenario.any().read_key_file(key, text).map(|value| Action::Set { key: key.into(), value })
     });
+    let label = format!("{} ({})", info.label, info.range);
     html! {
         <div class="classes">
-            <KeyField name="classes" label="Job classes (need@probability@mean size, …)" kind="text"
-                lab={props.lab.clone()} dispatch={props.dispatch.clone()} />
-            <label class="field">
-                <span>{ "…or upload a CSV (need, probability, mean_size)" }</span>
-                <input type="file" id="classes-file" accept=".csv,text/csv" onchange={upload} />
-            </label>
+            <KeyField name={key} {label} kind="text" lab={props.lab.clone()} dispatch={props.dispatch.clone()} />
+            if let Some((holds, accept)) = info.file {
+                <label class="field">
+                    <span>{ format!("…or upload {holds}") }</span>
+                    <input type="file" id={format!("{key}-file")} {accept} onchange={upload} />
+                </label>
+            }
         </div>
     }
 }

@@ -1,29 +1,25 @@
-//! The load α: a slider with the theory's marks, and the exact value.
+//! The load knob: a slider with the theory's marks, and the exact value.
 
 use yew::prelude::*;
 
-use packlab_core::models::SliderMax;
+use packlab_core::model::SliderMax;
 
 use crate::components::form::LabControlsProps;
 use crate::components::form::key_field::KeyField;
 use crate::dom::page::value_of;
 use crate::state::Action;
 
-/// The load α: a slider with the theory's marks, and the exact value.
+/// The load knob (α, λ, ζ, or a replay's traffic scaling): a slider with the theory's marks,
+/// and the exact value.
 #[component]
 pub fn LoadField(props: &LabControlsProps) -> Html {
     let load = props.lab.setup.scenario.load();
     let slide = props.dispatch.reform(|e: Event| Action::Set { key: "load".into(), value: value_of(&e) });
     // A fixed end, or a little past the capacity bound (the first mark), so the slider can
     // show the unstable side too.
-    let knob = props.lab.setup.scenario.info().load;
-    let (mut name, mut title, step) = (knob.name, knob.help, knob.step);
-    // A replayed trace (PG-RR, MSFQ) takes the knob as its traffic scaling.
-    if props.lab.setup.scenario.get("trace").is_some_and(|t| t != "none")
-        && props.lab.setup.scenario.info().id != "pgas"
-    {
-        (name, title) = ("Traffic scaling 1/β", "submit times are divided by 1/β; durations are kept");
-    }
+    // The model's knob, or a replay's traffic scaling while a trace file replays.
+    let knob = props.lab.setup.scenario.any().load_knob();
+    let (name, title, step) = (knob.name, knob.help, knob.step);
     let max = match knob.slider {
         SliderMax::Fixed(max) => max,
         SliderMax::PastFirstMark(factor) => {

@@ -6,17 +6,17 @@
 //! * [`policy_picker`], [`lane_row`]: the policies and the lanes racing, with their parameters;
 //! * [`key_field`], [`field_notice`]: one key's input, and its rejection message;
 //! * [`load_field`]: the load slider with the theory's marks;
-//! * [`size_editor`], [`class_editor`]: the job sizes and the job classes;
+//! * [`size_editor`], [`class_editor`]: the job sizes, and a table key with its file (the job
+//!   classes);
 //! * [`trace_files`], [`trace_summary`]: a trace file to replay, and what it holds.
 
 use std::rc::Rc;
 
 use packlab_core::keys::{Editor, Input, KeyInfo};
-use packlab_core::models::LoadMark;
+use packlab_core::model::LoadMark;
 use packlab_core::scenario::presets;
 use yew::prelude::*;
 
-use crate::components::collections_view::collections_only;
 use crate::dom::page::value_of;
 use crate::state::{Action, Lab};
 
@@ -30,7 +30,7 @@ pub mod size_editor;
 pub mod trace_files;
 pub mod trace_summary;
 
-use class_editor::ClassEditor;
+use class_editor::TableEditor;
 use key_field::KeyField;
 use load_field::LoadField;
 use policy_picker::PolicyPicker;
@@ -53,16 +53,18 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
     let setup = &lab.setup;
     let on_preset = props.dispatch.reform(|e: Event| Action::ChoosePreset(value_of(&e)));
     let reset = props.dispatch.reform(|_: MouseEvent| Action::ResetScenario);
-    let collections = collections_only(&setup.scenario);
-    // A replayed trace (PG-RR, MSFQ) brings its own sizes, services and classes: their fields
-    // would only mislead, so they leave the form while it replays.
-    let traced = setup.scenario.info().id != "pgas" && setup.scenario.get("trace").is_some_and(|t| t != "none");
-    let keys: Vec<KeyInfo> = setup
-        .scenario
-        .keys()
-        .into_iter()
-        .filter(|k| !(traced && matches!(k.key, "size" | "service" | "classes")))
-        .collect();
+    let info = setup.scenario.info();
+    // A scenario that is the theory's alone: only the keys its theory reads.
+    let theory_only = setup.scenario.any().theory_only();
+    // A replayed trace file brings what the model says it replaces (sizes, services,
+    // classes): their fields would only mislead, so they leave the form while it replays.
+    let replaced: &[&str] = match &info.replay {
+        Some(r) if setup.scenario.any().replaying() => r.replaces,
+        _ => &[],
+    };
+    let all_keys = setup.scenario.keys();
+    let replaced_labels: Vec<&str> = all_keys.iter().filter(|k| replaced.contains(&k.key)).map(|k| k.label).collect();
+    let keys: Vec<KeyInfo> = all_keys.into_iter().filter(|k| !replaced.contains(&k.key)).collect();
     let unit = setup.scenario.time_unit().plural();
     let field = |k: &KeyInfo| {
         let label = if k.key == "horizon" { format!("{} ({unit})", k.label) } else { k.label.to_string() };
@@ -84,14 +86,10 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
                     }) }
                 </select>
             </label>
-            if collections {
-                // PGAS-C1 solves random collections exactly: only they and the seed enter.
+            if theory_only {
+                // Nothing is simulated: only the keys the theory reads enter.
                 <div class="fields">
-                    { for keys.iter().filter(|k| k.key == "seed").map(field) }
-                </div>
-                <div class="classes">
-                    <KeyField name="types" label="Collections (random:N, or random:N:per-value)" kind="text"
-                        lab={lab.clone()} dispatch={props.dispatch.clone()} />
+                    { for keys.iter().filter(|k| info.theory_keys.contains(&k.key)).map(field) }
                 </div>
             } else {
                 <PolicyPicker lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
@@ -103,16 +101,16 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
                         _ => field(k),
                     }) }
                 </div>
-                if traced {
-                    <p class="hint" id="from-trace">{ "Job sizes, service times and classes come from the trace; set \
-                        the trace to none for the model's own." }</p>
+                if !replaced_labels.is_empty() {
+                    <p class="hint" id="from-trace">{ format!("{} come from the trace file; \"Preset values\" brings \
+                        back the model's own.", replaced_labels.join(", ")) }</p>
                 }
                 { for wide.map(|k| match k.input {
                     Input::Editor(Editor::Sizes) => html! {
                         <SizeEditor lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
                     },
                     Input::Editor(Editor::Classes) => html! {
-                        <ClassEditor lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
+                        <TableEditor lab={lab.clone()} dispatch={props.dispatch.clone()} key_info={k.clone()} />
                     },
                     Input::Editor(Editor::Types) | Input::Editor(Editor::Trace) => html! {
                         <div class="classes">

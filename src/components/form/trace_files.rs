@@ -16,27 +16,18 @@ use crate::play::worker::client::RaceWorker;
 use crate::state::Action;
 use crate::trace_file::{self, Progress};
 
-/// A trace file to replay: Google task_events parts (PG-RR, PG-AS), an SWF log (MSFQ) or, for
-/// PG-AS, its task CSV; picked, dropped on the box, or the bundled synthetic sample. The file
-/// is read streaming with a progress bar (see [`crate::trace_file`]); its summary stays shown.
-/// A bad file is named by file, line and field under the box.
+/// A trace file to replay, as the model says it replays them (Google task_events parts, an SWF
+/// log, a task CSV): picked, dropped on the box, or the model's bundled synthetic sample. The
+/// file is read streaming with a progress bar (see [`crate::trace_file`]); its summary stays
+/// shown, and while it replays, the scaling and the offered load it makes. A bad file is named
+/// by file, line and field under the box.
 #[component]
 pub fn TraceFiles(props: &LabControlsProps) -> Html {
     let progress = use_state(|| None::<Progress>);
     let summary = use_state(|| None::<Rc<TraceStats>>);
     let scenario = &props.lab.setup.scenario;
-    let model = scenario.info().id;
-    let (accept, sample, what) = match model {
-        "msfq" => (".swf,.gz,text/plain", "samples/synthetic-128.swf", "an SWF log"),
-        "pgas" => (
-            ".csv,.gz,text/csv",
-            "samples/google-task-events.csv.gz",
-            "Google task_events part files, or a CSV of submit time, duration, size, priority",
-        ),
-        _ => {
-            (".csv,.gz,text/csv", "samples/google-task-events.csv.gz", "Google task_events part files (plain or gzip)")
-        }
-    };
+    let Some(replay) = &scenario.info().replay else { return html! {} };
+    let (accept, sample, what) = (replay.accept, replay.sample, replay.files);
     let servers = scenario.get("servers").and_then(|v| v.parse::<u64>().ok());
     let load = {
         let (dispatch, progress, summary) = (props.dispatch.clone(), progress.clone(), summary.clone());
@@ -85,13 +76,11 @@ pub fn TraceFiles(props: &LabControlsProps) -> Html {
             });
         })
     };
-    let loaded = match scenario {
-        packlab_core::scenario::Scenario::Pgas(s) => s.trace.as_ref().map(|t| t.0.len()),
-        _ => None,
-    };
-    let loaded = scenario.get("trace").filter(|t| t.len() == 16).map(|t| match loaded {
-        Some(n) => format!("{n} tasks of trace {t} loaded: links name it so"),
-        None => format!("trace {t} loaded: links name it so"),
+    // While a file replays: its fingerprint (links name it so) and how it runs.
+    let status = scenario.replay_status();
+    let loaded = status.map(|_| {
+        let name = scenario.get(trace::KEY).unwrap_or_default();
+        format!("trace {name} loaded: links name it so")
     });
     html! {
         <div class="trace-files" id="trace-drop" ondragover={Callback::from(|e: DragEvent| e.prevent_default())}
@@ -106,6 +95,13 @@ pub fn TraceFiles(props: &LabControlsProps) -> Html {
             }
             <span class="hint">{ loaded.unwrap_or_else(|| "a link to a loaded trace names it by its fingerprint and asks \
                 for the file where it is opened".to_string()) }</span>
+            if let Some(status) = status {
+                <p id="replay-status" class={classes!("replay-status", status.overloaded.then_some("warning"))}
+                    role="status" data-scaling={status.scaling.to_string()} data-offered={status.offered.to_string()}
+                    data-overloaded={status.overloaded.to_string()}>
+                    { format!("The file {}.", status.describe()) }
+                </p>
+            }
             <Notice lab={props.lab.clone()} field="trace" />
             if let Some(stats) = (*summary).clone() {
                 <TraceSummary {stats} />

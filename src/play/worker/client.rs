@@ -15,7 +15,7 @@ use crate::dom::workers::{asset_url, js_object, module_urls, now_ms, worker_init
 use crate::play::player::Command;
 use crate::play::snapshot::{Phase, Snapshot};
 use crate::play::worker::host::link_of;
-use crate::state::speed::Speed;
+use crate::state::Speed;
 
 /// What a race shown from the worker tells its race session.
 pub trait Listener {

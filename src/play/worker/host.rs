@@ -10,11 +10,12 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
-use packlab_core::scenario::{Setup, decode_link};
+use packlab_core::link::decode_link;
+use packlab_core::scenario::Setup;
 
 use crate::dom::workers::now_ms;
 use crate::play::player::{Command, Player};
-use crate::state::speed::Speed;
+use crate::state::Speed;
 
 thread_local! {
     /// What the last panic in this worker said, for the page: a panic traps the wasm, and the
@@ -84,12 +85,12 @@ impl RaceHost {
 
 /// The link the page sends the worker for `setup`: every key that differs from the preset.
 pub fn link_of(setup: &Setup) -> String {
-    packlab_core::scenario::encode_link(&setup.preset, &setup.policies, &setup.scenario, &[])
+    packlab_core::link::encode_link(&setup.preset, &setup.policies, &setup.scenario, &Default::default())
 }
 
 /// The setup of a link from [`link_of`]; any key the link decoder refused is an error.
 pub fn setup_of(link: &str) -> Result<Setup, String> {
-    let (link, errors) = decode_link(link, &[]);
+    let (link, errors) = decode_link(link);
     if let Some(e) = errors.first() {
         return Err(e.to_string());
     }

@@ -114,10 +114,14 @@ pub trait Model: Sized + 'static {
             format!("{} does not replay trace files ({} given)", Self::INFO.name, trace.0.format().name()),
         ))
     }
-    /// Whether the scenario replays a trace file (not a synthetic stand-in): its load knob is
-    /// then the replay's traffic scaling ([`Replay::knob`]).
+    /// Whether the scenario replays a trace file (not a synthetic stand-in).
     fn replaying(_: &Self::Scenario) -> bool {
         false
+    }
+    /// Whether the load knob is a trace's traffic scaling now ([`Replay::knob`]): a trace
+    /// replays, a file or a synthetic stand-in.
+    fn traffic_scaled(scenario: &Self::Scenario) -> bool {
+        Self::replaying(scenario)
     }
     /// The horizon that covers the replayed file's arrivals at the scenario's scaling; `None`
     /// when no file replays.

@@ -63,7 +63,7 @@ pub trait AnyScenario {
     fn validate(&self) -> Result<(), ConfigError>;
     fn load(&self) -> f64;
     /// The load knob as it is meant now: the model's, or the replay's traffic scaling while a
-    /// trace file replays.
+    /// trace replays.
     fn load_knob(&self) -> &'static LoadKnob;
     fn offered_utilization(&self) -> f64;
     fn marks(&self) -> Vec<LoadMark>;
@@ -79,6 +79,7 @@ pub trait AnyScenario {
     fn run_to_horizon(&self, spec: &PolicySpec, max_points: usize) -> Result<RunOutcome, RunError>;
     fn replay(&mut self, trace: &Shared, keep: &[&str]) -> Result<Vec<String>, ConfigError>;
     fn replaying(&self) -> bool;
+    fn traffic_scaled(&self) -> bool;
     fn trace_horizon(&self) -> Option<u64>;
     fn theory_only(&self) -> bool;
     fn theory(&self) -> Vec<Result<Graph, String>>;
@@ -137,7 +138,7 @@ where
 
     fn load_knob(&self) -> &'static LoadKnob {
         match &S::Model::INFO.replay {
-            Some(replay) if S::Model::replaying(self) => &replay.knob,
+            Some(replay) if S::Model::traffic_scaled(self) => &replay.knob,
             _ => &S::Model::INFO.load,
         }
     }
@@ -209,6 +210,10 @@ where
 
     fn replaying(&self) -> bool {
         S::Model::replaying(self)
+    }
+
+    fn traffic_scaled(&self) -> bool {
+        S::Model::traffic_scaled(self)
     }
 
     fn trace_horizon(&self) -> Option<u64> {

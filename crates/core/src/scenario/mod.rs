@@ -32,7 +32,7 @@ impl ReplayStatus {
     /// "replays at 1/β = 1: offered load 0.84 of the capacity" (with a warning when overloaded).
     pub fn describe(&self) -> String {
         let scaling = crate::model::table::sig(self.scaling);
-        let offered = crate::model::table::sig(self.offered);
+        let offered = format!("{:.2}", self.offered);
         if self.overloaded {
             format!(
                 "replays at {} = {scaling}: offered load {offered} of the capacity, more than the machine can serve \
@@ -204,9 +204,11 @@ impl Scenario {
     }
 
     /// Replays the loaded trace file `trace`: the model attaches it (with what the file fixes,
-    /// such as an SWF log's machine), and unless `keep` holds them, the traffic scaling is 1
-    /// (the file as it was recorded) and the horizon covers its arrivals; the warm-up and the
-    /// series grid then follow ([`Scenario::follow`]). Keys in `keep` (the user's) stay.
+    /// such as an SWF log's machine); the traffic scaling is 1 (the file at its recorded pace)
+    /// unless `keep` holds the load or the load already was a traffic scaling (a trace
+    /// replayed: a link's or a preset's scaling stays); the horizon covers its arrivals unless
+    /// `keep` holds it; the warm-up and the series grid then follow ([`Scenario::follow`]).
+    /// Keys in `keep` (the user's) stay.
     /// Returns the model's notes. A file the model does not replay is refused, naming the
     /// models that do.
     pub fn replay(&mut self, trace: &Shared, keep: &[&str], preset: &Scenario) -> Result<Vec<String>, ConfigError> {
@@ -230,7 +232,8 @@ impl Scenario {
         let before = self.clone();
         let mut next = self.clone();
         let notes = next.any_mut().replay(trace, keep)?;
-        if !keep.contains(&LOAD) {
+        // A load that was the model's own (MSFQ's λ, PG-RR's α) means nothing to a file.
+        if !keep.contains(&LOAD) && !before.any().traffic_scaled() {
             next.set(LOAD, "1")?;
         }
         if !keep.contains(&HORIZON)

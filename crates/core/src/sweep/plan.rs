@@ -411,7 +411,7 @@ impl SweepPlan {
             lines: curves,
             x_marks: marks.iter().map(|&(value, label, _)| Mark::new(value, label)).collect(),
             y_marks,
-            x_range: (lo.is_finite() && hi.is_finite()).then(|| (lo - 0.03 * span, hi + 0.08 * span)),
+            x_range: (lo.is_finite() && hi.is_finite()).then_some((lo - 0.03 * span, hi + 0.08 * span)),
             log_y,
             legend: if log_y { Legend::UpperLeft } else { Legend::LowerRight },
             caption: "Each point is the mean of its replications, with its 95% interval.".into(),

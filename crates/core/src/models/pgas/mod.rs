@@ -236,6 +236,11 @@ impl Model for Pgas {
         scenario.trace.is_some()
     }
 
+    /// The synthetic trace's time is compressed by α too.
+    fn traffic_scaled(scenario: &PgasScenario) -> bool {
+        scenario.types == PgasTypes::Trace
+    }
+
     /// The last submit time divided by α, rounded up.
     fn trace_horizon(scenario: &PgasScenario) -> Option<u64> {
         let trace = scenario.trace.as_ref()?;

@@ -189,6 +189,11 @@ impl Model for Pgrr {
         matches!(scenario.trace, TraceSource::File(..))
     }
 
+    /// The synthetic trace scales its traffic too.
+    fn traffic_scaled(scenario: &PgrrScenario) -> bool {
+        !scenario.trace.is_none()
+    }
+
     /// One slot past the last arrival under the scaling.
     fn trace_horizon(scenario: &PgrrScenario) -> Option<u64> {
         match &scenario.trace {
