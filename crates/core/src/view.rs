@@ -116,7 +116,7 @@ pub struct Readings {
     /// departures and clock ticks in continuous time (what a benchmark divides by).
     pub events: u64,
     /// The mean per-job time of the measured jobs, where the model measures one
-    /// ([`crate::models::ModelInfo::job_time`] says which) and has measured a job: the
+    /// ([`crate::model::ModelInfo::job_time`] says which) and has measured a job: the
     /// response time of MSFQ (weighted by the nominal class mix, SPEC RES-45), the delay until
     /// service of GH-RA.
     pub mean_job_time: Option<f64>,
