@@ -98,6 +98,24 @@ pub struct TraceSynthArgs {
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
 
+    /// Google: tasks submitted per second of trace time (default 60, a cell of about 1000
+    /// servers three quarters busy).
+    #[arg(long, value_name = "R", value_parser = per_second)]
+    pub per_second: Option<f64>,
+
+    /// SWF: the machine's processors (default 128).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub procs: Option<u32>,
+
+    /// SWF: a one-or-all log, this share of the jobs asking for the whole machine and the rest
+    /// for one processor, all running 10 min on average (default: mixed needs and run times).
+    #[arg(long, value_name = "SHARE", value_parser = share)]
+    pub one_or_all: Option<f64>,
+
+    /// SWF, with --one-or-all: the offered load, a fraction of the machine's capacity (default 0.9).
+    #[arg(long, value_name = "X", value_parser = offered_load, requires = "one_or_all")]
+    pub load: Option<f64>,
+
     /// The file to write; gzip-compressed when it ends in .gz.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
@@ -335,6 +353,28 @@ pub struct SoakArgs {
     /// Print one JSON object per model per line.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A positive number of at most `hi`, as a flag's value.
+fn positive_at_most(text: &str, hi: f64, what: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= hi => Ok(v),
+        _ => Err(format!("must be {what}, a number in (0, {hi}] (got '{text}')")),
+    }
+}
+
+fn per_second(text: &str) -> Result<f64, String> {
+    positive_at_most(text, 100_000.0, "tasks per second")
+}
+
+fn share(text: &str) -> Result<f64, String> {
+    positive_at_most(text, 1.0, "a share of the jobs").and_then(|v| {
+        if v < 1.0 { Ok(v) } else { Err(format!("must be a share of the jobs, a number in (0, 1) (got '{text}')")) }
+    })
+}
+
+fn offered_load(text: &str) -> Result<f64, String> {
+    positive_at_most(text, 10.0, "a fraction of the capacity")
 }
 
 /// An integer ≥ 1; clap prefixes the flag name to the message.

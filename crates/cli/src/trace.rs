@@ -172,9 +172,22 @@ fn print_stats(s: &TraceStats, classes_out: Option<&Path>, out: &mut dyn Write) 
 fn synth_command(args: &TraceSynthArgs, out: &mut dyn Write) -> Result<()> {
     let flag = format!("--out {}", args.out.display());
     let file = File::create(&args.out).with_context(|| format!("{flag}: cannot create the file"))?;
+    let google_only = args.per_second.is_some();
+    let swf_only = args.procs.is_some() || args.one_or_all.is_some();
+    match args.format {
+        TraceFormat::Google if swf_only => bail!("--procs, --one-or-all: these shape an SWF log (--format swf)"),
+        TraceFormat::Swf if google_only => bail!("--per-second: this shapes a Google trace (--format google)"),
+        _ => {}
+    }
+    let google = GoogleSynth { per_second: args.per_second.unwrap_or(60.0), ..GoogleSynth::new(args.tasks, args.seed) };
+    let procs = args.procs.unwrap_or(128);
+    let swf = match args.one_or_all {
+        Some(large) => SwfSynth::one_or_all(args.tasks, args.seed, procs, large, args.load.unwrap_or(0.9)),
+        None => SwfSynth { max_procs: procs, ..SwfSynth::new(args.tasks, args.seed) },
+    };
     let write = |sink: &mut dyn Write| match args.format {
-        TraceFormat::Google => GoogleSynth::new(args.tasks, args.seed).write(sink),
-        TraceFormat::Swf => SwfSynth::new(args.tasks, args.seed).write(sink),
+        TraceFormat::Google => google.write(sink),
+        TraceFormat::Swf => swf.write(sink),
     };
     let written = if args.out.extension().is_some_and(|e| e == "gz") {
         let mut gzip = flate2::write::GzEncoder::new(BufWriter::new(file), flate2::Compression::default());

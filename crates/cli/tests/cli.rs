@@ -852,7 +852,12 @@ fn sample(name: &str) -> String {
 
 #[test]
 fn trace_stats_say_what_a_file_holds() {
-    let out = ok(&["trace", "stats", &sample("synthetic-128.swf")]);
+    // A log of mixed needs on 128 processors (the generator's default shape).
+    let dir = tempfile::tempdir().unwrap();
+    let mixed = dir.path().join("synthetic-128.swf");
+    let mixed = mixed.to_str().unwrap();
+    ok(&["trace", "synth", "--format", "swf", "--tasks", "2000", "--seed", "1", "--out", mixed]);
+    let out = ok(&["trace", "stats", mixed]);
     for line in [
         "format       Standard Workload Format (SWF)",
         "kept         1940",
@@ -865,9 +870,8 @@ fn trace_stats_say_what_a_file_holds() {
     ] {
         assert!(out.lines().any(|l| l == line), "no line {line:?} in\n{out}");
     }
-    let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("classes.csv");
-    let out = ok(&["trace", "stats", &sample("synthetic-128.swf"), "--classes-out", table.to_str().unwrap()]);
+    let out = ok(&["trace", "stats", mixed, "--classes-out", table.to_str().unwrap()]);
     assert!(out.contains("--classes-file"), "{out}");
     let text = std::fs::read_to_string(&table).unwrap();
     assert!(text.starts_with("need,probability,mean_size\n1,0.0927"), "{text}");
@@ -892,13 +896,24 @@ fn trace_stats_say_what_a_file_holds() {
 
     let out = ok(&["trace", "stats", &sample("google-task-events.csv.gz"), "--servers", "1000", "--json"]);
     let v: Value = serde_json::from_str(out.trim()).unwrap();
-    assert_eq!(v["kept"], 3668);
-    assert_eq!(v["fingerprint"], "bd3bdcff5265bac4");
+    assert_eq!(v["kept"], 38992);
+    assert_eq!(v["fingerprint"], "b7d425969002bcb6");
     assert_eq!(v["skipped"][0], serde_json::json!(["present when the trace began (time 0)", 40]));
     assert_eq!(v["histogram"].as_array().unwrap().len(), 11);
     let first = json_lines(&ok(&["trace", "stats", &sample("google-task-events.csv.gz"), "--first", "100", "--json"]));
     assert_eq!(first[0]["kept"], 100);
-    fails(&["trace", "stats", &sample("synthetic-128.swf"), "--first", "5"], &["--first", "Google traces only"]);
+    fails(&["trace", "stats", mixed, "--first", "5"], &["--first", "Google traces only"]);
+    // The bundled SWF sample is a one-or-all log: one processor or all 32.
+    let out = ok(&["trace", "stats", &sample("synthetic-32.swf.gz")]);
+    assert!(out.lines().any(|l| l == "classes      2 (need, share, mean size in mean run times); the log's λ = 6.8576 per mean run time"), "{out}");
+    // Bad shapes are named with their range.
+    let bad = dir.path().join("bad.swf");
+    let bad = bad.to_str().unwrap();
+    fails(&["trace", "synth", "--format", "swf", "--tasks", "10", "--one-or-all", "1", "--out", bad], &["--one-or-all", "(0, 1)"]);
+    fails(&["trace", "synth", "--format", "swf", "--tasks", "10", "--one-or-all", "0.1", "--load", "0", "--out", bad], &["--load", "(0, 10]"]);
+    fails(&["trace", "synth", "--format", "google", "--tasks", "10", "--procs", "8", "--out", bad], &["--procs", "SWF"]);
+    fails(&["trace", "synth", "--format", "swf", "--tasks", "10", "--per-second", "5", "--out", bad], &["--per-second", "Google"]);
+    fails(&["trace", "synth", "--format", "google", "--tasks", "10", "--per-second", "-1", "--out", bad], &["--per-second", "(0, 100000]"]);
 }
 
 #[test]
@@ -909,29 +924,29 @@ fn traces_replay_on_their_models_and_bad_files_name_line_and_field() {
     let by_preset = ok(&["run", "--preset", "pgrr-a5", "--trace", &google, "--set", "load=1.5", "--json"]);
     let lines = json_lines(&by_preset);
     assert_eq!(lines.len(), 4, "BF-J/S, VQS, VQS-BF, FIFO-FF");
-    assert_eq!(lines[0]["horizon"], 433, "the horizon covers 64.7 s of trace at 1/β = 1.5 in 100 ms slots");
-    assert_eq!(lines[0]["arrivals"], 3668);
-    let link = "?preset=pgrr-a5&policy=bf-js,vqs,vqs-bf,fifo-ff&seed=1&load=1.5&trace=bd3bdcff5265bac4&horizon=433&warmup=43&sample_every=1";
+    assert_eq!(lines[0]["horizon"], 3338, "the horizon covers 500.5 s of trace at 1/β = 1.5 in 100 ms slots");
+    assert_eq!(lines[0]["arrivals"], 38992);
+    let link = "?preset=pgrr-a5&policy=bf-js,vqs,vqs-bf,fifo-ff&seed=1&load=1.5&trace=b7d425969002bcb6&horizon=3338&warmup=333&sample_every=3";
     assert_eq!(ok(&["run", "--link", link, "--trace", &google, "--json"]), by_preset);
-    fails(&["run", "--link", link], &["trace", "bd3bdcff5265bac4", "not loaded here", "--trace FILE"]);
+    fails(&["run", "--link", link], &["trace", "b7d425969002bcb6", "not loaded here", "--trace FILE"]);
     // Replications of a trace file say what they vary.
     let reps = packlab(&["run", "--preset", "pgrr-a5", "--trace", &google, "--reps", "2", "--policy", "bf-js"]);
     assert!(reps.status.success());
     assert!(String::from_utf8_lossy(&reps.stderr).contains("a trace file fixes the arrivals"));
-    // MSFQ on the SWF sample runs on the log's 128 cores; PG-AS takes the Google sample.
+    // MSFQ on the SWF sample runs on the log's 32 cores; PG-AS takes the Google sample.
     let msfq = json_lines(&ok(&[
         "run",
         "--preset",
         "msfq-d6",
         "--trace",
-        &sample("synthetic-128.swf"),
+        &sample("synthetic-32.swf.gz"),
         "--policy",
         "msf",
         "--json",
     ]));
-    assert_eq!((msfq[0]["servers"].as_u64(), msfq[0]["arrivals"].as_u64()), (Some(128), Some(1940)));
+    assert_eq!((msfq[0]["servers"].as_u64(), msfq[0]["arrivals"].as_u64()), (Some(32), Some(20336)));
     let pgas = json_lines(&ok(&["run", "--preset", "pgas-c5", "--trace", &google, "--policy", "dra", "--json"]));
-    assert_eq!(pgas[0]["arrivals"], 3668);
+    assert_eq!(pgas[0]["arrivals"], 38992);
     fails(
         &["run", "--preset", "msfq-d1", "--trace", &google],
         &["Google cluster-data task_events file", "MSFQ replays an SWF log", "replays in PG-RR and PG-AS"],

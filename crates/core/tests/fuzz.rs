@@ -439,7 +439,7 @@ fn trace_files_read_or_name_where() {
     use packlab_core::trace::{self, Reader};
     use std::io::Write;
     let google = sample_lines("google-task-events.csv.gz", 60);
-    let swf = sample_lines("synthetic-128.swf", 40);
+    let swf = sample_lines("synthetic-32.swf.gz", 40);
     let a5 = presets().into_iter().find(|p| p.id == "pgrr-a5").unwrap();
     let d6 = presets().into_iter().find(|p| p.id == "msfq-d6").unwrap();
     let c5 = presets().into_iter().find(|p| p.id == "pgas-c5").unwrap();

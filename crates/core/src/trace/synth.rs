@@ -181,23 +181,47 @@ fn write_google(out: &mut dyn Write, at: u64, l: &TaskLine) -> io::Result<()> {
 
 /// An SWF log of `jobs` jobs on a machine of `max_procs` processors.
 ///
-/// Distributions: Poisson arrivals at `per_hour`; processors a power of two (70 %, exponent
-/// uniform up to the machine) or uniform on 1..=`max_procs`; run time 50 % Exp(mean 5 min),
-/// 50 % Exp(mean 1 h), whole seconds. With probability 2 % the run time is unknown (-1), 1 %
-/// both processor counts are unknown, 10 % only the allocation is unknown (the request
-/// counts); statuses are 1 (completed), 0 (failed) or 5 (cancelled). The header and one line
-/// in the middle are comments.
+/// Distributions: Poisson arrivals at `per_hour`; processors and run times by `shape`
+/// ([`SwfShape`]), run times in whole seconds. With probability 2 % the run time is unknown
+/// (-1), 1 % both processor counts are unknown, 10 % only the allocation is unknown (the
+/// request counts); statuses are 1 (completed), 0 (failed) or 5 (cancelled). The header and one
+/// line in the middle are comments.
 #[derive(Debug, Clone, Copy)]
 pub struct SwfSynth {
     pub jobs: u64,
     pub max_procs: u32,
     pub per_hour: f64,
     pub seed: u64,
+    pub shape: SwfShape,
+}
+
+/// What the jobs of a synthetic SWF log ask for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SwfShape {
+    /// Processors a power of two (70 %, exponent uniform up to the machine) or uniform on
+    /// 1..=`max_procs`; run time 50 % Exp(mean 5 min), 50 % Exp(mean 1 h).
+    Mixed,
+    /// One processor or the whole machine, the whole machine with probability `large`; run time
+    /// Exp(mean 10 min) for both: the one-or-all workload of the multiserver-job papers.
+    OneOrAll { large: f64 },
+}
+
+impl SwfShape {
+    /// The mean run time of a one-or-all job, seconds.
+    pub const ONE_OR_ALL_RUN: f64 = 600.0;
 }
 
 impl SwfSynth {
     pub fn new(jobs: u64, seed: u64) -> Self {
-        Self { jobs, max_procs: 128, per_hour: 5.0, seed }
+        Self { jobs, max_procs: 128, per_hour: 5.0, seed, shape: SwfShape::Mixed }
+    }
+
+    /// A one-or-all log on `procs` processors, a share `large` of the jobs asking for all of
+    /// them, arriving at the rate that offers `load` of the machine's capacity.
+    pub fn one_or_all(jobs: u64, seed: u64, procs: u32, large: f64, load: f64) -> Self {
+        let work = (1.0 - large + large * f64::from(procs)) * SwfShape::ONE_OR_ALL_RUN;
+        let per_hour = load * f64::from(procs) * 3600.0 / work;
+        Self { jobs, max_procs: procs, per_hour, seed, shape: SwfShape::OneOrAll { large } }
     }
 
     pub fn write(&self, out: &mut dyn Write) -> io::Result<()> {
@@ -216,12 +240,20 @@ impl SwfSynth {
                 writeln!(out, "; the machine was upgraded here (a comment between jobs)")?;
             }
             t += sample::exponential(&mut arrivals, self.per_hour / 3600.0);
-            let procs = if sample::open_unit(&mut draws) < 0.7 {
-                1u64 << sample::uniform_int(&mut draws, 0, u64::from(bits - 1))
-            } else {
-                sample::uniform_int(&mut draws, 1, u64::from(self.max_procs))
+            let (procs, mean) = match self.shape {
+                SwfShape::Mixed => {
+                    let procs = if sample::open_unit(&mut draws) < 0.7 {
+                        1u64 << sample::uniform_int(&mut draws, 0, u64::from(bits - 1))
+                    } else {
+                        sample::uniform_int(&mut draws, 1, u64::from(self.max_procs))
+                    };
+                    (procs, if sample::open_unit(&mut service) < 0.5 { 300.0 } else { 3600.0 })
+                }
+                SwfShape::OneOrAll { large } => {
+                    let all = sample::open_unit(&mut draws) < large;
+                    (if all { u64::from(self.max_procs) } else { 1 }, SwfShape::ONE_OR_ALL_RUN)
+                }
             };
-            let mean = if sample::open_unit(&mut service) < 0.5 { 300.0 } else { 3600.0 };
             let run = sample::exponential(&mut service, 1.0 / mean).ceil() as i64;
             let fate = sample::open_unit(&mut draws);
             let run = if fate < 0.02 { -1 } else { run };

@@ -81,7 +81,7 @@ impl Model for Msfq {
             formats: &[Format::Swf],
             accept: ".swf,.gz,text/plain",
             files: "an SWF log (plain or gzip)",
-            sample: "samples/synthetic-128.swf",
+            sample: "samples/synthetic-32.swf.gz",
             knob: LoadKnob {
                 name: "Traffic scaling 1/β",
                 symbol: "1/β",
