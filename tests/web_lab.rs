@@ -294,7 +294,7 @@ fn pgas_presets_and_traces() {
     trace_lab.apply(Action::LoadTrace(loaded.clone()));
     assert!(trace_lab.notices.is_empty(), "{:?}", trace_lab.notices);
     let packlab_core::scenario::Scenario::Pgas(s) = &trace_lab.setup.scenario else { panic!("a PG-AS scenario") };
-    assert_eq!(s.trace.as_ref().map(|t| t.0.len()), Some(3));
+    assert_eq!(s.trace.as_ref().map(|t| t.tasks.len()), Some(3));
     // The horizon covers the tasks' arrivals (the last at 1, at α = 1), and the page says how
     // the file replays.
     assert_eq!(trace_lab.setup.scenario.horizon(), 1);

@@ -224,7 +224,7 @@ fn SweepTable(props: &SweepTableProps) -> Html {
                     let s = &c.summary;
                     html! {
                         <tr data-policy={plan.setup.policies[c.policy].to_string()} data-value-x={c.value.to_string()}
-                            data-figure={figures[c.figure].key} data-value={s.value.to_string()}
+                            data-figure={figures[c.figure].label} data-value={s.value.to_string()}
                             data-ci-lo={s.ci[0].to_string()} data-ci-hi={s.ci[1].to_string()}>
                             <td>{ &labels[c.policy] }</td>
                             <td>{ c.value.to_string() }</td>

@@ -405,9 +405,9 @@ labTest('reward-maximising reservation: DRA earns close to U^(g), as the CLI say
   await runToEnd(small, 20);
   await small.locator('div.lanes').screenshot({ path: join(RESULTS, 'lab-pgas-slots.png') });
   // pgas-c1 is bounds only: the random collections' statistics stand in for a race.
-  const c1 = await open('preset=pgas-c1&seed=1', { waitFor: '#collections' });
-  const count = Number(await c1.getAttribute('#collections', 'data-count'));
-  const min = Number(await c1.getAttribute('#collections', 'data-min-ratio'));
+  const c1 = await open('preset=pgas-c1&seed=1', { waitFor: '#collections-view' });
+  const count = Number(await c1.getAttribute('#collections-view', 'data-count'));
+  const min = Number(await c1.getAttribute('#collections-view', 'data-min-ratio'));
   assert.equal(count, 50);
   assert.ok(min >= 1 - 1 / Math.E && min <= 1, `minimum ratio ${min}`);
   assert.equal(await c1.$('#play'), null, 'no race for bounds-only collections');
@@ -732,18 +732,22 @@ labTest('issue 17: the bundled Google sample replays on pgrr-a5 as in the CLI; a
   await page.click('#trace-sample');
   await page.waitForSelector('#trace-summary');
   const summary = (await page.textContent('#trace-summary')).replaceAll('\u202f', '');
-  assert.match(summary, /Google cluster-data task_events: 3668 kept; skipped present when the trace began \(time 0\) 40/);
-  assert.match(summary, /fingerprint bd3bdcff5265bac4/);
+  assert.match(summary, /Google cluster-data task_events: 38992 kept; skipped present when the trace began \(time 0\) 40/);
+  assert.match(summary, /fingerprint b7d425969002bcb6/);
   assert.equal(await page.locator('.trace-histogram rect').count(), 11, 'one bar per size class');
   // The link names the trace by its fingerprint, and the horizon covers it.
   const link = await page.inputValue('#link');
   const query = link.slice(link.indexOf('?') + 1);
-  assert.match(query, /trace=bd3bdcff5265bac4/);
+  assert.match(query, /trace=b7d425969002bcb6/);
+  // The link's scaling (1/β = 1.5) was a scaling already, so it stays; the horizon covers the
+  // trace at it, and the page says how the file replays.
   const horizon = Number(/horizon=(\d+)/.exec(query)[1]);
-  assert.ok(horizon > 400 && horizon < 500, `horizon ${horizon}: 65 s of trace at 1/β = 1.5 in 100 ms slots`);
-  assert.match(await page.inputValue('#command'), /--set trace=bd3bdcff5265bac4/);
+  assert.equal(horizon, 3338, `horizon ${horizon}: 500.5 s of trace at 1/β = 1.5 in 100 ms slots`);
+  assert.equal(await page.getAttribute('#replay-status', 'data-scaling'), '1.5');
+  assert.match(await page.textContent('#replay-status'), /replays at 1\/β = 1\.5: offered load 1\.5\d of the capacity, more than the machine can serve/);
+  assert.match(await page.inputValue('#command'), /--set trace=b7d425969002bcb6/);
   // The sweep workers do not hold the file: the section gives the command line instead.
-  assert.match(await page.textContent('#sweep-trace'), /packlab sweep --link '\?preset=pgrr-a5.*trace=bd3bdcff5265bac4.*' --trace FILE/);
+  assert.match(await page.textContent('#sweep-trace'), /packlab sweep --link '\?preset=pgrr-a5.*trace=b7d425969002bcb6.*' --trace FILE/);
   const cli = cliReports(query, ['--trace', 'samples/google-task-events.csv.gz']);
   // The race worker was handed the same file and read it too: the race replays it there.
   await page.waitForSelector('main.lab[data-race-thread="worker"]', { timeout: 10_000 });
@@ -759,21 +763,25 @@ labTest('issue 17: the bundled Google sample replays on pgrr-a5 as in the CLI; a
   // The same link opened where the file is not loaded asks for it, by its fingerprint.
   const elsewhere = await open(query);
   const asks = await elsewhere.locator('#notices').textContent();
-  assert.ok(asks.includes('bd3bdcff5265bac4') && asks.includes('not loaded here'), asks);
+  assert.ok(asks.includes('b7d425969002bcb6') && asks.includes('not loaded here'), asks);
   await elsewhere.close();
 
-  // An SWF log dropped on MSFQ's box: the machine becomes the log's 128 cores.
+  // An SWF log dropped on MSFQ's box (gzip): the machine becomes the log's 32 cores, and the
+  // log replays at its own pace, not at the preset's λ = 4.5 taken as a scaling.
   const msfq = await open('preset=msfq-d6&speed=max');
-  const swf = readFileSync(join(ROOT, 'samples/synthetic-128.swf'));
-  const drop = await msfq.evaluateHandle((text) => {
+  const swf = readFileSync(join(ROOT, 'samples/synthetic-32.swf.gz'));
+  const drop = await msfq.evaluateHandle((bytes) => {
     const data = new DataTransfer();
-    data.items.add(new File([text], 'synthetic-128.swf', { type: 'text/plain' }));
+    data.items.add(new File([new Uint8Array(bytes)], 'synthetic-32.swf.gz', { type: 'application/gzip' }));
     return data;
-  }, swf.toString('utf8'));
+  }, Array.from(swf));
   await msfq.dispatchEvent('#trace-drop', 'drop', { dataTransfer: drop });
   await msfq.waitForSelector('#trace-summary');
-  assert.match(await msfq.textContent('#trace-summary'), /Standard Workload Format \(SWF\): 1.?940 kept; skipped unknown run time 39, unknown processors 21/);
-  assert.equal(await msfq.inputValue('#field-cores'), '128');
+  assert.match(await msfq.textContent('#trace-summary'), /Standard Workload Format \(SWF\): 20.?336 kept; skipped unknown run time 435, unknown processors 229/);
+  assert.equal(await msfq.inputValue('#field-cores'), '32');
+  assert.equal(await msfq.inputValue('#field-load'), '1');
+  assert.match(await msfq.textContent('#replay-status'), /replays at 1\/β = 1: offered load 0\.88 of the capacity\.$/);
+  assert.equal(await msfq.textContent('label[for="field-load"]'), 'Traffic scaling 1/β');
   // The log brings its classes: the class editor leaves the form while it replays.
   assert.equal(await msfq.locator('#classes-file').count(), 0);
   assert.equal(await msfq.locator('#from-trace').count(), 1);
@@ -1170,18 +1178,44 @@ labTest('item 7: the sweep view runs the figure in Web Workers and equals packla
 labTest('item 7: PG-AS sweeps against L in the page as packlab sweep --servers does', async (open) => {
   const page = await open('preset=pgas-c3&seed=1&horizon=5');
   const points = await runSweep(page, '12,24', 2);
-  assert.equal(points.length, 2 * 2, 'DRA and power-of-d at two server counts');
+  assert.equal(points.length, 2 * 2 * 2, 'DRA and power-of-d at two server counts, over each bound');
   const link = (await page.textContent('#sweep-command')).match(/--link '([^']+)'/)[1];
   const cli = cliSweep(['--link', link, '--servers', '12,24', '--reps', '2']);
   assert.equal(cli.length, points.length);
   for (const row of cli) {
-    const point = points.find((p) => p.policy === row.policy && p.load === Number(row.servers));
-    assert.ok(point, `no point for ${row.policy} at L = ${row.servers}`);
-    assertClose(point.value, Number(row.normalized_reward), `${row.policy} at L = ${row.servers}: reward`);
-    assertClose(point.lo, Number(row.ci_lo), `${row.policy} at L = ${row.servers}: interval`);
-    assertClose(point.hi, Number(row.ci_hi), `${row.policy} at L = ${row.servers}: interval`);
+    const at = `${row.policy} at L = ${row.servers}, ${row.metric}`;
+    const point = points.find((p) => p.policy === row.policy && p.load === Number(row.servers) && p.figure === row.metric);
+    assert.ok(point, `no point for ${at}`);
+    assertClose(point.value, Number(row.value), `${at}: ratio`);
+    assertClose(point.lo, Number(row.ci_lo), `${at}: interval`);
+    assertClose(point.hi, Number(row.ci_hi), `${at}: interval`);
   }
   await page.locator('#sweep').screenshot({ path: join(RESULTS, 'sweep-pgas-c3.png') });
+});
+
+labTest('issue 32: an in-page sweep runs under every page key, gets the CLI\'s numbers, and outlives presenter mode', async (open) => {
+  for (const keys of ['theme=dark', 'speed=max', 't=100', 'theme=high-contrast&t=50', 'tour=vqs-vs-best-fit&step=1']) {
+    const page = await open(`preset=pgrr-a4&seed=3&horizon=2000&${keys}`);
+    const loads = keys.startsWith('tour') ? '0.6,0.7' : '0.8,0.9';
+    const points = await runSweep(page, loads, 1);
+    assert.equal(await page.locator('#sweep .error').count(), 0, `${keys}: the sweep stopped`);
+    const link = (await page.textContent('#sweep-command')).match(/--link '([^']+)'/)[1];
+    const cli = cliSweep(['--link', link, '--load', loads, '--reps', '1']);
+    assert.equal(cli.length, points.length, keys);
+    for (const row of cli) {
+      const point = points.find((p) => p.policy === row.policy && p.load === Number(row.load));
+      assert.ok(point, `${keys}: no point for ${row.policy} at ${row.load}`);
+      assertClose(point.value, Number(row.value), `${keys}: ${row.policy} at ${row.load}`);
+    }
+    if (keys === 'theme=dark') {
+      // Presenter mode on and off (P, P) leaves a finished sweep where it was.
+      await page.locator('body').press('p');
+      await page.locator('body').press('p');
+      assert.equal(await page.locator('#sweep-table tr[data-policy]').count(), points.length, 'the sweep survived P, P');
+      assert.equal(await page.getAttribute('#sweep', 'data-done'), 'true');
+    }
+    await page.close();
+  }
 });
 
 labTest('item 7: a sweep of each model, looked at', async (open) => {

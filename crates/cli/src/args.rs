@@ -100,20 +100,20 @@ pub struct TraceSynthArgs {
 
     /// Google: tasks submitted per second of trace time (default 60, a cell of about 1000
     /// servers three quarters busy).
-    #[arg(long, value_name = "R", value_parser = per_second)]
+    #[arg(long, value_name = "R", value_parser = per_second, allow_hyphen_values = true)]
     pub per_second: Option<f64>,
 
     /// SWF: the machine's processors (default 128).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=100_000), allow_hyphen_values = true)]
     pub procs: Option<u32>,
 
     /// SWF: a one-or-all log, this share of the jobs asking for the whole machine and the rest
     /// for one processor, all running 10 min on average (default: mixed needs and run times).
-    #[arg(long, value_name = "SHARE", value_parser = share)]
+    #[arg(long, value_name = "SHARE", value_parser = share, allow_hyphen_values = true)]
     pub one_or_all: Option<f64>,
 
     /// SWF, with --one-or-all: the offered load, a fraction of the machine's capacity (default 0.9).
-    #[arg(long, value_name = "X", value_parser = offered_load, requires = "one_or_all")]
+    #[arg(long, value_name = "X", value_parser = offered_load, requires = "one_or_all", allow_hyphen_values = true)]
     pub load: Option<f64>,
 
     /// The file to write; gzip-compressed when it ends in .gz.

@@ -905,15 +905,34 @@ fn trace_stats_say_what_a_file_holds() {
     fails(&["trace", "stats", mixed, "--first", "5"], &["--first", "Google traces only"]);
     // The bundled SWF sample is a one-or-all log: one processor or all 32.
     let out = ok(&["trace", "stats", &sample("synthetic-32.swf.gz")]);
-    assert!(out.lines().any(|l| l == "classes      2 (need, share, mean size in mean run times); the log's λ = 6.8576 per mean run time"), "{out}");
+    assert!(
+        out.lines().any(|l| l
+            == "classes      2 (need, share, mean size in mean run times); the log's λ = 6.8576 per mean run time"),
+        "{out}"
+    );
     // Bad shapes are named with their range.
     let bad = dir.path().join("bad.swf");
     let bad = bad.to_str().unwrap();
-    fails(&["trace", "synth", "--format", "swf", "--tasks", "10", "--one-or-all", "1", "--out", bad], &["--one-or-all", "(0, 1)"]);
-    fails(&["trace", "synth", "--format", "swf", "--tasks", "10", "--one-or-all", "0.1", "--load", "0", "--out", bad], &["--load", "(0, 10]"]);
-    fails(&["trace", "synth", "--format", "google", "--tasks", "10", "--procs", "8", "--out", bad], &["--procs", "SWF"]);
-    fails(&["trace", "synth", "--format", "swf", "--tasks", "10", "--per-second", "5", "--out", bad], &["--per-second", "Google"]);
-    fails(&["trace", "synth", "--format", "google", "--tasks", "10", "--per-second", "-1", "--out", bad], &["--per-second", "(0, 100000]"]);
+    fails(
+        &["trace", "synth", "--format", "swf", "--tasks", "10", "--one-or-all", "1", "--out", bad],
+        &["--one-or-all", "(0, 1)"],
+    );
+    fails(
+        &["trace", "synth", "--format", "swf", "--tasks", "10", "--one-or-all", "0.1", "--load", "0", "--out", bad],
+        &["--load", "(0, 10]"],
+    );
+    fails(
+        &["trace", "synth", "--format", "google", "--tasks", "10", "--procs", "8", "--out", bad],
+        &["--procs", "SWF"],
+    );
+    fails(
+        &["trace", "synth", "--format", "swf", "--tasks", "10", "--per-second", "5", "--out", bad],
+        &["--per-second", "Google"],
+    );
+    fails(
+        &["trace", "synth", "--format", "google", "--tasks", "10", "--per-second", "-1", "--out", bad],
+        &["--per-second", "(0, 100000]"],
+    );
 }
 
 #[test]

@@ -88,3 +88,36 @@ fn the_swf_sample_shows_quickswap_winning() {
     let quickswap = static_qs.max(adaptive_qs);
     assert!(msf > 3.0 * quickswap && first_fit > 3.0 * quickswap, "{static_qs} {adaptive_qs} {msf} {first_fit}");
 }
+
+/// Every model's links name a replayed file by one fingerprint, the one `packlab trace stats`
+/// prints and the page hands its race worker: a link written in one model finds the file in
+/// any process that loaded it. (PG-AS named a file by its tasks as PG-AS maps them, so the
+/// page's worker did not know the name and such replays ran on the page's thread.) A PG-AS
+/// link written that older way still opens.
+#[test]
+fn every_model_names_a_file_by_its_fingerprint() {
+    use packlab_core::link::encode_link;
+    use packlab_core::trace::KEY;
+    for (preset_id, file) in [
+        ("pgrr-a5", "google-task-events.csv.gz"),
+        ("pgas-c5", "google-task-events.csv.gz"),
+        ("msfq-d6", "synthetic-32.swf.gz"),
+    ] {
+        let shared = keep(read_bytes(&sample(file)).unwrap());
+        let p = preset(preset_id).unwrap();
+        let mut scenario = p.scenario.clone();
+        scenario.replay(&shared, &[], &p.scenario).unwrap();
+        assert_eq!(scenario.get(KEY).as_deref(), Some(shared.name().as_str()), "{preset_id}");
+        let query = encode_link(&p, &[], &scenario, &Default::default());
+        let (link, errors) = decode_link(&query);
+        assert!(errors.is_empty(), "{preset_id}: {errors:?}");
+        assert!(link.scenario == scenario, "{preset_id}: the link opens the same replay");
+    }
+    let shared = keep(read_bytes(&sample("google-task-events.csv.gz")).unwrap());
+    let tasks = packlab_core::models::pgas::trace::Trace::from_loaded(&shared.0).unwrap();
+    let older = format!("{:016x}", tasks.fingerprint());
+    assert_ne!(older, shared.name());
+    let (link, errors) = decode_link(&format!("preset=pgas-c5&trace={older}"));
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(link.scenario.get(KEY).as_deref(), Some(shared.name().as_str()), "the older link finds the file");
+}

@@ -228,7 +228,7 @@ impl Model for Pgas {
                 ),
             )
         })?;
-        scenario.attach_trace(trace);
+        scenario.attach_named(trace, shared.0.fingerprint());
         Ok(Vec::new())
     }
 
@@ -244,7 +244,7 @@ impl Model for Pgas {
     /// The last submit time divided by α, rounded up.
     fn trace_horizon(scenario: &PgasScenario) -> Option<u64> {
         let trace = scenario.trace.as_ref()?;
-        Some((trace.0.span() / scenario.load).ceil().max(1.0) as u64)
+        Some((trace.tasks.span() / scenario.load).ceil().max(1.0) as u64)
     }
 
     fn theory_only(scenario: &PgasScenario) -> bool {

@@ -27,15 +27,23 @@ pub const MAX_SERVERS: u32 = 100_000;
 /// Largest workload scale α.
 pub const MAX_LOAD: f64 = 100.0;
 
-/// A loaded trace, shared between the scenario's clones. Two are equal when their parsed tasks
-/// have the same fingerprint and count (see [`Trace::fingerprint`]).
+/// A loaded trace, shared between the scenario's clones, and the fingerprint links name it by.
+/// Two are equal when they have the same name and their parsed tasks the same fingerprint and
+/// count (see [`Trace::fingerprint`]).
 #[derive(Debug, Clone)]
-pub struct TraceRef(pub Arc<Trace>);
+pub struct TraceRef {
+    pub tasks: Arc<Trace>,
+    /// The fingerprint of the file the tasks were read from, as `packlab trace stats` prints it
+    /// and every model's links name a file; a trace attached without a file is named by its
+    /// tasks' fingerprint.
+    pub name: u64,
+}
 
 impl PartialEq for TraceRef {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-            || (self.0.fingerprint() == other.0.fingerprint() && self.0.len() == other.0.len())
+        self.name == other.name
+            && (Arc::ptr_eq(&self.tasks, &other.tasks)
+                || (self.tasks.fingerprint() == other.tasks.fingerprint() && self.tasks.len() == other.tasks.len()))
     }
 }
 
@@ -99,13 +107,14 @@ pub const KEYS: &[Key<PgasScenario>] = &[
     Key::text(
         "trace",
         "none, or the 16-digit fingerprint of a loaded trace (Google task_events or a task CSV)",
-        |s: &PgasScenario| {
-            s.trace.as_ref().map_or_else(|| "none".to_string(), |t| format!("{:016x}", t.0.fingerprint()))
-        },
+        |s: &PgasScenario| s.trace.as_ref().map_or_else(|| "none".to_string(), |t| format!("{:016x}", t.name)),
         |s: &mut PgasScenario, v| {
             match v.trim() {
                 "none" => s.trace = None,
-                name => s.attach_trace(loaded_trace(name)?),
+                name => {
+                    let (tasks, name) = loaded_trace(name)?;
+                    s.attach_named(tasks, name);
+                }
             }
             Ok(())
         },
@@ -119,15 +128,19 @@ pub const KEYS: &[Key<PgasScenario>] = &[
     WINDOW[3],
 ];
 
-/// The loaded trace (in [`crate::trace::library`]) whose tasks, as PG-AS maps them, have the
-/// fingerprint `name`.
-fn loaded_trace(name: &str) -> Result<Trace, ConfigError> {
+/// The loaded trace (in [`crate::trace::library`]) named `name`, as PG-AS maps it, and the
+/// file's fingerprint. `name` is the file's fingerprint, or (links written before every model
+/// named files alike) the fingerprint of its tasks as PG-AS maps them.
+fn loaded_trace(name: &str) -> Result<(Trace, u64), ConfigError> {
     let fingerprint = crate::trace::parse_fingerprint(name)?;
-    crate::trace::library()
+    let library = crate::trace::library();
+    let mapped = |shared: &crate::trace::Shared| Trace::from_loaded(&shared.0).map(|t| (t, shared.0.fingerprint()));
+    library
         .iter()
         .rev()
-        .filter_map(|shared| Trace::from_loaded(&shared.0))
-        .find(|t| t.fingerprint() == fingerprint)
+        .filter(|shared| shared.0.fingerprint() == fingerprint)
+        .find_map(mapped)
+        .or_else(|| library.iter().rev().filter_map(mapped).find(|(t, _)| t.fingerprint() == fingerprint))
         .ok_or_else(|| crate::trace::not_loaded(name))
 }
 
@@ -148,11 +161,18 @@ impl ModelScenario for PgasScenario {
 }
 
 impl PgasScenario {
-    /// Uses `trace` for the job types and arrivals (types become `trace`).
+    /// Uses `trace` for the job types and arrivals (types become `trace`); links name it by its
+    /// tasks' fingerprint (a trace from a loaded file is attached by [`Self::attach_named`]).
     pub fn attach_trace(&mut self, trace: Trace) {
+        let name = trace.fingerprint();
+        self.attach_named(trace, name);
+    }
+
+    /// Uses `trace`, read from the file with fingerprint `name`, for the job types and arrivals.
+    pub fn attach_named(&mut self, trace: Trace, name: u64) {
         self.types = PgasTypes::Trace;
         self.rho = None;
-        self.trace = Some(TraceRef(Arc::new(trace)));
+        self.trace = Some(TraceRef { tasks: Arc::new(trace), name });
     }
 
     /// Whether the scenario is PGAS-C1's random collections, which only `bounds` computes.
@@ -272,7 +292,7 @@ impl PgasScenario {
     /// seed over the horizon stretched by α, so it fills the horizon after the compression).
     pub fn trace(&self) -> Option<Arc<Trace>> {
         match (&self.types, &self.trace) {
-            (PgasTypes::Trace, Some(t)) => Some(Arc::clone(&t.0)),
+            (PgasTypes::Trace, Some(t)) => Some(Arc::clone(&t.tasks)),
             (PgasTypes::Trace, None) => {
                 Some(Arc::new(Trace::surges(self.servers, self.window.horizon as f64 * self.load, self.window.seed)))
             }
@@ -285,7 +305,7 @@ impl PgasScenario {
     pub fn offered_utilization(&self) -> f64 {
         match &self.types {
             PgasTypes::Trace => match &self.trace {
-                Some(t) => t.0.work() / (f64::from(self.servers) * self.window.horizon as f64),
+                Some(t) => t.tasks.work() / (f64::from(self.servers) * self.window.horizon as f64),
                 // The synthetic stand-in offers 1.255 servers' work per server on average.
                 None => 1.255 * self.load,
             },
