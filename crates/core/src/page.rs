@@ -235,13 +235,15 @@ impl PageSettings {
         self.speed.unwrap_or(Speed::DEFAULT)
     }
 
-    /// The page keys of a link, parsed for `scenario` (the moment must fall in its run), each
+    /// The page keys of a link, parsed for `scenario` (the moment must fall in its run, or in
+    /// the run of the tour's step when the link opens a tour: the step sets the scenario), each
     /// bad value an error naming its key and range; the rest keeps its default.
     pub fn parse(pairs: &[(String, String)], scenario: &Scenario) -> (Self, Vec<ConfigError>) {
         let mut page = Self::default();
         let mut errors = Vec::new();
         let mut tour = None;
         let mut step = None;
+        let mut at = None;
         for (key, value) in pairs {
             let result = match key.as_str() {
                 SPEED => Speed::parse(value).map(|s| page.speed = (s != Speed::DEFAULT).then_some(s)),
@@ -249,7 +251,10 @@ impl PageSettings {
                 PRESENT => flag(PRESENT, value).map(|on| page.present = on),
                 EMBED => flag(EMBED, value).map(|on| page.embed = on),
                 VIEWS => parse_views(value).map(|v| page.views = v),
-                TIME => moment(value, scenario).map(|t| page.at = Some(t)),
+                TIME => {
+                    at = Some(value);
+                    Ok(())
+                }
                 TOUR => tours::tour(value).map(|t| tour = Some(t)),
                 STEP => {
                     step = Some(value.clone());
@@ -277,6 +282,16 @@ impl PageSettings {
                 ),
             };
             page.tour = Some(TourAt { tour, step: k });
+        }
+        if let Some(value) = at {
+            let result = match &page.tour {
+                Some(step) => moment(value, &crate::link::decode_link(step.step().link).0.scenario),
+                None => moment(value, scenario),
+            };
+            match result {
+                Ok(t) => page.at = Some(t),
+                Err(e) => errors.push(e),
+            }
         }
         (page, errors)
     }
