@@ -4,7 +4,7 @@
 //! above), a grid of slots (PG-AS), or, from [`crate::play::race::DETAIL_LIMIT`] servers on, a
 //! heat strip of fills; below, the waiting jobs as bins.
 
-use packlab_core::view::{BinsKind, ClusterView};
+use packlab_core::view::ClusterView;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
@@ -349,11 +349,7 @@ fn draw_bins(ctx: &CanvasRenderingContext2d, view: &ClusterView, labels: &[Strin
 pub fn describe(view: &ClusterView, bin_labels: &[String]) -> String {
     let servers = view.servers.len();
     let mean_fill = view.servers.iter().map(|s| f64::from(s.fill)).sum::<f64>() / servers.max(1) as f64;
-    let what = match view.bins_kind {
-        BinsKind::Queues => "virtual queues",
-        BinsKind::Sizes => "waiting jobs by size class",
-        BinsKind::InService => "jobs in service by type",
-    };
+    let what = view.bins_kind.words();
     let bins: Vec<String> =
         view.bins.iter().zip(bin_labels).filter(|(c, _)| **c > 0).map(|(c, label)| format!("{label}: {c}")).collect();
     let bins = if bins.is_empty() { "none waiting".to_string() } else { bins.join(", ") };

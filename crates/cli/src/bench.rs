@@ -15,7 +15,7 @@ use packlab_core::model::BenchCase;
 use packlab_core::models::all;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::live_run;
-use packlab_core::scenario::{Scenario, preset};
+use packlab_core::scenario::{Scenario, Setup};
 use packlab_core::view::Watch;
 use serde::Serialize;
 
@@ -97,25 +97,29 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
-/// What to time before the flags are applied: a model's headline case or a preset the user
-/// named.
+/// What to time before the flags are applied: a model's headline case (its preset with its
+/// keys and policies, [`Setup::of_bench_case`]) or a preset the user named.
 struct Plan {
-    preset: String,
+    setup: Setup,
+    /// The keys the case sets, for the row's setting.
     sets: Vec<(String, String)>,
-    policies: Vec<String>,
     warmup: Option<u64>,
     jobs: Option<u64>,
 }
 
-impl From<&BenchCase> for Plan {
-    fn from(case: &BenchCase) -> Self {
-        Self {
-            preset: case.preset.to_string(),
+impl Plan {
+    fn of_case(case: &BenchCase) -> Result<Self> {
+        Ok(Self {
+            setup: Setup::of_bench_case(case).map_err(|e| anyhow!("{}: {e}", case.preset))?,
             sets: case.sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
-            policies: case.policies.iter().map(|p| p.to_string()).collect(),
             warmup: Some(case.warmup),
             jobs: Some(case.jobs),
-        }
+        })
+    }
+
+    fn of_preset(id: &str) -> Result<Self> {
+        let setup = Setup::from_preset(id).map_err(|e| anyhow!("--preset: {}", e.message))?;
+        Ok(Self { setup, sets: Vec::new(), warmup: None, jobs: None })
     }
 }
 
@@ -163,21 +167,19 @@ fn cases(args: &BenchArgs) -> Result<Vec<Case>> {
                 names.join(", ")
             );
         }
-        chosen.into_iter().flat_map(|m| m.bench.iter().map(Plan::from)).collect()
+        chosen.into_iter().flat_map(|m| m.bench.iter().map(Plan::of_case)).collect::<Result<_>>()?
     } else {
-        ids.into_iter()
-            .map(|preset| Plan { preset, sets: Vec::new(), policies: Vec::new(), warmup: None, jobs: None })
-            .collect()
+        ids.iter().map(|id| Plan::of_preset(id)).collect::<Result<_>>()?
     };
     let mut cases = Vec::new();
     for plan in plans {
-        let p = preset(&plan.preset).map_err(|e| anyhow!("--preset: {}", e.message))?;
+        let p = &plan.setup.preset;
         let scales: Vec<Option<&String>> =
             if servers.is_empty() { vec![None] } else { servers.iter().map(Some).collect() };
         for scale in scales {
-            let mut scenario = p.scenario.clone();
-            let mut keys: Vec<(String, String)> = Vec::new();
-            for (key, value) in plan.sets.iter().chain(&sets) {
+            let mut scenario = plan.setup.scenario.clone();
+            let mut keys: Vec<(String, String)> = plan.sets.clone();
+            for (key, value) in &sets {
                 scenario = with(&scenario, key, value).map_err(|e| anyhow!("--set {key}={value}: {e}"))?;
                 keys.retain(|(k, _)| k != key);
                 keys.push((key.clone(), value.clone()));
@@ -188,13 +190,7 @@ fn cases(args: &BenchArgs) -> Result<Vec<Case>> {
                 keys.push(("servers".into(), value.clone()));
             }
             scenario.validate().map_err(|e| anyhow!("{}: {e}", p.id))?;
-            let policies = if !given.is_empty() {
-                given.clone()
-            } else if !plan.policies.is_empty() {
-                parse_policies(&plan.policies)?
-            } else {
-                p.policies.clone()
-            };
+            let policies = if given.is_empty() { plan.setup.policies.clone() } else { given.clone() };
             for policy in &policies {
                 scenario.check_policy(policy).map_err(|e| anyhow!("--policy: {}", e.message))?;
             }

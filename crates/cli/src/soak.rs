@@ -10,7 +10,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use packlab_core::models::all;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::live_run;
-use packlab_core::scenario::preset;
+use packlab_core::scenario::Setup;
 use packlab_core::view::{LiveRun, Watch};
 use serde::Serialize;
 
@@ -56,14 +56,12 @@ pub fn command(args: &SoakArgs, out: &mut dyn Write) -> Result<()> {
     let mut failed = Vec::new();
     for model in models {
         let case = model.bench.first().ok_or_else(|| anyhow!("model {} has no headline case", model.id))?;
-        let mut scenario = preset(case.preset).map_err(|e| anyhow!("{}", e.message))?.scenario;
-        for (key, value) in case.sets {
-            scenario.set(key, value).map_err(|e| anyhow!("{}: {e}", case.preset))?;
-        }
+        let Setup { mut scenario, policies, .. } =
+            Setup::of_bench_case(case).map_err(|e| anyhow!("{}: {e}", case.preset))?;
         // Long enough for the events asked for; the warm-up and grid stay as they were.
         scenario.set("horizon", "1000000000").map_err(|e| anyhow!("{}: {e}", case.preset))?;
         scenario.validate().map_err(|e| anyhow!("{}: {e}", case.preset))?;
-        let policy = PolicySpec::parse(case.policies[0]).map_err(|e| anyhow!("{}", e.message))?;
+        let policy = policies.first().ok_or_else(|| anyhow!("{}: no policy to run", case.preset))?.clone();
         let row = soak_one(model.id, case.preset, &scenario, &policy, args.events)
             .with_context(|| format!("{} {}", case.preset, policy))?;
         if row.flat == Some(false) {

@@ -154,8 +154,12 @@ pub fn decode_link(input: &str) -> (Link, Vec<ConfigError>) {
             policies.extend(policies_of(scenario.info().id).filter_map(|p| PolicySpec::parse(p.name).ok()).find(fits));
         }
     }
-    // The page's keys last: the moment a link opens at must fall in the run it describes.
-    let (page, page_errors) = PageSettings::parse(&page_pairs, &scenario);
+    // The page's keys last: the moment a link opens at must fall in the run it opens (its
+    // tour step's, when it opens a tour).
+    let (page, page_errors) = PageSettings::parse(&page_pairs, |tour| match tour {
+        Some(at) => decode_link(at.step().link).0.scenario,
+        None => scenario.clone(),
+    });
     errors.extend(page_errors);
     (Link { preset: chosen, policies, named_policies, scenario, page }, errors)
 }

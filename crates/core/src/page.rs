@@ -235,10 +235,14 @@ impl PageSettings {
         self.speed.unwrap_or(Speed::DEFAULT)
     }
 
-    /// The page keys of a link, parsed for `scenario` (the moment must fall in its run, or in
-    /// the run of the tour's step when the link opens a tour: the step sets the scenario), each
-    /// bad value an error naming its key and range; the rest keeps its default.
-    pub fn parse(pairs: &[(String, String)], scenario: &Scenario) -> (Self, Vec<ConfigError>) {
+    /// The page keys of a link, each bad value an error naming its key and range; the rest
+    /// keeps its default. The moment must fall in the run the link opens: `run(tour)` gives
+    /// it, the tour step's when the link opens a tour (the step sets the scenario), else the
+    /// link's own. (A closure, so that this module need not decode the step's link.)
+    pub fn parse(
+        pairs: &[(String, String)],
+        run: impl FnOnce(Option<&TourAt>) -> Scenario,
+    ) -> (Self, Vec<ConfigError>) {
         let mut page = Self::default();
         let mut errors = Vec::new();
         let mut tour = None;
@@ -284,11 +288,7 @@ impl PageSettings {
             page.tour = Some(TourAt { tour, step: k });
         }
         if let Some(value) = at {
-            let result = match &page.tour {
-                Some(step) => moment(value, &crate::link::decode_link(step.step().link).0.scenario),
-                None => moment(value, scenario),
-            };
-            match result {
+            match moment(value, &run(page.tour.as_ref())) {
                 Ok(t) => page.at = Some(t),
                 Err(e) => errors.push(e),
             }
@@ -414,7 +414,7 @@ mod tests {
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-        let (page, errors) = PageSettings::parse(&pairs, &scenario);
+        let (page, errors) = PageSettings::parse(&pairs, |_| scenario.clone());
         assert!(errors.is_empty(), "{errors:?}");
         let written: Vec<(String, String)> = page.pairs().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         assert_eq!(written, pairs);
@@ -422,7 +422,7 @@ mod tests {
         for (key, bad) in
             [("speed", "0"), ("theme", "pink"), ("present", "2"), ("t", "-1"), ("views", "nope"), ("tour", "x")]
         {
-            let (_, errors) = PageSettings::parse(&[(key.to_string(), bad.to_string())], &scenario);
+            let (_, errors) = PageSettings::parse(&[(key.to_string(), bad.to_string())], |_| scenario.clone());
             assert_eq!(errors.len(), 1, "{key}={bad}");
             assert_eq!(errors[0].key, key);
         }

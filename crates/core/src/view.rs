@@ -190,6 +190,17 @@ pub enum BinsKind {
     InService,
 }
 
+impl BinsKind {
+    /// What the bins count, in words (the server view's description for screen readers).
+    pub fn words(self) -> &'static str {
+        match self {
+            Self::Queues => "virtual queues",
+            Self::Sizes => "waiting jobs by size class",
+            Self::InService => "jobs in service by type",
+        }
+    }
+}
+
 /// One server: how full it is, and (in detail) the jobs filling it, in placement order.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ServerView {

@@ -4,6 +4,7 @@
 
 use super::Scenario;
 use crate::ConfigError;
+use crate::model::BenchCase;
 use crate::model::policy::PolicySpec;
 
 pub use crate::model::{Figure, Plot, Reference, Sweep};
@@ -40,6 +41,20 @@ impl Setup {
         let preset = preset(id)?;
         Ok(Self { scenario: preset.scenario.clone(), policies: preset.policies.clone(), preset })
     }
+
+    /// A model's benchmark case ([`BenchCase`]) as a setup: its preset with the case's keys
+    /// set, racing the case's policies, or the preset's own when the case names none.
+    pub fn of_bench_case(case: &BenchCase) -> Result<Self, ConfigError> {
+        let mut setup = Self::from_preset(case.preset)?;
+        for (key, value) in case.sets {
+            setup.scenario.set(key, value)?;
+        }
+        setup.scenario.validate()?;
+        if !case.policies.is_empty() {
+            setup.policies = case.policies.iter().map(|p| PolicySpec::parse(p)).collect::<Result<_, _>>()?;
+        }
+        Ok(setup)
+    }
 }
 
 #[cfg(test)]
@@ -49,14 +64,20 @@ mod tests {
     #[test]
     fn catalogue_is_valid() {
         let all = presets();
-        assert_eq!(
-            all.iter().map(|p| p.id).collect::<Vec<_>>(),
-            [
-                "pgrr-a1", "pgrr-a2", "pgrr-a3", "pgrr-a4", "pgrr-a5", "pgrr-a6", "msfq-d1", "msfq-d2", "msfq-d3",
-                "msfq-d4", "msfq-d5", "msfq-d6", "ghra-b0", "ghra-b1", "ghra-b2", "ghra-b3", "ghra-b4", "ghra-b5",
-                "pgas-c1", "pgas-c2", "pgas-c3", "pgas-c4", "pgas-c5", "pgas-c6"
-            ]
-        );
+        let ids: Vec<&str> = all.iter().map(|p| p.id).collect();
+        // Every figure of the four papers, in this order (a model added later lists its own
+        // presets after its place in the list of models).
+        let papers = [
+            "pgrr-a1", "pgrr-a2", "pgrr-a3", "pgrr-a4", "pgrr-a5", "pgrr-a6", "msfq-d1", "msfq-d2", "msfq-d3",
+            "msfq-d4", "msfq-d5", "msfq-d6", "ghra-b0", "ghra-b1", "ghra-b2", "ghra-b3", "ghra-b4", "ghra-b5",
+            "pgas-c1", "pgas-c2", "pgas-c3", "pgas-c4", "pgas-c5", "pgas-c6",
+        ];
+        let kept: Vec<&str> = ids.iter().copied().filter(|id| papers.contains(id)).collect();
+        assert_eq!(kept, papers);
+        let mut unique = ids.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), ids.len(), "preset ids are unique: {ids:?}");
         for p in &all {
             p.scenario.validate().unwrap();
             assert!(!p.policies.is_empty());
