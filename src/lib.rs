@@ -25,7 +25,6 @@ pub mod cluster;
 pub mod components;
 pub mod dom;
 pub mod export;
-pub mod format;
 pub mod hooks;
 pub mod play;
 pub mod state;

@@ -13,8 +13,8 @@ use yew::prelude::*;
 use crate::cluster::layout::Hit;
 use crate::components::inspector::{Picked, inspector};
 use crate::dom::page::download;
-use crate::format::moment;
 use crate::play::snapshot::{Shown, Snapshot};
+use packlab_core::format::moment;
 
 /// Rows the log shows, newest first (the CSV has every decision kept).
 const ROWS: usize = 60;

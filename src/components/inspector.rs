@@ -5,8 +5,8 @@
 use packlab_core::decisions::Decision;
 use yew::prelude::*;
 
-use crate::format::moment;
 use crate::play::snapshot::Snapshot;
+use packlab_core::format::moment;
 
 /// What the inspector shows.
 #[derive(Clone, Copy)]

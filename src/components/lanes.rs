@@ -9,8 +9,8 @@ use yew::prelude::*;
 use crate::cluster::layout::{Hit, ServerStyle};
 use crate::components::cluster_canvas::ClusterCanvas;
 use crate::components::swatch::Swatch;
-use crate::format::moment;
 use crate::play::snapshot::Snapshot;
+use packlab_core::format::moment;
 
 #[derive(Properties, PartialEq)]
 pub struct LanesProps {

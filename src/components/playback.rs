@@ -7,10 +7,10 @@ use yew::prelude::*;
 
 use crate::components::timeline::Timeline;
 use crate::dom::page::value_of;
-use crate::format::group_digits;
 use crate::play::snapshot::{Phase, Shown, Snapshot};
 use crate::state::Action;
 use crate::state::Speed;
+use packlab_core::format::group_digits;
 
 #[derive(Properties, PartialEq)]
 pub struct PlaybackProps {

@@ -1,13 +1,14 @@
 //! The stats table: one row per policy, numbers both visible and as `data-*` attributes for
 //! tests and scripts.
 
+use packlab_core::metrics::{VERDICT_RULE, verdict_word};
 use packlab_core::model::{JobTime, RewardReference};
 use yew::prelude::*;
 
 use crate::charts::live::QUEUE_MARKERS;
 use crate::components::swatch::Swatch;
-use crate::format::{format_mean, group_decimal, group_digits};
 use crate::play::snapshot::LaneStats;
+use packlab_core::format::{format_mean, group_decimal, group_digits};
 
 #[derive(Properties, PartialEq)]
 pub struct StatsTableProps {
@@ -49,6 +50,7 @@ pub fn StatsTable(props: &StatsTableProps) -> Html {
                         if columns.queues {
                             <th scope="col" class="num">{ "Waiting now" }</th>
                             <th scope="col" class="num">{ "Mean waiting*" }</th>
+                            <th scope="col" title={VERDICT_RULE}>{ "Verdict" }</th>
                         }
                         if columns.rewards {
                             <th scope="col" class="num" title="time average of R(t)/L">{ "Reward per server*" }</th>
@@ -69,7 +71,7 @@ pub fn StatsTable(props: &StatsTableProps) -> Html {
             </table>
             <p class="note">
                 { format!(
-                    "{}{}{}{}",
+                    "{}{}{}{}{}",
                     if props.warmup == 0 {
                         "* over the whole run (no warm-up)".to_string()
                     } else {
@@ -78,6 +80,7 @@ pub fn StatsTable(props: &StatsTableProps) -> Html {
                             group_digits(props.warmup)
                         )
                     },
+                    if props.queues { format!("; verdict: {VERDICT_RULE}") } else { String::new() },
                     job_time.map_or(String::new(), |t| format!("; {}: {}", t.name, t.definition)),
                     // E[T] weighs every class's mean: it has none while a class has no measured
                     // completion, which a policy that starves the class never gives.
@@ -88,8 +91,8 @@ pub fn StatsTable(props: &StatsTableProps) -> Html {
                         ""
                     },
                     props.reward.map_or(String::new(), |r| format!(
-                        "; U^(g) = {:.1}: the global greedy's reward per server, U* = {:.1}: the LP optimum",
-                        r.greedy, r.optimal
+                        "; U^(g) = {}: the global greedy's reward per server, U* = {}: the LP optimum",
+                        group_decimal(r.greedy, 1), group_decimal(r.optimal, 1)
                     )),
                 ) }
             </p>
@@ -115,6 +118,14 @@ fn occupancy(lane: &LaneStats) -> String {
     }
 }
 
+/// The verdict as the CLI words it, or "–" before anything was measured.
+fn verdict(lane: &LaneStats) -> &'static str {
+    match lane.unstable {
+        Some(unstable) if lane.measured > 0 => verdict_word(unstable),
+        _ => "–",
+    }
+}
+
 fn row(lane: &LaneStats, columns: &Columns) -> Html {
     let job_time = columns.job_time;
     // The attribute is named by the model's per-job time: data-mean-response, data-mean-delay.
@@ -128,6 +139,7 @@ fn row(lane: &LaneStats, columns: &Columns) -> Html {
             data-arrivals={lane.arrivals.to_string()}
             data-queue={lane.queue.to_string()}
             data-mean-queue={lane.mean_queue.to_string()}
+            data-unstable={lane.unstable.map(|u| u.to_string())}
             data-mean-occupancy={lane.mean_occupancy.to_string()}
             data-mean-response={mean("response")}
             data-mean-delay={mean("delay")}
@@ -138,6 +150,7 @@ fn row(lane: &LaneStats, columns: &Columns) -> Html {
             if columns.queues {
                 <td class="num">{ group_digits(lane.queue) }</td>
                 <td class="num">{ format_mean(lane.mean_queue, lane.measured) }</td>
+                <td class="verdict">{ verdict(lane) }</td>
             }
             if columns.rewards {
                 <td class="num">{ lane.mean_reward.map_or_else(|| "–".to_string(), |r| group_decimal(r, 1)) }</td>

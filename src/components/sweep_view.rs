@@ -13,9 +13,9 @@ use crate::charts::canvas::draw;
 use crate::dom::page::{page_address, value_of};
 use crate::dom::workers::now_ms;
 use crate::export::{ImageFormat, export_size, save_chart};
-use crate::format::group_digits;
 use crate::sweep::plan::{MAX_REPS, PageSweep, scenario_link};
 use crate::sweep::pool::{WorkerPool, worker_count};
+use packlab_core::format::group_digits;
 
 #[derive(Properties, PartialEq)]
 pub struct SweepViewProps {

@@ -3,9 +3,9 @@
 
 use yew::prelude::*;
 
-use crate::format::{group_digits, moment};
 use crate::play::checkpoints::BUDGET_BYTES;
 use crate::play::snapshot::Shown;
+use packlab_core::format::{group_digits, moment};
 use packlab_core::page::TIME as TIME_KEY;
 
 #[derive(Properties, PartialEq)]

@@ -37,6 +37,7 @@ pub fn TourPanel(props: &TourPanelProps) -> Html {
                 policy: l.policy.clone(),
                 label: l.label.clone(),
                 mean_queue: l.mean_queue,
+                unstable: l.unstable,
                 normalized_reward: l.mean_reward,
                 greedy_reward: snapshot.reward.map(|r| r.greedy),
             })

@@ -14,14 +14,13 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use packlab_core::EngineError;
+use packlab_core::limits::PAGE_MAX_POINTS;
 use packlab_core::scenario::Setup;
 
 use crate::play::race::Race;
 use crate::play::snapshot::{Phase, Rate, Snapshot};
 use crate::state::Speed;
 
-/// Points kept per series: enough for a smooth curve, bounded however long it runs.
-pub const MAX_POINTS: usize = 1024;
 /// Longest gap between two slices honoured: after a stall (hidden tab, breakpoint) the race
 /// resumes at its normal pace instead of catching up.
 pub const MAX_FRAME_GAP_MS: f64 = 100.0;
@@ -99,7 +98,7 @@ impl Meter {
 
 impl Player {
     pub fn new(setup: Rc<Setup>, speed: Speed) -> Self {
-        let race = Race::new(&setup, MAX_POINTS);
+        let race = Race::new(&setup, PAGE_MAX_POINTS);
         Self {
             setup,
             race,
@@ -197,7 +196,7 @@ impl Player {
     }
 
     fn restart(&mut self) {
-        self.race = Race::new(&self.setup, MAX_POINTS);
+        self.race = Race::new(&self.setup, PAGE_MAX_POINTS);
         self.owed = 0.0;
         self.stop_at = None;
         self.enter(Phase::Ready);
@@ -327,6 +326,24 @@ mod tests {
         assert_eq!(d.snapshot().slot, 450);
         d.apply(Command::Restart);
         assert_eq!((d.snapshot().slot, d.phase().clone()), (0, Phase::Ready));
+    }
+
+    /// The default pace plays the whole run in 30 s of the page's clock: two seconds of frames
+    /// at 60 Hz run a fifteenth of it (the browser test checks only that the menu says so;
+    /// its wall clock is not a test's to trust).
+    #[test]
+    fn the_default_pace_plays_a_run_in_thirty_seconds() {
+        let mut d = player("preset=pgas-c6&seed=1", Speed::DEFAULT);
+        let horizon = d.snapshot().horizon as f64;
+        d.apply(Command::Play);
+        let frame = 1000.0 / 60.0;
+        for k in 0..120 {
+            let now = k as f64 * frame;
+            d.slice(now, 1000.0, frozen(now));
+        }
+        let slot = d.snapshot().slot as f64;
+        assert!((slot - horizon * 2.0 / 30.0).abs() <= 1.0, "{slot} of {horizon} after 2 s");
+        assert!(d.playing());
     }
 
     #[test]

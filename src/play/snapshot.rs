@@ -37,6 +37,9 @@ pub struct LaneStats {
     pub queue: u64,
     /// Time-average number of waiting jobs after the warm-up (the CLI's `mean_queue`).
     pub mean_queue: f64,
+    /// The instability verdict so far (the CLI's `unstable`, on the page's series); `None`
+    /// where nothing waits.
+    pub unstable: Option<bool>,
     /// Time-average occupied fraction of the capacity after the warm-up.
     pub mean_occupancy: f64,
     /// Mean per-job time of the measured jobs (response time, delay: [`Snapshot::job_time`]),

@@ -68,7 +68,7 @@ pub fn use_race(setup: Rc<Setup>, speed: Speed, open_at: Option<f64>) -> RaceHan
                     Rc::from(format!(
                         "The scenario changed at {} {}, so the run started again from 0 with the new values{}.",
                         time.prefix(),
-                        crate::format::group_digits(o.slot),
+                        packlab_core::format::group_digits(o.slot),
                         if o.phase == Phase::Running { " and plays on" } else { "" }
                     ))
                 });

@@ -15,3 +15,7 @@ pub const BATCHES: usize = 20;
 /// Points kept per series in batch runs (the CLI, the tests): the default grid of 1000 slots
 /// gives 2000 points for 2·10^6 slots.
 pub const BATCH_MAX_POINTS: usize = 4096;
+
+/// Points kept per series in the page's runs: enough for a smooth curve, bounded however long
+/// it runs. The page's verdicts (and the tours' checks, which read them) are on these.
+pub const PAGE_MAX_POINTS: usize = 1024;

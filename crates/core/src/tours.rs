@@ -6,7 +6,8 @@
 //! statistics, which are the same numbers (the browser test compares both).
 
 use crate::ConfigError;
-use crate::report::sig;
+use crate::format::{format_mean, group_decimal};
+use crate::metrics::verdict_word;
 use crate::scenario::Scenario;
 
 /// A guided tour.
@@ -34,6 +35,9 @@ pub struct Step {
     pub highlight: &'static str,
     /// What the run must show.
     pub check: Check,
+    /// Where in the paper the step's story and claims come from (section, figure), for whoever
+    /// checks the text; not shown.
+    pub source: &'static str,
 }
 
 /// A prediction to make before the run.
@@ -45,12 +49,16 @@ pub struct Question {
     pub answer: usize,
 }
 
-/// The outcome a step expects, on the numbers the page shows.
+/// The outcome a step expects, on what the page shows: the stats table's numbers and verdicts.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Check {
-    /// Lane `high`'s mean queue (mean jobs in system, for multiserver jobs) is at least
-    /// `factor` times lane `low`'s.
-    QueueAbove { high: &'static str, low: &'static str, factor: f64 },
+    /// "Which queue will grow?": lane `grows` is judged unstable (its queue grows over the
+    /// second half of the run) and lane `settles` stable. A queue that is merely long does not
+    /// pass.
+    Grows { grows: &'static str, settles: &'static str },
+    /// "Which has fewer jobs waiting?": both lanes are judged stable, and lane `longer`'s mean
+    /// waiting is at least `factor` times lane `shorter`'s.
+    Shorter { longer: &'static str, shorter: &'static str, factor: f64 },
     /// Lane `policy`'s normalised reward is at least `fraction` of U^(g), the global greedy's.
     RewardNearGreedy { policy: &'static str, fraction: f64 },
     /// PG-AS Fig. 2's curve of the scenario has these critical points, where U^(g) parts from
@@ -65,7 +73,11 @@ pub struct LaneOutcome {
     pub policy: String,
     /// As the page names it (`VQS (J=2)`).
     pub label: String,
+    /// The mean waiting (the stats table's "Mean waiting").
     pub mean_queue: f64,
+    /// The run's instability verdict ([`crate::view::LiveRun::trend`]); `None` where nothing
+    /// waits.
+    pub unstable: Option<bool>,
     pub normalized_reward: Option<f64>,
     /// U^(g) per server, where the workload has it.
     pub greedy_reward: Option<f64>,
@@ -81,36 +93,35 @@ impl Check {
             })
         };
         match *self {
-            Check::QueueAbove { high, low, factor } => {
-                let (h, l) = (lane(high)?, lane(low)?);
-                let holds = h.mean_queue >= factor * l.mean_queue;
-                let ratio = if l.mean_queue > 0.0 { h.mean_queue / l.mean_queue } else { f64::INFINITY };
+            Check::Grows { grows, settles } => {
+                let (g, s) = (lane(grows)?, lane(settles)?);
+                let (g_unstable, s_unstable) = (verdict(g)?, verdict(s)?);
                 Ok((
-                    holds,
-                    format!(
-                        "{}'s mean queue was {} against {} for {}: {} times as long.",
-                        h.label,
-                        sig(round2(h.mean_queue)),
-                        sig(round2(l.mean_queue)),
-                        l.label,
-                        if ratio.is_finite() { sig(ratio.round()) } else { "infinitely many".into() }
-                    ),
+                    g_unstable && !s_unstable,
+                    format!("{}; {}.", queue_outcome(g, g_unstable), queue_outcome(s, s_unstable)),
                 ))
+            }
+            Check::Shorter { longer, shorter, factor } => {
+                let (l, s) = (lane(longer)?, lane(shorter)?);
+                let (l_unstable, s_unstable) = (verdict(l)?, verdict(s)?);
+                // Compared as the table shows them (two decimals): the sentence quotes those.
+                let holds = !l_unstable && !s_unstable && shown(l.mean_queue) >= factor * shown(s.mean_queue);
+                Ok((holds, format!("{}; {}.", queue_outcome(s, s_unstable), queue_outcome(l, l_unstable))))
             }
             Check::RewardNearGreedy { policy, fraction } => {
                 let p = lane(policy)?;
                 let (Some(reward), Some(greedy)) = (p.normalized_reward, p.greedy_reward) else {
                     return Err(ConfigError::new("tour", format!("{policy} has no reward or U^(g) to compare")));
                 };
-                let share = reward / greedy;
+                // The table's "÷ U^(g)" column (three decimals) and the note's U^(g) (one).
+                let share = format!("{:.3}", reward / greedy);
                 Ok((
-                    share >= fraction,
+                    share.parse::<f64>().is_ok_and(|s| s >= fraction),
                     format!(
-                        "{} earned {} per server, {:.1}% of U^(g) = {}.",
+                        "{} earned {} per server, {share} of U^(g) = {}.",
                         p.label,
-                        sig(round2(reward)),
-                        100.0 * share,
-                        sig(round2(greedy))
+                        group_decimal(reward, 1),
+                        group_decimal(greedy, 1)
                     ),
                 ))
             }
@@ -137,9 +148,27 @@ impl Check {
     }
 }
 
-/// Two decimals, as the statistics table shows them.
-fn round2(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
+/// A lane's verdict, which a queue check needs.
+fn verdict(lane: &LaneOutcome) -> Result<bool, ConfigError> {
+    lane.unstable.ok_or_else(|| {
+        ConfigError::new("tour", format!("{} has no queue to judge: nothing waits in this model", lane.label))
+    })
+}
+
+/// What a lane's queue did, with the table's verdict and mean waiting.
+fn queue_outcome(lane: &LaneOutcome, unstable: bool) -> String {
+    format!(
+        "{}'s queue {} ({}), mean waiting {}",
+        lane.label,
+        if unstable { "grew" } else { "settled" },
+        verdict_word(unstable),
+        format_mean(lane.mean_queue, 1)
+    )
+}
+
+/// A mean waiting as the table shows it, two decimals.
+fn shown(v: f64) -> f64 {
+    format_mean(v, 1).replace('\u{202f}', "").parse().unwrap_or(v)
 }
 
 /// Every tour, one per paper at least.
@@ -160,12 +189,15 @@ pub const TOURS: &[Tour] = &[
                     choices: &["VQS", "BF-J/S", "both", "neither"],
                     answer: 0,
                 }),
-                check: Check::QueueAbove { high: "vqs", low: "bf-js", factor: 10.0 },
+                check: Check::Grows { grows: "vqs", settles: "bf-js" },
+                source: "PG-RR (journal) §VII-A example 1, Fig. 3a; the 2/3 bound: §V",
             },
             Step {
-                text: "Now sizes 0.2 (two thirds of the jobs) and 0.5, served for exactly 100 slots. Best fit \
-                       refills the server with 0.2 + 0.2 + 0.5, 90% full, and serves each size a little slower \
-                       than it arrives; VQS alternates five 0.2s and two 0.5s. Best fit's guarantee is only 1/2.",
+                text: "Now sizes 0.2 (two thirds of the jobs) and 0.5, and every job is served for exactly 100 \
+                       slots, not for a random time. Best fit refills the server with 0.2 + 0.2 + 0.5, 90% full, \
+                       and serves each size a little slower than it arrives; VQS alternates five 0.2s and two \
+                       0.5s. Best fit is guaranteed 1/2 of the capacity when service times are geometric, as the \
+                       paper's theorems assume; the paper puts this example's failure down to the fixed ones.",
                 link: "preset=pgrr-a2&policy=vqs,bf-js&seed=1&horizon=2000000",
                 highlight: "chart-queue",
                 question: Some(Question {
@@ -173,7 +205,9 @@ pub const TOURS: &[Tour] = &[
                     choices: &["VQS", "BF-J/S", "both", "neither"],
                     answer: 1,
                 }),
-                check: Check::QueueAbove { high: "bf-js", low: "vqs", factor: 10.0 },
+                check: Check::Grows { grows: "bf-js", settles: "vqs" },
+                source: "PG-RR (journal) §VII-A example 2 and the paragraph after it, Fig. 3b; the 1/2 bound: \
+                         §IV, under §II's geometric service times",
             },
         ],
     },
@@ -184,15 +218,17 @@ pub const TOURS: &[Tour] = &[
         steps: &[Step {
             text: "32 cores; a tenth of the jobs need all 32. MSF keeps every core busy, yet it alternates long \
                    phases of large jobs and of small jobs, and the number in system swings into the thousands. \
-                   MSFQ swaps back to large jobs as soon as fewer than ℓ = 31 small jobs run.",
+                   MSFQ with ℓ = 31 stops starting small jobs as soon as at most ℓ of them are left (n₁ ≤ 31), \
+                   lets those finish, then serves the large jobs.",
             link: "preset=msfq-d1&policy=msf,msfq:l=31&seed=1&horizon=100000",
             highlight: "chart-queue",
             question: Some(Question {
-                prompt: "Both keep the cores about as busy. Which has fewer jobs in the system?",
+                prompt: "Both keep the cores about as busy. Under which do fewer jobs wait?",
                 choices: &["MSF", "MSFQ", "about the same"],
                 answer: 1,
             }),
-            check: Check::QueueAbove { high: "msf", low: "msfq:l=31", factor: 5.0 },
+            check: Check::Shorter { longer: "msf", shorter: "msfq:l=31", factor: 5.0 },
+            source: "MSFQ §1 Fig. 1 (k = 32, ℓ = k − 1), §4.1 (MSF's phases), §4.2 (phase 3 ends when n₁ ≤ ℓ)",
         }],
     },
     Tour {
@@ -210,7 +246,8 @@ pub const TOURS: &[Tour] = &[
                 choices: &["MaxWeight, local refresh", "Algorithm 2", "neither"],
                 answer: 0,
             }),
-            check: Check::QueueAbove { high: "mw-local", low: "alg2-jsq", factor: 10.0 },
+            check: Check::Grows { grows: "mw-local", settles: "alg2-jsq" },
+            source: "GH-RA §VII-B (10 servers of two sizes, ζ = 0.9: MW-local unstable, Algorithm 2 stable)",
         }],
     },
     Tour {
@@ -221,8 +258,8 @@ pub const TOURS: &[Tour] = &[
             Step {
                 text: "180 empty servers. DRA reserves slots for the types that arrive and grows the greedy \
                    configurations; power-of-d packs greedily without reserving. U^(g), the global greedy's \
-                   reward, is what DRA tends to as L grows; the LP optimum U* is out of reach of any greedy \
-                   packing.",
+                   reward, is what DRA tends to as L grows; the LP optimum U* can be higher (in the paper's \
+                   Fig. 2 example, U^(g) falls to about 0.86 of U*).",
                 link: "preset=pgas-c4&policy=dra,po-d&seed=1",
                 highlight: "chart-reward",
                 question: Some(Question {
@@ -231,6 +268,8 @@ pub const TOURS: &[Tour] = &[
                     answer: 0,
                 }),
                 check: Check::RewardNearGreedy { policy: "dra", fraction: 0.9 },
+                source: "PG-AS §4 (DRA; Theorem 4.1: its limit is U^(g)), §7.1 Fig. 4 (L = 180); ≈ 0.862 of U* at α = 1: §7.1 \
+                         after Fig. 2",
             },
             Step {
                 text: "Why is DRA's target U^(g) and not U*? The α view at the foot of the page scales the workload: \
@@ -245,6 +284,7 @@ pub const TOURS: &[Tour] = &[
                     answer: 0,
                 }),
                 check: Check::CriticalPoints { labels: &["α = 6/7", "α = 6"] },
+                source: "PG-AS §7.1, Fig. 2 and the paragraph after it (critical points α = 6/7 and α = 6)",
             },
         ],
     },
@@ -261,31 +301,38 @@ pub fn tour(id: &str) -> Result<&'static Tour, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::PAGE_MAX_POINTS;
     use crate::link::decode_link;
-    use crate::report::{RunReport, run};
+    use crate::view::{LiveRun, Watch};
 
+    /// The lanes as the page reads them when a step's run ends: each policy run to the horizon
+    /// with the page's series, its readings and its verdict.
     fn outcomes(link: &str) -> Vec<LaneOutcome> {
         let (decoded, errors) = decode_link(link);
         assert!(errors.is_empty(), "{link}: {errors:?}");
+        let scenario = &decoded.scenario;
         decoded
             .policies
             .iter()
             .map(|p| {
-                let report: RunReport = run(decoded.preset.id, &decoded.scenario, p).unwrap().report;
-                let json = serde_json::to_value(&report).unwrap();
+                let mut run: Box<dyn LiveRun> =
+                    crate::report::live_run(scenario, p, Watch::page(PAGE_MAX_POINTS)).unwrap();
+                run.run(scenario.any().window().horizon).unwrap();
+                let readings = run.readings();
                 LaneOutcome {
                     policy: p.to_string(),
-                    label: decoded.scenario.policy_label(p),
-                    mean_queue: report.mean_queue,
-                    normalized_reward: json.get("normalized_reward").and_then(|v| v.as_f64()),
-                    greedy_reward: json.get("greedy_reward").and_then(|v| v.as_f64()),
+                    label: scenario.policy_label(p),
+                    mean_queue: readings.mean_queue,
+                    unstable: run.trend().map(|t| t.unstable),
+                    normalized_reward: readings.mean_reward,
+                    greedy_reward: scenario.any().reward_reference().map(|r| r.greedy),
                 }
             })
             .collect()
     }
 
     /// Every step's link loads, its question is well formed, it highlights a part of the
-    /// page that exists, and its check holds on the run.
+    /// page that exists, and its check holds on the run as the page plays it.
     #[test]
     fn every_tour_tells_a_true_story() {
         let parts =
@@ -295,6 +342,7 @@ mod tests {
         for t in TOURS {
             assert!(!t.steps.is_empty(), "{}", t.id);
             for (k, step) in t.steps.iter().enumerate() {
+                assert!(step.source.starts_with(t.paper), "{} step {} cites its paper", t.id, k + 1);
                 if let Some(q) = step.question {
                     assert!(q.answer < q.choices.len(), "{} step {}", t.id, k + 1);
                 }
@@ -306,27 +354,64 @@ mod tests {
         assert!(tour("nope").unwrap_err().message.contains("tours are vqs-vs-best-fit"));
     }
 
-    #[test]
-    fn statements_say_the_numbers() {
-        let lane = |policy: &str, label: &str, q: f64| LaneOutcome {
+    fn lane(policy: &str, label: &str, queue: f64, unstable: bool) -> LaneOutcome {
+        LaneOutcome {
             policy: policy.into(),
             label: label.into(),
-            mean_queue: q,
+            mean_queue: queue,
+            unstable: Some(unstable),
             normalized_reward: Some(1020.65),
             greedy_reward: Some(1065.33),
-        };
-        let check = Check::QueueAbove { high: "vqs", low: "bf-js", factor: 10.0 };
+        }
+    }
+
+    /// "Which queue grows" holds only on the verdicts: a queue ten times longer but stable
+    /// does not pass, nor one that grows while the other grows too.
+    #[test]
+    fn a_growing_queue_is_judged_by_the_verdicts() {
         let any = crate::scenario::Setup::from_preset("pgrr-a1").unwrap().scenario;
-        let (holds, text) =
-            check.state(&[lane("vqs", "VQS (J=2)", 100.014), lane("bf-js", "BF-J/S", 2.84)], &any).unwrap();
+        let check = Check::Grows { grows: "vqs", settles: "bf-js" };
+        let state = |v: LaneOutcome, b: LaneOutcome| check.state(&[v, b], &any).unwrap();
+        let (holds, text) = state(lane("vqs", "VQS (J=2)", 1100.014, true), lane("bf-js", "BF-J/S", 2.84, false));
         assert!(holds);
-        assert_eq!(text, "VQS (J=2)'s mean queue was 100.01 against 2.84 for BF-J/S: 35 times as long.");
-        let (holds, _) = check.state(&[lane("vqs", "VQS", 3.0), lane("bf-js", "BF-J/S", 2.0)], &any).unwrap();
-        assert!(!holds);
-        assert!(check.state(&[lane("vqs", "VQS", 3.0)], &any).is_err());
-        let (holds, text) =
-            Check::RewardNearGreedy { policy: "dra", fraction: 0.9 }.state(&[lane("dra", "DRA", 0.0)], &any).unwrap();
+        assert_eq!(
+            text,
+            "VQS (J=2)'s queue grew (UNSTABLE), mean waiting 1\u{202f}100.01; \
+             BF-J/S's queue settled (stable), mean waiting 2.84."
+        );
+        assert!(!state(lane("vqs", "VQS", 100.0, false), lane("bf-js", "BF-J/S", 2.0, false)).0, "long, stable");
+        assert!(!state(lane("vqs", "VQS", 100.0, true), lane("bf-js", "BF-J/S", 50.0, true)).0, "both grow");
+        assert!(!state(lane("vqs", "VQS", 1.0, false), lane("bf-js", "BF-J/S", 50.0, true)).0, "the other grows");
+        assert!(check.state(&[lane("vqs", "VQS", 3.0, true)], &any).is_err());
+        let mut no_queue = lane("bf-js", "BF-J/S", 0.0, false);
+        no_queue.unstable = None;
+        assert!(check.state(&[lane("vqs", "VQS", 3.0, true), no_queue], &any).is_err());
+    }
+
+    /// "Under which do fewer jobs wait" needs both queues stable and the factor between them.
+    #[test]
+    fn a_shorter_queue_needs_both_stable() {
+        let any = crate::scenario::Setup::from_preset("msfq-d1").unwrap().scenario;
+        let check = Check::Shorter { longer: "msf", shorter: "msfq", factor: 5.0 };
+        let state = |l: LaneOutcome, s: LaneOutcome| check.state(&[l, s], &any).unwrap();
+        let (holds, text) = state(lane("msf", "MSF", 60.0, false), lane("msfq", "MSFQ", 2.5, false));
         assert!(holds);
-        assert_eq!(text, "DRA earned 1020.65 per server, 95.8% of U^(g) = 1065.33.");
+        assert_eq!(
+            text,
+            "MSFQ's queue settled (stable), mean waiting 2.50; MSF's queue settled (stable), mean waiting 60.00."
+        );
+        assert!(!state(lane("msf", "MSF", 60.0, true), lane("msfq", "MSFQ", 2.5, false)).0, "MSF grows");
+        assert!(!state(lane("msf", "MSF", 10.0, false), lane("msfq", "MSFQ", 2.5, false)).0, "only 4 times");
+    }
+
+    /// The reward sentence quotes the table's "÷ U^(g)" (three decimals) and the note's U^(g).
+    #[test]
+    fn the_reward_sentence_quotes_the_table() {
+        let any = crate::scenario::Setup::from_preset("pgas-c4").unwrap().scenario;
+        let (holds, text) = Check::RewardNearGreedy { policy: "dra", fraction: 0.9 }
+            .state(&[lane("dra", "DRA", 0.0, false)], &any)
+            .unwrap();
+        assert!(holds);
+        assert_eq!(text, "DRA earned 1\u{202f}020.6 per server, 0.958 of U^(g) = 1\u{202f}065.3.");
     }
 }

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::EngineError;
 use crate::decisions::DecisionLog;
-use crate::metrics::SeriesPoint;
+use crate::metrics::{SeriesPoint, TrendVerdict};
 use crate::resources::MAX_RESOURCES;
 
 /// Decisions a page's run keeps: the event log's length.
@@ -72,6 +72,13 @@ pub trait LiveRun: dyn_clone::DynClone {
     }
     /// The figures of this moment.
     fn readings(&self) -> Readings;
+    /// The instability verdict at this moment ([`crate::metrics::trend_verdict`] on the series
+    /// the model's report judges: Q(t), or n(t) where the paper's figures plot it), the same
+    /// the report states; `None` in a model where nothing waits (a loss system). Not in
+    /// [`Readings`]: it reads the whole series, and readings are read on every step.
+    fn trend(&self) -> Option<TrendVerdict> {
+        None
+    }
     /// A measured quantity over time, as interval means (empty where the model has none).
     fn series(&self, metric: Metric) -> &[SeriesPoint];
     /// Names of the queue bins, in bin order (virtual queues, size classes, types).

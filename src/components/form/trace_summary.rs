@@ -5,7 +5,7 @@ use std::rc::Rc;
 use packlab_core::trace::stats::TraceStats;
 use yew::prelude::*;
 
-use crate::format::group_digits;
+use packlab_core::format::group_digits;
 
 #[derive(Properties, PartialEq)]
 pub struct TraceSummaryProps {

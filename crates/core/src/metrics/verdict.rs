@@ -25,6 +25,14 @@ const MIN_T_STAT: f64 = 3.0;
 const MIN_RELATIVE_RISE: f64 = 0.2;
 const MIN_ABSOLUTE_RISE: f64 = 2.0;
 
+/// The test in a sentence, for a table's note.
+pub const VERDICT_RULE: &str = "UNSTABLE when the queue grows over the second half of the run so far";
+
+/// A verdict as reports word it.
+pub fn verdict_word(unstable: bool) -> &'static str {
+    if unstable { "UNSTABLE" } else { "stable" }
+}
+
 /// The outcome of the trend test.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct TrendVerdict {

@@ -19,7 +19,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::limits::BATCHES;
-use crate::metrics::{Interval, SeriesPoint, TrendVerdict, batch_means_ci, mean_ci};
+use crate::metrics::{Interval, SeriesPoint, TrendVerdict, batch_means_ci, mean_ci, verdict_word};
 use crate::view::Metric;
 use crate::{ConfigError, EngineError};
 
@@ -156,9 +156,8 @@ pub struct Trajectory {
 pub fn verdict<S>(runs: &[&RunReport<S>]) -> String {
     let unstable = runs.iter().filter(|r| r.unstable).count();
     match (runs.len(), unstable) {
-        (1, 0) => "stable".to_string(),
-        (1, _) => "UNSTABLE".to_string(),
-        (n, u) => format!("{} ({u}/{n} unstable)", if 2 * u > n { "UNSTABLE" } else { "stable" }),
+        (1, u) => verdict_word(u > 0).to_string(),
+        (n, u) => format!("{} ({u}/{n} unstable)", verdict_word(2 * u > n)),
     }
 }
 

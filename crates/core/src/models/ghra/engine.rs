@@ -27,6 +27,7 @@ use super::state::{Event, GhraConfig, GhraEvent, GhraJob, GhraState, QueueRef};
 use super::stats::GhraStats;
 use crate::des::{Clocks, EventDriven, EventQueue, run_until};
 use crate::limits::MAX_WAITING;
+use crate::metrics::{TrendVerdict, trend_verdict};
 use crate::resources::Resources;
 use crate::rng::Streams;
 use crate::workload::sample;
@@ -126,6 +127,11 @@ impl GhraSim {
 
     pub fn state(&self) -> &GhraState {
         &self.state
+    }
+
+    /// Whether Q(t) grows: the verdict the report and the page state.
+    pub fn trend(&self) -> TrendVerdict {
+        trend_verdict(self.stats.waiting.points(), self.now)
     }
 
     pub fn stats(&self) -> &GhraStats {

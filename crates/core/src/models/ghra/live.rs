@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 use super::engine::GhraSim;
 use super::state::{QueueRef, Source};
-use crate::metrics::SeriesPoint;
+use crate::metrics::{SeriesPoint, TrendVerdict};
 use crate::resources::MAX_RESOURCES;
 use crate::view::{BinsKind, Block, ClusterView, LiveRun, Metric, Readings, ServerView, Why};
 
@@ -97,6 +97,10 @@ impl LiveRun for GhraSim {
 
     fn check_invariants(&self) -> Result<(), String> {
         GhraSim::check_invariants(self)
+    }
+
+    fn trend(&self) -> Option<TrendVerdict> {
+        Some(GhraSim::trend(self))
     }
 
     fn readings(&self) -> Readings {

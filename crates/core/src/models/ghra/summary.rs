@@ -5,7 +5,6 @@ use serde::Serialize;
 
 use super::GhraScenario;
 use super::engine::GhraSim;
-use crate::metrics::trend_verdict;
 use crate::model::Replications;
 use crate::model::policy::PolicySpec;
 use crate::model::report::{summarise_reps, verdict, window_ci};
@@ -58,7 +57,7 @@ pub fn summarize(s: &GhraScenario, policy: &PolicySpec, sim: &GhraSim) -> RunOut
     let warmup = s.window.warmup as f64;
     let queue = stats.waiting.points().to_vec();
     let queue_ci = window_ci(&queue, warmup);
-    let trend = trend_verdict(&queue, now);
+    let trend = sim.trend();
     let mean_queue = stats.waiting.mean(now, warmup);
     let metrics = GhraSummary {
         mean_delay: stats.mean_delay(now),

@@ -21,7 +21,7 @@ use super::stats::MsfqStats;
 use crate::decisions::DecisionLog;
 use crate::des::{EventDriven, EventQueue, run_until};
 use crate::limits::MAX_WAITING;
-use crate::metrics::SeriesPoint;
+use crate::metrics::{SeriesPoint, TrendVerdict, trend_verdict};
 use crate::rng::Streams;
 use crate::workload::sample;
 use crate::{EngineError, Moment};
@@ -218,6 +218,12 @@ impl MsfqSim {
     /// Mean number of waiting jobs after the warm-up, up to now.
     pub fn mean_queue(&self) -> f64 {
         self.stats.waiting.mean(self.now, self.config.warmup)
+    }
+
+    /// Whether n(t) grows (MSFQ's figures plot jobs in system): the verdict the report and
+    /// the page state.
+    pub fn trend(&self) -> TrendVerdict {
+        trend_verdict(self.in_system_series(), self.now)
     }
 
     /// n(t) as interval means.

@@ -3,7 +3,7 @@
 //! the policy's phase as the bar's label.
 
 use super::engine::MsfqSim;
-use crate::metrics::SeriesPoint;
+use crate::metrics::{SeriesPoint, TrendVerdict};
 use crate::view::{Analysis, BinsKind, Block, ClusterView, LiveRun, Metric, Readings, ServerView, Why};
 
 impl MsfqSim {
@@ -39,6 +39,10 @@ impl LiveRun for MsfqSim {
             mean_job_time: response.is_finite().then_some(response),
             mean_reward: None,
         }
+    }
+
+    fn trend(&self) -> Option<TrendVerdict> {
+        Some(MsfqSim::trend(self))
     }
 
     fn series(&self, metric: Metric) -> &[SeriesPoint] {

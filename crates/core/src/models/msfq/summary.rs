@@ -9,7 +9,7 @@ use super::MsfqScenario;
 use super::engine::MsfqSim;
 use super::theory::MsfqAnalysis;
 use crate::limits::BATCHES;
-use crate::metrics::{mean_ci, trend_verdict};
+use crate::metrics::mean_ci;
 use crate::model::Replications;
 use crate::model::policy::PolicySpec;
 use crate::model::report::{verdict, window_ci};
@@ -107,7 +107,7 @@ pub fn summarize(s: &MsfqScenario, policy: &PolicySpec, sim: &MsfqSim) -> RunOut
         completed: stats.completed,
     };
     let in_system = sim.in_system_series().to_vec();
-    let trend = trend_verdict(&in_system, now);
+    let trend = sim.trend();
     let window_waits: f64 = stats.classes.iter().map(|c| c.wait_sum).sum();
     let queue = stats.waiting.points().to_vec();
     let queue_ci = window_ci(&queue, warmup);

@@ -27,7 +27,7 @@ use super::state::{Cluster, Counters, JobId, ServerId, SlotState, WaitingJob, Wa
 use super::trace::SlotJobs;
 use crate::decisions::DecisionLog;
 use crate::limits::MAX_WAITING;
-use crate::metrics::{Series, SeriesPoint};
+use crate::metrics::{Series, SeriesPoint, TrendVerdict, trend_verdict};
 use crate::resources::Resources;
 use crate::rng::Streams;
 use crate::workload::sample;
@@ -353,6 +353,11 @@ impl PgrrSim {
     /// Slots measured so far (after the warm-up).
     pub fn window_slots(&self) -> u64 {
         self.measure.window_slots
+    }
+
+    /// Whether Q(t) grows: the verdict the report and the page state.
+    pub fn trend(&self) -> TrendVerdict {
+        trend_verdict(self.queue_series(), self.slot as f64)
     }
 
     /// Q(t) as interval means.

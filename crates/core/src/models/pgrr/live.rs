@@ -6,7 +6,7 @@ use super::partition::reduced_configs;
 use super::policy::Placement;
 use crate::EngineError;
 use crate::decisions::DecisionLog;
-use crate::metrics::SeriesPoint;
+use crate::metrics::{SeriesPoint, TrendVerdict};
 use crate::view::{BinsKind, Block, ClusterView, LiveRun, Metric, Readings, ServerView, Why};
 
 impl LiveRun for PgrrSim {
@@ -41,6 +41,10 @@ impl LiveRun for PgrrSim {
             mean_job_time: None,
             mean_reward: None,
         }
+    }
+
+    fn trend(&self) -> Option<TrendVerdict> {
+        Some(PgrrSim::trend(self))
     }
 
     fn series(&self, metric: Metric) -> &[SeriesPoint] {

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::PgrrScenario;
 use super::engine::PgrrSim;
-use crate::metrics::trend_verdict;
+use crate::metrics::verdict_word;
 use crate::model::policy::PolicySpec;
 use crate::model::report::{summarise_reps, window_ci};
 use crate::model::table::{Table, interval, num, percent, sig};
@@ -21,7 +21,7 @@ pub fn summarize(s: &PgrrScenario, policy: &PolicySpec, sim: &PgrrSim) -> RunOut
     let counters = sim.counters();
     let queue = sim.queue_series().to_vec();
     let ci = window_ci(&queue, s.window.warmup as f64);
-    let trend = trend_verdict(&queue, sim.slot() as f64);
+    let trend = sim.trend();
     let report = RunReport {
         preset: String::new(),
         policy: policy.to_string(),
@@ -56,7 +56,7 @@ pub fn table(names: &[String], runs: &[Vec<&RunReport>], replicated: bool) -> Ta
         let row = if replicated {
             let own: Vec<RunReport> = runs.iter().map(|r| (*r).clone()).collect();
             let Some(r) = summarise_reps(&own, |_| PgrrSummary {}) else { continue };
-            let verdict = if r.unstable { "UNSTABLE" } else { "stable" };
+            let verdict = verdict_word(r.unstable);
             vec![
                 name.clone(),
                 num(r.mean_queue),
@@ -75,7 +75,7 @@ pub fn table(names: &[String], runs: &[Vec<&RunReport>], replicated: bool) -> Ta
                 r.final_queue.to_string(),
                 num(r.mean_wait),
                 percent(r.mean_occupancy),
-                if r.unstable { "UNSTABLE" } else { "stable" }.to_string(),
+                verdict_word(r.unstable).to_string(),
             ]
         };
         table.row(row);

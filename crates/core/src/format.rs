@@ -1,5 +1,5 @@
-//! Numbers for people, the same everywhere on the page: digits grouped by three, a moment of a
-//! run, a mean that waits for the warm-up.
+//! Numbers for people, the same everywhere on the page and in the tours' sentences that quote
+//! it: digits grouped by three, a moment of a run, a mean that waits for the warm-up.
 
 /// `1234567` → `1 234 567` (narrow no-break spaces, as SI writes large numbers).
 pub fn group_digits(n: u64) -> String {
