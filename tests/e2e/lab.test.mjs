@@ -1472,10 +1472,12 @@ labTest('every tour of `packlab tours` plays step by step as listed: its questio
       const table = await page.$$eval('#stats tr[data-policy]', (trs) =>
         trs.map((tr) => ({ label: tr.querySelector('th').textContent.trim(), cells: [...tr.cells].map((c) => c.textContent.trim()) })),
       );
-      for (const [, label, verdict, mean] of statement.matchAll(/(?:^|; |\. )([^;.]+?)'s queue (?:grew|settled) \((UNSTABLE|stable)\), mean waiting ([\d\u202f.]+)/g)) {
-        const row = table.find((r) => label.endsWith(r.label));
-        assert.ok(row, `${where}: no row for "${label}" in ${JSON.stringify(table)}`);
-        assert.ok(row.cells.includes(verdict) && row.cells.includes(mean), `${where}: ${label} ${verdict} ${mean} vs ${row.cells}`);
+      const named = table.filter((r) => statement.includes(`${r.label}'s queue `));
+      assert.equal(named.length, statement.split("'s queue ").length - 1, `${where}: every lane named has a row: ${statement}`);
+      for (const row of named) {
+        const rest = statement.slice(statement.indexOf(`${row.label}'s queue `) + row.label.length);
+        const [, verdict, mean] = rest.match(/^'s queue (?:grew|settled) \((UNSTABLE|stable)\), mean waiting (\d[\d\u202f]*\.\d+)/) ?? [];
+        assert.ok(row.cells.includes(verdict) && row.cells.includes(mean), `${where}: ${row.label} ${verdict} ${mean} vs ${row.cells}`);
       }
       // Every other number it quotes is on the page: in #stats or in what the step highlights.
       const visible = `${await page.textContent('#stats')} ${await page.textContent(target)}`;
