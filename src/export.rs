@@ -200,10 +200,10 @@ mod tests {
                 "vqs occupancy running mean",
                 "bf-js queue",
                 "bf-js occupancy running mean",
-                "bf-js VQ1 (2/3, 1]",
-                "bf-js VQ2 (1/2, 2/3]",
-                "bf-js VQ3 (1/3, 1/2]",
-                "bf-js VQ4 (0, 1/3]",
+                "bf-js VQ0 (2/3, 1]",
+                "bf-js VQ1 (1/2, 2/3]",
+                "bf-js VQ2 (1/3, 1/2]",
+                "bf-js VQ3 (0, 1/3]",
             ]
         );
         let lines: Vec<&str> = csv.lines().collect();

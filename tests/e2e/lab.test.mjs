@@ -670,7 +670,7 @@ labTest('issue 15: the inspector shows each model\'s decisions with the numbers 
     ['preset=pgrr-a3&policy=bf-js,vqs,fifo-ff&seed=5&horizon=400', 300, 'room before → after'],
     ['preset=msfq-d1&policy=msfq,msf&seed=5&horizon=200', 100, 'free cores before → after'],
     ['preset=ghra-b4&seed=5&horizon=40', 20, 'queue there now'],
-    ['preset=pgas-c3&policy=dra&seed=5&horizon=10', 5, 'I*: ranks up to it got all their servers'],
+    ['preset=pgas-c3&policy=dra&seed=5&horizon=10', 5, 'I*: the first rank whose configuration got fewer servers than its target (J if none)'],
   ];
   for (const [query, t, fact] of cases) {
     const page = await open(`${query}&t=${t}`);

@@ -57,7 +57,7 @@ fn rules_show_what_they_compared() {
         ("msfq-d1", "msfq", "small jobs in the system n₁"),
         ("ghra-b1", "alg1", "server drawn uniformly"),
         ("ghra-b4", "alg2-jsq", "routing"),
-        ("pgas-c3", "dra", "I*: ranks up to it got all their servers"),
+        ("pgas-c3", "dra", "I*: the first rank whose configuration got fewer servers than its target (J if none)"),
     ];
     for (id, policy, label) in cases {
         let mut s = preset(id).unwrap().scenario;

@@ -99,12 +99,14 @@ impl LiveRun for PgrrSim {
                 ServerView { fill, blocks, label, waiting: None }
             })
             .collect();
-        let bins_kind = if self.policy.virtual_queues().is_some() { BinsKind::Queues } else { BinsKind::Sizes };
+        let queues = self.policy.virtual_queues().is_some();
+        let bins_kind = if queues { BinsKind::Queues } else { BinsKind::Sizes };
         ClusterView {
             servers,
             resources: Vec::new(),
             readout: None,
-            legend: None,
+            // The bins are named as the paper names its virtual queues (from 0): say so.
+            legend: Some(super::partition::bins_legend(queues).to_string()),
             bins_kind,
             bins: self.state.waiting_by_class.clone(),
             bin_notes: Vec::new(),
@@ -113,8 +115,6 @@ impl LiveRun for PgrrSim {
     }
 }
 
-/// "VQ1" … "VQ2J": the page counts the queues from 1, while PG-RR's VQ_j and e_j count from 0,
-/// so the bin VQ(j+1) is the paper's VQ_j (PG-RR's how-to-read text tells the reader).
 impl PgrrSim {
     /// A sentence on placement `p`: what the rule chose and the server's room before and after.
     fn why(&self, p: Placement) -> Why {
@@ -125,8 +125,6 @@ impl PgrrSim {
     }
 }
 
-/// Placement `p` for people: what happened ("job 12 (size 0.40, VQ3) → server 2") and the
-/// rule that chose it. Servers are numbered from 1 in everything people read.
 #[cfg(test)]
 mod tests {
     use crate::model::policy::PolicySpec;
@@ -149,7 +147,7 @@ mod tests {
         assert_eq!(view.servers.len(), 3);
         assert_eq!(view.bins_kind, BinsKind::Queues);
         assert_eq!(view.bins.iter().sum::<u64>(), sim.readings().queue_len);
-        assert_eq!(sim.bin_labels()[0], "VQ1 (2/3, 1]");
+        assert_eq!(sim.bin_labels()[0], "VQ0 (2/3, 1]");
         for (server, engine) in view.servers.iter().zip(sim.cluster().servers()) {
             assert_eq!(server.blocks.len(), engine.jobs().len());
             let shares: f32 = server.blocks.iter().map(|b| b.share()).sum();
@@ -163,6 +161,29 @@ mod tests {
         let compact = sim.view(false);
         assert!(compact.servers.iter().all(|s| s.blocks.is_empty() && s.label.is_none()));
         assert_eq!(compact.servers[0].fill, view.servers[0].fill);
+    }
+
+    /// The bins, the sentence on the last placement and the inspector's queue counts name a
+    /// job's virtual queue by the paper's index: on pgrr-a1 (J = 2) 0.6 waits in VQ1 and 0.4 in
+    /// VQ2, and the legend says how the bins are counted.
+    #[test]
+    fn virtual_queues_carry_the_papers_names() {
+        let mut sim = sim("vqs", 2).with_log(4_096);
+        LiveRun::run(&mut sim, 2_000).unwrap();
+        let labels = sim.bin_labels();
+        assert_eq!(labels, ["VQ0 (2/3, 1]", "VQ1 (1/2, 2/3]", "VQ2 (1/3, 1/2]", "VQ3 (0, 1/3]"]);
+        let view = sim.view(true);
+        assert!(view.legend.as_deref().is_some_and(|l| l.contains("VQj holds the waiting jobs of type j")));
+        let why = view.last.expect("jobs were placed").text;
+        assert!(why.contains("size 0.60, VQ1)") || why.contains("size 0.40, VQ2)"), "{why}");
+        let queues = sim
+            .decisions()
+            .records()
+            .iter()
+            .flat_map(|d| &d.facts)
+            .find(|f| f.label == crate::models::pgrr::partition::QUEUES_NOTE && f.value != "none")
+            .expect("a renewal with jobs waiting");
+        assert!(queues.value.split(", ").all(|q| q.starts_with("VQ1 ") || q.starts_with("VQ2 ")), "{}", queues.value);
     }
 
     #[test]

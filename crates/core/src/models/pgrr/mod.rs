@@ -136,10 +136,11 @@ impl Model for Pgrr {
          square, darker when fuller); below them, the waiting jobs per virtual queue (VQS, VQS-BF) or per size \
          class, and under the drawing a sentence on why the last job went where it did. VQS and VQS-BF label each \
          server, and name in that sentence, its configuration in the paper's notation: e_i is one job of type i, \
-         counted from 0 as in the paper, and type i waits in the bin shown as VQ(i+1). So 2e2 is two jobs of VQ3 \
-         (sizes in (1/3, 1/2]) and e1+e3 one job of VQ2 (sizes in (1/2, 2/3], with 2/3 of the server kept for it) \
-         plus one of VQ4. On the charts, the dashed vertical line ends the warm-up; on the occupancy chart, dashed \
-         lines mark the offered load and the papers' guarantees."
+         and type i waits in virtual queue VQi, both counted from 0 as in the paper (the bins under the servers \
+         are VQ0, VQ1, …, each with its interval of sizes). So 2e2 is two jobs of VQ2 (sizes in (1/3, 1/2]) and \
+         e1+e3 one job of VQ1 (sizes in (1/2, 2/3], with 2/3 of the server kept for it) plus one of VQ3. On the \
+         charts, the dashed vertical line ends the warm-up; on the occupancy chart, dashed lines mark the offered \
+         load and the papers' guarantees."
     }
 
     fn context(scenario: &PgrrScenario, _: usize) -> Result<PgrrScenario, ConfigError> {

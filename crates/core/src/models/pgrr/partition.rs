@@ -177,9 +177,28 @@ fn type_of_in<T: PrimInt>(c: T, r: T, j: u8) -> usize {
     if x + x + x > c + c { 2 * m } else { 2 * m + 1 }
 }
 
-/// The name of virtual queue (or size class) `t` on the page: `VQ1`, `VQ2`, …
+/// The name of virtual queue (or size class) `t` wherever people read it: PG-RR's VQ_t, which
+/// holds the jobs of type t (sizes in I_t), counted from 0 as the paper counts them: `VQ0` …
+/// `VQ{2J−1}`, so that `VQ1` is the queue of sizes (1/2, 2/3] for which VQS keeps 2/3 of a
+/// server, and a configuration's e_t counts jobs of `VQ{t}`.
 pub fn bin_name(t: usize) -> String {
-    format!("VQ{}", t + 1)
+    format!("VQ{t}")
+}
+
+/// The inspector's label for the queue counts a renewal weighs, naming the queues as
+/// [`bin_name`] does.
+pub const QUEUES_NOTE: &str = "waiting per virtual queue Q_j (VQj holds type j, counted from 0 as in the paper)";
+
+/// What the page's bins are, under a policy that keeps virtual queues (`queues`) or one queue,
+/// with the paper's naming of the virtual queues said once.
+pub fn bins_legend(queues: bool) -> &'static str {
+    if queues {
+        "Bins: VQj holds the waiting jobs of type j, counted from 0 as in PG-RR; its sizes are the interval shown \
+         under it."
+    } else {
+        "Bins: the waiting jobs of the one queue by size class, named as PG-RR's virtual queues (counted from 0): VQj \
+         counts those of type j, sizes in the interval shown under it."
+    }
 }
 
 #[cfg(test)]
@@ -232,6 +251,32 @@ mod tests {
             assert_eq!(p.type_of(f(s)), t, "size {s}");
         }
         assert_eq!(p.rounded(f("0.01")), f("0.125"));
+    }
+
+    /// A job's virtual queue is named as PG-RR indexes it: a size in I_j waits in VQ_j, j from
+    /// 0, so 0.6 ∈ I_1 = (1/2, 2/3] waits in "VQ1" (the queue VQS keeps 2/3 of a server for), 0.4
+    /// in "VQ2" (the jobs of the configuration 2e2), and with J = 3 a size at most 1/8 in the
+    /// last queue, VQ_{2J−1} = "VQ5". The page's bins carry the same names with their intervals.
+    #[test]
+    fn virtual_queues_are_named_by_the_papers_index() {
+        let p = Partition::new(3, crate::models::pgrr::CAPACITY_UNITS);
+        let f = |s: &str| crate::models::pgrr::sizes::parse_fraction(s).unwrap();
+        for (size, name, interval) in [
+            ("1", "VQ0", "(2/3, 1]"),
+            ("0.6", "VQ1", "(1/2, 2/3]"),
+            ("0.4", "VQ2", "(1/3, 1/2]"),
+            ("0.3", "VQ3", "(1/4, 1/3]"),
+            ("0.2", "VQ4", "(1/6, 1/4]"),
+            ("0.15", "VQ5", "(0, 1/6]"),
+            ("0.01", "VQ5", "(0, 1/6]"),
+        ] {
+            let t = p.type_of(f(size));
+            assert_eq!(bin_name(t), name, "size {size}");
+            assert_eq!(p.interval_label(t), interval, "size {size}");
+        }
+        // e_j of a configuration counts jobs of VQ_j: 2e2 is two jobs of VQ2.
+        let two_e2 = reduced_configs(3).into_iter().find(|k| k.label() == "2e2").unwrap();
+        assert_eq!(two_e2.count(p.type_of(f("0.4"))), 2);
     }
 
     /// `type_of` against the definition (the largest m ≤ J−1 with r·2^m ≤ C, found by trying

@@ -51,6 +51,13 @@ pub const POLICY: Policy<Pgas> = Policy::new(
 
 pub(super) const NONE: u32 = u32::MAX;
 
+/// The inspector's labels for what DRA looked at. I* is CRA's (PG-AS §4): the first i whose
+/// k\[i\] could not be given X̂\[i\] servers, J when every one was.
+pub(crate) const I_STAR: &str = "I*: the first rank whose configuration got fewer servers than its target (J if none)";
+pub(crate) const CHOSEN: &str = "the server chosen";
+pub(crate) const FREED: &str = "slot freed by the departure";
+pub(crate) const SOURCE: &str = "source: the reject-group server with the largest rank, then fewest jobs";
+
 /// The servers of one configuration, as DRA tracks them.
 #[derive(Debug, Clone)]
 pub(super) struct Conf {
@@ -401,6 +408,22 @@ impl Dra {
         best.map(|b| b.2)
     }
 
+    /// A server's rank in words, from [`Dra::rank`] (the rank the policy decides by): "rank i"
+    /// for a ranked server, "rank J + 1, unranked" for the others, surplus servers of a listed
+    /// configuration (beyond its X̂\[i\] oldest) included.
+    fn rank_words(&self, server: u32) -> String {
+        match self.rank(server) {
+            r if r < self.types => format!("rank {}", r + 1),
+            r => format!("rank {} = J + 1, unranked", r + 1),
+        }
+    }
+
+    /// Notes I* as CRA defines it: the first rank whose configuration got fewer servers than
+    /// its target.
+    fn note_i_star(&self, ctx: &mut PgasContext<'_>) {
+        ctx.note(I_STAR, (self.i_star + 1).to_string());
+    }
+
     /// Notes what an arrival's decision looked at: GPA's ranked configurations with their
     /// targets, I*, and the rank of the server chosen (the page's inspector).
     fn explain(&self, server: Option<u32>, ctx: &mut PgasContext<'_>) {
@@ -415,34 +438,30 @@ impl Dra {
             .collect();
         let more = if self.list.len() > 4 { format!(", … {} in all", self.list.len()) } else { String::new() };
         ctx.note("GPA's configurations k[i] and targets X̂[i]", format!("{}{more}", ranked.join(", ")));
-        ctx.note("I*: ranks up to it got all their servers", (self.i_star + 1).to_string());
+        self.note_i_star(ctx);
         if let Some(server) = server
             && let Some(conf) = self.confs.get(self.conf_of[server as usize] as usize)
         {
-            let rank = match conf.gpa_pos {
-                NONE => "unranked, yet in the accept group (only a configuration's newest server joins the reject \
-                         group)"
-                    .to_string(),
-                p => format!("rank {}", p + 1),
-            };
-            ctx.note("the server chosen", format!("server {}: {rank}, configuration {}", server + 1, show(&conf.slots)));
+            let mut rank = self.rank_words(server);
+            if self.rank(server) == self.types {
+                // Only a configuration's newest server joins the reject group (RES-27).
+                rank.push_str(", yet in the accept group (not its configuration's newest server)");
+            }
+            ctx.note(CHOSEN, format!("server {}: {rank}, configuration {}", server + 1, show(&conf.slots)));
         }
     }
 
     /// Notes why a departure moved a job from `from` to `to`: the slot freed in the accept
-    /// group, and the reject-group server chosen by RES-29's order.
+    /// group, I*, and the reject-group server chosen by RES-29's order.
     #[cold]
     #[inline(never)]
     fn explain_migration(&self, from: u32, to: u32, job_type: usize, ctx: &mut PgasContext<'_>) {
-        let st = ctx.state();
-        let rank = |server: u32| match self.confs.get(self.conf_of[server as usize] as usize).map(|c| c.gpa_pos) {
-            Some(NONE) | None => "unranked".to_string(),
-            Some(p) => format!("rank {}", p + 1),
-        };
-        let freed = format!("server {} ({}, accept group): a type-{} slot", to + 1, rank(to), job_type + 1);
-        let source = format!("server {} ({}, {} jobs)", from + 1, rank(from), st.jobs_on(from as usize));
-        ctx.note("slot freed by the departure", freed);
-        ctx.note("source: the reject-group server with the largest rank, then fewest jobs", source);
+        let freed = format!("server {} ({}, accept group): a type-{} slot", to + 1, self.rank_words(to), job_type + 1);
+        let source =
+            format!("server {} ({}, {} jobs)", from + 1, self.rank_words(from), ctx.state().jobs_on(from as usize));
+        ctx.note(FREED, freed);
+        self.note_i_star(ctx);
+        ctx.note(SOURCE, source);
     }
 
     /// Admits the arriving type-j job into `server` and runs CRA.

@@ -1,22 +1,33 @@
 //! Discriminating scenarios: tiny traces where each policy must choose known servers.
 
-use super::UpperBound;
+use super::{UpperBound, dra};
+use crate::decisions::Decision;
 use crate::model::Model;
 use crate::model::policy::PolicySpec;
 use crate::models::Scenario;
 use crate::models::pgas::{Pgas, PgasConfig, PgasScenario, PgasSim, Trace};
 use crate::scenario::preset;
 
-/// `servers` servers replaying the trace `csv` under `policy`, up to time `until`.
-fn replay(csv: &str, servers: u32, policy: &str, until: f64) -> PgasSim {
-    let Scenario::Pgas(mut s) = preset("pgas-c5").unwrap().scenario else { panic!("PG-AS") };
-    s.servers = servers;
-    s.attach_trace(Trace::from_csv(csv).unwrap());
+/// `policy` on the scenario `s`, reporting DRA's classification of the servers (the tests
+/// read it) and keeping the last `log` decisions with their notes.
+fn simulate(s: &PgasScenario, policy: &str, log: usize) -> PgasSim {
     let config = s.engine_config(64).unwrap();
     let spec = PolicySpec::parse(policy).unwrap();
     let built = (Pgas::policy(&spec).unwrap().build)(&spec, &config).unwrap();
-    // Details on: the tests read DRA's classification of the servers.
-    let mut sim = PgasSim::new(PgasConfig { details: true, ..config }, built, 1).unwrap();
+    PgasSim::new(PgasConfig { details: true, ..config }, built, 1).unwrap().with_log(log)
+}
+
+/// `servers` servers replaying the trace `csv` under `policy`, up to time `until`.
+fn replay(csv: &str, servers: u32, policy: &str, until: f64) -> PgasSim {
+    replay_logged(csv, servers, policy, until, 0)
+}
+
+/// [`replay`], keeping the last `log` decisions.
+fn replay_logged(csv: &str, servers: u32, policy: &str, until: f64, log: usize) -> PgasSim {
+    let Scenario::Pgas(mut s) = preset("pgas-c5").unwrap().scenario else { panic!("PG-AS") };
+    s.servers = servers;
+    s.attach_trace(Trace::from_csv(csv).unwrap());
+    let mut sim = simulate(&s, policy, log);
     sim.run_until(until).unwrap();
     sim.check_invariants().unwrap();
     sim
@@ -52,6 +63,92 @@ fn dra_reserves_ahead_fills_the_oldest_server_and_migrates_out_of_the_reject_gro
     // why g must grow with L).
     let sim = replay(csv, 3, "dra:g=0", 0.05);
     assert_eq!((sim.stats().rejected, sim.stats().admitted), (1, 0));
+}
+
+/// The value of the note `label` in `d`.
+fn fact<'a>(d: &'a Decision, label: &str) -> Option<&'a str> {
+    d.facts.iter().find(|f| f.label == label).map(|f| f.value.as_str())
+}
+
+/// The (server, rank) pairs a DRA note names, servers and ranks from 1: "server 3 (rank 2 =
+/// J + 1, unranked, …)" or "server 3: rank 1, …"; a server said to be "unranked" without a
+/// number has rank `types` + 1.
+fn ranks_named(note: &str, types: usize) -> Vec<(usize, u32)> {
+    let digits = |t: &str| t.chars().take_while(char::is_ascii_digit).collect::<String>();
+    let mut found = Vec::new();
+    for part in note.split("server ").skip(1) {
+        let server: usize = digits(part).parse().unwrap();
+        let rank = match part.find("rank ").map(|r| digits(&part[r + 5..])) {
+            Some(n) if !n.is_empty() => n.parse().unwrap(),
+            _ if part.contains("unranked") => types as u32 + 1,
+            _ => panic!("no rank for server {server} in {note:?}"),
+        };
+        found.push((server, rank));
+    }
+    found
+}
+
+#[test]
+fn dra_notes_a_surplus_server_as_unranked_and_the_reject_group_above_i_star() {
+    // The trace of the test above. At t = 2 one configuration (two slots) is GPA's only one,
+    // with X̂ = 2 of its three servers: server 3, the newest, is a surplus server. Its
+    // configuration is in GPA's list, yet it is unranked (rank J + 1 = 2), and as the index-1
+    // server of rank 2 > I* = 1 it is the reject group.
+    let csv = "0,1,0.5,0\n0.1,1.9,0.5,0\n0.2,2.8,0.5,0\n0.3,50,0.5,0\n0.4,50,0.5,0\n";
+    let sim = replay(csv, 3, "dra:g=1", 2.5);
+    assert_eq!(sim.state().configuration(2), sim.state().configuration(1));
+    assert_eq!(sim.classify(1).unwrap().rank, 1);
+    let surplus = sim.classify(2).unwrap();
+    assert!(surplus.rank == 2 && surplus.index == 1 && surplus.reject_group, "{surplus:?}");
+    // t = 3: the departure from server 2 pulls server 3's job; the note must rank server 3 as
+    // the policy does, not by its configuration's place in GPA's list (rank 1 ≤ I*).
+    let sim = replay_logged(csv, 3, "dra:g=1", 3.5, 64);
+    let migration = sim.log.records().iter().find(|d| d.action == "migrate").expect("a migration");
+    let source = fact(migration, dra::SOURCE).expect("the source noted");
+    assert!(source.contains("unranked"), "{source}");
+    assert_eq!(ranks_named(source, 1), [(3, 2)], "{source}");
+    assert_eq!(ranks_named(fact(migration, dra::FREED).unwrap(), 1), [(2, 1)]);
+    // The migration notes I* too, so that "rank > I*" can be read off it.
+    let i_star: u32 = fact(migration, dra::I_STAR).expect("I* noted").parse().unwrap();
+    assert_eq!(i_star, 1);
+}
+
+#[test]
+fn dra_notes_the_ranks_the_policy_decided_by() {
+    // A busy run on few servers, where departures leave surplus servers behind: every rank a
+    // note names is the rank the server had when the decision was made, I* is the one CRA
+    // last computed, and every migration's source ranks above I* (the reject group).
+    let Scenario::Pgas(mut s) = preset("pgas-c3").unwrap().scenario else { panic!("PG-AS") };
+    s.servers = 24;
+    let mut sim = simulate(&s, "dra", 256);
+    let types = sim.state().types();
+    let (mut checked, mut unranked, mut migrations) = (0, 0, 0);
+    for _ in 0..6_000 {
+        let before: Vec<u32> = (0..sim.state().servers()).map(|l| sim.classify(l).unwrap().rank).collect();
+        let i_star = sim.ranking.as_ref().unwrap().i_star as u32 + 1;
+        let seen = sim.log.count();
+        if sim.run_events(1).unwrap() == 0 {
+            break;
+        }
+        for d in sim.log.since(seen) {
+            if let Some(noted) = fact(d, dra::I_STAR) {
+                assert_eq!(noted, i_star.to_string(), "{d:?}");
+            }
+            for label in [dra::CHOSEN, dra::FREED, dra::SOURCE] {
+                for (server, rank) in fact(d, label).map(|n| ranks_named(n, types)).unwrap_or_default() {
+                    assert_eq!(rank, before[server - 1], "server {server} at t = {}: {d:?}", d.time);
+                    checked += 1;
+                    unranked += usize::from(rank as usize > types);
+                }
+            }
+            if let Some(source) = fact(d, dra::SOURCE) {
+                let (_, rank) = ranks_named(source, types)[0];
+                assert!(rank > i_star, "a reject-group source ranks above I* = {i_star}: {d:?}");
+                migrations += 1;
+            }
+        }
+    }
+    assert!(checked > 1_000 && unranked > 0 && migrations > 0, "{checked} ranks, {unranked} unranked, {migrations}");
 }
 
 #[test]

@@ -4,7 +4,7 @@ use rand::RngExt;
 
 use crate::index::FifoIndex;
 use crate::model::policy::{Param, PolicySpec};
-use crate::models::pgrr::partition::{Config, MAX_J, MIN_J, Partition, reduced_configs};
+use crate::models::pgrr::partition::{self, Config, MAX_J, MIN_J, Partition, reduced_configs};
 use crate::models::pgrr::state::{JobId, ServerId, WaitingJob, WaitingQueue};
 use crate::models::pgrr::{CAPACITY_UNITS, PgrrContext, PgrrScenario};
 use crate::rng::StreamRng;
@@ -250,13 +250,13 @@ impl Configurations {
             .iter()
             .enumerate()
             .filter(|(_, q)| **q > 0)
-            .map(|(t, q)| format!("VQ{} (e{t}) {q}", t + 1))
+            .map(|(t, q)| format!("{} {q}", partition::bin_name(t)))
             .collect();
         let mut ranked: Vec<(u64, &Config)> = self.configs.iter().map(|k| (k.weight(weights), k)).collect();
         ranked.sort_by_key(|(w, _)| std::cmp::Reverse(*w));
         let top: Vec<String> = ranked.iter().take(4).map(|(w, k)| format!("{} {w}", k.label())).collect();
         let chosen = self.configs[choice as usize];
-        ctx.note("waiting per virtual queue Q", if queues.is_empty() { "none".into() } else { queues.join(", ") });
+        ctx.note(partition::QUEUES_NOTE, if queues.is_empty() { "none".into() } else { queues.join(", ") });
         ctx.note("heaviest configurations ⟨k, Q⟩", top.join(", "));
         ctx.note("renewal: the argmax", format!("{} (weight {})", chosen.label(), chosen.weight(weights)));
     }
