@@ -15,3 +15,8 @@ pub const BATCHES: usize = 20;
 /// Points kept per series in batch runs (the CLI, the tests): the default grid of 1000 slots
 /// gives 2000 points for 2·10^6 slots.
 pub const BATCH_MAX_POINTS: usize = 4096;
+
+/// Most cores a multiserver-job machine may have (MSFQ's `cores`, and so a class's need). The
+/// SWF reader refuses a log whose machine or job is wider, so that whatever `trace stats` fits
+/// to a log runs.
+pub const MAX_CORES: u32 = 65_536;

@@ -34,8 +34,8 @@ pub struct JobClasses {
     written: Vec<f64>,
 }
 
-/// Largest server need (and core count) accepted.
-pub const MAX_CORES: u32 = 65_536;
+/// Largest server need (and core count) accepted; the SWF reader holds logs to it too.
+pub use crate::limits::MAX_CORES;
 /// Most classes in a table.
 pub const MAX_CLASSES: usize = 1_024;
 /// How far the probabilities may sum from 1 before they are refused. Tables copied from
