@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use packlab_core::trace::stats::{TraceStats, classes_csv, stats};
+use packlab_core::trace::swf::too_wide;
 use packlab_core::trace::synth::{GoogleSynth, SwfSynth};
-use packlab_core::trace::{Format, Loaded, Reader, Shared};
+use packlab_core::trace::{Format, Loaded, OUT_OF_ORDER, Reader, Shared};
 
 use crate::args::{TraceCommand, TraceFormat, TraceStatsArgs, TraceSynthArgs};
 
@@ -84,6 +85,12 @@ fn stats_command(args: &TraceStatsArgs, out: &mut dyn Write) -> Result<()> {
     if args.classes_out.is_some() && !matches!(loaded, Loaded::Swf(_)) {
         bail!("--classes-out: class tables are fitted to SWF logs; this is a Google trace");
     }
+    // The machine an SWF log is fitted to is the cores of the run suggested below.
+    if let (Loaded::Swf(_), Some(k)) = (loaded, args.servers)
+        && k > u64::from(packlab_core::limits::MAX_CORES)
+    {
+        bail!("--servers: {} for an SWF log", too_wide(format_args!("'{k}'")));
+    }
     let s = stats(loaded, args.servers);
     if let Some(path) = &args.classes_out {
         std::fs::write(path, classes_csv(&s.classes))
@@ -104,6 +111,10 @@ fn print_stats(s: &TraceStats, classes_out: Option<&Path>, out: &mut dyn Write) 
     writeln!(out, "kept         {}", s.kept)?;
     for (reason, n) in &s.skipped {
         writeln!(out, "skipped      {n:>9}  {reason}")?;
+    }
+    if s.out_of_order > 0 {
+        let (verb, what) = OUT_OF_ORDER;
+        writeln!(out, "{verb:<12} {:>9}  {what}", s.out_of_order)?;
     }
     if s.time_unit == "s" {
         writeln!(out, "span         {:.1} s ({:.2} h)", s.span_seconds, s.span_seconds / 3600.0)?;

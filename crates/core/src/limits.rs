@@ -19,3 +19,8 @@ pub const BATCH_MAX_POINTS: usize = 4096;
 /// Points kept per series in the page's runs: enough for a smooth curve, bounded however long
 /// it runs. The page's verdicts (and the tours' checks, which read them) are on these.
 pub const PAGE_MAX_POINTS: usize = 1024;
+
+/// Most cores a multiserver-job machine may have (MSFQ's `cores`, and so a class's need). The
+/// SWF reader refuses a log whose machine or job is wider, so that whatever `trace stats` fits
+/// to a log runs.
+pub const MAX_CORES: u32 = 65_536;

@@ -2,6 +2,7 @@
 
 use std::rc::Rc;
 
+use packlab_core::trace::OUT_OF_ORDER;
 use packlab_core::trace::stats::TraceStats;
 use yew::prelude::*;
 
@@ -18,13 +19,16 @@ pub fn TraceSummary(props: &TraceSummaryProps) -> Html {
     let s = &props.stats;
     let most = s.histogram.iter().map(|b| b.count).max().unwrap_or(1).max(1) as f64;
     let (width, height) = (12.0, 48.0);
+    // The reasons and the order's words are the core's, as `trace stats` prints them.
     let skipped: Vec<String> = s.skipped.iter().map(|(r, n)| format!("{r} {}", group_digits(*n))).collect();
+    let (sorted, out_of_order) = OUT_OF_ORDER;
     let (unit, per) = (s.time_unit, if s.time_unit == "s" { "second" } else { "time unit" });
     html! {
         <div class="trace-summary" id="trace-summary">
             <p>
                 { format!("{}: {} kept", s.format, group_digits(s.kept)) }
                 if !skipped.is_empty() { { format!("; skipped {}", skipped.join(", ")) } }
+                if s.out_of_order > 0 { { format!("; {sorted} {} {out_of_order}", group_digits(s.out_of_order)) } }
             </p>
             <p>{ format!(
                 "span {:.1} {unit}, {:.3} arrivals per {per}, mean run {:.1} {unit}, mean {} {:.3}{}",

@@ -84,7 +84,14 @@ pub struct Report {
     pub kept: u64,
     /// Tasks or jobs skipped, per reason, in the order the reasons were first met.
     pub skipped: Vec<(&'static str, u64)>,
+    /// SWF: jobs kept that were submitted before the job kept on a line above them. The log is
+    /// sorted by submit time on reading; the count says that it was, and how much.
+    pub out_of_order: u64,
 }
+
+/// What [`Report::out_of_order`] counts, as `trace stats` and the page say it: "sorted 12 out
+/// of submit order".
+pub const OUT_OF_ORDER: (&str, &str) = ("sorted", "out of submit order");
 
 impl Report {
     pub(crate) fn skip(&mut self, reason: &'static str) {
@@ -99,12 +106,16 @@ impl Report {
         self.skipped.iter().map(|(_, n)| n).sum()
     }
 
-    /// "kept 2 000; skipped 31 (unknown run time 30, …)".
+    /// "kept 2 000; skipped 31 (unknown run time 30, …); sorted 4 out of submit order".
     pub fn describe(&self) -> String {
         let mut text = format!("kept {}", self.kept);
         if !self.skipped.is_empty() {
             let reasons: Vec<String> = self.skipped.iter().map(|(r, n)| format!("{r} {n}")).collect();
             text.push_str(&format!("; skipped {} ({})", self.skipped_total(), reasons.join(", ")));
+        }
+        if self.out_of_order > 0 {
+            let (verb, what) = OUT_OF_ORDER;
+            text.push_str(&format!("; {verb} {} {what}", self.out_of_order));
         }
         text
     }

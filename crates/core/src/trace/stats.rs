@@ -33,6 +33,8 @@ pub struct TraceStats {
     pub lines: u64,
     pub kept: u64,
     pub skipped: Vec<(String, u64)>,
+    /// SWF: job lines out of submit order (sorted on reading; [`super::OUT_OF_ORDER`] says it).
+    pub out_of_order: u64,
     /// The unit of the times below: "s", or "time units" for a task CSV (whose times are the
     /// simulation's).
     pub time_unit: &'static str,
@@ -76,6 +78,7 @@ fn base(format: &'static str, fingerprint: u64, report: &Report) -> TraceStats {
         lines: report.lines,
         kept: report.kept,
         skipped: report.skipped.iter().map(|(r, n)| (r.to_string(), *n)).collect(),
+        out_of_order: report.out_of_order,
         time_unit: "s",
         span_seconds: 0.0,
         per_second: 0.0,

@@ -34,8 +34,8 @@ pub struct JobClasses {
     written: Vec<f64>,
 }
 
-/// Largest server need (and core count) accepted.
-pub const MAX_CORES: u32 = 65_536;
+/// Largest server need (and core count) accepted; the SWF reader holds logs to it too.
+pub use crate::limits::MAX_CORES;
 /// Most classes in a table.
 pub const MAX_CLASSES: usize = 1_024;
 /// How far the probabilities may sum from 1 before they are refused. Tables copied from
@@ -74,16 +74,18 @@ impl JobClasses {
                 return Err(err(format!("{}: need {} repeats {}", origin(i), c.need, origin(j))));
             }
         }
+        // Sorted before summing: a sum of floats depends on its order, and a table must rescale
+        // to the same bits whatever order its rows came in (a CSV's, the text form's, which is
+        // by need).
+        classes.sort_by_key(|c| c.need);
         let sum: f64 = classes.iter().map(|c| c.probability).sum();
         if (sum - 1.0).abs() > SUM_TOLERANCE {
             return Err(err(format!("probabilities sum to {sum}; they must sum to 1 (within {SUM_TOLERANCE})")));
         }
-        let mut written: Vec<(u32, f64)> = classes.iter().map(|c| (c.need, c.probability)).collect();
-        written.sort_by_key(|&(need, _)| need);
+        let written = classes.iter().map(|c| c.probability).collect();
         for c in &mut classes {
             c.probability /= sum;
         }
-        classes.sort_by_key(|c| c.need);
         let mut acc = 0.0;
         let mut cdf: Vec<f64> = classes
             .iter()
@@ -93,7 +95,7 @@ impl JobClasses {
             })
             .collect();
         *cdf.last_mut().expect("at least one class") = 1.0;
-        Ok(Self { classes, cdf, written: written.into_iter().map(|(_, p)| p).collect() })
+        Ok(Self { classes, cdf, written })
     }
 
     pub fn parse(text: &str) -> Result<Self, ConfigError> {
@@ -280,6 +282,24 @@ mod tests {
         ] {
             let e = JobClasses::from_csv(text).unwrap_err();
             assert!(e.message.contains(needle), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn an_unsorted_csv_sums_as_its_text_form_does() {
+        // In row order 0.4 + 0.3 + 0.2 + 0.1 = 0.9999999999999999, in need order exactly 1:
+        // rescaled by the first sum, every probability would be one bit high.
+        let csv = JobClasses::from_csv("need,probability,mean_size\n4,0.4,1\n3,0.3,1\n2,0.2,1\n1,0.1,1\n").unwrap();
+        let text = JobClasses::parse("1@0.1,2@0.2,3@0.3,4@0.4").unwrap();
+        let bits = |c: &JobClasses| -> Vec<u64> { c.as_slice().iter().map(|c| c.probability.to_bits()).collect() };
+        assert_eq!(bits(&csv), bits(&text));
+        assert_eq!(bits(&csv), [0.1f64, 0.2, 0.3, 0.4].map(f64::to_bits));
+        // The text form in any order, and the CSV's own text form read back, are the same table.
+        for other in
+            [JobClasses::parse("4@0.4,3@0.3,2@0.2,1@0.1").unwrap(), JobClasses::parse(&csv.to_string()).unwrap()]
+        {
+            assert_eq!(bits(&other), bits(&csv));
+            assert_eq!(other, csv);
         }
     }
 
