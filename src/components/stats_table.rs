@@ -82,11 +82,10 @@ pub fn StatsTable(props: &StatsTableProps) -> Html {
                     },
                     if props.queues { format!("; verdict: {VERDICT_RULE}") } else { String::new() },
                     job_time.map_or(String::new(), |t| format!("; {}: {}", t.name, t.definition)),
-                    // E[T] weighs every class's mean: it has none while a class has no measured
-                    // completion, which a policy that starves the class never gives.
+                    // E[T] weighs every class's mean: it has none until every class has a measured
+                    // job (one still in the system counts with its time so far).
                     if job_time.is_some() && props.lanes.iter().any(|l| l.measured > 0 && l.mean_job_time.is_none()) {
-                        "; – : some class has not completed a measured job yet (under a policy that starves the \
-                         class, it never will)"
+                        "; – : some class has had no measured job yet"
                     } else {
                         ""
                     },

@@ -40,7 +40,7 @@ fn pgrr_fingerprint() -> u64 {
     fingerprint(values)
 }
 
-const PGRR_FINGERPRINT: u64 = 0xe739_b9ff_ccc0_a143;
+const PGRR_FINGERPRINT: u64 = 0x0904_396c_025b_d553;
 
 #[wasm_bindgen_test(unsupported = test)]
 fn pgrr_native_and_wasm_agree() {
@@ -75,7 +75,7 @@ fn msfq_fingerprint() -> u64 {
     fingerprint(values)
 }
 
-const MSFQ_FINGERPRINT: u64 = 0xe561_45db_e7d1_0a29;
+const MSFQ_FINGERPRINT: u64 = 0x7ab8_eb1e_0c35_f40d;
 
 #[wasm_bindgen_test(unsupported = test)]
 fn msfq_native_and_wasm_agree() {

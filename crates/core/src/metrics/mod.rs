@@ -1,11 +1,13 @@
-//! Measurement: time averages, bounded series, confidence intervals and the instability
-//! verdict (SPEC 1.6).
+//! Measurement: time averages, per-job times, bounded series, confidence intervals and the
+//! instability verdict (SPEC 1.6).
 
+mod job_times;
 mod level;
 mod series;
 mod stats;
 mod verdict;
 
+pub use job_times::JobTimes;
 pub use level::Level;
 pub use series::{Series, SeriesPoint};
 pub use stats::{Interval, batch_means_ci, mean_ci, student_t_975};

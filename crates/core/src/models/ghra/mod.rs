@@ -66,7 +66,7 @@ impl Model for Ghra {
         job_time: Some(JobTime {
             name: "delay",
             key: "delay",
-            definition: "start of service − arrival",
+            definition: "start of service − arrival (a job still waiting: its wait so far)",
             title: "Mean delay until service, running average",
             bin_title: "Mean delay per VM type, running average",
         }),

@@ -3,14 +3,12 @@
 //! real and by dummy jobs, and the refresh count of the MaxWeight baselines. Nothing is kept
 //! per job, so memory stays flat with the run length.
 //!
-//! The mean delay is over every job that arrived after the warm-up (SPEC 1.6: censored jobs
-//! are not dropped). A job still waiting counts with the time it has waited so far, a lower
-//! bound of its delay: otherwise an unstable policy, which never starts a growing share of its
-//! jobs, would look faster the worse it gets. Running sums make this O(1) per event.
+//! The mean delay is over every job that arrived after the warm-up, a job still waiting
+//! counted with its wait so far: the rule of every model ([`JobTimes`]).
 
 use super::state::{GhraConfig, GhraJob, GhraState};
 use crate::limits::BATCHES;
-use crate::metrics::{Level, Series, mean_ci};
+use crate::metrics::{JobTimes, Level, Series, mean_ci};
 
 /// Everything measured during a run.
 #[derive(Debug, Clone)]
@@ -34,10 +32,10 @@ pub struct GhraStats {
     pub running_delay: Level,
     /// The same per VM type.
     pub type_running_delay: Vec<Level>,
-    /// Delays of the measured jobs: all of them, per type, and per batch of arrival times.
-    delays: Delays,
-    type_delays: Vec<Delays>,
-    batch_delays: [Delays; BATCHES],
+    /// JobTimes of the measured jobs: all of them, per type, and per batch of arrival times.
+    delays: JobTimes,
+    type_delays: Vec<JobTimes>,
+    batch_delays: [JobTimes; BATCHES],
     /// Jobs that arrived after the warm-up, and those of them that started.
     pub window_arrivals: u64,
     pub window_started: u64,
@@ -70,9 +68,9 @@ impl GhraStats {
             dummy_share: Level::new(w, None),
             running_delay: Level::running_mean(w, series()),
             type_running_delay: (0..config.types()).map(|_| Level::running_mean(w, series())).collect(),
-            delays: Delays::default(),
-            type_delays: vec![Delays::default(); config.types()],
-            batch_delays: [Delays::default(); BATCHES],
+            delays: JobTimes::default(),
+            type_delays: vec![JobTimes::default(); config.types()],
+            batch_delays: [JobTimes::default(); BATCHES],
             window_arrivals: 0,
             window_started: 0,
             arrivals: 0,
@@ -107,10 +105,10 @@ impl GhraStats {
                 add(&mut self.real_used, demand.as_slice());
                 if job.arrival >= self.warmup {
                     self.window_started += 1;
-                    self.delays.started(job.arrival, now);
-                    self.type_delays[job_type].started(job.arrival, now);
+                    self.delays.finished(job.arrival, now);
+                    self.type_delays[job_type].finished(job.arrival, now);
                     let b = self.batch(job.arrival);
-                    self.batch_delays[b].started(job.arrival, now);
+                    self.batch_delays[b].finished(job.arrival, now);
                     self.running_delay.set(now, self.delays.mean(now));
                     self.type_running_delay[job_type].set(now, self.type_delays[job_type].mean(now));
                 }
@@ -170,41 +168,6 @@ impl GhraStats {
     }
 }
 
-/// The delays of a set of measured jobs: the ones that started, and the ones still waiting as
-/// a count and a sum of arrival times (their waits so far at time t sum to count·t − sum).
-#[derive(Debug, Clone, Copy, Default)]
-struct Delays {
-    started: u64,
-    delay_sum: f64,
-    waiting: u64,
-    waiting_arrivals: f64,
-}
-
-impl Delays {
-    fn arrived(&mut self, now: f64) {
-        self.waiting += 1;
-        self.waiting_arrivals += now;
-    }
-
-    fn started(&mut self, arrival: f64, now: f64) {
-        self.waiting -= 1;
-        self.waiting_arrivals -= arrival;
-        self.started += 1;
-        self.delay_sum += now - arrival;
-    }
-
-    /// The mean delay at `now`; NaN without jobs.
-    fn mean(&self, now: f64) -> f64 {
-        let jobs = self.started + self.waiting;
-        if jobs == 0 {
-            return f64::NAN;
-        }
-        // The waits so far are non-negative; rounding in the running sum must not make them less.
-        let waited = (self.waiting as f64 * now - self.waiting_arrivals).max(0.0);
-        (self.delay_sum + waited) / jobs as f64
-    }
-}
-
 fn add(total: &mut [u64], demand: &[u64]) {
     for (t, d) in total.iter_mut().zip(demand) {
         *t += d;
@@ -220,22 +183,4 @@ fn sub(total: &mut [u64], demand: &[u64]) {
 /// The mean over resources of the fraction of the capacity in `used`.
 fn share(used: &[u64], capacity: &[f64]) -> f64 {
     used.iter().zip(capacity).map(|(u, c)| *u as f64 / c).sum::<f64>() / capacity.len() as f64
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn jobs_still_waiting_count_with_their_wait_so_far() {
-        let mut d = Delays::default();
-        assert!(d.mean(0.0).is_nan());
-        d.arrived(0.0);
-        d.arrived(1.0);
-        d.started(0.0, 2.0);
-        // One delay of 2, one job waiting since 1: at t = 10 it has waited 9.
-        assert_eq!(d.mean(10.0), 5.5);
-        d.started(1.0, 12.0);
-        assert_eq!(d.mean(100.0), 6.5);
-    }
 }

@@ -7,15 +7,16 @@ use crate::metrics::{SeriesPoint, TrendVerdict};
 use crate::view::{Analysis, BinsKind, Block, ClusterView, LiveRun, Metric, Readings, ServerView, Why};
 
 impl MsfqSim {
-    /// E\[T\] = Σ_j p_j E\[T^(j)\] with the nominal p_j (RES-45), over the jobs completed so far;
-    /// NaN until every class has a completed job.
+    /// E\[T\] = Σ_j p_j E\[T^(j)\] with the nominal p_j (RES-45), over the measured jobs, those
+    /// still in the system counted with their time so far; NaN until every class has a measured
+    /// arrival.
     pub fn mean_response(&self) -> f64 {
         self.config
             .classes
             .as_slice()
             .iter()
             .zip(&self.stats.classes)
-            .map(|(c, s)| c.probability * s.mean_response())
+            .map(|(c, s)| c.probability * s.mean_response(self.now))
             .sum()
     }
 }

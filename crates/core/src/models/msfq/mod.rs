@@ -69,7 +69,7 @@ impl Model for Msfq {
         job_time: Some(JobTime {
             name: "response time",
             key: "response",
-            definition: "completion − arrival, weighted by the class mix",
+            definition: "completion − arrival (a job still in the system: its time so far), weighted by the class mix",
             title: "Mean response time, running average",
             bin_title: "Mean response time per class, running average",
         }),

@@ -6,29 +6,32 @@ use hdrhistogram::Histogram;
 
 use super::state::{MsfqConfig, MsfqJob, MsfqState};
 use crate::limits::BATCHES;
-use crate::metrics::{Level, Series};
+use crate::metrics::{JobTimes, Level, Series};
 
 /// Response times enter the percentile sketch in units of 10^-3 time units.
 const SKETCH_SCALE: f64 = 1_000.0;
 /// Phases 1..=4 of MSF/MSFQ plus 0, parked (idle).
 pub const PHASES: usize = 5;
 
-/// Per-class counts over the measured window (jobs that arrived after the warm-up).
-#[derive(Debug, Clone, Default)]
+/// Per-class counts and times over the measured window (jobs that arrived after the
+/// warm-up); a job not yet started or completed counts with its time so far ([`JobTimes`]).
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ClassStats {
     pub arrivals: u64,
     pub started: u64,
     pub completed: u64,
-    pub wait_sum: f64,
-    pub response_sum: f64,
-    /// Response sums and counts per batch of arrival times.
-    pub batch_sum: [f64; BATCHES],
-    pub batch_count: [u64; BATCHES],
+    /// Waits (arrival to start).
+    pub waits: JobTimes,
+    /// Response times (arrival to completion).
+    pub responses: JobTimes,
+    /// The same per batch of arrival times.
+    pub batches: [JobTimes; BATCHES],
 }
 
 impl ClassStats {
-    pub fn mean_response(&self) -> f64 {
-        if self.completed == 0 { f64::NAN } else { self.response_sum / self.completed as f64 }
+    /// E\[T^(j)\] at `now`; NaN before the class's first measured arrival.
+    pub fn mean_response(&self, now: f64) -> f64 {
+        self.responses.mean(now)
     }
 }
 
@@ -171,7 +174,13 @@ impl MsfqStats {
     pub(super) fn arrived(&mut self, now: f64, class: usize, st: &MsfqState) {
         self.arrivals += 1;
         if now >= self.warmup {
-            self.classes[class].arrivals += 1;
+            let b = self.batch(now);
+            let c = &mut self.classes[class];
+            c.arrivals += 1;
+            c.waits.arrived(now);
+            c.responses.arrived(now);
+            c.batches[b].arrived(now);
+            self.record_running(now, class);
         }
         self.waiting.set(now, st.waiting_total as f64);
         self.in_system.set(now, (st.waiting_total + st.running_total) as f64);
@@ -184,7 +193,7 @@ impl MsfqStats {
         if job.arrival >= self.warmup {
             let c = &mut self.classes[class];
             c.started += 1;
-            c.wait_sum += now - job.arrival;
+            c.waits.finished(job.arrival, now);
         }
         self.waiting.set(now, st.waiting_total as f64);
         self.busy.set(now, self.busy_fraction[(st.cores - st.free) as usize]);
@@ -198,26 +207,32 @@ impl MsfqStats {
             let b = self.batch(arrival);
             let c = &mut self.classes[class];
             c.completed += 1;
-            c.response_sum += response;
-            c.batch_sum[b] += response;
-            c.batch_count[b] += 1;
-            let mean = c.mean_response();
-            self.class_running_response[class].set(now, mean);
-            self.weighted_response[class] = self.probabilities[class] * mean;
+            c.responses.finished(arrival, now);
+            c.batches[b].finished(arrival, now);
+            self.record_running(now, class);
             // The sketch grows its range as needed (auto-resize); should that ever fail, the
             // value is clamped to the range rather than lost. The means above stay exact.
             let value = ((response * SKETCH_SCALE) as u64).max(1);
             if self.sketch.record(value).is_err() {
                 self.sketch.saturating_record(value);
             }
-            let running: f64 = self.weighted_response.iter().sum();
-            if running.is_finite() {
-                self.running_response.set(now, running);
-            }
         }
         self.in_system.set(now, (st.waiting_total + st.running_total) as f64);
         self.busy.set(now, self.busy_fraction[(st.cores - st.free) as usize]);
         self.class_in_system[class].set(now, (st.waiting[class].len() + st.in_service[class] as usize) as f64);
+    }
+
+    /// The running E\[T^(j)\] of `class` and the running E\[T\] after an event of the class.
+    /// The other classes' terms are as of their last event (their open jobs aged since): the
+    /// curve is drawn from these; the readings and the report compute E\[T\] at their moment.
+    fn record_running(&mut self, now: f64, class: usize) {
+        let mean = self.classes[class].mean_response(now);
+        self.class_running_response[class].set(now, mean);
+        self.weighted_response[class] = self.probabilities[class] * mean;
+        let running: f64 = self.weighted_response.iter().sum();
+        if running.is_finite() {
+            self.running_response.set(now, running);
+        }
     }
 
     fn batch(&self, arrival: f64) -> usize {
@@ -240,7 +255,9 @@ impl MsfqStats {
         }
     }
 
-    /// The q-quantile of the measured response times (NaN before the first completion).
+    /// The q-quantile of the completed measured jobs' response times (NaN before the first
+    /// completion): a quantile of times so far would be no bound of anything, so the jobs still
+    /// in the system are left out here, and only here.
     pub fn response_quantile(&self, q: f64) -> f64 {
         if self.sketch.is_empty() { f64::NAN } else { self.sketch.value_at_quantile(q) as f64 / SKETCH_SCALE }
     }

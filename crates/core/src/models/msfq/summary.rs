@@ -9,7 +9,7 @@ use super::MsfqScenario;
 use super::engine::MsfqSim;
 use super::theory::MsfqAnalysis;
 use crate::limits::BATCHES;
-use crate::metrics::mean_ci;
+use crate::metrics::{JobTimes, mean_ci};
 use crate::model::Replications;
 use crate::model::policy::PolicySpec;
 use crate::model::report::{verdict, window_ci};
@@ -18,8 +18,10 @@ use crate::model::table::{Table, interval, num, percent, sig};
 type RunReport = crate::model::RunReport<MsfqSummary>;
 type RunOutcome = crate::model::RunOutcome<MsfqSummary>;
 
-/// What an MSFQ run adds to [`RunReport`] (SPEC 5.4). Means are over the jobs
-/// that arrived after the warm-up and completed by the horizon (`censored` counts the rest).
+/// What an MSFQ run adds to [`RunReport`] (SPEC 5.4). Means are over the jobs that arrived
+/// after the warm-up, those still in the system at the horizon counted with their time so far
+/// (`censored` counts them; [`crate::metrics::JobTimes`]); the percentiles are of the completed
+/// ones.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MsfqSummary {
     /// E\[T\] = Σ_j p_j E\[T^(j)\] with the nominal class probabilities (RES-45).
@@ -62,7 +64,7 @@ pub fn summarize(s: &MsfqScenario, policy: &PolicySpec, sim: &MsfqSim) -> RunOut
     let warmup = s.window.warmup as f64;
     let classes = sim.config.classes.as_slice();
     let key = |need: u32| need.to_string();
-    let by_class: Vec<f64> = stats.classes.iter().map(|c| c.mean_response()).collect();
+    let by_class: Vec<f64> = stats.classes.iter().map(|c| c.mean_response(now)).collect();
     let weight_sum: f64 = classes.iter().map(|c| c.probability * c.need as f64 * c.mean_size).sum();
     let weighted =
         classes.iter().zip(&by_class).map(|(c, t)| c.probability * c.need as f64 * c.mean_size / weight_sum * t).sum();
@@ -70,11 +72,7 @@ pub fn summarize(s: &MsfqScenario, policy: &PolicySpec, sim: &MsfqSim) -> RunOut
     // E[T] per batch of arrival times, for the batch-means interval.
     let batches: Vec<f64> = (0..BATCHES)
         .filter_map(|b| {
-            let t: Vec<f64> = stats
-                .classes
-                .iter()
-                .map(|c| if c.batch_count[b] == 0 { f64::NAN } else { c.batch_sum[b] / c.batch_count[b] as f64 })
-                .collect();
+            let t: Vec<f64> = stats.classes.iter().map(|c| c.batches[b].mean(now)).collect();
             let m = nominal(&t);
             m.is_finite().then_some(m)
         })
@@ -82,14 +80,14 @@ pub fn summarize(s: &MsfqScenario, policy: &PolicySpec, sim: &MsfqSim) -> RunOut
     let ci = mean_ci(&batches);
     let completed: u64 = stats.classes.iter().map(|c| c.completed).sum();
     let window_arrivals: u64 = stats.classes.iter().map(|c| c.arrivals).sum();
-    let window_started: u64 = stats.classes.iter().map(|c| c.started).sum();
-    let response_sum: f64 = stats.classes.iter().map(|c| c.response_sum).sum();
+    let all_jobs = stats.classes.iter().fold(JobTimes::default(), |all, c| all.plus(&c.responses));
+    let waits = stats.classes.iter().fold(JobTimes::default(), |all, c| all.plus(&c.waits));
     let one_or_all_phases = stats.phases.tracked();
     let metrics = MsfqSummary {
         mean_response: nominal(&by_class),
         mean_response_ci95: [ci.lo, ci.hi],
         weighted_mean_response: weighted,
-        mean_response_all_jobs: response_sum / completed.max(1) as f64,
+        mean_response_all_jobs: all_jobs.mean(now),
         mean_response_by_class: classes.iter().zip(&by_class).map(|(c, t)| (key(c.need), *t)).collect(),
         p50_response: stats.response_quantile(0.50),
         p95_response: stats.response_quantile(0.95),
@@ -108,7 +106,6 @@ pub fn summarize(s: &MsfqScenario, policy: &PolicySpec, sim: &MsfqSim) -> RunOut
     };
     let in_system = sim.in_system_series().to_vec();
     let trend = sim.trend();
-    let window_waits: f64 = stats.classes.iter().map(|c| c.wait_sum).sum();
     let queue = stats.waiting.points().to_vec();
     let queue_ci = window_ci(&queue, warmup);
     let report = RunReport {
@@ -125,7 +122,7 @@ pub fn summarize(s: &MsfqScenario, policy: &PolicySpec, sim: &MsfqSim) -> RunOut
         final_queue: sim.state().waiting_total() as u64,
         arrivals: stats.arrivals,
         started: stats.started,
-        mean_wait: window_waits / window_started.max(1) as f64,
+        mean_wait: waits.mean(now),
         censored: window_arrivals - completed,
         mean_occupancy: metrics.utilization,
         unstable: trend.unstable,
@@ -194,7 +191,7 @@ pub fn table(names: &[String], runs: &[Vec<&RunReport>]) -> Table {
         table.row(row);
     }
     for note in [
-        "E[T]: mean response time (completion − arrival) weighted by the nominal class mix; E[T^w]: weighted by load share",
+        "E[T]: mean response time (completion − arrival; a job still in the system: its time so far) weighted by the nominal class mix; E[T^w]: weighted by load share",
         "95% interval: batch means over 20 arrival-time batches (Student t over replications with --reps)",
         "in system: time-average n(t); verdict: UNSTABLE when n(t) grows over the second half",
     ] {

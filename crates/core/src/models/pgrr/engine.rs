@@ -306,6 +306,7 @@ impl PgrrSim {
         st.counters.arrivals += 1;
         if t >= st.warmup {
             st.counters.window_arrivals += 1;
+            st.counters.window_waiting_arrivals += t;
         }
     }
 

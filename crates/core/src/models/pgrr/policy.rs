@@ -241,6 +241,7 @@ impl<'a> PgrrContext<'a> {
         if waiting.arrival >= st.warmup {
             st.counters.window_started += 1;
             st.counters.window_wait += self.slot - waiting.arrival;
+            st.counters.window_waiting_arrivals -= waiting.arrival;
         }
         Ok(running)
     }

@@ -29,7 +29,7 @@ fn fingerprint(sim: &MsfqSim) -> Vec<u64> {
     let st = sim.stats();
     let mut out = vec![st.arrivals, st.started, st.completed, sim.stats().in_system.mean(sim.now(), 0.0).to_bits()];
     for c in &st.classes {
-        out.extend([c.started, c.completed, c.wait_sum.to_bits(), c.response_sum.to_bits()]);
+        out.extend([c.started, c.completed, c.waits.mean(sim.now()).to_bits(), c.responses.mean(sim.now()).to_bits()]);
     }
     out
 }

@@ -61,4 +61,18 @@ pub struct Counters {
     pub window_started: u64,
     /// Their total waiting time in slots (start − arrival).
     pub window_wait: u64,
+    /// The arrival slots of the measured jobs still waiting, summed: at slot t they have
+    /// waited (window_arrivals − window_started)·t − this so far.
+    pub window_waiting_arrivals: u64,
+}
+
+impl Counters {
+    /// The mean wait at `slot` of the jobs that arrived after the warm-up, those still waiting
+    /// counted with their wait so far (the rule of every model, [`crate::metrics::JobTimes`];
+    /// here in whole slots, exactly). 0 before the first measured arrival.
+    pub fn mean_wait(&self, slot: u64) -> f64 {
+        let waiting = self.window_arrivals - self.window_started;
+        let so_far = (waiting * slot).saturating_sub(self.window_waiting_arrivals);
+        (self.window_wait + so_far) as f64 / self.window_arrivals.max(1) as f64
+    }
 }
