@@ -5,7 +5,12 @@
 //! the same moment shows. Native only (proptest draws its seeds from the OS).
 #![cfg(not(target_arch = "wasm32"))]
 
-use packlab_core::scenario::Setup;
+use std::collections::BTreeSet;
+
+use packlab_core::model::TimeUnit;
+use packlab_core::page::{self, Speed, Theme};
+use packlab_core::scenario::{Scenario, Setup};
+use packlab_core::tours;
 use packlab_web::play::race::Race;
 use packlab_web::play::snapshot::Phase;
 use packlab_web::state::Lab;
@@ -55,6 +60,45 @@ const VALUES: &[&str] = &[
     "+3",
 ];
 
+/// The page keys whose value a link refuses, found key by key from each key's own rule (its
+/// range in [`packlab_core::page::PAGE_KEYS`]): a value its parser refuses; `step`, when the
+/// link opens a tour, unless its last value is a step of that tour; `t`, unless its last value
+/// is a moment of the run the page opens (`scenario`: the tour step's when a tour opens).
+fn refused_keys(pairs: &[(String, String)], scenario: &Scenario) -> BTreeSet<String> {
+    let last = |key: &str| pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    let mut refused = BTreeSet::new();
+    for (key, value) in pairs {
+        let bad = match key.as_str() {
+            page::SPEED => Speed::parse(value).is_err(),
+            page::THEME => Theme::parse(value).is_err(),
+            page::PRESENT | page::EMBED => !["1", "0", "true", "false"].contains(&value.as_str()),
+            page::VIEWS => page::parse_views(value).is_err(),
+            page::TOUR => tours::tour(value).is_err(),
+            _ => false,
+        };
+        if bad {
+            refused.insert(key.clone());
+        }
+    }
+    let tour = pairs.iter().rev().find_map(|(k, v)| (k == page::TOUR).then(|| tours::tour(v).ok()).flatten());
+    if let (Some(tour), Some(step)) = (tour, last(page::STEP))
+        && !step.parse::<usize>().is_ok_and(|k| (1..=tour.steps.len()).contains(&k))
+    {
+        refused.insert(page::STEP.to_string());
+    }
+    if let Some(t) = last(page::TIME) {
+        let slotted = scenario.info().time == TimeUnit::Slots;
+        let moment = t
+            .parse::<f64>()
+            .ok()
+            .filter(|t| (0.0..=scenario.horizon() as f64).contains(t) && (!slotted || t.fract() == 0.0));
+        if moment.is_none() {
+            refused.insert(page::TIME.to_string());
+        }
+    }
+    refused
+}
+
 /// Cases per target: `PACKLAB_FUZZ_CASES` for a long run, else `default`.
 fn config(default: u32) -> ProptestConfig {
     let cases = std::env::var("PACKLAB_FUZZ_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(default);
@@ -64,8 +108,9 @@ fn config(default: u32) -> ProptestConfig {
 proptest! {
     #![proptest_config(config(256))]
 
-    /// Any page keys with any values: the page loads, each refused key is named, and the link
-    /// it writes back loads to the same state.
+    /// Any page keys with any values: the page loads, names exactly the keys it refuses (each
+    /// in one notice that says why), opens at the moment `t` gives when it takes it, and the
+    /// link it writes back loads to the same state.
     #[test]
     fn page_keys_load_or_are_named(
         preset in prop::sample::select(vec!["pgrr-a1", "msfq-d1", "ghra-b4", "pgas-c3"]),
@@ -81,8 +126,24 @@ proptest! {
         for notice in &lab.notices {
             prop_assert!(!notice.message.is_empty() && !notice.key.is_empty(), "{notice:?}");
         }
-        if let Some(t) = lab.open_at {
-            prop_assert!((0.0..=lab.setup.scenario.horizon() as f64).contains(&t));
+        // The pairs as the page reads them: decoded, keys and values trimmed.
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_str::<Vec<(String, String)>>(&link[1..])
+            .unwrap()
+            .into_iter()
+            .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+            .collect();
+        // Named: every key whose value is refused, and every key given more than once (the
+        // last value is used).
+        let refused = refused_keys(&pairs, &lab.setup.scenario);
+        let repeated = pairs.iter().filter(|(k, _)| pairs.iter().filter(|(j, _)| j == k).count() > 1);
+        let expected: BTreeSet<String> = refused.iter().cloned().chain(repeated.map(|(k, _)| k.clone())).collect();
+        let named: BTreeSet<String> = lab.notices.iter().map(|n| n.key.clone()).collect();
+        prop_assert_eq!(&named, &expected, "{}: notices {:?}", link, lab.notices);
+        prop_assert_eq!(named.len(), lab.notices.len(), "one notice per key: {:?}", lab.notices);
+        let t = pairs.iter().rev().find(|(k, _)| k == page::TIME).map(|(_, v)| v.as_str());
+        match t.filter(|_| !refused.contains(page::TIME)) {
+            Some(t) => prop_assert_eq!(lab.open_at, t.parse::<f64>().ok()),
+            None => prop_assert_eq!(lab.open_at, None),
         }
         let again = Lab::from_link(&lab.query());
         prop_assert_eq!(again.query(), lab.query());
@@ -119,6 +180,8 @@ proptest! {
         setup.scenario.set("horizon", "300").unwrap();
         setup.scenario.set("warmup", "30").unwrap();
         let mut race = Race::new(&setup, 32);
+        // The timeline covers the furthest moment any move reached, and no further.
+        let mut furthest = 0.0_f64;
         for (op, at) in moves {
             match op {
                 0 => race.advance(at, f64::INFINITY, || 0.0).map(drop),
@@ -127,7 +190,9 @@ proptest! {
                 _ => race.seek(at as f64 + if op == 4 { 0.37 } else { 0.0 }),
             }
             .unwrap();
-            prop_assert!(race.now() <= 300.0 && race.now() <= race.furthest().max(race.now()));
+            furthest = furthest.max(race.now());
+            prop_assert!(race.now() <= 300.0, "past the horizon: {}", race.now());
+            prop_assert_eq!(race.furthest(), furthest, "the timeline's end, at {}", race.now());
         }
         let now = race.now();
         let mut straight = Race::new(&setup, 32);

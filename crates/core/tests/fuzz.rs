@@ -13,6 +13,7 @@
 //! seeds. A failure prints the shrunk input; it becomes a regression test in
 //! `crates/core/tests/fuzz_regressions.rs`.
 
+use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use packlab_core::link::{decode_link, encode_link};
@@ -20,21 +21,28 @@ use packlab_core::models::msfq::JobClasses;
 use packlab_core::models::pgas::Trace;
 use packlab_core::models::{Scenario, all_policies};
 use packlab_core::policy::{ParamKind, PolicySpec};
-use packlab_core::report::live_run;
 use packlab_core::scenario::presets;
-use packlab_core::view::Watch;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
+#[path = "fuzz/runs.rs"]
+mod runs;
+use runs::{Reached, run_briefly};
+
 /// Cases per target in `scripts/test`: about ten seconds each on 2 cores.
 const DEFAULT_CASES: u32 = 400;
+
+/// Cases per target: `PACKLAB_FUZZ_CASES`, else [`DEFAULT_CASES`].
+fn cases() -> u32 {
+    std::env::var("PACKLAB_FUZZ_CASES").ok().and_then(|v| v.parse::<u32>().ok()).unwrap_or(DEFAULT_CASES)
+}
 
 /// A runner for one target: `PACKLAB_FUZZ_CASES` cases from the seed `PACKLAB_FUZZ_SEED`
 /// (default 1, so `scripts/test` tries the same inputs every time; `scripts/fuzz` draws
 /// fresh seeds).
 fn runner() -> TestRunner {
     let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
-    let cases = env("PACKLAB_FUZZ_CASES").map_or(DEFAULT_CASES, |c| c as u32);
+    let cases = cases();
     let mut seed = [0u8; 32];
     seed[..8].copy_from_slice(&env("PACKLAB_FUZZ_SEED").unwrap_or(1).to_le_bytes());
     // Failures are reported with their input and kept as explicit regression tests, not in
@@ -220,21 +228,6 @@ fn verdict(failure: Option<String>) -> Result<(), TestCaseError> {
     failure.map_or(Ok(()), |f| Err(TestCaseError::fail(f)))
 }
 
-/// Builds and steps every policy of a scenario that passed validation: a few time units, so
-/// the engines' start-up and first events run on the input. Panics (a test failure naming
-/// the input) if a run breaks one of its model's invariants.
-fn run_briefly(scenario: &Scenario, policies: &[PolicySpec]) {
-    for policy in policies {
-        let Ok(mut run) = live_run(scenario, policy, Watch::page(64)) else { continue };
-        let _ = run.run(scenario.horizon().min(2));
-        let _ = run.readings();
-        let _ = run.view(true);
-        if let Err(e) = run.check_invariants() {
-            panic!("{policy}: invariant broken: {e}");
-        }
-    }
-}
-
 #[test]
 fn links_decode_round_trip_and_run() {
     let (keys, values) = preset_values();
@@ -245,6 +238,7 @@ fn links_decode_round_trip_and_run() {
         proptest::collection::vec(proptest::sample::select(policy_texts()), 0..4),
         proptest::collection::vec(pair, 0..6),
     );
+    let reached = RefCell::new(Reached::new(cases()));
     runner()
         .run(&links, |(preset, policies, pairs)| {
             let mut query: Vec<(String, String)> = vec![("preset".into(), preset)];
@@ -256,7 +250,7 @@ fn links_decode_round_trip_and_run() {
             let mut failure = None;
             no_panic(&link, || {
                 let (decoded, _) = decode_link(&link);
-                run_briefly(&decoded.scenario, &decoded.policies);
+                run_briefly(&reached, &decoded.scenario, &decoded.policies);
                 // What the page writes back decodes to the same scenario and policies, without
                 // errors, and encoding is idempotent.
                 let written = encode_link(&decoded.preset, &decoded.policies, &decoded.scenario, &Default::default());
@@ -271,6 +265,7 @@ fn links_decode_round_trip_and_run() {
             verdict(failure)
         })
         .unwrap();
+    reached.borrow().check("links_decode_round_trip_and_run", &["pgrr", "msfq", "ghra", "pgas"], 8);
 }
 
 #[test]
@@ -283,6 +278,7 @@ fn policy_specs_parse_or_name_the_policy_key() {
         1 => "[ -~]{0,16}",
     ];
     let scenarios: Vec<Scenario> = presets().into_iter().map(|p| p.scenario).collect();
+    let reached = RefCell::new(Reached::new(cases()));
     runner()
         .run(&spec, |text| {
             let mut failure = None;
@@ -297,7 +293,7 @@ fn policy_specs_parse_or_name_the_policy_key() {
                     }
                     for s in scenarios.iter().filter(|s| s.info().id == spec.model().id) {
                         if s.check_policy(&spec).is_ok() {
-                            run_briefly(s, std::slice::from_ref(&spec));
+                            run_briefly(&reached, s, std::slice::from_ref(&spec));
                         }
                     }
                 }
@@ -305,15 +301,17 @@ fn policy_specs_parse_or_name_the_policy_key() {
             verdict(failure)
         })
         .unwrap();
+    reached.borrow().check("policy_specs_parse_or_name_the_policy_key", &["pgrr", "msfq", "ghra", "pgas"], 8);
 }
 
 #[test]
 fn scenario_keys_refuse_by_name_or_run() {
     let (_, values) = preset_values();
     let all = presets();
-    let cases = (0..all.len(), any::<usize>(), value(values));
+    let inputs = (0..all.len(), any::<usize>(), value(values));
+    let reached = RefCell::new(Reached::new(cases()));
     runner()
-        .run(&cases, |(p, k, text)| {
+        .run(&inputs, |(p, k, text)| {
             let preset = &all[p];
             let keys = preset.scenario.keys();
             let key = keys[k % keys.len()].key;
@@ -333,7 +331,7 @@ fn scenario_keys_refuse_by_name_or_run() {
                             other => failure = Some(format!("{input}: shown as {shown:?}, which reads {other:?}")),
                         }
                         if scenario.validate().is_ok() {
-                            run_briefly(&scenario, &preset.policies);
+                            run_briefly(&reached, &scenario, &preset.policies);
                         }
                     }
                 }
@@ -341,6 +339,7 @@ fn scenario_keys_refuse_by_name_or_run() {
             verdict(failure)
         })
         .unwrap();
+    reached.borrow().check("scenario_keys_refuse_by_name_or_run", &["pgrr", "msfq", "ghra", "pgas"], 8);
 }
 
 const CLASS_CSV: &str = "need,probability,mean_size\n1,0.5,1\n3,0.25,2\n5,0.2,1\n15,0.05,4\n";
@@ -360,7 +359,12 @@ fn class_tables_parse_or_say_why() {
         proptest::sample::select(NUMBERS),
         any::<bool>(),
     );
-    let msfq = presets().into_iter().find(|p| p.id == "msfq-d5").unwrap();
+    // The tables run on the MSFQ presets of 15 cores (d5) and 32 (d1), where they validate.
+    let machines: Vec<Scenario> =
+        presets().into_iter().filter(|p| ["msfq-d5", "msfq-d1"].contains(&p.id)).map(|p| p.scenario).collect();
+    let all: Vec<PolicySpec> =
+        all_policies().filter(|(m, _)| m.id == "msfq").filter_map(|(_, p)| PolicySpec::parse(p.name).ok()).collect();
+    let reached = RefCell::new(Reached::new(cases()));
     runner()
         .run(&input, |(text, op, at, with, csv)| {
             let text = mutate(&text, op, at, with);
@@ -371,13 +375,11 @@ fn class_tables_parse_or_say_why() {
                     Err(e) if e.key != "classes" => failure = Some(format!("{text:?}: error names {}", e.key)),
                     Err(_) => {}
                     Ok(classes) => {
-                        let mut scenario = msfq.scenario.clone();
-                        if scenario.set("classes", &classes.to_string()).is_ok() && scenario.validate().is_ok() {
-                            let all: Vec<PolicySpec> = all_policies()
-                                .filter(|(m, _)| m.id == "msfq")
-                                .filter_map(|(_, p)| PolicySpec::parse(p.name).ok())
-                                .collect();
-                            run_briefly(&scenario, &all);
+                        for machine in &machines {
+                            let mut scenario = machine.clone();
+                            if scenario.set("classes", &classes.to_string()).is_ok() && scenario.validate().is_ok() {
+                                run_briefly(&reached, &scenario, &all);
+                            }
                         }
                     }
                 }
@@ -385,6 +387,7 @@ fn class_tables_parse_or_say_why() {
             verdict(failure)
         })
         .unwrap();
+    reached.borrow().check("class_tables_parse_or_say_why", &["msfq"], 8);
 }
 
 const TRACE_CSV: &str =
@@ -394,6 +397,7 @@ const TRACE_CSV: &str =
 fn traces_parse_or_name_line_and_field() {
     let input = (any::<u8>(), any::<usize>(), proptest::sample::select(NUMBERS), 1..4usize);
     let c5 = presets().into_iter().find(|p| p.id == "pgas-c5").unwrap();
+    let reached = RefCell::new(Reached::new(cases()));
     runner()
         .run(&input, |(op, at, with, rounds)| {
             let mut text = TRACE_CSV.to_string();
@@ -409,13 +413,15 @@ fn traces_parse_or_name_line_and_field() {
                     s.attach_trace(trace);
                     let scenario = Scenario::Pgas(s);
                     if scenario.validate().is_ok() {
-                        run_briefly(&scenario, &c5.policies);
+                        run_briefly(&reached, &scenario, &c5.policies);
                     }
                 }
             })?;
             verdict(failure)
         })
         .unwrap();
+    // The trace holds five tasks: a run decides on each at most once or twice.
+    reached.borrow().check("traces_parse_or_name_line_and_field", &["pgas"], 3);
 }
 
 /// The start of a bundled sample, as text.
@@ -431,6 +437,18 @@ fn sample_lines(name: &str, lines: usize) -> String {
     text.lines().take(lines).map(|l| format!("{l}\n")).collect()
 }
 
+/// The lines of the first `tasks` tasks of the bundled Google sample that finish normally, in
+/// the file's order: a task_events file that replays (the sample's first 150 lines hold only
+/// tasks still running where they stop, which every model refuses).
+fn google_tasks(tasks: usize) -> String {
+    let text = sample_lines("google-task-events.csv.gz", 2_000);
+    // A task is its job id and index (fields 2 and 3); event 4 is FINISH.
+    let task = |line: &str| line.split(',').skip(2).take(2).collect::<Vec<_>>().join(",");
+    let finished: Vec<String> =
+        text.lines().filter(|l| l.split(',').nth(5) == Some("4")).map(task).take(tasks).collect();
+    text.lines().filter(|l| finished.contains(&task(l))).map(|l| format!("{l}\n")).collect()
+}
+
 /// Google task_events and SWF files: the bundled samples' first lines, mutated, read in chunks
 /// of random sizes, sometimes gzip-compressed and cut short. A file is read, or refused with
 /// an error (key `trace`) that says where; what is read replays on its model.
@@ -438,7 +456,7 @@ fn sample_lines(name: &str, lines: usize) -> String {
 fn trace_files_read_or_name_where() {
     use packlab_core::trace::{self, Reader};
     use std::io::Write;
-    let google = sample_lines("google-task-events.csv.gz", 60);
+    let google = google_tasks(20);
     let swf = sample_lines("synthetic-32.swf.gz", 40);
     let a5 = presets().into_iter().find(|p| p.id == "pgrr-a5").unwrap();
     let d6 = presets().into_iter().find(|p| p.id == "msfq-d6").unwrap();
@@ -452,6 +470,7 @@ fn trace_files_read_or_name_where() {
         1..200usize,
         any::<u8>(),
     );
+    let reached = RefCell::new(Reached::new(cases()));
     runner()
         .run(&input, |(is_google, op, at, with, rounds, chunk, packing)| {
             let mut text = if is_google { google.clone() } else { swf.clone() };
@@ -489,7 +508,9 @@ fn trace_files_read_or_name_where() {
                         for preset in [&a5, &d6, &c5] {
                             let mut scenario = preset.scenario.clone();
                             match scenario.replay(&shared, &[], &preset.scenario) {
-                                Ok(_) if scenario.validate().is_ok() => run_briefly(&scenario, &preset.policies),
+                                Ok(_) if scenario.validate().is_ok() => {
+                                    run_briefly(&reached, &scenario, &preset.policies)
+                                }
                                 Ok(_) => {}
                                 Err(e) if e.key != "trace" => {
                                     failure = Some(format!("replay error names {}: {e}", e.key))
@@ -503,4 +524,5 @@ fn trace_files_read_or_name_where() {
             verdict(failure)
         })
         .unwrap();
+    reached.borrow().check("trace_files_read_or_name_where", &["pgrr", "msfq", "pgas"], 8);
 }

@@ -1,6 +1,8 @@
 //! Statistical tests against the papers (SPEC 6.2), with fixed seeds and the horizons the
 //! instability verdict is documented for. Each case states what the theory predicts.
 
+use packlab_core::metrics::mean_ci;
+use packlab_core::models::policies_of;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::{RunReport, run};
 use packlab_core::scenario::{Scenario, preset};
@@ -14,7 +16,7 @@ fn report(id: &str, policy: &str, settings: &[(&str, &str)]) -> RunReport {
     run(id, &scenario, &PolicySpec::parse(policy).unwrap()).unwrap().report
 }
 
-/// Runs every policy on seeds 1..=3 and returns how many runs were judged unstable.
+/// Runs `policy` on seeds 1..=3 and returns how many runs were judged unstable.
 fn unstable_count(id: &str, policy: &str, settings: &[(&str, &str)]) -> (usize, Vec<RunReport>) {
     let reports: Vec<_> = (1..=3)
         .map(|seed| {
@@ -27,17 +29,45 @@ fn unstable_count(id: &str, policy: &str, settings: &[(&str, &str)]) -> (usize, 
     (reports.iter().filter(|r| r.unstable).count(), reports)
 }
 
-/// PGRR-A1 (Fig. 3a): VQS serves at most (2/3)·0.02 ≈ 0.0133 < λ = 0.014, so its queue grows
-/// by roughly 0.0007 per slot; BF-J/S and VQS-BF use the (0.4, 0.6) pair and stay stable.
+/// VQS's growth per slot on PGRR-A1, from the fluid limit of its max-weight choice. K_RED
+/// holds either two jobs of size 0.4 (counted as 1/2) or one of 0.6 (in the 2/3 reserved for
+/// type 1). Overloaded, both virtual queues grow, and the max-weight choice keeps the two
+/// configurations' weights ⟨k, Q⟩ = 2·Q_0.4 and Q_0.6 together, so the queues grow in that
+/// ratio: with λ = 0.014 (half of each size) and μ = 0.01, the fraction x of time the server
+/// holds two small jobs solves 2·(λ/2 − 2μx) = λ/2 − μ(1 − x), x = 0.34; it serves
+/// 2μx + μ(1 − x) = 0.0134 jobs per slot and the queue grows by λ − 0.0134 = 0.0006. (The
+/// paper's λ − (2/3)·0.02 ≈ 0.0007 is the growth if VQS served the arrivals' even mix; it
+/// serves more small jobs than that.)
+const A1_VQS_GROWTH: f64 = 0.0006;
+
+/// PGRR-A1 (Fig. 3a): VQS's queue grows at the rate of its fluid limit ([`A1_VQS_GROWTH`]),
+/// while BF-J/S and VQS-BF use the (0.4, 0.6) pair and stay stable.
+///
+/// One run's fitted slope swings with VQS's long cycles between its two configurations (from
+/// 0.0001 to 0.0015 per slot over 10^6 slots), so the growth is measured on 30 seeds: the
+/// Student-t 95% interval of the mean slope must hold 0.0006 and be within ±25% of it, narrow
+/// enough to see a bias of that size.
 #[test]
-fn a1_vqs_unstable_best_fit_stable() {
+fn a1_vqs_grows_at_its_fluid_rate_and_best_fit_stays_stable() {
     let horizon = [("horizon", "1000000"), ("warmup", "100000")];
-    let (vqs, runs) = unstable_count("pgrr-a1", "vqs", &horizon);
-    assert_eq!(vqs, 3, "{runs:#?}");
-    for r in &runs {
-        assert!(r.trend.slope > 0.0002 && r.trend.slope < 0.0012, "VQS growth {:e} per slot", r.trend.slope);
-        assert!(r.final_queue > 300);
+    let runs: Vec<RunReport> = (1..=30)
+        .map(|seed| {
+            let seed = seed.to_string();
+            report("pgrr-a1", "vqs", &[horizon[0], horizon[1], ("seed", &seed)])
+        })
+        .collect();
+    for r in &runs[..3] {
+        assert!(r.unstable && r.final_queue > 300, "VQS seed {}: {:?}, {} waiting", r.seed, r.trend, r.final_queue);
     }
+    let slope = mean_ci(&runs.iter().map(|r| r.trend.slope).collect::<Vec<_>>());
+    assert!(
+        (slope.lo..=slope.hi).contains(&A1_VQS_GROWTH) && slope.hi - slope.lo <= 0.5 * A1_VQS_GROWTH,
+        "VQS grows by {:.3e} per slot, 95% interval [{:.3e}, {:.3e}] over {} seeds; the fluid limit is {A1_VQS_GROWTH:e}",
+        slope.mean,
+        slope.lo,
+        slope.hi,
+        slope.n
+    );
     for policy in ["bf-js", "vqs-bf"] {
         let (n, runs) = unstable_count("pgrr-a1", policy, &horizon);
         assert_eq!(n, 0, "{runs:#?}");
@@ -72,12 +102,15 @@ fn a6_vqs_unstable_at_1_4_mu() {
     assert_eq!(bf, 0, "{runs:#?}");
 }
 
-/// SPEC 6.2 item 5: above the work-conservation bound (α = 1.1) every policy's queue grows.
+/// SPEC 6.2 item 5: above the work-conservation bound (α = 1.1) the queue of every registered
+/// PG-RR policy grows, on A3 and A4.
 #[test]
 fn above_the_capacity_bound_every_policy_grows() {
     let settings = [("load", "1.1"), ("horizon", "500000"), ("warmup", "50000")];
+    let policies: Vec<&str> = policies_of("pgrr").map(|p| p.name).collect();
+    assert!(!policies.is_empty());
     for id in ["pgrr-a3", "pgrr-a4"] {
-        for policy in ["bf-js", "vqs", "vqs-bf", "bf-j", "bf-s", "fifo-ff"] {
+        for policy in &policies {
             let r = report(id, policy, &settings);
             assert!(r.unstable, "{id} {policy}: {:?}", r.trend);
         }

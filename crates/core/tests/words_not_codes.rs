@@ -225,8 +225,13 @@ fn decisions_and_views_speak_in_words() {
             scenario.set_horizon_scaled(horizon(model, meta.name).min(scenario.horizon())).unwrap();
             let spec = PolicySpec::parse(meta.name).unwrap();
             // Policies that do not fit the preset (MSFQ beyond one-or-all classes, preemption
-            // without priorities) and presets without a simulation (bounds only) are skipped.
-            let Ok(mut run) = live_run(&scenario, &spec, Watch::page(64).with_log(LOG)) else { continue };
+            // without priorities) and presets without a simulation (bounds only) are skipped;
+            // any other that does not build fails.
+            if scenario.check_policy(&spec).is_err() || scenario.any().theory_only() {
+                continue;
+            }
+            let mut run = live_run(&scenario, &spec, Watch::page(64).with_log(LOG))
+                .unwrap_or_else(|e| panic!("preset {} policy {}: fits but does not build: {e}", p.id, meta.name));
             runs += 1;
             let at = |what: &str| format!("preset {} policy {} {what}", p.id, meta.name);
             let step = scenario.horizon().div_ceil(CHUNKS);

@@ -7,7 +7,7 @@
 
 mod presets;
 
-pub use presets::{Figure, Plot, Preset, Reference, Setup, Sweep, preset, presets};
+pub use presets::{Figure, Plot, Preset, Reference, Setup, Sweep, preset, preset_for, presets};
 
 use crate::ConfigError;
 use crate::keys::{HORIZON, KeyInfo, LOAD, SAMPLE_EVERY, WARMUP};

@@ -26,6 +26,15 @@ pub fn presets() -> Vec<Preset> {
     crate::models::all_presets()
 }
 
+/// The first preset, in catalogue order, that `policy` runs on: one of its model whose
+/// scenario it fits and that simulates (not a preset of the theory alone, as PG-AS's random
+/// collections). Tests that cover every policy take their scenario from here, so a policy that
+/// does not fit its model's first preset (DRA+Preemption needs priorities) is still covered.
+/// `None` when no preset fits it.
+pub fn preset_for(policy: &PolicySpec) -> Option<Preset> {
+    presets().into_iter().find(|p| !p.scenario.any().theory_only() && p.scenario.check_policy(policy).is_ok())
+}
+
 /// What runs: a preset, its scenario with the user's changes, and the policies raced on it.
 /// The page's state and the CLI's resolved flags both hold one.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,6 +96,11 @@ mod tests {
             }
         }
         assert_eq!(preset("PGRR-A1").unwrap().id, "pgrr-a1");
+        // Every policy runs on some preset of its model.
+        for (model, meta) in crate::models::all_policies() {
+            let found = preset_for(&PolicySpec::parse(meta.name).unwrap());
+            assert_eq!(found.map(|p| p.scenario.info().id), Some(model.id), "{}", meta.name);
+        }
         assert_eq!(preset("pgrr-a9").unwrap_err().key, "preset");
     }
 }
