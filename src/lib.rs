@@ -12,7 +12,6 @@
 //! * [`export`]: the series as CSV and the charts as PNG or SVG;
 //! * [`trace_file`]: reading a trace file in the page, streaming;
 //! * [`dom`]: the DOM and worker plumbing the page shares, and the message a panic leaves;
-//! * [`format`](mod@format): numbers for people;
 //! * [`bench`](mod@bench): the engines timed in WebAssembly (`npm run bench:wasm`).
 
 // These docs are for the crate's developers, built with `--document-private-items`
