@@ -9,9 +9,9 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
+use packlab_core::format::group_digits;
 use packlab_core::scenario::Setup;
 use packlab_web::components::stats_table::{StatsTable, StatsTableProps};
-use packlab_web::format::group_digits;
 use packlab_web::play::race::Race;
 use packlab_web::play::session::RaceSession;
 use packlab_web::play::snapshot::Phase;
