@@ -39,7 +39,7 @@ impl ClassStats {
 /// the warm-up, and the parked (idle) time. A zero-length visit counts (phase 1 when no large
 /// job came during phases 2-4 is one, in the paper's analysis too) unless it is part of the
 /// machine's full cycle on an empty system, which ends in parking at the same instant (RES-40):
-/// that cycle serves nothing and is no visit of any phase (it read E[H1] 15-20 % low at λ = 4,
+/// that cycle serves nothing and is no visit of any phase (it read E\[H1\] 15-20 % low at λ = 4,
 /// where the system empties often).
 #[derive(Debug, Clone)]
 pub struct PhaseStats {
