@@ -83,18 +83,8 @@ pub fn percent(v: f64) -> String {
     format!("{:.1}%", 100.0 * v)
 }
 
-/// `1234567` → `1 234 567`, grouped by thin spaces.
-pub fn group_digits(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() * 2);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push('\u{202f}');
-        }
-        out.push(c);
-    }
-    out
-}
+/// `1234567` → `1 234 567`: the page's grouping, in tables too.
+pub use crate::format::group_digits;
 
 /// A short label for an axis tick or a chart mark: 1.5k, 2M, 0.25, 6.
 pub fn tick(v: f64) -> String {
