@@ -104,8 +104,7 @@ impl Check {
             Check::Shorter { longer, shorter, factor } => {
                 let (l, s) = (lane(longer)?, lane(shorter)?);
                 let (l_unstable, s_unstable) = (verdict(l)?, verdict(s)?);
-                // Compared as the table shows them (two decimals): the sentence quotes those.
-                let holds = !l_unstable && !s_unstable && shown(l.mean_queue) >= factor * shown(s.mean_queue);
+                let holds = !l_unstable && !s_unstable && l.mean_queue >= factor * s.mean_queue;
                 Ok((holds, format!("{}; {}.", queue_outcome(s, s_unstable), queue_outcome(l, l_unstable))))
             }
             Check::RewardNearGreedy { policy, fraction } => {
@@ -116,7 +115,7 @@ impl Check {
                 // The table's "÷ U^(g)" column (three decimals) and the note's U^(g) (one).
                 let share = format!("{:.3}", reward / greedy);
                 Ok((
-                    share.parse::<f64>().is_ok_and(|s| s >= fraction),
+                    reward / greedy >= fraction,
                     format!(
                         "{} earned {} per server, {share} of U^(g) = {}.",
                         p.label,
@@ -164,11 +163,6 @@ fn queue_outcome(lane: &LaneOutcome, unstable: bool) -> String {
         verdict_word(unstable),
         format_mean(lane.mean_queue, 1)
     )
-}
-
-/// A mean waiting as the table shows it, two decimals.
-fn shown(v: f64) -> f64 {
-    format_mean(v, 1).replace('\u{202f}', "").parse().unwrap_or(v)
 }
 
 /// Every tour, one per paper at least.
