@@ -7,8 +7,8 @@
 //! where best fit keeps an ordered-map entry per distinct size (continuous sizes) or VQS keeps
 //! its per-type queues next to the engine's queue.
 //!
-//! One test runs every case in turn: the counting allocator is global, and tests of one binary
-//! run on parallel threads.
+//! The counting allocator is global and tests of one binary run on parallel threads, so each
+//! test holds [`ALONE`] while it counts.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -42,6 +42,9 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
+
+/// Held by each test while it reads the allocator.
+static ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Waiting jobs at which the memory is read.
 const WAITING: u64 = 150_000;
@@ -83,6 +86,7 @@ fn every_engine_keeps_a_waiting_job_in_72_bytes() {
         // queue, so reaching a long queue takes a quadratic number of events.
         ("ghra-b1", &[("load", "3")], &["mw-global", "mw-local"]),
     ];
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     let mut over = Vec::new();
     for (preset_id, sets, policies) in cases {
         for policy in *policies {
@@ -94,4 +98,31 @@ fn every_engine_keeps_a_waiting_job_in_72_bytes() {
         }
     }
     assert!(over.is_empty(), "more than 72 bytes per waiting job: {}", over.join(", "));
+}
+
+/// Bytes held after building the four default lanes of pgrr-a5 (the synthetic Google trace)
+/// at `load`, the trace's summary included.
+fn bytes_to_build_trace_lanes(load: &str) -> usize {
+    let mut scenario = preset("pgrr-a5").unwrap().scenario;
+    scenario.set("load", load).unwrap();
+    scenario.validate().unwrap();
+    let before = LIVE.load(Ordering::Relaxed);
+    let runs: Vec<_> = ["bf-js", "vqs", "vqs-bf", "fifo-ff"]
+        .iter()
+        .map(|p| live_run(&scenario, &PolicySpec::parse(p).unwrap(), Watch::batch(64)).unwrap())
+        .collect();
+    let bytes = LIVE.load(Ordering::Relaxed).saturating_sub(before);
+    drop(runs);
+    bytes
+}
+
+#[test]
+fn lanes_replaying_the_synthetic_trace_hold_none_of_it_before_it_arrives() {
+    // At 1/β = 10 the horizon's trace has 1.1·10^6 tasks; held as jobs they took 27 MB (and
+    // building them several seconds in the page): each lane now draws them as it reaches them.
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
+    let (one, ten) = (bytes_to_build_trace_lanes("1"), bytes_to_build_trace_lanes("10"));
+    eprintln!("building pgrr-a5's lanes: {one} bytes at load 1, {ten} at load 10");
+    assert!(ten < 4 << 20, "{ten} bytes to build the lanes at load 10");
+    assert!(ten.abs_diff(one) < 1 << 20, "the load changes the set-up's memory: {one} bytes at 1, {ten} at 10");
 }

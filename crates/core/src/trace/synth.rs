@@ -11,7 +11,7 @@ use std::io::{self, Write};
 
 use rand::Rng;
 
-use super::google::{Event, EventReader, GoogleTrace, event};
+use super::google::{Event, EventReader, GoogleTask, GoogleTrace, event};
 use crate::ConfigError;
 use crate::rng::{Stream, StreamRng, stream};
 use crate::workload::sample;
@@ -86,59 +86,55 @@ impl GoogleSynth {
         reader.finish()
     }
 
+    /// The tasks [`GoogleSynth::trace`] keeps, in its order, drawn one at a time: the same
+    /// tasks bit for bit (a test checks) without the events, the reader or the memory. A run
+    /// replaying the synthetic trace pulls them as its slots reach them, so starting a run costs
+    /// nothing whatever the load asks for.
+    pub fn kept_tasks(&self) -> KeptTasks {
+        KeptTasks { draws: TaskDraws::new(self), task: 0 }
+    }
+
     /// Hands every line, in time order, to `emit`.
     fn emit(&self, emit: &mut dyn FnMut(u64, &TaskLine) -> io::Result<()>) -> io::Result<()> {
-        let mut arrivals = stream(self.seed, Stream::Arrivals);
-        let mut draws = stream(self.seed, Stream::Sizes);
-        let mut service = stream(self.seed, Stream::Service);
+        let mut draws = TaskDraws::new(self);
         let mut heap: BinaryHeap<Pending> = BinaryHeap::new();
         let mut seq = 0u64;
         let mut push = |heap: &mut BinaryHeap<Pending>, t: u64, line: TaskLine| {
             seq += 1;
             heap.push(Reverse((t, seq, line)));
         };
-        let mut t = START_US;
         for task in 0..self.tasks {
-            let cpu = log_uniform(&mut draws, 0.005, 0.5);
-            let memory = (cpu * log_uniform(&mut draws, 0.5, 2.0)).min(1.0);
+            let d = draws.next(task);
             let units = |v: f64| Some(((v * 1e5).round() as u32).max(1));
-            let priority = weighted(&mut draws, &PRIORITY_WEIGHTS);
-            let fate = sample::open_unit(&mut draws);
-            let run = if sample::open_unit(&mut service) < 0.6 {
-                sample::exponential(&mut service, 1.0 / 30.0)
-            } else {
-                sample::exponential(&mut service, 1.0 / 200.0)
-            };
-            let run_us = (run * 1e6).round() as u64 + 1;
-            let delay_us = (sample::exponential(&mut service, 5.0) * 1e6).round() as u64;
-            let line = |kind, cpu, memory| TaskLine { task, kind, priority, cpu, memory };
-            if task < TIME_ZERO_TASKS.min(self.tasks / 2) {
-                // Running when the trace began: submitted and scheduled at 0. A fixed number,
-                // so that a longer file of the same seed starts with the shorter one's tasks.
-                push(&mut heap, 0, line(event::SUBMIT, units(cpu), units(memory)));
-                push(&mut heap, 0, line(event::SCHEDULE, units(cpu), units(memory)));
-                push(&mut heap, t + run_us, line(event::FINISH, units(cpu), units(memory)));
+            let line = |kind, cpu, memory| TaskLine { task, kind, priority: d.priority, cpu, memory };
+            let Some(t) = d.submit else {
+                // Running when the trace began: submitted and scheduled at 0.
+                let (cpu, memory) = (units(d.cpu), units(d.memory));
+                push(&mut heap, 0, line(event::SUBMIT, cpu, memory));
+                push(&mut heap, 0, line(event::SCHEDULE, cpu, memory));
+                push(&mut heap, draws.t + d.run_us, line(event::FINISH, cpu, memory));
                 continue;
-            }
-            t += (sample::exponential(&mut arrivals, self.per_second) * 1e6).round() as u64;
-            let requests = if (0.07..0.08).contains(&fate) { (None, None) } else { (units(cpu), units(memory)) };
+            };
+            let requests = match d.fate {
+                Fate::NoRequest => (None, None),
+                _ => (units(d.cpu), units(d.memory)),
+            };
             push(&mut heap, t, line(event::SUBMIT, requests.0, requests.1));
-            let scheduled = t + delay_us;
-            if (0.08..0.11).contains(&fate) {
-                let later = units((memory * 1.5).min(1.0));
-                push(&mut heap, t + delay_us / 2, line(event::UPDATE_PENDING, None, later));
+            let scheduled = t + d.delay_us;
+            if d.fate == Fate::MemoryUpdated {
+                push(&mut heap, t + d.delay_us / 2, line(event::UPDATE_PENDING, None, units(d.updated_memory())));
             }
             push(&mut heap, scheduled, line(event::SCHEDULE, requests.0, requests.1));
-            if (0.01..0.05).contains(&fate) {
-                push(&mut heap, scheduled + run_us / 2, line(event::KILL, requests.0, requests.1));
-            } else if (0.05..0.07).contains(&fate) {
-                let evicted = scheduled + run_us / 3;
-                push(&mut heap, evicted, line(event::EVICT, requests.0, requests.1));
-                push(&mut heap, evicted + 1, line(event::SUBMIT, requests.0, requests.1));
-                push(&mut heap, evicted + 1 + delay_us, line(event::SCHEDULE, requests.0, requests.1));
-                push(&mut heap, evicted + 1 + delay_us + run_us, line(event::FINISH, requests.0, requests.1));
-            } else {
-                push(&mut heap, scheduled + run_us, line(event::FINISH, requests.0, requests.1));
+            match d.fate {
+                Fate::Killed => push(&mut heap, scheduled + d.run_us / 2, line(event::KILL, requests.0, requests.1)),
+                Fate::Evicted => {
+                    let evicted = scheduled + d.run_us / 3;
+                    push(&mut heap, evicted, line(event::EVICT, requests.0, requests.1));
+                    push(&mut heap, evicted + 1, line(event::SUBMIT, requests.0, requests.1));
+                    push(&mut heap, evicted + 1 + d.delay_us, line(event::SCHEDULE, requests.0, requests.1));
+                    push(&mut heap, evicted + 1 + d.delay_us + d.run_us, line(event::FINISH, requests.0, requests.1));
+                }
+                _ => push(&mut heap, scheduled + d.run_us, line(event::FINISH, requests.0, requests.1)),
             }
             // Everything up to now is settled: no later task has an event before its submit.
             while heap.peek().is_some_and(|Reverse((at, ..))| *at <= t) {
@@ -150,6 +146,129 @@ impl GoogleSynth {
             emit(at, &l)?;
         }
         Ok(())
+    }
+}
+
+/// What happens to a task after its submit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fate {
+    /// Scheduled once and finished: the tasks a reader keeps.
+    Finished,
+    /// Its memory request raised while pending (UPDATE_PENDING), then finished: kept too.
+    MemoryUpdated,
+    Killed,
+    Evicted,
+    /// Submitted without requests.
+    NoRequest,
+}
+
+/// One task's draws, in the order the generator has always made them (the bundled sample and
+/// every recorded run depend on it).
+struct TaskDraw {
+    /// None: running when the trace began (submitted at time 0).
+    submit: Option<u64>,
+    cpu: f64,
+    memory: f64,
+    priority: u8,
+    fate: Fate,
+    run_us: u64,
+    delay_us: u64,
+}
+
+impl TaskDraw {
+    fn updated_memory(&self) -> f64 {
+        (self.memory * 1.5).min(1.0)
+    }
+}
+
+/// The generator's random streams and clock.
+#[derive(Debug, Clone)]
+struct TaskDraws {
+    arrivals: StreamRng,
+    draws: StreamRng,
+    service: StreamRng,
+    per_second: f64,
+    tasks: u64,
+    /// The last submit, µs of trace time.
+    t: u64,
+    cpu: LogUniform,
+    /// Memory request over CPU request.
+    memory_factor: LogUniform,
+}
+
+impl TaskDraws {
+    fn new(synth: &GoogleSynth) -> Self {
+        Self {
+            arrivals: stream(synth.seed, Stream::Arrivals),
+            draws: stream(synth.seed, Stream::Sizes),
+            service: stream(synth.seed, Stream::Service),
+            per_second: synth.per_second,
+            tasks: synth.tasks,
+            t: START_US,
+            cpu: LogUniform::new(0.005, 0.5),
+            memory_factor: LogUniform::new(0.5, 2.0),
+        }
+    }
+
+    fn next(&mut self, task: u64) -> TaskDraw {
+        let cpu = self.cpu.sample(&mut self.draws);
+        let memory = (cpu * self.memory_factor.sample(&mut self.draws)).min(1.0);
+        let priority = weighted(&mut self.draws, &PRIORITY_WEIGHTS);
+        let fate = match sample::open_unit(&mut self.draws) {
+            f if (0.01..0.05).contains(&f) => Fate::Killed,
+            f if (0.05..0.07).contains(&f) => Fate::Evicted,
+            f if (0.07..0.08).contains(&f) => Fate::NoRequest,
+            f if (0.08..0.11).contains(&f) => Fate::MemoryUpdated,
+            _ => Fate::Finished,
+        };
+        let run = if sample::open_unit(&mut self.service) < 0.6 {
+            sample::exponential(&mut self.service, 1.0 / 30.0)
+        } else {
+            sample::exponential(&mut self.service, 1.0 / 200.0)
+        };
+        let run_us = (run * 1e6).round() as u64 + 1;
+        let delay_us = (sample::exponential(&mut self.service, 5.0) * 1e6).round() as u64;
+        // A fixed number of tasks run from time 0, so that a longer file of the same seed
+        // starts with the shorter one's tasks.
+        let submit = (task >= TIME_ZERO_TASKS.min(self.tasks / 2)).then(|| {
+            self.t += (sample::exponential(&mut self.arrivals, self.per_second) * 1e6).round() as u64;
+            self.t
+        });
+        TaskDraw { submit, cpu, memory, priority, fate, run_us, delay_us }
+    }
+}
+
+/// The kept tasks of a [`GoogleSynth`] trace, one at a time ([`GoogleSynth::kept_tasks`]).
+#[derive(Debug, Clone)]
+pub struct KeptTasks {
+    draws: TaskDraws,
+    task: u64,
+}
+
+impl Iterator for KeptTasks {
+    type Item = GoogleTask;
+
+    fn next(&mut self) -> Option<GoogleTask> {
+        // The reader keeps a task that was submitted after time 0 with its requests, scheduled
+        // once and finished: its duration is the run time, its requests the last ones given,
+        // which are the SCHEDULE line's (a pending update is overwritten by them).
+        let units = |v: f64| f64::from(((v * 1e5).round() as u32).max(1)) / 1e5;
+        while self.task < self.draws.tasks {
+            let task = self.task;
+            self.task += 1;
+            let d = self.draws.next(task);
+            let (Some(submit_us), Fate::Finished | Fate::MemoryUpdated) = (d.submit, d.fate) else { continue };
+            return Some(GoogleTask {
+                submit_us,
+                duration_us: d.run_us,
+                cpu: units(d.cpu),
+                memory: units(d.memory),
+                priority: d.priority,
+                job: job_of(task),
+                index: (task % 4) as u32,
+            });
+        }
+        None
     }
 }
 
@@ -279,8 +398,22 @@ impl SwfSynth {
 
 /// exp(uniform(ln lo, ln hi)), in `libm`'s arithmetic so that the browser draws the same
 /// trace as the native build (the platforms' own `ln` and `exp` may differ in the last bit).
-fn log_uniform(rng: &mut StreamRng, lo: f64, hi: f64) -> f64 {
-    libm::exp(libm::log(lo) + sample::open_unit(rng) * libm::log(hi / lo))
+/// A log-uniform law on [lo, hi], its logarithms taken once (the draws are the same bits as
+/// taking them every time: they were, and recorded runs depend on them).
+#[derive(Debug, Clone, Copy)]
+struct LogUniform {
+    ln_lo: f64,
+    ln_ratio: f64,
+}
+
+impl LogUniform {
+    fn new(lo: f64, hi: f64) -> Self {
+        Self { ln_lo: libm::log(lo), ln_ratio: libm::log(hi / lo) }
+    }
+
+    fn sample(self, rng: &mut StreamRng) -> f64 {
+        libm::exp(self.ln_lo + sample::open_unit(rng) * self.ln_ratio)
+    }
 }
 
 fn weighted(rng: &mut impl Rng, weights: &[u32]) -> u8 {
@@ -323,6 +456,20 @@ mod tests {
         let direct = GoogleSynth::new(4000, 7).trace().unwrap();
         assert!(direct.tasks == t.tasks, "the tasks differ");
         assert_eq!((direct.report.lines, &direct.report.skipped), (t.report.lines, &t.report.skipped));
+    }
+
+    #[test]
+    fn the_kept_tasks_are_the_readers_bit_for_bit() {
+        // Short traces too, where fewer than 40 tasks run from time 0.
+        for (tasks, seed) in [(6, 1), (81, 2), (5000, 3), (20_000, 11)] {
+            let synth = GoogleSynth::new(tasks, seed);
+            let read = synth.trace().unwrap().tasks;
+            let drawn: Vec<GoogleTask> = synth.kept_tasks().collect();
+            assert_eq!(drawn.len(), read.len(), "{tasks} tasks, seed {seed}");
+            if let Some(i) = (0..read.len()).find(|&i| drawn[i] != read[i]) {
+                panic!("{tasks} tasks, seed {seed}: kept task {i}: {:?} drawn, {:?} read", drawn[i], read[i]);
+            }
+        }
     }
 
     #[test]

@@ -17,14 +17,12 @@
 //! Q(t) is identical; only an occupancy reading taken between the two would differ. packlab
 //! therefore runs the default order only.
 
-use std::sync::Arc;
-
 use super::partition::Partition;
 use super::policy::{PgrrContext, PgrrPolicy, Placement};
 use super::service::{ServiceSampler, SlotService};
 use super::sizes::SizeDist;
 use super::state::{Cluster, Counters, JobId, ServerId, SlotState, WaitingJob, WaitingQueue};
-use super::trace::SlotJobs;
+use super::trace::{TraceCursor, TraceJobs};
 use crate::decisions::DecisionLog;
 use crate::limits::MAX_WAITING;
 use crate::metrics::{Series, SeriesPoint, TrendVerdict, trend_verdict};
@@ -53,7 +51,7 @@ pub struct PgrrConfig {
     pub classes: Partition,
     /// A trace to replay instead of the Poisson arrivals (PGRR-A5), with its traffic scaling
     /// 1/β. The trace's jobs carry their own sizes and services.
-    pub trace: Option<(Arc<SlotJobs>, f64)>,
+    pub trace: Option<(TraceJobs, f64)>,
 }
 
 /// A slotted simulation: one policy on one scenario with one seed.
@@ -73,8 +71,8 @@ pub struct PgrrSim {
     pub(super) arrivals: Vec<WaitingJob>,
     /// Scratch list of this slot's departures.
     pub(super) leaving: Vec<(JobId, ServerId)>,
-    /// The next job of the trace to arrive, when there is one.
-    pub(super) next_traced: usize,
+    /// Where the run is in its trace, with the traffic scaling, when it replays one.
+    pub(super) traced: Option<(TraceCursor, f64)>,
     pub(super) measure: Measurements,
     /// The last decisions, when the run keeps them ([`crate::view::Watch::log`]).
     pub(super) log: DecisionLog,
@@ -101,8 +99,10 @@ impl PgrrSim {
         let classes = config.classes.types();
         let service = config.service.sampler();
         let series = || Series::new(config.sample_every as f64, config.max_points);
-        let mean_service = config.trace.as_ref().map_or(config.service.mean(), |(jobs, _)| jobs.mean_service());
+        let mean_service =
+            config.trace.as_ref().map_or(config.service.mean(), |(jobs, _)| jobs.summary().mean_service());
         let state = SlotState::new(config.servers, config.capacity, config.classes, mean_service, config.warmup);
+        let traced = config.trace.as_ref().map(|(jobs, scaling)| (jobs.cursor(), *scaling));
         let measure = Measurements {
             window_slots: 0,
             queue_sum: 0,
@@ -127,7 +127,7 @@ impl PgrrSim {
             departed: Vec::new(),
             arrivals: Vec::new(),
             leaving: Vec::new(),
-            next_traced: 0,
+            traced,
             measure,
             log: DecisionLog::new(0),
         }
@@ -272,12 +272,11 @@ impl PgrrSim {
 
     fn arrive(&mut self, t: u64) {
         self.arrivals.clear();
-        if let Some((jobs, scaling)) = self.config.trace.clone() {
-            while self.next_traced < jobs.len() && jobs.slot(self.next_traced, scaling) <= t {
-                let i = self.next_traced;
-                self.next_traced += 1;
-                self.admit(t, jobs.size(i), jobs.service(i));
+        if let Some((mut cursor, scaling)) = self.traced.take() {
+            while let Some((size, service)) = cursor.next_by(t, scaling) {
+                self.admit(t, size, service);
             }
+            self.traced = Some((cursor, scaling));
             return;
         }
         let count = sample::poisson(&mut self.streams.arrivals, self.config.arrival_rate);

@@ -4,13 +4,12 @@ use super::Pgrr;
 use super::partition::{MAX_J, MIN_J, Partition};
 use super::service::SlotService;
 use super::sizes::SizeDist;
-use super::trace::{MAX_SYNTHETIC_TASKS, SlotJobs, TraceSource, synthetic, synthetic_tasks};
+use super::trace::{MAX_SYNTHETIC_TASKS, TraceJobs, TraceSource, synthetic, synthetic_tasks};
 use super::{CAPACITY_UNITS, PgrrConfig};
 use crate::ConfigError;
 use crate::keys::{Editor, Input, Key};
 use crate::model::{ModelScenario, window_keys};
 use crate::window::{HasWindow, RunWindow, WindowRules};
-use std::sync::Arc;
 
 /// Largest server count accepted.
 pub const MAX_SERVERS: u64 = 100_000;
@@ -148,27 +147,27 @@ impl PgrrScenario {
 
     /// λ = α·μ·L/R̄, mean arrivals per slot; with a trace, its tasks over its span.
     pub fn arrival_rate(&self) -> f64 {
-        match self.slot_jobs() {
-            Ok(Some(jobs)) => jobs.len() as f64 / jobs.span(self.load).max(1) as f64,
+        match self.trace_jobs() {
+            Ok(Some(jobs)) => jobs.summary().arrival_rate(self.load),
             _ => self.load * self.service.rate() * self.servers as f64 / self.size.mean(),
         }
     }
 
     /// The trace's jobs, when the arrivals come from one.
-    pub fn slot_jobs(&self) -> Result<Option<Arc<SlotJobs>>, ConfigError> {
+    pub fn trace_jobs(&self) -> Result<Option<TraceJobs>, ConfigError> {
         match &self.trace {
             TraceSource::None => Ok(None),
             TraceSource::Synthetic => {
                 synthetic(self.window.seed, synthetic_tasks(self.window.horizon, self.load)).map(Some)
             }
-            TraceSource::File(_, jobs) => Ok(Some(jobs.clone())),
+            TraceSource::File(_, jobs) => Ok(Some(TraceJobs::Loaded(jobs.clone()))),
         }
     }
 
     /// The offered work per slot over the cluster: α, or for a trace its work over its span.
     pub fn offered_utilization(&self) -> f64 {
-        match self.slot_jobs() {
-            Ok(Some(jobs)) => jobs.offered_load(self.servers, self.load),
+        match self.trace_jobs() {
+            Ok(Some(jobs)) => jobs.summary().offered_load(self.servers, self.load),
             _ => self.load,
         }
     }
@@ -176,7 +175,7 @@ impl PgrrScenario {
     /// The engine configuration. The waiting jobs are counted by the policy's virtual queues
     /// (`queues`: their partition depth) or else by the scenario's J.
     pub fn engine_config(&self, queues: Option<u8>, max_points: usize) -> Result<PgrrConfig, ConfigError> {
-        let trace = self.slot_jobs()?.map(|jobs| (jobs, self.load));
+        let trace = self.trace_jobs()?.map(|jobs| (jobs, self.load));
         Ok(PgrrConfig {
             servers: self.servers as usize,
             capacity: CAPACITY_UNITS,

@@ -18,8 +18,8 @@ use std::sync::{Arc, Mutex};
 
 use super::sizes::CAPACITY_UNITS;
 use crate::ConfigError;
-use crate::trace::google::GoogleTrace;
-use crate::trace::synth::GoogleSynth;
+use crate::trace::google::{GoogleTask, GoogleTrace};
+use crate::trace::synth::{GoogleSynth, KeptTasks};
 use crate::trace::{self, Loaded, Shared};
 
 /// One slot, in µs of trace time (RES-15).
@@ -90,74 +90,188 @@ impl TraceSource {
     }
 }
 
-/// The jobs of a trace in arrival order, in slotted units (before the traffic scaling).
-#[derive(Debug, Clone, PartialEq)]
-pub struct SlotJobs {
-    /// Submit time after the first task's, µs.
-    offsets: Vec<u64>,
-    sizes: Vec<u64>,
-    services: Vec<u64>,
-    /// Σ size × service, in server-slots.
+/// One task as a job: (submit offset µs after `first`, size units, service slots).
+fn slot_job(task: &GoogleTask, first: u64) -> (u64, u64, u64) {
+    let size = match task.size() {
+        0.0 => ZERO_SIZE,
+        s => ((s * CAPACITY_UNITS as f64).ceil() as u64).clamp(1, CAPACITY_UNITS),
+    };
+    let service = (task.duration_us.div_ceil(SLOT_US as u64)).max(1);
+    (task.submit_us - first, size, service)
+}
+
+/// What a run's set-up needs of a whole trace, in slotted units: how many jobs, how long it
+/// lasts, their mean service and their work.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TraceSummary {
+    pub len: usize,
+    /// Submit time of the last job after the first's, µs.
+    last_offset: u64,
+    service_sum: u64,
+    /// Σ size × service, in server-slots, summed in arrival order.
     work: f64,
 }
 
-impl SlotJobs {
-    pub fn from_google(trace: &GoogleTrace) -> Self {
-        let first = trace.tasks.first().map_or(0, |t| t.submit_us);
-        let mut jobs = Self { offsets: Vec::new(), sizes: Vec::new(), services: Vec::new(), work: 0.0 };
-        for task in &trace.tasks {
-            let size = match task.size() {
-                0.0 => ZERO_SIZE,
-                s => ((s * CAPACITY_UNITS as f64).ceil() as u64).clamp(1, CAPACITY_UNITS),
-            };
-            let service = (task.duration_us.div_ceil(SLOT_US as u64)).max(1);
-            jobs.offsets.push(task.submit_us - first);
-            jobs.sizes.push(size);
-            jobs.services.push(service);
-            jobs.work += size as f64 / CAPACITY_UNITS as f64 * service as f64;
-        }
-        jobs
-    }
-
-    pub fn len(&self) -> usize {
-        self.offsets.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.offsets.is_empty()
-    }
-
-    /// The arrival slot of job `i` under traffic scaling `scaling` = 1/β.
-    pub fn slot(&self, i: usize, scaling: f64) -> u64 {
-        (self.offsets[i] as f64 / (scaling * SLOT_US)).ceil() as u64
-    }
-
-    pub fn size(&self, i: usize) -> u64 {
-        self.sizes[i]
-    }
-
-    pub fn service(&self, i: usize) -> u64 {
-        self.services[i]
+impl TraceSummary {
+    fn add(&mut self, (offset, size, service): (u64, u64, u64)) {
+        self.len += 1;
+        self.last_offset = offset;
+        self.service_sum += service;
+        self.work += size as f64 / CAPACITY_UNITS as f64 * service as f64;
     }
 
     /// Slots from the first arrival to the last under `scaling`.
     pub fn span(&self, scaling: f64) -> u64 {
-        self.len().checked_sub(1).map_or(0, |last| self.slot(last, scaling))
+        if self.len == 0 { 0 } else { slot_of(self.last_offset, scaling) }
     }
 
     pub fn mean_service(&self) -> f64 {
-        self.services.iter().sum::<u64>() as f64 / self.len().max(1) as f64
+        self.service_sum as f64 / self.len.max(1) as f64
     }
 
-    /// Mean size, a fraction of a server.
-    pub fn mean_size(&self) -> f64 {
-        self.sizes.iter().map(|&s| s as f64).sum::<f64>() / self.len().max(1) as f64 / CAPACITY_UNITS as f64
+    /// Arrivals per slot under `scaling`, while the trace lasts.
+    pub fn arrival_rate(&self, scaling: f64) -> f64 {
+        self.len as f64 / self.span(scaling).max(1) as f64
     }
 
     /// Offered work per slot over `servers` under `scaling`, while the trace lasts.
     pub fn offered_load(&self, servers: u32, scaling: f64) -> f64 {
         let span = self.span(scaling).max(1) as f64;
         self.work / (span * f64::from(servers))
+    }
+}
+
+/// The arrival slot of a job submitted `offset` µs after the first under traffic scaling
+/// `scaling` = 1/β.
+fn slot_of(offset: u64, scaling: f64) -> u64 {
+    (offset as f64 / (scaling * SLOT_US)).ceil() as u64
+}
+
+/// The jobs of a loaded trace in arrival order, in slotted units (before the traffic scaling).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlotJobs {
+    /// (submit offset µs, size units, service slots).
+    jobs: Vec<(u64, u64, u64)>,
+    summary: TraceSummary,
+}
+
+impl SlotJobs {
+    pub fn from_google(trace: &GoogleTrace) -> Self {
+        let first = trace.tasks.first().map_or(0, |t| t.submit_us);
+        let mut summary = TraceSummary::default();
+        let jobs = trace
+            .tasks
+            .iter()
+            .map(|task| {
+                let job = slot_job(task, first);
+                summary.add(job);
+                job
+            })
+            .collect();
+        Self { jobs, summary }
+    }
+
+    pub fn len(&self) -> usize {
+        self.jobs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.jobs.is_empty()
+    }
+
+    /// The arrival slot of job `i` under traffic scaling `scaling` = 1/β.
+    pub fn slot(&self, i: usize, scaling: f64) -> u64 {
+        slot_of(self.jobs[i].0, scaling)
+    }
+
+    pub fn size(&self, i: usize) -> u64 {
+        self.jobs[i].1
+    }
+
+    pub fn service(&self, i: usize) -> u64 {
+        self.jobs[i].2
+    }
+
+    pub fn summary(&self) -> &TraceSummary {
+        &self.summary
+    }
+
+    /// Slots from the first arrival to the last under `scaling`.
+    pub fn span(&self, scaling: f64) -> u64 {
+        self.summary.span(scaling)
+    }
+}
+
+/// The trace a PG-RR run replays, as its engine reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TraceJobs {
+    /// A loaded file's jobs, mapped once and shared by the lanes.
+    Loaded(Arc<SlotJobs>),
+    /// The synthetic trace of `seed` with `tasks` tasks. Each lane draws its jobs as its slots
+    /// reach them (the same jobs in every lane: they come from the seed), so a run's set-up
+    /// and memory do not grow with the load.
+    Synthetic { seed: u64, tasks: u64, summary: TraceSummary },
+}
+
+impl TraceJobs {
+    pub fn summary(&self) -> &TraceSummary {
+        match self {
+            Self::Loaded(jobs) => jobs.summary(),
+            Self::Synthetic { summary, .. } => summary,
+        }
+    }
+
+    /// A reader from the first job on.
+    pub fn cursor(&self) -> TraceCursor {
+        match self {
+            Self::Loaded(jobs) => TraceCursor::Loaded { jobs: jobs.clone(), next: 0 },
+            Self::Synthetic { seed, tasks, .. } => {
+                TraceCursor::Synthetic { tasks: Box::new(GoogleSynth::new(*tasks, *seed).kept_tasks()), first: None, next: None }
+            }
+        }
+    }
+}
+
+/// Where an engine is in its trace.
+#[derive(Debug, Clone)]
+pub enum TraceCursor {
+    Loaded {
+        jobs: Arc<SlotJobs>,
+        next: usize,
+    },
+    Synthetic {
+        /// Boxed: the generator's three random streams are large beside a loaded trace's index.
+        tasks: Box<KeptTasks>,
+        /// The first task's submit, µs.
+        first: Option<u64>,
+        /// The next job, drawn but not yet arrived.
+        next: Option<(u64, u64, u64)>,
+    },
+}
+
+impl TraceCursor {
+    /// The next job (size units, service slots) that arrives by slot `t` under `scaling`.
+    pub fn next_by(&mut self, t: u64, scaling: f64) -> Option<(u64, u64)> {
+        match self {
+            Self::Loaded { jobs, next } => {
+                let i = *next;
+                (i < jobs.len() && jobs.slot(i, scaling) <= t).then(|| {
+                    *next += 1;
+                    (jobs.size(i), jobs.service(i))
+                })
+            }
+            Self::Synthetic { tasks, first, next } => {
+                if next.is_none() {
+                    let task = tasks.next()?;
+                    *next = Some(slot_job(&task, *first.get_or_insert(task.submit_us)));
+                }
+                let (offset, size, service) = (*next)?;
+                (slot_of(offset, scaling) <= t).then(|| {
+                    *next = None;
+                    (size, service)
+                })
+            }
+        }
     }
 }
 
@@ -169,32 +283,36 @@ pub fn synthetic_tasks(horizon: u64, scaling: f64) -> u64 {
 }
 
 /// Most tasks the synthetic trace may be asked for: 2·10^6 tasks cover 9 hours of trace at
-/// 1/β = 1 (3.3·10^5 slots) and take about 150 MB while they are built.
+/// 1/β = 1 (3.3·10^5 slots); summing them up takes a fraction of a second.
 pub const MAX_SYNTHETIC_TASKS: u64 = 2_000_000;
 
-/// The synthetic trace's jobs for `seed`, with at least `tasks` tasks generated. The last one
-/// built is kept: the lanes of a race and the points of a sweep share one seed.
-pub fn synthetic(seed: u64, tasks: u64) -> Result<Arc<SlotJobs>, ConfigError> {
-    static LAST: Mutex<Option<(u64, u64, Arc<SlotJobs>)>> = Mutex::new(None);
+/// The synthetic trace of `seed` with `tasks` tasks, summed up once: the last one is kept,
+/// since the lanes of a race and the page's views ask for the same one many times.
+pub fn synthetic(seed: u64, tasks: u64) -> Result<TraceJobs, ConfigError> {
+    static LAST: Mutex<Option<(u64, u64, TraceSummary)>> = Mutex::new(None);
     let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((s, n, jobs)) = last.as_ref()
-        && *s == seed
-        && *n >= tasks
-    {
-        // A longer trace of the same seed holds the shorter one's tasks, in the same order.
-        return Ok(jobs.clone());
-    }
-    let google = GoogleSynth::new(tasks, seed).trace()?;
-    let jobs = Arc::new(SlotJobs::from_google(&google));
-    *last = Some((seed, tasks, jobs.clone()));
-    Ok(jobs)
+    let summary = match *last {
+        Some((s, n, summary)) if (s, n) == (seed, tasks) => summary,
+        _ => {
+            let mut summary = TraceSummary::default();
+            let mut first = None;
+            for task in GoogleSynth::new(tasks, seed).kept_tasks() {
+                summary.add(slot_job(&task, *first.get_or_insert(task.submit_us)));
+            }
+            if summary.len == 0 {
+                return Err(ConfigError::new(trace::KEY, "no task of the synthetic trace finished normally"));
+            }
+            *last = Some((seed, tasks, summary));
+            summary
+        }
+    };
+    Ok(TraceJobs::Synthetic { seed, tasks, summary })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::trace::Report;
-    use crate::trace::google::GoogleTask;
 
     #[test]
     fn tasks_become_slotted_jobs() {
@@ -226,15 +344,37 @@ mod tests {
         assert_eq!(jobs.span(1.0), 4);
     }
 
+    /// Every job a cursor gives, at a slot past the whole trace.
+    fn drain(trace: &TraceJobs) -> Vec<(u64, u64)> {
+        let mut cursor = trace.cursor();
+        std::iter::from_fn(|| cursor.next_by(u64::MAX, 1.0)).collect()
+    }
+
+    #[test]
+    fn the_drawn_synthetic_trace_is_the_read_one() {
+        // Drawn as a run reaches them, the jobs and the summary are those of the trace read
+        // whole from the generator's events, bit for bit.
+        let read = SlotJobs::from_google(&GoogleSynth::new(3_000, 5).trace().unwrap());
+        let drawn = synthetic(5, 3_000).unwrap();
+        assert_eq!(drawn.summary(), read.summary());
+        let loaded = TraceJobs::Loaded(Arc::new(read));
+        assert_eq!(drain(&drawn), drain(&loaded));
+        // A job arrives at its own slot, not before.
+        let TraceJobs::Loaded(jobs) = &loaded else { unreachable!() };
+        let mut cursor = drawn.cursor();
+        let at = jobs.slot(1, 2.0);
+        assert_eq!(cursor.next_by(jobs.slot(0, 2.0), 2.0), Some((jobs.size(0), jobs.service(0))));
+        if at > jobs.slot(0, 2.0) {
+            assert_eq!(cursor.next_by(at - 1, 2.0), None);
+        }
+        assert_eq!(cursor.next_by(at, 2.0), Some((jobs.size(1), jobs.service(1))));
+    }
+
     #[test]
     fn the_synthetic_trace_grows_by_its_prefix() {
-        let short = synthetic(5, 2_000).unwrap();
-        let long = synthetic(5, 4_000).unwrap();
+        let short = drain(&synthetic(5, 2_000).unwrap());
+        let long = drain(&synthetic(5, 4_000).unwrap());
         assert!(long.len() > short.len() + 1_500);
-        // Tasks that finish well inside the short file are the same in the long one.
-        let n = short.len() * 9 / 10;
-        assert_eq!(short.offsets[..n], long.offsets[..n]);
-        assert_eq!(short.sizes[..n], long.sizes[..n]);
-        assert_eq!(short.services[..n], long.services[..n]);
+        assert_eq!(short[..], long[..short.len()]);
     }
 }
