@@ -256,6 +256,21 @@ fn bad_setups_are_refused_before_anything_is_submitted() {
     refused(&fake.bash(&broken, &[], 1001), &["--version failed: cannot run"]);
     assert_eq!(fake.log("sbatch.log"), "", "nothing was submitted");
 
+    // Another version is run, with a warning.
+    let other = fake.dir.join("other");
+    executable(
+        &other,
+        &format!("#!/bin/sh\n[ \"$1\" = --version ] && echo 'packlab 0.0.1' && exit 0\nexec {BIN} \"$@\"\n"),
+    );
+    let other_out = fake.dir.join("other-out");
+    let flags = ["--shards", "2", "--out", other_out.to_str().unwrap(), "--packlab-bin", other.to_str().unwrap()];
+    let said = ok(&fake.bash(&fake.emit("other", &flags), &[], 1001));
+    assert!(
+        said.contains("warning: ") && said.contains("is \"packlab 0.0.1\", the script was written by packlab"),
+        "{said}"
+    );
+    fake.reset_logs();
+
     // A piped script cannot hand Slurm its own file.
     let script = fake.emit("good", &out_flag);
     let piped = Command::new("bash")

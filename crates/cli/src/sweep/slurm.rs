@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use super::shards::quote;
+// The core's quoting, as `shards::quote` (which imports this module, so not through it).
+use packlab_core::link::shell_quote as quote;
 
 /// The values the Slurm script is written with.
 pub struct Script<'a> {

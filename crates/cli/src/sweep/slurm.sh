@@ -73,6 +73,10 @@ command -v sbatch >/dev/null || die "sbatch is not on the PATH: run this script 
 [[ -x "$PACKLAB" && ! -d "$PACKLAB" ]] ||
   die "$PACKLAB is not an executable file: emit the script again with --packlab-bin PATH, the packlab binary on a file system every node sees"
 version=$("$PACKLAB" --version 2>&1) || die "$PACKLAB --version failed: $version"
+# Another version may read the sweep's link differently; the merge refuses shards of mixed
+# versions, but a whole sweep by another one is only worth a warning.
+[[ "$version" == "packlab @VERSION@" ]] ||
+  printf 'packlab: warning: %s is "%s", the script was written by packlab @VERSION@\n' "$PACKLAB" "$version" >&2
 mkdir -p "$OUT/shards" "$OUT/logs" || die "cannot create $OUT/shards and $OUT/logs"
 
 shards=()
