@@ -270,20 +270,22 @@ pub struct EmitArgs {
     pub max_running: Option<u64>,
 
     /// Slurm: each job's time limit (sbatch --time): MINUTES, MINUTES:SECONDS, H:MM:SS,
-    /// DAYS-H, DAYS-H:MM or DAYS-H:MM:SS.
+    /// DAYS-H, DAYS-H:MM or DAYS-H:MM:SS. Without it, sbatch reads SBATCH_TIMELIMIT.
     #[arg(long, value_name = "TIME", requires = "emit", value_parser = slurm_time)]
     pub slurm_time: Option<String>,
 
     /// Slurm: each job's memory (sbatch --mem): a number of megabytes, or with a unit K, M, G
-    /// or T.
+    /// or T. Without it, sbatch reads SBATCH_MEM_PER_NODE.
     #[arg(long, value_name = "SIZE", requires = "emit", value_parser = slurm_mem)]
     pub slurm_mem: Option<String>,
 
-    /// Slurm: the partition the jobs run in (sbatch --partition).
+    /// Slurm: the partition the jobs run in (sbatch --partition). Without it, sbatch reads
+    /// SBATCH_PARTITION.
     #[arg(long, value_name = "NAME", requires = "emit", value_parser = slurm_name)]
     pub slurm_partition: Option<String>,
 
-    /// Slurm: the account the jobs are charged to (sbatch --account).
+    /// Slurm: the account the jobs are charged to (sbatch --account). Without it, sbatch reads
+    /// SBATCH_ACCOUNT.
     #[arg(long, value_name = "NAME", requires = "emit", value_parser = slurm_name)]
     pub slurm_account: Option<String>,
 }
@@ -292,7 +294,8 @@ pub struct EmitArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Emit {
     /// A bash script that submits a Slurm job array (one shard per task) and a merge job that
-    /// waits for it.
+    /// runs when the shards have ended; `bash FILE merge` and `bash FILE rerun LIST` redo
+    /// those steps (docs/slurm.md).
     Slurm,
     /// A GNU parallel command line (add `--sshlogin` to spread it over hosts).
     Parallel,

@@ -212,7 +212,7 @@ fn resources_throttle_and_rerun_reach_sbatch() {
     }
     std::fs::remove_file(out.join("pgrr-a3-runs.csv")).unwrap();
     let missing = fake.bash(&script, &["merge"], 4);
-    refused(&missing, &["merge refused: shards 3,7,8,9 of 10", "rerun 3,7,8,9"]);
+    refused(&missing, &["merge refused: shards 3,7-9 of 10", "rerun 3,7-9\n"]);
     ok(&fake.bash(&script, &["rerun", "9,3,7-8"], 4));
     let sbatch = fake.log("sbatch.log");
     let arrays: Vec<&str> = sbatch.lines().filter(|l| l.contains("--array=")).collect();

@@ -32,7 +32,7 @@ impl Script<'_> {
         let words = |items: &[String]| items.iter().map(|a| quote(a)).collect::<Vec<_>>().join(" ");
         let fill = |name: &str| -> Option<String> {
             Some(match name {
-                "ID" => self.id.to_string(),
+                "ID" => quote(self.id),
                 "SHARDS" => self.shards.to_string(),
                 "VERSION" => env!("CARGO_PKG_VERSION").to_string(),
                 "PACKLAB" => quote(&self.packlab.display().to_string()),

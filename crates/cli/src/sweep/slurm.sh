@@ -19,6 +19,7 @@ set -euo pipefail
 
 PACKLAB=@PACKLAB@
 OUT=@OUT@
+ID=@ID@
 SHARDS=@SHARDS@
 SBATCH_OPTS=(@SBATCH_OPTS@)
 # The most shards running at once (--max-running); empty: as many as Slurm allows.
@@ -29,14 +30,19 @@ die() {
   exit 1
 }
 
-# The shard file shard $1 writes.
-shard_file() { printf '%s/shards/@ID@-shard-%s-of-%s.jsonl' "$OUT" "$1" "$SHARDS"; }
+# Shard I writes "$SHARD_FILE-I-of-$SHARDS.jsonl".
+SHARD_FILE="$OUT/shards/$ID-shard"
 
-# The shards whose files are missing, as a rerun LIST (e.g. 3,7,9).
+# The shards whose files are missing, as a rerun LIST of shards and ranges (e.g. 3,7-9).
 missing() {
-  local i list=()
-  for ((i = 1; i <= SHARDS; i++)); do
-    [[ -f "$(shard_file "$i")" ]] || list+=("$i")
+  local i from=0 list=()
+  for ((i = 1; i <= SHARDS + 1; i++)); do
+    if ((i <= SHARDS)) && [[ ! -f "$SHARD_FILE-$i-of-$SHARDS.jsonl" ]]; then
+      if ((from == 0)); then from=$i; fi
+    elif ((from > 0)); then
+      if ((i - 1 > from)); then list+=("$from-$((i - 1))"); else list+=("$from"); fi
+      from=0
+    fi
   done
   local IFS=,
   printf '%s' "${list[*]}"
@@ -48,8 +54,8 @@ case "${1:-submit}" in
     # cluster's MaxArraySize), so the shard is offset + task id.
     task=${SLURM_ARRAY_TASK_ID:?is unset: Slurm runs this step, as a task of the array}
     shard=$((${2:-0} + task))
-    echo "packlab: shard $shard/$SHARDS on $(hostname), job ${SLURM_ARRAY_JOB_ID:-?}_$task"
-    [[ -x "$PACKLAB" ]] || die "$PACKLAB is not an executable file on $(hostname): emit the script again with --packlab-bin PATH, a path every node sees"
+    echo "packlab: shard $shard/$SHARDS on $HOSTNAME, job ${SLURM_ARRAY_JOB_ID:-?}_$task"
+    [[ -x "$PACKLAB" ]] || die "$PACKLAB is not an executable file on $HOSTNAME: emit the script again with --packlab-bin PATH, a path every node sees"
     exec "$PACKLAB" sweep @ARGS@ --shard "$shard/$SHARDS" --out "$OUT/shards"
     ;;
   merge)
@@ -57,7 +63,7 @@ case "${1:-submit}" in
     self=${2:-$0}
     lost=$(missing)
     if [[ -n "$lost" ]]; then
-      die "merge refused: shards $lost of $SHARDS did not write $OUT/shards/@ID@-shard-I-of-$SHARDS.jsonl (their logs: $OUT/logs/shard-*.log). Submit them again with: bash $(printf %q "$self") rerun $lost"
+      die "merge refused: shards $lost of $SHARDS did not write $SHARD_FILE-I-of-$SHARDS.jsonl (their logs: $OUT/logs/shard-*.log). Submit them again with: bash $(printf %q "$self") rerun $lost"
     fi
     "$PACKLAB" merge "$OUT/shards" --out "$OUT" ||
       die "merge refused (above); the shards' logs are in $OUT/logs"
@@ -92,7 +98,7 @@ if [[ "${1:-submit}" == rerun ]]; then
   done
   mapfile -t shards < <(printf '%s\n' "${shards[@]}" | sort -nu)
   # A shard that fails again must not leave its old file for the merge.
-  for i in "${shards[@]}"; do rm -f -- "$(shard_file "$i")"; done
+  for i in "${shards[@]}"; do rm -f -- "$SHARD_FILE-$i-of-$SHARDS.jsonl"; done
 else
   shopt -s nullglob
   stale=("$OUT"/shards/*-shard-*-of-*.jsonl)
@@ -122,7 +128,7 @@ undo() {
 
 # Submits tasks $2 (a Slurm array spec) of the array with offset $1, held until the merge is in.
 submit_array() {
-  local opts=(--parsable --hold --job-name="packlab-@ID@" --output="$OUT/logs/shard-%A_%a.log")
+  local opts=(--parsable --hold --job-name="packlab-$ID" --output="$OUT/logs/shard-%A_%a.log")
   opts+=(--array="$2${MAX_RUNNING:+%$MAX_RUNNING}")
   # With a throttle, the arrays run one after another so that it holds across them.
   if [[ -n "$MAX_RUNNING" ]] && ((${#arrays[@]})); then opts+=(--dependency="afterany:${arrays[-1]}"); fi
@@ -155,11 +161,11 @@ submit_array $((chunk * per)) "$spec"
 # afterany, not afterok: the merge runs whatever the shards did, and when one failed it fails
 # itself with a message naming the shards (a merge cancelled by afterok leaves no log).
 deps=$(IFS=: && echo "${arrays[*]}")
-merge=$(sbatch --parsable --job-name="packlab-@ID@-merge" --dependency="afterany:$deps" \
+merge=$(sbatch --parsable --job-name="packlab-$ID-merge" --dependency="afterany:$deps" \
   --kill-on-invalid-dep=yes --output="$OUT/logs/merge-%j.log" "${SBATCH_OPTS[@]}" "$self" merge "$self") ||
   undo "sbatch refused the merge job (above)"
 merge=${merge%%;*}
-scontrol release "${arrays[@]}" || {
+scontrol release "$(IFS=, && echo "${arrays[*]}")" || {
   scancel "$merge" "${arrays[@]}" || true
   die "scontrol release failed (above); cancelled the held job arrays ${arrays[*]} and the merge job $merge"
 }
@@ -167,6 +173,6 @@ scontrol release "${arrays[@]}" || {
 echo "packlab: submitted ${#shards[@]} of $SHARDS shards as job array(s) ${arrays[*]} and the merge job $merge ($version)"
 echo "  progress: squeue -j $(IFS=, && echo "${arrays[*]},$merge")"
 echo "  logs:     $OUT/logs/shard-ARRAY_TASK.log, $OUT/logs/merge-$merge.log"
-echo "  results:  $OUT (when the merge job has ended; if a shard failed, its log says which to rerun)"
+echo "  results:  $OUT when the merge job has ended (if a shard fails, the merge job fails and its log says what to rerun)"
 echo "arrays: ${arrays[*]}"
 echo "merge: $merge"
