@@ -6,7 +6,7 @@
 #     whose name holds a comma, a space and a quote, in arrays split at a MaxArraySize of 3
 #     and throttled with --max-running, with --slurm-* resources passed through;
 #   - a shard that fails makes the merge job fail with a message naming it, `merge` refuses
-#     too, and `rerun` of that shard completes the sweep;
+#     too, and `rerun` of that shard completes the sweep (SBATCH_TIMELIMIT reaching the jobs);
 #   - a merge job that sbatch refuses gets the held arrays cancelled before they run;
 #   - a reused output directory and a binary that is not there are refused before submitting.
 # Needs root or password-less sudo (slurmd starts the jobs) and Debian's slurm-wlm and munge
@@ -192,8 +192,9 @@ chmod +x "$TMP/flaky"
 touch "$TMP/break"
 OUT4="$TMP/failing"
 "$PACKLAB" "${SWEEP[@]}" --emit slurm --shards 3 --packlab-bin "$TMP/flaky" --out "$OUT4" >"$TMP/flaky.sh"
-said=$(bash "$TMP/flaky.sh") || fail "the flaky script did not submit"
+said=$(SBATCH_TIMELIMIT=7 bash "$TMP/flaky.sh") || fail "the flaky script did not submit"
 merge=$(field "$said" merge)
+scontrol show job -o "$merge" | grep -q 'TimeLimit=00:07:00' || fail "SBATCH_TIMELIMIT did not reach the merge job"
 s=$(wait_job "$merge")
 [[ "$s" == FAILED ]] || fail "with shard 2 failing, the merge job ended $s, not FAILED"
 log=$(cat "$OUT4/logs/merge-$merge.log")

@@ -312,6 +312,10 @@ fn emitted_paths_are_absolute_and_flags_are_checked() {
     let bin = std::fs::canonicalize(BIN).unwrap();
     assert!(line.contains(&format!("--jobs 3 {} sweep", bin.display())), "{line}");
     assert!(line.contains(&format!("--out {}/rel/shards", dir.display())), "{line}");
+    let line = run(&["--emit", "parallel", "--shards", "2", "--out", "rel", "--packlab-bin", "my bin/packlab"]);
+    let line = String::from_utf8(line.stdout).unwrap();
+    let mine = format!("'{}/my bin/packlab'", dir.display());
+    assert!(line.contains(&format!("fail=1 {mine} sweep")) && line.contains(&format!("&& {mine} merge")), "{line}");
 
     for (args, needles) in [
         (
