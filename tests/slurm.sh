@@ -43,6 +43,15 @@ chmod 755 "$TMP"
 PIDS=()
 cleanup() {
   local status=$?
+  # Jobs still running (a check failed midway) are cancelled through our own controller only:
+  # SLURM_CONF names it, and nothing runs when it was never written.
+  if [[ -f "$TMP/slurm.conf" ]] && ((${#PIDS[@]} == 3)); then
+    SLURM_CONF="$TMP/slurm.conf" scancel --quiet --user="$(id -un)" 2>/dev/null || true
+    for _ in $(seq 25); do
+      [[ -z "$(SLURM_CONF="$TMP/slurm.conf" squeue -h 2>/dev/null)" ]] && break
+      sleep 0.2
+    done
+  fi
   # Stops only the daemons started here, by their pids, slurmd first.
   local i
   for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do kill "${PIDS[i]}" 2>/dev/null || true; done
