@@ -156,7 +156,7 @@ wait_job() {
 # The value of line "$2: …" of the submit output $1.
 field() { sed -n "s/^$2: //p" <<<"$1"; }
 
-SWEEP=(sweep --preset msfq-d2 --horizon 2000 --load 0.5,0.7 --reps 2)
+SWEEP=(sweep --preset msfq-d2 --horizon 2000 --load "0.5,0.7" --reps 2)
 "$PACKLAB" "${SWEEP[@]}" --out "$TMP/whole" >/dev/null
 same_files() {
   local f
