@@ -244,21 +244,58 @@ pub struct SweepArgs {
     #[arg(long, value_name = "I/N", conflicts_with = "emit")]
     pub shard: Option<packlab_core::sweep::shard::Shard>,
 
+    #[command(flatten)]
+    pub emit: EmitArgs,
+}
+
+/// The flags of `sweep --emit`: the script that runs a sweep's shards elsewhere.
+#[derive(Debug, Args)]
+pub struct EmitArgs {
     /// Print, instead of running, a script that runs the sweep in --shards N shards and then
     /// merges them into --out: a Slurm job array (slurm) or a GNU parallel command (parallel).
-    #[arg(long, value_enum, requires = "shards")]
-    pub emit: Option<Emit>,
+    #[arg(id = "emit", long = "emit", value_name = "KIND", value_enum, requires = "shards")]
+    pub kind: Option<Emit>,
 
     /// How many shards --emit splits the sweep into.
     #[arg(long, value_name = "N", requires = "emit", value_parser = clap::value_parser!(u64).range(1..=packlab_core::sweep::shard::MAX_SHARDS))]
     pub shards: Option<u64>,
+
+    /// The packlab binary the script runs, by its path on the machines that run the shards
+    /// (default: this packlab's own path). The script checks that it runs before submitting.
+    #[arg(long, value_name = "PATH", requires = "emit")]
+    pub packlab_bin: Option<PathBuf>,
+
+    /// Run at most K shards at once (Slurm: the array's `%K`; GNU parallel: `--jobs K`).
+    #[arg(long, value_name = "K", requires = "emit", value_parser = at_least_one)]
+    pub max_running: Option<u64>,
+
+    /// Slurm: each job's time limit (sbatch --time): MINUTES, MINUTES:SECONDS, H:MM:SS,
+    /// DAYS-H, DAYS-H:MM or DAYS-H:MM:SS. Without it, sbatch reads SBATCH_TIMELIMIT.
+    #[arg(long, value_name = "TIME", requires = "emit", value_parser = slurm_time)]
+    pub slurm_time: Option<String>,
+
+    /// Slurm: each job's memory (sbatch --mem): a number of megabytes, or with a unit K, M, G
+    /// or T. Without it, sbatch reads SBATCH_MEM_PER_NODE.
+    #[arg(long, value_name = "SIZE", requires = "emit", value_parser = slurm_mem)]
+    pub slurm_mem: Option<String>,
+
+    /// Slurm: the partition the jobs run in (sbatch --partition). Without it, sbatch reads
+    /// SBATCH_PARTITION.
+    #[arg(long, value_name = "NAME", requires = "emit", value_parser = slurm_name)]
+    pub slurm_partition: Option<String>,
+
+    /// Slurm: the account the jobs are charged to (sbatch --account). Without it, sbatch reads
+    /// SBATCH_ACCOUNT.
+    #[arg(long, value_name = "NAME", requires = "emit", value_parser = slurm_name)]
+    pub slurm_account: Option<String>,
 }
 
 /// How `--emit` runs the shards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Emit {
     /// A bash script that submits a Slurm job array (one shard per task) and a merge job that
-    /// waits for it.
+    /// runs when the shards have ended; `bash FILE merge` and `bash FILE rerun LIST` redo
+    /// those steps (docs/slurm.md).
     Slurm,
     /// A GNU parallel command line (add `--sshlogin` to spread it over hosts).
     Parallel,
@@ -378,6 +415,46 @@ fn offered_load(text: &str) -> Result<f64, String> {
 }
 
 /// An integer ≥ 1; clap prefixes the flag name to the message.
+/// A Slurm time limit, in one of the forms sbatch's `--time` accepts (checked here so a typo
+/// is named before anything is submitted).
+fn slurm_time(text: &str) -> Result<String, String> {
+    let number = |t: &str| !t.is_empty() && t.len() <= 9 && t.bytes().all(|b| b.is_ascii_digit());
+    let clock = |t: &str| {
+        let parts: Vec<&str> = t.split(':').collect();
+        parts.len() <= 3 && parts.iter().all(|p| number(p))
+    };
+    let ok = match text.split_once('-') {
+        Some((days, rest)) => number(days) && rest.split(':').count() <= 3 && clock(rest),
+        None => clock(text),
+    };
+    if ok {
+        Ok(text.to_string())
+    } else {
+        Err(format!(
+            "must be a Slurm time: MINUTES, MINUTES:SECONDS, H:MM:SS, DAYS-H, DAYS-H:MM or DAYS-H:MM:SS (got '{text}')"
+        ))
+    }
+}
+
+/// A Slurm memory size: megabytes, or a number with the unit K, M, G or T.
+fn slurm_mem(text: &str) -> Result<String, String> {
+    let digits = text.strip_suffix(['K', 'M', 'G', 'T', 'k', 'm', 'g', 't']).unwrap_or(text);
+    match digits.parse::<u64>() {
+        Ok(n) if n >= 1 && digits.bytes().all(|b| b.is_ascii_digit()) => Ok(text.to_string()),
+        _ => Err(format!("must be a memory size >= 1: megabytes, or a number with K, M, G or T, as 4G (got '{text}')")),
+    }
+}
+
+/// A Slurm partition or account name: not empty, no spaces (the script quotes it; Slurm
+/// checks that it exists when the script submits).
+fn slurm_name(text: &str) -> Result<String, String> {
+    if text.is_empty() || text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        Err(format!("must be a name without spaces (got '{text}')"))
+    } else {
+        Ok(text.to_string())
+    }
+}
+
 fn at_least_one(text: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
         Ok(n) if n >= 1 => Ok(n),
@@ -394,6 +471,26 @@ mod tests {
     #[test]
     fn flags_are_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn slurm_values_are_checked() {
+        for good in ["30", "30:00", "2:30:00", "1-0", "1-12:00", "2-0:30:00"] {
+            assert_eq!(slurm_time(good).as_deref(), Ok(good));
+        }
+        for bad in ["", "1h", "1:2:3:4", "-5", "1-", "1-2:3:4:5", "1--2", "x:00"] {
+            assert!(slurm_time(bad).unwrap_err().contains("DAYS-H:MM:SS"), "{bad}");
+        }
+        for good in ["500", "4G", "512M", "1t"] {
+            assert_eq!(slurm_mem(good).as_deref(), Ok(good));
+        }
+        for bad in ["", "0", "G", "4GB", "-1G", "1.5G"] {
+            assert!(slurm_mem(bad).unwrap_err().contains("K, M, G or T"), "{bad}");
+        }
+        assert_eq!(slurm_name("gpu,cpu").as_deref(), Ok("gpu,cpu"));
+        for bad in ["", "a b", "a\nb"] {
+            assert!(slurm_name(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

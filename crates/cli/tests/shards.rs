@@ -113,23 +113,28 @@ fn shards_of_other_sweeps_and_cut_files_are_refused() {
 fn emitted_scripts_run_the_shards_and_the_merge() {
     let base = ["sweep", "--preset", "pgrr-a3", "--horizon", "20000", "--reps", "4"];
     let slurm = ok(&[&base[..], &["--emit", "slurm", "--shards", "8", "--out", "/shared/a3"]].concat());
+    let bin = std::fs::canonicalize(env!("CARGO_BIN_EXE_packlab")).unwrap();
     for needle in [
         "#!/usr/bin/env bash",
-        "sbatch --parsable --job-name=packlab-pgrr-a3 --array=1-8",
-        "--shard \"$SLURM_ARRAY_TASK_ID/8\" --out \"$OUT/shards\"",
-        "--dependency=afterok:\"$array\"",
+        &format!("PACKLAB={}\n", s(&bin)),
+        "OUT=/shared/a3\n",
+        "SHARDS=8\n",
+        "--shard \"$shard/$SHARDS\" --out \"$OUT/shards\"",
         "\"$PACKLAB\" merge \"$OUT/shards\" --out \"$OUT\"",
-        "OUT=/shared/a3",
         "--load 0.85,0.87,0.89,0.91,0.93,0.95,0.96,0.97,0.98,0.99 --reps 4",
     ] {
         assert!(slurm.contains(needle), "the Slurm script lacks {needle}:\n{slurm}");
     }
-    let parallel = ok(&[&base[..], &["--emit", "parallel", "--shards", "3", "--out", "out/a3"]].concat());
+    assert!(!slurm.contains("--export"), "paths never go through sbatch --export, which splits on commas");
+    let parallel = ok(&[&base[..], &["--emit", "parallel", "--shards", "3", "--out", "/out/a3"]].concat());
     assert!(
-        parallel.contains("parallel --quote --halt now,fail=1 packlab sweep --link '?preset=pgrr-a3&"),
+        parallel.contains(&format!("parallel --quote --halt now,fail=1 {} sweep --link '?preset=pgrr-a3&", s(&bin))),
         "{parallel}"
     );
-    assert!(parallel.contains("--shard {}/3 --out out/a3/shards ::: $(seq 1 3) && packlab merge out/a3/shards"));
+    assert!(parallel.contains(&format!(
+        "--shard {{}}/3 --out /out/a3/shards ::: $(seq 1 3) && {} merge /out/a3/shards --out /out/a3",
+        s(&bin)
+    )));
 
     // The shards the command line names, run as it says, merge into the whole sweep.
     let dir = scratch("emitted");

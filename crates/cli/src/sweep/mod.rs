@@ -11,6 +11,7 @@
 
 mod files;
 pub mod shards;
+mod slurm;
 mod table;
 mod theory;
 
@@ -39,7 +40,7 @@ pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     if let Sweep::Theory { grid } = &setup.preset.sweep
         && args.servers.is_none()
     {
-        if args.shard.is_some() || args.emit.is_some() {
+        if args.shard.is_some() || args.emit.kind.is_some() {
             bail!("--shard, --emit: a sweep of the theory has no runs to share out");
         }
         if resolved.explicit.iter().any(|k| k == "load") {
@@ -48,7 +49,7 @@ pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
         return theory::command(setup, args.load.as_deref(), grid, &args.out, out);
     }
     let plan = plan(&resolved, args)?;
-    if let Some(kind) = args.emit {
+    if let Some(kind) = args.emit.kind {
         return shards::emit(args, &plan, kind, out);
     }
     create_dir(&args.out)?;

@@ -6,7 +6,8 @@
 //! ([`Header`]), then one line per run with its index and its `run --json` report. `merge
 //! DIR…` reads the N files of one sweep ([`packlab_core::sweep::shard::merge`] checks them)
 //! and writes exactly what the sweep writes on one machine. `sweep … --emit slurm|parallel
-//! --shards N` prints the script that runs the N shards and then the merge.
+//! --shards N` prints the script that runs the N shards and then the merge ([`slurm`] for
+//! Slurm's).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -16,6 +17,7 @@ use packlab_core::sweep::SweepPlan;
 use packlab_core::sweep::shard::{Grid, Header, Shard, ShardFile, ShardRun, merge};
 use serde_json::Value;
 
+use super::slurm;
 use crate::args::{Emit, SweepArgs};
 
 /// Writes the runs `runs` of a sharded sweep and says what the other shards and the merge are.
@@ -125,11 +127,23 @@ pub fn read(paths: &[PathBuf]) -> Result<(Header, Vec<Value>)> {
 
 /// `--emit`: the script that runs the sweep in shards and merges them.
 pub fn emit(args: &SweepArgs, plan: &SweepPlan, kind: Emit, out: &mut dyn Write) -> Result<()> {
-    let count = args.shards.context("--emit needs --shards N")?;
+    let opts = &args.emit;
+    let count = opts.shards.context("--emit needs --shards N")?;
+    // The script runs elsewhere, later: every path in it is absolute, resolved here and now.
+    let absolute = |path: &Path, flag: &str| {
+        std::path::absolute(path).with_context(|| format!("{flag} {}: cannot make the path absolute", path.display()))
+    };
+    let packlab = match &opts.packlab_bin {
+        Some(path) => absolute(path, "--packlab-bin")?,
+        None => std::env::current_exe().context("finding this packlab's own path; give it with --packlab-bin PATH")?,
+    };
+    let out_dir = absolute(&args.out, "--out")?;
     let mut sweep_args = vec!["--link".to_string(), super::link_of(&plan.setup)];
     if !args.scenario.traces.is_empty() {
         sweep_args.push("--trace".to_string());
-        sweep_args.extend(args.scenario.traces.iter().map(|t| t.display().to_string()));
+        for trace in &args.scenario.traces {
+            sweep_args.push(absolute(trace, "--trace")?.display().to_string());
+        }
     }
     if let Some(n) = args.scenario.trace_tasks {
         sweep_args.extend(["--trace-tasks".to_string(), n.to_string()]);
@@ -138,7 +152,34 @@ pub fn emit(args: &SweepArgs, plan: &SweepPlan, kind: Emit, out: &mut dyn Write)
     let flag = if plan.axis == "servers" { "--servers" } else { "--load" };
     sweep_args.extend([flag.into(), values.join(",")]);
     sweep_args.extend(["--reps".into(), plan.seeds.len().to_string()]);
-    write!(out, "{}", script(kind, plan.setup.preset.id, &sweep_args, count, &args.out))?;
+    let id = plan.setup.preset.id;
+    let sbatch_opts: Vec<String> = [
+        ("--slurm-time", "--time", &opts.slurm_time),
+        ("--slurm-mem", "--mem", &opts.slurm_mem),
+        ("--slurm-partition", "--partition", &opts.slurm_partition),
+        ("--slurm-account", "--account", &opts.slurm_account),
+    ]
+    .into_iter()
+    .filter_map(|(flag, option, value)| value.as_ref().map(|v| (flag, format!("{option}={v}"))))
+    .map(|(flag, option)| match kind {
+        Emit::Slurm => Ok(option),
+        Emit::Parallel => Err(anyhow!("{flag}: only for --emit slurm (GNU parallel has no sbatch)")),
+    })
+    .collect::<Result<_>>()?;
+    let text = match kind {
+        Emit::Slurm => slurm::Script {
+            id,
+            shards: count,
+            packlab: &packlab,
+            out: &out_dir,
+            sweep_args: &sweep_args,
+            sbatch_opts: &sbatch_opts,
+            max_running: opts.max_running,
+        }
+        .text(),
+        Emit::Parallel => parallel(id, &packlab, &sweep_args, count, &out_dir, opts.max_running),
+    };
+    write!(out, "{text}")?;
     Ok(())
 }
 
@@ -147,48 +188,22 @@ pub fn quote(text: &str) -> String {
     packlab_core::link::shell_quote(text)
 }
 
-/// The script or command line running `count` shards of the sweep whose arguments (without
-/// `--shard` and `--out`) are `sweep_args`, then merging them into `out`.
-pub fn script(kind: Emit, id: &str, sweep_args: &[String], count: u64, out: &Path) -> String {
+/// The GNU parallel command line running `count` shards of the sweep whose arguments (without
+/// `--shard` and `--out`) are `sweep_args` with the binary `packlab`, then merging them into
+/// `out`; at most `jobs` at once.
+fn parallel(id: &str, packlab: &Path, sweep_args: &[String], count: u64, out: &Path, jobs: Option<u64>) -> String {
     let args: Vec<String> = sweep_args.iter().map(|a| quote(a)).collect();
     let args = args.join(" ");
+    let bin = quote(&packlab.display().to_string());
     let out_dir = quote(&out.display().to_string());
-    match kind {
-        Emit::Slurm => format!(
-            r#"#!/usr/bin/env bash
-# packlab sweep {id} in {count} shards on Slurm: run this script with bash (not sbatch). It
-# submits a job array of {count} tasks, one shard each, then a merge job that starts when every
-# task has succeeded. Set PACKLAB to the packlab binary if it is not on the PATH of the nodes;
-# the output directory must be on a file system the nodes share.
-set -euo pipefail
-PACKLAB=${{PACKLAB:-packlab}}
-OUT={out_dir}
-mkdir -p "$OUT/shards" "$OUT/logs"
-array=$(sbatch --parsable --job-name=packlab-{id} --array=1-{count} --output="$OUT/logs/shard-%a.log" \
-  --export=ALL,PACKLAB="$PACKLAB",OUT="$OUT" <<'SHARD'
-#!/usr/bin/env bash
-#SBATCH --ntasks=1
-set -euo pipefail
-"$PACKLAB" sweep {args} --shard "$SLURM_ARRAY_TASK_ID/{count}" --out "$OUT/shards"
-SHARD
-)
-sbatch --parsable --job-name=packlab-{id}-merge --dependency=afterok:"$array" --output="$OUT/logs/merge.log" \
-  --export=ALL,PACKLAB="$PACKLAB",OUT="$OUT" <<'MERGE'
-#!/usr/bin/env bash
-#SBATCH --ntasks=1
-set -euo pipefail
-"$PACKLAB" merge "$OUT/shards" --out "$OUT"
-MERGE
-echo "submitted job array $array ({count} shards) and its merge; results in $OUT"
-"#
-        ),
-        Emit::Parallel => format!(
-            "# packlab sweep {id} in {count} shards with GNU parallel, then the merge (add --sshlogin HOST,... \
-             and a shared OUT to spread the shards over hosts)\n\
-             mkdir -p {out_dir}/shards && parallel --quote --halt now,fail=1 packlab sweep {args} --shard {{}}/{count} \
-             --out {out_dir}/shards ::: $(seq 1 {count}) && packlab merge {out_dir}/shards --out {out_dir}\n"
-        ),
-    }
+    let shards = quote(&out.join("shards").display().to_string());
+    let jobs = jobs.map(|k| format!("--jobs {k} ")).unwrap_or_default();
+    format!(
+        "# packlab sweep {id} in {count} shards with GNU parallel, then the merge (add --sshlogin HOST,... \
+         and a shared OUT to spread the shards over hosts; the binary must then be at the same path there)\n\
+         mkdir -p {shards} && parallel --quote --halt now,fail=1 {jobs}{bin} sweep {args} --shard {{}}/{count} \
+         --out {shards} ::: $(seq 1 {count}) && {bin} merge {shards} --out {out_dir}\n"
+    )
 }
 
 #[cfg(test)]
