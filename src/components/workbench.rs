@@ -9,6 +9,7 @@ use packlab_core::scenario::Setup;
 use yew::prelude::*;
 
 use crate::cluster::layout::Hit;
+use crate::components::announcer::Announcer;
 use crate::components::charts::Charts;
 use crate::components::event_log::{EventLog, Inspect};
 use crate::components::form::ScenarioControls;
@@ -35,7 +36,8 @@ pub struct WorkbenchProps {
 pub fn Workbench(props: &WorkbenchProps) -> Html {
     let lab = &props.lab;
     let setup = lab.setup.clone();
-    let LabRace { race, marks, reduced_motion, help, toggle_help, theme } = use_lab_race(lab, &props.dispatch);
+    let LabRace { race, marks, reduced_motion, help, toggle_help, theme, intent, seeking } =
+        use_lab_race(lab, &props.dispatch);
     let snapshot = &race.snapshot;
     let preset = &setup.preset;
     // The offered fraction of the capacity, drawn on the occupancy chart (once per scenario:
@@ -59,6 +61,10 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
         *logged.borrow_mut() = snapshot.clone();
     }
     let logged = Shown(logged.borrow().clone());
+    // After going back, the link to share is the moment on screen (`t=`): the run so far
+    // reaches further, and a link without `t` would open at its start.
+    let rewound = !playing && snapshot.now < snapshot.furthest;
+    let share_query = if rewound { lab.query_at(Some(snapshot.now)) } else { lab.query() };
     let on_hit = {
         let (inspect, snapshot) = (inspect.clone(), snapshot.clone());
         Callback::from(move |(lane, hit): (usize, Hit)| inspect.set(Inspect::after_hit(&snapshot, lane, hit)))
@@ -71,7 +77,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
 
             <section class="intro" aria-labelledby="preset-title">
                 <p class="figure">{ preset.figure }</p>
-                <h1 id="preset-title">{ preset.title }</h1>
+                <h1 id="preset-title" tabindex="-1">{ preset.title }</h1>
                 <p class={classes!("summary", edited.is_some().then_some("stale"))}>{ preset.summary }</p>
                 if let Some(edited) = edited {
                     <p id="edited" class="edited" role="status">{ edited }</p>
@@ -88,9 +94,6 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     <p>{ setup.scenario.any().how_to_read() }</p>
                 </details>
             </section>
-            <aside class="controls" aria-label="Scenario">
-                <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()} />
-            </aside>
             <section class="run" aria-label="Live simulation">
                 if theory_only {
                     <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
@@ -103,7 +106,8 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
                         on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_back={race.back.clone()}
                         on_seek={race.seek.clone()} query={lab.query_at(None)} on_restart={race.restart.clone()}
-                        on_help={toggle_help.reform(|()| Some(true))} />
+                        on_help={toggle_help.reform(|()| Some(true))} {seeking} />
+                    <Announcer snapshot={snapshot.clone()} intent={intent.clone()} />
                     if let Some(note) = &race.restarted {
                         <p id="restarted" class="hint restarted" role="status">{ note.to_string() }</p>
                     }
@@ -126,13 +130,18 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                             on_focus={race.focus.clone()} {reduced_motion} {theme} />
                         <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                     </div>
-                    <SweepView setup={setup.clone()} query={lab.query()} name={name.clone()} />
+                    <SweepView setup={setup.clone()} query={lab.query()} name={name.clone()} {theme} />
                 }
-                <ShareAndExport snapshot={snapshot.clone()} query={lab.query()} {name} charts={!theory_only}
+                <ShareAndExport snapshot={snapshot.clone()} query={share_query} {name} charts={!theory_only}
                     seed={setup.scenario.seed()} marks={marks.clone()} {load}
                     command={run_command(&setup.preset, &setup.policies, &setup.scenario)}
                     traced={setup.scenario.any().replaying()} />
             </section>
+            // After the run in the page's order (Play is the first control a Tab reaches), though
+            // the layout draws it on the left.
+            <aside class="controls" aria-label="Scenario">
+                <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()} />
+            </aside>
         </main>
     }
 }
