@@ -52,7 +52,7 @@ pub fn Announcer(props: &AnnouncerProps) -> Html {
             let intent = props.intent.replace(Intent::None);
             let what = match (&s.phase, intent) {
                 (Phase::Failed(message), _) => format!("Stopped at {}: {message}", when(s)),
-                (Phase::Finished, _) if was_running || intent == Intent::Step => {
+                (Phase::Finished, _) if *phase != Phase::Finished => {
                     format!("The run reached the horizon, {}.", when(s))
                 }
                 (Phase::Ready, Intent::None) => format!("Reset to {}.", when(s)),

@@ -20,7 +20,7 @@ use crate::components::share::ShareAndExport;
 use crate::components::stats_table::StatsTable;
 use crate::components::sweep_view::SweepView;
 use crate::components::theory_view::TheoryView;
-use crate::components::tour_panel::TourPanel;
+use crate::components::tour_panel::{TourPanel, TourSummary};
 use crate::hooks::use_lab_race::{LabRace, use_lab_race};
 use crate::play::snapshot::{Phase, Shown};
 use crate::state::{Action, Lab};
@@ -47,8 +47,22 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     // A scenario that is the theory's alone (PG-AS's random collections): its graphs in place
     // of a race.
     let theory_only = setup.scenario.any().theory_only();
-    // During a tour, its step says what is on screen.
-    let edited = if lab.tour.is_some() { None } else { edited_note(&setup) };
+    // During a tour, its step says what is on screen, and its summary after it.
+    let edited = if lab.tour.is_some() || lab.finished_tour.is_some() { None } else { edited_note(&setup) };
+    // While a tour's question waits for the run, the preset's title, summary and explanation
+    // (and the theory's marks: main[data-asking]) would give the answer away.
+    let asking = lab.tour.filter(|at| at.step().question.is_some() && snapshot.phase != Phase::Finished);
+    // A new tour step restarts the race because the step set a new scenario, not because the
+    // person changed one: no "the scenario changed" banner for it.
+    let step_shown = use_mut_ref(|| lab.tour);
+    let stepped = std::mem::replace(&mut *step_shown.borrow_mut(), lab.tour) != lab.tour;
+    let quiet_note = use_mut_ref(|| None::<Rc<str>>);
+    if stepped {
+        *quiet_note.borrow_mut() = race.restarted.clone();
+    }
+    let restarted = race.restarted.clone().filter(|note| {
+        lab.tour.is_none() || !quiet_note.borrow().as_ref().is_some_and(|quiet| Rc::ptr_eq(quiet, note))
+    });
     let inspect = use_state(Inspect::default);
     let on_inspect = {
         let inspect = inspect.clone();
@@ -70,15 +84,22 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
         Callback::from(move |(lane, hit): (usize, Hit)| inspect.set(Inspect::after_hit(&snapshot, lane, hit)))
     };
     html! {
-        <main class="lab" data-highlight={lab.tour.map(|at| at.step().highlight)} data-race-thread={race.thread}>
+        <main class="lab" data-highlight={lab.tour.map(|at| at.step().highlight)} data-race-thread={race.thread}
+            data-asking={asking.is_some().then_some("1")}>
             if *help {
                 <KeyboardHelp on_close={toggle_help.reform(|_| Some(false))} />
             }
 
             <section class="intro" aria-labelledby="preset-title">
-                <p class="figure">{ preset.figure }</p>
-                <h1 id="preset-title" tabindex="-1">{ preset.title }</h1>
-                <p class={classes!("summary", edited.is_some().then_some("stale"))}>{ preset.summary }</p>
+                if let Some(at) = asking {
+                    <p class="figure">{ format!("Tour · {}", at.tour.paper) }</p>
+                    <h1 id="preset-title" tabindex="-1">{ at.tour.title }</h1>
+                    <p class="summary">{ "The preset's name and summary show once the run has answered the question." }</p>
+                } else {
+                    <p class="figure">{ preset.figure }</p>
+                    <h1 id="preset-title" tabindex="-1">{ preset.title }</h1>
+                    <p class={classes!("summary", edited.is_some().then_some("stale"))}>{ preset.summary }</p>
+                }
                 if let Some(edited) = edited {
                     <p id="edited" class="edited" role="status">{ edited }</p>
                 }
@@ -88,16 +109,21 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                         <kbd>{ "P" }</kbd>{ " leave presenter mode · " }<kbd>{ "?" }</kbd>{ " keys" }
                     </p>
                 }
-                <details class="explain">
-                    <summary>{ "What am I looking at?" }</summary>
-                    <p>{ preset.explanation }</p>
-                    <p>{ setup.scenario.any().how_to_read() }</p>
-                </details>
+                if asking.is_none() {
+                    <details class="explain">
+                        <summary>{ "What am I looking at?" }</summary>
+                        <p>{ preset.explanation }</p>
+                        <p>{ setup.scenario.any().how_to_read() }</p>
+                    </details>
+                }
             </section>
             <section class="run" aria-label="Live simulation">
                 if theory_only {
                     <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                 } else {
+                    if let Some((tour, predictions)) = &lab.finished_tour {
+                        <TourSummary tour={*tour} predictions={predictions.clone()} dispatch={props.dispatch.clone()} />
+                    }
                     if let Some(at) = lab.tour {
                         <TourPanel key={format!("{}-{}", at.tour.id, at.step)} {at} snapshot={snapshot.clone()}
                             scenario={Rc::new(setup.scenario.clone())}
@@ -108,7 +134,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                         on_seek={race.seek.clone()} query={lab.query_at(None)} on_restart={race.restart.clone()}
                         on_help={toggle_help.reform(|()| Some(true))} {seeking} />
                     <Announcer snapshot={snapshot.clone()} intent={intent.clone()} />
-                    if let Some(note) = &race.restarted {
+                    if let Some(note) = &restarted {
                         <p id="restarted" class="hint restarted" role="status">{ note.to_string() }</p>
                     }
                     if let Some(message) = snapshot.error() {

@@ -155,10 +155,13 @@ labTest('issue 36: Play comes early in the tab order; the event log is one tab s
   await page.waitForFunction(() => /^Stepped to slot 19\u202f999\. /.test(document.querySelector('#announcer').textContent));
   await seek(page, 12_000);
   await page.waitForFunction(() => /^Went to slot 12\u202f000\. /.test(document.querySelector('#announcer').textContent));
+  // At a pace that lets it be seen playing (at full speed it may reach the horizon between
+  // two frames).
+  await page.selectOption('#speed', '1000');
   await page.click('#play');
-  await page.waitForFunction(() => /^Playing from slot /.test(document.querySelector('#announcer').textContent));
+  await page.waitForFunction(() => /^Playing from slot 12\u202f000\.$/.test(document.querySelector('#announcer').textContent));
   await page.click('#play');
-  await page.waitForFunction(() => /^(Paused at|The run reached the horizon,) slot /.test(document.querySelector('#announcer').textContent));
+  await page.waitForFunction(() => /^Paused at slot [\d\u202f]+\. VQS/.test(document.querySelector('#announcer').textContent));
   console.log(`announced: ${await status()}`);
 
   // The event log: one Tab stop; ↓ and ↑ move between rows and pick them; → does not step.
@@ -295,4 +298,39 @@ labTest('issue 36: presenter mode puts the charts above the fold at projector si
   await embed.click('#play');
   const scroll = await embed.evaluate(() => document.scrollingElement.scrollHeight);
   assert.ok(scroll <= Number(height), `the embed scrolls: ${scroll} px in a ${height} px frame`);
+});
+
+labTest('issue 36: tours ask before they tell, start each step without a stale banner, quote their own run, and end with a summary', async (open) => {
+  const page = await open('tour=dra-approaches-greedy&step=1', { waitFor: '#tour' });
+  const preset = 'preset=pgas-c4';
+  const intro = () => page.textContent('section.intro');
+  // The question is open: the tour's title, not the preset's, and no explanation.
+  assert.equal((await page.textContent('#preset-title')).trim(), 'DRA climbs to the global greedy\'s reward');
+  assert.equal(await page.locator('.explain').isVisible(), false);
+  assert.ok(new URL(await page.inputValue('#link')).search.includes(preset));
+  await page.locator('#tour-question input').first().check();
+  await page.selectOption('#speed', 'max');
+  await page.click('#tour-play');
+  await page.locator('#tour-check').waitFor({ timeout: 120_000 });
+  assert.notEqual((await page.textContent('#preset-title')).trim(), 'DRA climbs to the global greedy\'s reward', 'the verdict shows the preset');
+
+  await page.click('#tour-next');
+  await page.waitForFunction(() => document.querySelector('#tour')?.dataset.step === '2');
+  assert.equal(await page.locator('#restarted').count(), 0, 'no "the scenario changed" banner: the step changed it');
+  // Step 2 asks where U^(g) falls below U*: the α view's marks and the load caption wait.
+  assert.equal(await page.locator('#alpha-view').isVisible(), false);
+  assert.ok(!/6\/7/.test(await intro()), await intro());
+  assert.equal(await page.locator('#load-marks + .hint').isVisible(), false);
+  await page.locator('#tour-question input').nth(1).check();
+  await page.selectOption('#speed', 'max');
+  await page.click('#tour-play');
+  await page.locator('#tour-check').waitFor({ timeout: 120_000 });
+  const verdict = await page.textContent('#tour-check');
+  assert.match(verdict, /At this run's α, DRA earned [\d.\u202f]+ per server, U\^\(g\) = [\d.\u202f]+, below U\* = [\d.\u202f]+\./);
+  assert.equal(await page.locator('#alpha-view').isVisible(), true, 'the α view after the verdict');
+
+  await page.click('#tour-leave');
+  await page.locator('#tour-summary').waitFor();
+  assert.match(await page.textContent('#tour-summary'), /1 of 2 predictions right\./);
+  assert.equal(await page.locator('#edited').count(), 0, 'no "Edited: lanes …" note for the tour\'s own scenario');
 });
