@@ -5,7 +5,6 @@
 
 use std::rc::Rc;
 
-use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 use yew::prelude::*;
 
@@ -13,6 +12,7 @@ use crate::components::embedded::EmbeddedLab;
 use crate::components::gallery::Gallery;
 use crate::components::notices::Notices;
 use crate::components::workbench::Workbench;
+use crate::dom::focus::{focus_first, focus_lost, set_title};
 use crate::dom::page::{location_search, value_of};
 use crate::hooks::use_system_dark::use_system_dark;
 use crate::state::theme::ThemeChoice;
@@ -43,6 +43,17 @@ pub fn App() -> Html {
             let _ = root.set_attribute("data-present", if *present { "1" } else { "0" });
         }
     });
+    // The document's title names the view (a tab, the history and a screen reader read it),
+    // and a new view takes the focus to its heading: the card, tour link or step button that
+    // had it is gone, and focus left on <body> would send a keyboard user back to the top.
+    let view = view_title(&lab);
+    let first_view = use_mut_ref(|| true);
+    use_effect_with(view.clone(), move |title| {
+        set_title(title);
+        if !std::mem::replace(&mut *first_view.borrow_mut(), false) && focus_lost() {
+            focus_first(&["main h1".into()]);
+        }
+    });
     // One copy of the state per render, shared by the components below.
     let state = Rc::new((*lab).clone());
     if state.embed.is_some() {
@@ -57,7 +68,15 @@ pub fn App() -> Html {
         <>
             <header class="masthead">
                 // The first Tab stop: Play is otherwise behind every control of the scenario.
-                <a class="skip" href="#play" onclick={Callback::from(focus_play)}>{ "Skip to Play" }</a>
+                if state.gallery {
+                    <a class="skip" href="#gallery-title" onclick={Callback::from(|e: MouseEvent| skip_to(e, "#gallery-title"))}>
+                        { "Skip to the presets" }</a>
+                } else if state.setup.scenario.any().theory_only() {
+                    <a class="skip" href="#preset-title" onclick={Callback::from(|e: MouseEvent| skip_to(e, "#preset-title"))}>
+                        { "Skip to the figures" }</a>
+                } else {
+                    <a class="skip" href="#play" onclick={Callback::from(|e: MouseEvent| skip_to(e, "#play"))}>{ "Skip to Play" }</a>
+                }
                 <a class="brand" href="?" id="gallery-link" title="Every preset, by paper"
                     onclick={dispatch.reform(|e: MouseEvent| { e.prevent_default(); Action::ShowGallery })}>
                     { "packlab" }
@@ -88,12 +107,22 @@ pub fn App() -> Html {
     }
 }
 
-/// Moves the keyboard focus to the Play button (the skip link's target), without touching the
-/// address, which holds the scenario.
-fn focus_play(event: MouseEvent) {
+/// Moves the keyboard focus to the skip link's target (Play, or the view's heading), without
+/// touching the address, which holds the scenario.
+fn skip_to(event: MouseEvent, target: &str) {
     event.prevent_default();
-    let play = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("play"));
-    if let Some(play) = play.and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok()) {
-        let _ = play.focus();
+    focus_first(&[target.into(), "main h1".into()]);
+}
+
+/// The document's title for the view on screen: the gallery, a tour's step, or the preset.
+fn view_title(lab: &Lab) -> String {
+    if lab.gallery {
+        return "Every figure of the papers, live · packlab".into();
+    }
+    let preset = &lab.setup.preset;
+    match lab.tour {
+        Some(at) => format!("Tour: {}, step {} of {} · packlab", at.tour.title, at.step + 1, at.tour.steps.len()),
+        None if lab.embed.is_some() => format!("{}: {} · packlab, embedded", preset.figure, preset.title),
+        None => format!("{}: {} · packlab", preset.figure, preset.title),
     }
 }

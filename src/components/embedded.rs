@@ -5,6 +5,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::charts::kind::ChartKind;
+use crate::components::announcer::Announcer;
 use crate::components::charts::Charts;
 use crate::components::keyboard_help::KeyboardHelp;
 use crate::components::lanes::Lanes;
@@ -31,7 +32,8 @@ pub struct EmbeddedLabProps {
 pub fn EmbeddedLab(props: &EmbeddedLabProps) -> Html {
     let lab = &props.lab;
     let setup = lab.setup.clone();
-    let LabRace { race, marks, reduced_motion, help, toggle_help, theme } = use_lab_race(lab, &props.dispatch);
+    let LabRace { race, marks, reduced_motion, help, toggle_help, theme, intent, seeking } =
+        use_lab_race(lab, &props.dispatch);
     let root = use_node_ref();
     use_pause_when_hidden(root.clone(), race.snapshot.phase == Phase::Running, race.pause.clone(), race.play.clone());
     let snapshot = &race.snapshot;
@@ -60,15 +62,16 @@ pub fn EmbeddedLab(props: &EmbeddedLabProps) -> Html {
             }
             <header class="embed-head">
                 <span class="figure">{ preset.figure }</span>
-                <span class="embed-title">{ preset.title }</span>
+                <h1 class="embed-title">{ preset.title }</h1>
                 <a id="open-full" class="open-full" href={current_link(&full.query())} target="_blank" rel="noopener">
                     { "Open in packlab ↗" }
                 </a>
             </header>
             <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
                 on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_back={race.back.clone()}
-                        on_seek={race.seek.clone()} query={lab.query_at(None)} on_restart={race.restart.clone()}
-                on_help={toggle_help.reform(|()| Some(true))} />
+                on_seek={race.seek.clone()} query={lab.query_at(None)} on_restart={race.restart.clone()}
+                on_help={toggle_help.reform(|()| Some(true))} {seeking} />
+            <Announcer snapshot={snapshot.clone()} {intent} />
             if let Some(message) = snapshot.error() {
                 <p class="error" role="alert">{ message.to_string() }</p>
             }

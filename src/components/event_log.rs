@@ -157,6 +157,8 @@ pub fn EventLog(props: &EventLogProps) -> Html {
         None => all.first().map_or(Picked::Nothing, |&(l, d)| Picked::Decision(l, d)),
     };
     let kept: usize = s.lanes.iter().map(|l| l.decisions.len()).sum();
+    let shown_picked =
+        all.iter().take(ROWS).any(|&(l, d)| matches!(picked, Picked::Decision(pl, pd) if pl == l && pd.seq == d.seq));
     let bin_chip = inspect.bin.map(|b| s.bin_labels.get(usize::from(b)).cloned().unwrap_or_default());
     html! {
         <section class="event-log" id="event-log" aria-label="Decisions" data-rows={all.len().to_string()}>
@@ -198,10 +200,15 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                 }</span>
             </div>
             <div class="log-and-inspector">
-                <ol class="log" id="log">
-                    { for all.iter().take(ROWS).map(|&(l, d)| {
+                // One Tab stop: the row picked (or the newest) takes it, and the arrows move
+                // between rows, picking as they go (the listbox pattern). The page's own keys
+                // (→ steps the run) stay out of it.
+                <ol class="log" id="log" data-keys="own" onkeydown={Callback::from(move_in_log)}
+                    aria-label="Decisions, newest first: up and down arrows move between them">
+                    { for all.iter().take(ROWS).enumerate().map(|(row, &(l, d))| {
                         let lane = &s.lanes[l];
                         let selected = matches!(picked, Picked::Decision(pl, pd) if pl == l && pd.seq == d.seq);
+                        let stop = selected || (row == 0 && !shown_picked);
                         let pick = {
                             let (on_inspect, seq) = (props.on_inspect.clone(), d.seq);
                             Callback::from(move |_: MouseEvent| on_inspect.emit(Inspect { picked: Some((l, seq)), ..inspect }))
@@ -211,7 +218,8 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                                 data-lane={lane.policy.clone()} data-seq={d.seq.to_string()} data-time={d.time.to_string()}
                                 data-action={d.action} data-job={d.job.map(|j| j.to_string())}
                                 data-server={d.server.map(|s| (s + 1).to_string())}>
-                                <button type="button" onclick={pick} aria-pressed={selected.to_string()}>
+                                <button type="button" onclick={pick} aria-pressed={selected.to_string()}
+                                    tabindex={if stop { "0" } else { "-1" }}>
                                     <span class="when">{ format!("{time} {}", moment(d.time)) }</span>
                                     <span class="who">{ &lane.label }</span>
                                     <span class="what">{ &d.what }</span>
@@ -233,5 +241,38 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                 { inspector(s, picked) }
             </div>
         </section>
+    }
+}
+
+/// ↑ and ↓ (and Home, End) in the log: the focus goes to the row above or below, which is
+/// picked, as a click would.
+fn move_in_log(e: KeyboardEvent) {
+    use wasm_bindgen::JsCast;
+    let key = e.key();
+    if !matches!(key.as_str(), "ArrowUp" | "ArrowDown" | "Home" | "End") {
+        return;
+    }
+    e.prevent_default();
+    // Yew delegates events, so the current target is not the list: find it from the row.
+    let target = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+    let Some(list) = target.and_then(|t| t.closest("ol.log").ok().flatten()) else { return };
+    let Ok(buttons) = list.query_selector_all("li.decision > button") else { return };
+    let count = buttons.length();
+    if count == 0 {
+        return;
+    }
+    let active = e.target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
+    let at =
+        (0..count).find(|&i| buttons.item(i).is_some_and(|b| active.as_ref().is_some_and(|a| b.contains(Some(a)))));
+    let next = match (key.as_str(), at) {
+        ("Home", _) | ("ArrowDown", None) | ("ArrowUp", None) => 0,
+        ("End", _) => count - 1,
+        ("ArrowDown", Some(i)) => (i + 1).min(count - 1),
+        (_, Some(i)) => i.saturating_sub(1),
+        _ => 0,
+    };
+    if let Some(button) = buttons.item(next).and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = button.focus();
+        button.click();
     }
 }

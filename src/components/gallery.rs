@@ -36,7 +36,7 @@ pub fn Gallery(props: &GalleryProps) -> Html {
     html! {
         <main class="gallery" id="gallery" aria-labelledby="gallery-title">
             <section class="gallery-intro">
-                <h1 id="gallery-title">{ "Every figure of the papers, live" }</h1>
+                <h1 id="gallery-title" tabindex="-1">{ "Every figure of the papers, live" }</h1>
                 <p>{ "Pick a figure: its scenario opens in the lab, ready to play, with every control at hand. The \
                       thumbnails are the first moments of each run, simulated here." }</p>
             </section>

@@ -1,6 +1,9 @@
 //! The keyboard help: every shortcut of the page, in a dialog over it.
 
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
+
+use crate::dom::focus::{focused, restore_focus};
 
 #[derive(Properties, PartialEq)]
 pub struct KeyboardHelpProps {
@@ -8,21 +11,53 @@ pub struct KeyboardHelpProps {
 }
 
 /// Every shortcut of the page, over it; `?` or the button opens it, Escape or Close shuts it.
+///
+/// A modal dialog as WAI-ARIA's pattern has it: it takes the focus, Tab and Shift+Tab stay in
+/// it, and closing gives the focus back to what had it before (the *?* button, or whatever
+/// the `?` key was pressed on).
 #[component]
 pub fn KeyboardHelp(props: &KeyboardHelpProps) -> Html {
     let close = props.on_close.reform(|_: MouseEvent| ());
     let button = use_node_ref();
+    let dialog = use_node_ref();
     {
-        // The dialog takes the focus, so Escape and Tab act in it.
         let button = button.clone();
         use_effect_with((), move |()| {
+            let opener = focused();
             if let Some(b) = button.cast::<web_sys::HtmlElement>() {
                 let _ = b.focus();
             }
+            move || restore_focus(opener, &["#shortcuts".into(), "#play".into(), "main h1".into()])
         });
     }
+    // Tab past the last control comes back to the first, Shift+Tab before the first to the last.
+    let trap = {
+        let dialog = dialog.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() != "Tab" {
+                return;
+            }
+            let Some(dialog) = dialog.cast::<web_sys::Element>() else { return };
+            let Ok(controls) = dialog.query_selector_all("button:not([disabled]), a[href], input, select") else {
+                return;
+            };
+            let nth = |i: u32| controls.item(i).and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok());
+            let (Some(first), Some(last)) = (nth(0), nth(controls.length().saturating_sub(1))) else { return };
+            let active = focused();
+            let at = |el: &web_sys::HtmlElement| active.as_ref() == Some(el);
+            let inside = active.as_ref().is_some_and(|a| dialog.contains(Some(a)));
+            if e.shift_key() && (at(&first) || !inside) {
+                e.prevent_default();
+                let _ = last.focus();
+            } else if !e.shift_key() && (at(&last) || !inside) {
+                e.prevent_default();
+                let _ = first.focus();
+            }
+        })
+    };
     html! {
-        <div class="overlay" id="keyboard-help" role="dialog" aria-modal="true" aria-labelledby="keyboard-help-title">
+        <div class="overlay" id="keyboard-help" role="dialog" aria-modal="true" aria-labelledby="keyboard-help-title"
+            ref={dialog} onkeydown={trap}>
             <div class="dialog">
                 <h2 id="keyboard-help-title">{ "Keyboard shortcuts" }</h2>
                 <table>

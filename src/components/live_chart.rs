@@ -9,10 +9,11 @@ use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 use crate::charts::canvas::draw;
+use crate::charts::describe::describe;
 use crate::charts::kind::ChartKind;
 use crate::charts::live::chart;
 use crate::hooks::use_canvas_size::{css_size, use_canvas_size};
-use crate::play::snapshot::{Phase, Snapshot};
+use crate::play::snapshot::{Phase, Shown, Snapshot};
 
 /// Least time between two redraws of a chart while the race runs, in ms: 20 a second is
 /// smooth for curves that grow by a pixel at a time, and a chart costs about 1 ms to draw, as
@@ -109,9 +110,25 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
             }
         });
     }
+    // The chart in words (values and trend), written when the race stops: while it plays, the
+    // numbers move every frame and a screen reader could not keep up anyway.
+    let running = props.snapshot.phase == Phase::Running;
+    let words = {
+        let (marks, load) = (props.marks.clone(), props.load);
+        use_memo((Shown(props.snapshot.clone()), running), move |(snapshot, running)| {
+            if *running {
+                "Playing: pause to hear the values.".to_string()
+            } else {
+                describe(&chart(kind, &snapshot.0, &marks, load))
+            }
+        })
+    };
+    let summary_id = format!("{}-summary", kind.id());
     html! {
         <figure class="chart">
-            <canvas ref={canvas} id={kind.id()} role="img" aria-label={kind.description()} />
+            <canvas ref={canvas} id={kind.id()} role="img" aria-label={kind.description()}
+                aria-describedby={summary_id.clone()} />
+            <figcaption class="visually-hidden" id={summary_id}>{ (*words).clone() }</figcaption>
             if let Some(message) = &*error {
                 <p class="error" role="alert">{ message }</p>
             }

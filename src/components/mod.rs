@@ -19,6 +19,7 @@
 //!
 //! [`Action`]: crate::state::Action
 
+pub mod announcer;
 pub mod app;
 pub mod charts;
 pub mod cluster_canvas;

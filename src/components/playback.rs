@@ -27,6 +27,10 @@ pub struct PlaybackProps {
     pub on_help: Callback<()>,
     /// The page's link, to which "Link to this moment" adds the time.
     pub query: String,
+    /// The moment a jump on the timeline is replaying to, until the race shows it: a long
+    /// run's replay can take seconds, and the page says it works meanwhile.
+    #[prop_or_default]
+    pub seeking: Option<f64>,
 }
 
 /// Play/pause, step, reset, speed, progress and the measured pace.
@@ -79,10 +83,10 @@ pub fn Playback(props: &PlaybackProps) -> Html {
         _ => "Simulated on the page's own thread, between frames",
     });
     html! {
-        <div class="playback">
+        <div class="playback" aria-busy={props.seeking.is_some().then_some("true")}>
             <button id="play" class="primary" onclick={toggle} disabled={failed}
                 aria-pressed={pressed.to_string()} title="Space">{ label }</button>
-            <button id="back" onclick={back} disabled={failed || s.now <= 0.0}
+            <button id="back" onclick={back} disabled={s.now <= 0.0}
                 title={format!("Left arrow: back one {}", step_unit(s))}>{ "◀ Back" }</button>
             <button id="step" onclick={step} disabled={failed || s.phase == Phase::Finished}
                 title={format!("Right arrow: on one {}", step_unit(s))}>{ "Step ▶" }</button>
@@ -107,6 +111,11 @@ pub fn Playback(props: &PlaybackProps) -> Html {
                         group_digits(s.horizon)
                     ) }
                 </span>
+                if let Some(t) = props.seeking {
+                    <span id="seeking" class="seeking">
+                        { format!("going to {} {}…", s.model.time.prefix(), packlab_core::format::moment(t)) }
+                    </span>
+                }
                 <span id="rate" class="rate" data-simulating-ms={simulating} data-thread={thread}
                     title={thread_title}>{ rate }</span>
             </div>

@@ -24,6 +24,10 @@ pub struct SweepViewProps {
     pub query: String,
     /// Base name of exported files.
     pub name: String,
+    /// The page's colours: the swept figure is drawn in them, as the live charts are (exports
+    /// keep the light one, for paper).
+    #[prop_or_default]
+    pub theme: packlab_plot::Theme,
 }
 
 /// The sweep view of a preset that sweeps runs over a grid; nothing for the others.
@@ -120,12 +124,14 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
     // The chart follows the cells (a point appears when its replications are done): the
     // core's figure, the one `packlab sweep` writes as SVG.
     {
-        let (canvas, plan, cells) = (canvas.clone(), plan.clone(), cells.clone());
+        let (canvas, plan, cells, theme) = (canvas.clone(), plan.clone(), cells.clone(), props.theme);
         use_effect(move || {
             if let (Some(plan), Some(canvas)) = (plan, canvas.cast::<HtmlCanvasElement>()) {
                 let graph = plan.graph(&cells);
                 let size = (f64::from(canvas.client_width()), f64::from(canvas.client_height()));
-                if let Err(e) = draw(&canvas, size, &GraphChart::new(&graph).chart()) {
+                let figure = GraphChart::new(&graph);
+                let chart = packlab_plot::Chart { theme, ..figure.chart() };
+                if let Err(e) = draw(&canvas, size, &chart) {
                     web_sys::console::warn_1(&e.into());
                 }
             }

@@ -40,6 +40,7 @@ pub fn TourPanel(props: &TourPanelProps) -> Html {
                 unstable: l.unstable,
                 normalized_reward: l.mean_reward,
                 greedy_reward: snapshot.reward.map(|r| r.greedy),
+                optimal_reward: snapshot.reward.map(|r| r.optimal),
             })
             .collect();
         step.check.state(&lanes, &props.scenario)
@@ -48,6 +49,20 @@ pub fn TourPanel(props: &TourPanelProps) -> Html {
     let leave = props.dispatch.reform(|_: MouseEvent| Action::LeaveTour);
     let play = props.on_play.reform(|_: MouseEvent| ());
     let can_play = matches!(snapshot.phase, Phase::Ready | Phase::Paused);
+    // The prediction is recorded when the run ends, for the tour's closing summary.
+    let right = match (&outcome, step.question, *answer) {
+        (Some(Ok(_)), Some(q), Some(a)) => Some(a == q.answer),
+        _ => None,
+    };
+    {
+        let dispatch = props.dispatch.clone();
+        let ended = outcome.is_some();
+        use_effect_with((ended, right), move |&(ended, right)| {
+            if ended {
+                dispatch.emit(Action::TourPredicted { step: at.step, right });
+            }
+        });
+    }
     html! {
         <section class="tour" id="tour" aria-label="Guided tour" data-tour={tour.id} data-step={(at.step + 1).to_string()}>
             <p class="tour-head">
@@ -82,12 +97,15 @@ pub fn TourPanel(props: &TourPanelProps) -> Html {
                         (Some(q), Some(a)) => format!("You predicted {}; the run says {}. ", q.choices[a], q.choices[q.answer]),
                         _ => String::new(),
                     };
-                    html! {
+                    html! { <>
                         <p class="tour-check" id="tour-check" role="status" data-holds={holds.to_string()}>
                             { verdict }{ statement }
                             if !holds { { " (not what this step expects: the scenario was changed)" } }
                         </p>
-                    }
+                        if !step.after.is_empty() {
+                            <p class="tour-after" id="tour-after">{ step.after }</p>
+                        }
+                    </> }
                 }
                 Some(Err(e)) => html! { <p class="tour-check" id="tour-check" role="status">{ e.message }</p> },
                 None => html! {},
@@ -100,6 +118,46 @@ pub fn TourPanel(props: &TourPanelProps) -> Html {
                 <button type="button" id="tour-leave" onclick={leave}>
                     { if at.step + 1 == count { "Finish the tour" } else { "Leave the tour" } }
                 </button>
+            </p>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TourSummaryProps {
+    pub tour: &'static packlab_core::tours::Tour,
+    /// Each step's prediction: right, wrong, or none made.
+    pub predictions: Vec<Option<bool>>,
+    pub dispatch: Callback<Action>,
+}
+
+/// The end of a tour: how many predictions were right, and what each step asked and showed.
+#[component]
+pub fn TourSummary(props: &TourSummaryProps) -> Html {
+    let tour = props.tour;
+    let asked: Vec<(usize, &packlab_core::tours::Question)> =
+        tour.steps.iter().enumerate().filter_map(|(k, s)| s.question.as_ref().map(|q| (k, q))).collect();
+    let right = asked.iter().filter(|(k, _)| props.predictions.get(*k) == Some(&Some(true))).count();
+    let close = props.dispatch.reform(|_: MouseEvent| Action::CloseTourSummary);
+    let again = props.dispatch.reform(move |_: MouseEvent| Action::StartTour(tour.id));
+    html! {
+        <section class="tour" id="tour-summary" aria-labelledby="tour-summary-title" data-right={right.to_string()}
+            data-asked={asked.len().to_string()}>
+            <h2 id="tour-summary-title">{ format!("Tour finished: {}", tour.title) }</h2>
+            <p role="status">{ format!("{right} of {} predictions right.", asked.len()) }</p>
+            <ol>
+                { for asked.iter().map(|&(k, q)| {
+                    let said = match props.predictions.get(k).copied().flatten() {
+                        Some(true) => "right".to_string(),
+                        Some(false) => format!("not quite: the run said {}", q.choices[q.answer]),
+                        None => format!("no prediction made; the run said {}", q.choices[q.answer]),
+                    };
+                    html! { <li>{ format!("Step {}: {} {said}.", k + 1, q.prompt) }</li> }
+                }) }
+            </ol>
+            <p class="tour-nav">
+                <button type="button" id="tour-again" onclick={again}>{ "Take the tour again" }</button>
+                <button type="button" id="tour-summary-close" class="primary" onclick={close}>{ "Explore freely" }</button>
             </p>
         </section>
     }

@@ -9,6 +9,7 @@ use packlab_core::scenario::Setup;
 use yew::prelude::*;
 
 use crate::cluster::layout::Hit;
+use crate::components::announcer::Announcer;
 use crate::components::charts::Charts;
 use crate::components::event_log::{EventLog, Inspect};
 use crate::components::form::ScenarioControls;
@@ -19,7 +20,7 @@ use crate::components::share::ShareAndExport;
 use crate::components::stats_table::StatsTable;
 use crate::components::sweep_view::SweepView;
 use crate::components::theory_view::TheoryView;
-use crate::components::tour_panel::TourPanel;
+use crate::components::tour_panel::{TourPanel, TourSummary};
 use crate::hooks::use_lab_race::{LabRace, use_lab_race};
 use crate::play::snapshot::{Phase, Shown};
 use crate::state::{Action, Lab};
@@ -35,7 +36,8 @@ pub struct WorkbenchProps {
 pub fn Workbench(props: &WorkbenchProps) -> Html {
     let lab = &props.lab;
     let setup = lab.setup.clone();
-    let LabRace { race, marks, reduced_motion, help, toggle_help, theme } = use_lab_race(lab, &props.dispatch);
+    let LabRace { race, marks, reduced_motion, help, toggle_help, theme, intent, seeking } =
+        use_lab_race(lab, &props.dispatch);
     let snapshot = &race.snapshot;
     let preset = &setup.preset;
     // The offered fraction of the capacity, drawn on the occupancy chart (once per scenario:
@@ -45,8 +47,22 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     // A scenario that is the theory's alone (PG-AS's random collections): its graphs in place
     // of a race.
     let theory_only = setup.scenario.any().theory_only();
-    // During a tour, its step says what is on screen.
-    let edited = if lab.tour.is_some() { None } else { edited_note(&setup) };
+    // During a tour, its step says what is on screen, and its summary after it.
+    let edited = if lab.tour.is_some() || lab.finished_tour.is_some() { None } else { edited_note(&setup) };
+    // While a tour's question waits for the run, the preset's title, summary and explanation
+    // (and the theory's marks: main[data-asking]) would give the answer away.
+    let asking = lab.tour.filter(|at| at.step().question.is_some() && snapshot.phase != Phase::Finished);
+    // A new tour step restarts the race because the step set a new scenario, not because the
+    // person changed one: no "the scenario changed" banner for it.
+    let step_shown = use_mut_ref(|| lab.tour);
+    let stepped = std::mem::replace(&mut *step_shown.borrow_mut(), lab.tour) != lab.tour;
+    let quiet_note = use_mut_ref(|| None::<Rc<str>>);
+    if stepped {
+        *quiet_note.borrow_mut() = race.restarted.clone();
+    }
+    let restarted = race.restarted.clone().filter(|note| {
+        lab.tour.is_none() || !quiet_note.borrow().as_ref().is_some_and(|quiet| Rc::ptr_eq(quiet, note))
+    });
     let inspect = use_state(Inspect::default);
     let on_inspect = {
         let inspect = inspect.clone();
@@ -59,20 +75,31 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
         *logged.borrow_mut() = snapshot.clone();
     }
     let logged = Shown(logged.borrow().clone());
+    // After going back, the link to share is the moment on screen (`t=`): the run so far
+    // reaches further, and a link without `t` would open at its start.
+    let rewound = !playing && snapshot.now < snapshot.furthest;
+    let share_query = if rewound { lab.query_at(Some(snapshot.now)) } else { lab.query() };
     let on_hit = {
         let (inspect, snapshot) = (inspect.clone(), snapshot.clone());
         Callback::from(move |(lane, hit): (usize, Hit)| inspect.set(Inspect::after_hit(&snapshot, lane, hit)))
     };
     html! {
-        <main class="lab" data-highlight={lab.tour.map(|at| at.step().highlight)} data-race-thread={race.thread}>
+        <main class="lab" data-highlight={lab.tour.map(|at| at.step().highlight)} data-race-thread={race.thread}
+            data-asking={asking.is_some().then_some("1")}>
             if *help {
                 <KeyboardHelp on_close={toggle_help.reform(|_| Some(false))} />
             }
 
             <section class="intro" aria-labelledby="preset-title">
-                <p class="figure">{ preset.figure }</p>
-                <h1 id="preset-title">{ preset.title }</h1>
-                <p class={classes!("summary", edited.is_some().then_some("stale"))}>{ preset.summary }</p>
+                if let Some(at) = asking {
+                    <p class="figure">{ format!("Tour · {}", at.tour.paper) }</p>
+                    <h1 id="preset-title" tabindex="-1">{ at.tour.title }</h1>
+                    <p class="summary">{ "The preset's name and summary show once the run has answered the question." }</p>
+                } else {
+                    <p class="figure">{ preset.figure }</p>
+                    <h1 id="preset-title" tabindex="-1">{ preset.title }</h1>
+                    <p class={classes!("summary", edited.is_some().then_some("stale"))}>{ preset.summary }</p>
+                }
                 if let Some(edited) = edited {
                     <p id="edited" class="edited" role="status">{ edited }</p>
                 }
@@ -82,19 +109,21 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                         <kbd>{ "P" }</kbd>{ " leave presenter mode · " }<kbd>{ "?" }</kbd>{ " keys" }
                     </p>
                 }
-                <details class="explain">
-                    <summary>{ "What am I looking at?" }</summary>
-                    <p>{ preset.explanation }</p>
-                    <p>{ setup.scenario.any().how_to_read() }</p>
-                </details>
+                if asking.is_none() {
+                    <details class="explain">
+                        <summary>{ "What am I looking at?" }</summary>
+                        <p>{ preset.explanation }</p>
+                        <p>{ setup.scenario.any().how_to_read() }</p>
+                    </details>
+                }
             </section>
-            <aside class="controls" aria-label="Scenario">
-                <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()} />
-            </aside>
             <section class="run" aria-label="Live simulation">
                 if theory_only {
                     <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                 } else {
+                    if let Some((tour, predictions)) = &lab.finished_tour {
+                        <TourSummary tour={*tour} predictions={predictions.clone()} dispatch={props.dispatch.clone()} />
+                    }
                     if let Some(at) = lab.tour {
                         <TourPanel key={format!("{}-{}", at.tour.id, at.step)} {at} snapshot={snapshot.clone()}
                             scenario={Rc::new(setup.scenario.clone())}
@@ -103,8 +132,9 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
                         on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_back={race.back.clone()}
                         on_seek={race.seek.clone()} query={lab.query_at(None)} on_restart={race.restart.clone()}
-                        on_help={toggle_help.reform(|()| Some(true))} />
-                    if let Some(note) = &race.restarted {
+                        on_help={toggle_help.reform(|()| Some(true))} {seeking} />
+                    <Announcer snapshot={snapshot.clone()} intent={intent.clone()} />
+                    if let Some(note) = &restarted {
                         <p id="restarted" class="hint restarted" role="status">{ note.to_string() }</p>
                     }
                     if let Some(message) = snapshot.error() {
@@ -126,13 +156,18 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                             on_focus={race.focus.clone()} {reduced_motion} {theme} />
                         <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                     </div>
-                    <SweepView setup={setup.clone()} query={lab.query()} name={name.clone()} />
+                    <SweepView setup={setup.clone()} query={lab.query()} name={name.clone()} {theme} />
                 }
-                <ShareAndExport snapshot={snapshot.clone()} query={lab.query()} {name} charts={!theory_only}
+                <ShareAndExport snapshot={snapshot.clone()} query={share_query} {name} charts={!theory_only}
                     seed={setup.scenario.seed()} marks={marks.clone()} {load}
                     command={run_command(&setup.preset, &setup.policies, &setup.scenario)}
                     traced={setup.scenario.any().replaying()} />
             </section>
+            // After the run in the page's order (Play is the first control a Tab reaches), though
+            // the layout draws it on the left.
+            <aside class="controls" aria-label="Scenario">
+                <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()} />
+            </aside>
         </main>
     }
 }

@@ -32,6 +32,12 @@ pub fn use_keyboard(
                     return;
                 }
                 let focus = focused_tag(event);
+                // A widget with keys of its own (the event log's arrows) keeps them.
+                let own_keys = event
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .and_then(|e| e.closest("[data-keys=own]").ok().flatten())
+                    .is_some();
                 let typing = matches!(focus.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
                 // A focused button or summary already acts on space itself.
                 let clicking = matches!(focus.as_str(), "BUTTON" | "SUMMARY");
@@ -51,11 +57,11 @@ pub fn use_keyboard(
                         event.prevent_default();
                         toggle.emit(());
                     }
-                    "ArrowRight" if !typing => {
+                    "ArrowRight" if !typing && !own_keys => {
                         event.prevent_default();
                         step.emit(());
                     }
-                    "ArrowLeft" if !typing => {
+                    "ArrowLeft" if !typing && !own_keys => {
                         event.prevent_default();
                         back.emit(());
                     }

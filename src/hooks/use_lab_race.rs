@@ -1,11 +1,13 @@
 //! What the full page and the embedded one both run: the race of the lab's setup, the theory's
-//! load marks, the keyboard and its help, and the chart theme.
+//! load marks, the keyboard and its help, the chart theme, and what the status line says.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use packlab_core::model::LoadMark;
 use yew::prelude::*;
 
+use crate::components::announcer::{Intent, IntentCell};
 use crate::dom::page::prefers_reduced_motion;
 use crate::hooks::use_keyboard::use_keyboard;
 use crate::hooks::use_system_dark::use_system_dark;
@@ -22,6 +24,10 @@ pub struct LabRace {
     /// `None` toggles the keyboard help, `Some(open)` sets it.
     pub toggle_help: Callback<Option<bool>>,
     pub theme: packlab_plot::Theme,
+    /// What the person last asked of the race (step, back, a jump), for the status line.
+    pub intent: IntentCell,
+    /// The moment a jump on the timeline goes to, while the race replays it.
+    pub seeking: Option<f64>,
 }
 
 /// The race of `lab`'s setup at its speed, with what comes with it ([`LabRace`]); `dispatch`
@@ -29,7 +35,37 @@ pub struct LabRace {
 #[hook]
 pub fn use_lab_race(lab: &Lab, dispatch: &Callback<Action>) -> LabRace {
     let setup = lab.setup.clone();
-    let race = use_race(setup.clone(), lab.speed, lab.open_at);
+    let mut race = use_race(setup.clone(), lab.speed, lab.open_at);
+    // Stepping, going back and jumping say so to the status line ([`Announcer`]), whether a
+    // button or a key asked.
+    let intent = (*use_state(|| Rc::new(Cell::new(Intent::None)))).clone();
+    let noting = |callback: &Callback<()>, what: Intent| {
+        let (callback, intent) = (callback.clone(), intent.clone());
+        Callback::from(move |()| {
+            intent.set(what);
+            callback.emit(());
+        })
+    };
+    race.step = noting(&race.step, Intent::Step);
+    race.back = noting(&race.back, Intent::Back);
+    // A jump is under way from the moment it is asked until a snapshot shows its moment.
+    let pending = use_mut_ref(|| None::<f64>);
+    let redraw = use_force_update();
+    race.seek = {
+        let (seek, intent, pending) = (race.seek.clone(), intent.clone(), pending.clone());
+        Callback::from(move |t: f64| {
+            intent.set(Intent::Seek);
+            *pending.borrow_mut() = Some(t);
+            redraw.force_update();
+            seek.emit(t);
+        })
+    };
+    let s = &race.snapshot;
+    let arrived = |t: f64| (s.now - t).abs() < 1e-9 || s.now.floor() == t.floor() || s.error().is_some();
+    if pending.borrow().is_some_and(arrived) {
+        pending.borrow_mut().take();
+    }
+    let seeking = *pending.borrow();
     let marks = use_memo(setup, |s| Rc::<[LoadMark]>::from(s.scenario.marks()));
     let reduced_motion = *use_memo((), |()| prefers_reduced_motion());
     let help = use_state(|| false);
@@ -45,7 +81,7 @@ pub fn use_lab_race(lab: &Lab, dispatch: &Callback<Action>) -> LabRace {
         present_toggle(dispatch, lab.present),
     );
     let theme = crate::state::theme::chart_theme(lab.theme, use_system_dark(), lab.present);
-    LabRace { race, marks: (*marks).clone(), reduced_motion, help, toggle_help, theme }
+    LabRace { race, marks: (*marks).clone(), reduced_motion, help, toggle_help, theme, intent, seeking }
 }
 
 /// `P`: presenter mode on or off, full screen with it where the browser allows (a key press

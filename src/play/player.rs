@@ -165,9 +165,11 @@ impl Player {
                 }
                 true
             }
-            Command::Step => self.move_paused(Race::step),
-            Command::Back => self.move_paused(Race::step_back),
-            Command::Seek(time) => self.move_paused(|race| race.seek(time)),
+            Command::Step => self.move_paused(false, Race::step),
+            // Going back works after a stop too (the waiting-job limit): the moments before it
+            // are all there, exactly.
+            Command::Back => self.move_paused(true, Race::step_back),
+            Command::Seek(time) => self.move_paused(true, |race| race.seek(time)),
             Command::OpenAt(time) => {
                 self.stop_at = Some(time);
                 self.apply(Command::Play)
@@ -202,17 +204,26 @@ impl Player {
         self.enter(Phase::Ready);
     }
 
-    fn move_paused(&mut self, go: impl FnOnce(&mut Race) -> Result<(), EngineError>) -> bool {
+    /// Why the race stopped, naming the policy whose run stopped it.
+    fn stopped(&self, e: &EngineError) -> String {
+        match self.race.failed_lane() {
+            Some(label) => format!("the simulation stopped: {label}: {e}"),
+            None => format!("the simulation stopped: {e}"),
+        }
+    }
+
+    /// Moves the race while paused; `back` moves (back, a jump) also leave a stopped race.
+    fn move_paused(&mut self, back: bool, go: impl FnOnce(&mut Race) -> Result<(), EngineError>) -> bool {
         if self.playing() {
             // Paused without explaining: the move explains once, where it lands.
             self.phase = Phase::Paused;
         }
         self.stop_at = None;
-        if matches!(self.phase, Phase::Failed(_)) {
+        if matches!(self.phase, Phase::Failed(_)) && !back {
             return false;
         }
         let phase = match go(&mut self.race) {
-            Err(e) => Phase::Failed(format!("the simulation stopped: {e}")),
+            Err(e) => Phase::Failed(self.stopped(&e)),
             Ok(()) if self.race.finished() => Phase::Finished,
             Ok(()) => Phase::Paused,
         };
@@ -247,7 +258,7 @@ impl Player {
             self.meter.count(now, slots, simulated);
         }
         let mut next = match result {
-            Err(e) => Phase::Failed(format!("the simulation stopped: {e}")),
+            Err(e) => Phase::Failed(self.stopped(&e)),
             Ok(_) if self.race.finished() => Phase::Finished,
             Ok(_) => Phase::Running,
         };
@@ -259,7 +270,7 @@ impl Player {
                 && short_of_it
                 && let Err(e) = self.race.seek(stop)
             {
-                next = Phase::Failed(format!("the simulation stopped: {e}"));
+                next = Phase::Failed(self.stopped(&e));
             }
             if next == Phase::Running {
                 next = Phase::Paused;
@@ -282,7 +293,7 @@ impl Player {
             Phase::Failed(_) => phase,
             stopped => match self.race.explain() {
                 Ok(()) => stopped,
-                Err(e) => Phase::Failed(format!("the simulation stopped: {e}")),
+                Err(e) => Phase::Failed(self.stopped(&e)),
             },
         };
     }

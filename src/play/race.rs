@@ -62,6 +62,8 @@ pub struct Race {
     checkpoints: Checkpoints,
     /// The furthest time reached: what the timeline covers.
     furthest: f64,
+    /// The policy whose run stopped the race (the waiting-job limit), to name it.
+    failed: Option<String>,
 }
 
 /// Events a step passes over at most looking for one that changes something (stale clock
@@ -105,6 +107,7 @@ impl Race {
             chunk: 1,
             checkpoints,
             furthest: 0.0,
+            failed: None,
         }
     }
 
@@ -176,13 +179,36 @@ impl Race {
     /// Runs `n` whole time units in every lane (from the last whole unit when a step left the
     /// lanes between two), leaving a checkpoint where one is due.
     fn run_lanes(&mut self, n: u64) -> Result<(), EngineError> {
-        for lane in &mut self.lanes {
-            lane.run.run(n)?;
+        for i in 0..self.lanes.len() {
+            if let Err(e) = self.lanes[i].run.run(n) {
+                self.stop_together(i);
+                return Err(e);
+            }
         }
         let at = self.slot();
         self.checkpoints.offer(at, self.lanes.iter().map(|l| &*l.run));
         self.furthest = self.furthest.max(self.now());
         Ok(())
+    }
+
+    /// Lane `i` stopped (the waiting-job limit) partway through a chunk the lanes before it
+    /// had run whole: every lane goes back to the last whole unit the failed one passed, so
+    /// the numbers on screen are of one moment (they stood 59 slots apart), and the race
+    /// remembers which policy stopped it.
+    fn stop_together(&mut self, i: usize) {
+        self.failed = Some(self.lanes[i].label.clone());
+        let last = self.lanes[i].run.time().saturating_sub(1) as f64;
+        let (_, runs) = self.checkpoints.restore(last);
+        for (lane, run) in self.lanes.iter_mut().zip(runs) {
+            lane.run = run;
+        }
+        // Every lane passed `last` before (or fails earlier, which names that lane instead).
+        let _ = self.run_forward(last);
+    }
+
+    /// The policy whose run stopped the race, if one did.
+    pub fn failed_lane(&self) -> Option<&str> {
+        self.failed.as_deref()
     }
 
     /// Whole units until the next checkpoint is due (chunks stop there), at least 1.

@@ -30,6 +30,8 @@ impl Lab {
             gallery: link_is_bare(input),
             tour: None,
             open_at: page.at,
+            predictions: Vec::new(),
+            finished_tour: None,
         };
         // One notice per key, saying everything the link got wrong about it (`policy=msf,dra`
         // on a PG-RR preset names both).

@@ -67,6 +67,10 @@ pub struct Lab {
     /// The moment the link opens at (`t=`), until the scenario changes: a slot, or any time in
     /// continuous time (a step to an event lands between whole units).
     pub open_at: Option<f64>,
+    /// The predictions of the tour under way, by step: right or not, once its run ended.
+    pub predictions: Vec<Option<bool>>,
+    /// The tour just finished, with its predictions, for its closing summary.
+    pub finished_tour: Option<(&'static packlab_core::tours::Tour, Vec<Option<bool>>)>,
 }
 
 /// What the controls can ask for.
@@ -80,8 +84,16 @@ pub enum Action {
     StartTour(&'static str),
     /// Go to step `k` (from 0) of the tour under way.
     TourStep(usize),
-    /// Leave the tour, keeping the scenario on screen.
+    /// Leave the tour, keeping the scenario on screen (from its last step: with a summary).
     LeaveTour,
+    /// The run of step `step` ended: whether the prediction was right (`None`: no question,
+    /// or none made).
+    TourPredicted {
+        step: usize,
+        right: Option<bool>,
+    },
+    /// Close the summary of a finished tour.
+    CloseTourSummary,
     /// Set one scenario key from its text form (the `--set` keys).
     Set {
         key: String,

@@ -24,10 +24,14 @@ impl Lab {
                     self.setup = Rc::new(setup);
                     self.notices.clear();
                     self.gallery = false;
+                    self.finished_tour = None;
                 }
                 Err(e) => self.notice(e),
             },
-            Action::ShowGallery => self.gallery = true,
+            Action::ShowGallery => {
+                self.gallery = true;
+                self.finished_tour = None;
+            }
             Action::TourStep(k) => {
                 if let Some(at) = self.tour
                     && k < at.tour.steps.len()
@@ -35,9 +39,29 @@ impl Lab {
                     self.go_to(TourAt { tour: at.tour, step: k });
                 }
             }
-            Action::LeaveTour => self.tour = None,
+            Action::LeaveTour => {
+                // From the last step the tour is finished: its summary replaces the panel.
+                if let Some(at) = self.tour.take()
+                    && at.step + 1 == at.tour.steps.len()
+                {
+                    let mut predictions = std::mem::take(&mut self.predictions);
+                    predictions.resize(at.tour.steps.len(), None);
+                    self.finished_tour = Some((at.tour, predictions));
+                }
+            }
+            Action::TourPredicted { step, right } => {
+                if self.predictions.len() <= step {
+                    self.predictions.resize(step + 1, None);
+                }
+                self.predictions[step] = right;
+            }
+            Action::CloseTourSummary => self.finished_tour = None,
             Action::StartTour(id) => match tours::tour(id) {
-                Ok(tour) => self.go_to(TourAt { tour, step: 0 }),
+                Ok(tour) => {
+                    self.predictions.clear();
+                    self.finished_tour = None;
+                    self.go_to(TourAt { tour, step: 0 });
+                }
                 Err(e) => self.notice(e),
             },
             Action::Set { key, value } => {

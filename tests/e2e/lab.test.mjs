@@ -9,7 +9,7 @@
 // target/release/packlab or target/debug/packlab when newer than the core's and the CLI's
 // sources, else `cargo run --release -p packlab-cli` (slow the first time).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -19,262 +19,30 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { launchChromium, serveDist } from './browser.mjs';
-
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const DIST = join(ROOT, 'dist');
-const RESULTS = join(ROOT, 'test-results');
-// Served below a sub-path, as on a project page, to check that asset URLs are relative.
-const BASE = '/packlab/';
-/** How long a run to the horizon at speed=max may take. */
-const RUN_TIMEOUT_MS = 120_000;
-/** The race of tests (a): VQS is unstable on one server, BF-J/S is not. */
-const RACE = 'preset=pgrr-a1&policy=vqs,bf-js&seed=1';
-
-let server;
-let context;
-let closeChromium;
-let origin;
-
-before(async () => {
-  await stat(join(DIST, 'index.html')).catch(() => {
-    throw new Error('dist/index.html is missing: run `trunk build --release` first');
-  });
-  await mkdir(RESULTS, { recursive: true });
-  ({ server, origin } = await serveDist(DIST, BASE));
-  ({ context, close: closeChromium } = await launchChromium('packlab-chromium-'));
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-});
-
-after(async () => {
-  await closeChromium?.();
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
-});
-
-// ---------------------------------------------------------------------------------------------
-// Helpers
-
-/**
- * Opens the lab in a new tab at `target` (a query such as `preset=pgrr-a1&seed=1`, or a full
- * URL) and waits for the stats table. The tab and its `problems` (console errors, page errors,
- * failed requests, HTTP errors) go into `opened` first, so they are reported even if loading fails.
- */
-async function openLab(opened, target, { viewport, waitFor = '#stats tr[data-policy]' } = {}) {
-  const page = await context.newPage();
-  const problems = [];
-  opened.push({ page, problems });
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-    else if (msg.type() === 'warning') console.log(`console warning: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-  if (viewport) await page.setViewportSize(viewport);
-  const url = /^https?:/.test(target) ? target : `${origin}${BASE}${target ? `?${target.replace(/^\?/, '')}` : ''}`;
-  await page.goto(url);
-  await page.waitForSelector(waitFor);
-  return page;
-}
-
-/**
- * A test that opens pages with `open(target, options)`. Afterwards it fails if any page logged
- * a console error, threw, had a request fail, or shows an `.error`; then it closes the pages.
- */
-function labTest(name, body) {
-  test(name, async () => {
-    const opened = [];
-    const open = (target, options) => openLab(opened, target, options);
-    let failure;
-    try {
-      await body(open);
-    } catch (err) {
-      failure = err;
-    }
-    const problems = opened.flatMap((lab) => lab.problems);
-    const errors = [];
-    for (const { page } of opened) {
-      if (page.isClosed()) continue;
-      for (const text of await page.locator('.error').allTextContents()) errors.push(`shown: ${text}`);
-    }
-    await Promise.all(opened.map(({ page }) => page.close()));
-    if (failure) {
-      if (problems.length || errors.length) failure.message += `\nand in the browser:\n  ${[...problems, ...errors].join('\n  ')}`;
-      throw failure;
-    }
-    assert.deepEqual(problems, [], 'console errors, page errors or failed requests');
-    assert.deepEqual(errors, [], 'the page shows an error');
-  });
-}
-
-/** Every stats row by policy (as the link names it: `vqs`, `bf-js`). */
-async function rows(page) {
-  return page.$$eval('#stats tr[data-policy]', (trs) =>
-    Object.fromEntries(
-      trs.map((tr) => [
-        tr.dataset.policy,
-        {
-          time: Number(tr.dataset.time),
-          queue: Number(tr.dataset.queue),
-          meanQueue: Number(tr.dataset.meanQueue),
-          meanOccupancy: Number(tr.dataset.meanOccupancy),
-          meanResponse: tr.dataset.meanResponse === undefined ? undefined : Number(tr.dataset.meanResponse),
-          meanDelay: tr.dataset.meanDelay === undefined ? undefined : Number(tr.dataset.meanDelay),
-        },
-      ]),
-    ),
-  );
-}
-
-/** The slot every row shows (they run in lockstep). */
-async function slot(page) {
-  const times = Object.values(await rows(page)).map((r) => r.time);
-  assert.ok(times.length > 0, 'no stats rows');
-  assert.ok(
-    times.every((t) => t === times[0]),
-    `the policies are not in lockstep: ${times}`,
-  );
-  return times[0];
-}
-
-/** Waits until every row has simulated exactly `target` slots. */
-async function waitForSlot(page, target, timeout = RUN_TIMEOUT_MS) {
-  await page.waitForFunction(
-    (t) => {
-      const trs = [...document.querySelectorAll('#stats tr[data-policy]')];
-      return trs.length > 0 && trs.every((tr) => Number(tr.dataset.time) === t);
-    },
-    target,
-    { timeout },
-  );
-}
-
-/** Waits until every row is past slot `previous`. */
-async function waitPastSlot(page, previous, timeout = 30_000) {
-  await page.waitForFunction(
-    (t) => {
-      const trs = [...document.querySelectorAll('#stats tr[data-policy]')];
-      return trs.length > 0 && trs.every((tr) => Number(tr.dataset.time) > t);
-    },
-    previous,
-    { timeout },
-  );
-}
-
-/** Clicks #play and waits for the run to reach `horizon`, where #play offers "Run again". */
-async function runToEnd(page, horizon) {
-  await page.bringToFront();
-  await page.click('#play');
-  await waitForSlot(page, horizon);
-  await page.waitForFunction(() => document.querySelector('#play')?.textContent.trim() === 'Run again', null, {
-    timeout: 5_000,
-  });
-  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
-}
-
-/** Pauses if playing (clicking #play after the horizon would start again). */
-async function pause(page) {
-  if ((await page.getAttribute('#play', 'aria-pressed')) === 'true') await page.click('#play');
-  await page.waitForSelector('#play[aria-pressed="false"]', { timeout: 5_000 });
-}
-
-/** Types `value` into the `#field-KEY` input and commits it, as a person would. */
-async function setField(page, key, value) {
-  const input = page.locator(`#field-${key}`);
-  await input.fill(value);
-  await input.press('Enter');
-  await input.blur();
-  // The link follows the state.
-  await page.waitForFunction(
-    ([k, v]) => new URL(document.querySelector('#link').value).searchParams.get(k) === v,
-    [key, value],
-    { timeout: 5_000 },
-  );
-}
-
-/** Clicks #copy-link and returns what landed on the clipboard. */
-async function copyLink(page) {
-  await page.bringToFront();
-  await page.click('#copy-link');
-  let lastError;
-  for (let i = 0; i < 50; i++) {
-    try {
-      const text = await page.evaluate(() => navigator.clipboard.readText());
-      if (text) return text;
-    } catch (err) {
-      lastError = err;
-    }
-    await page.waitForTimeout(100);
-  }
-  // The context grants clipboard-read: a clipboard that cannot be read is a failure, not a
-  // reason to compare the link box with itself.
-  throw new Error(`the clipboard could not be read after Copy link: ${lastError?.message.split('\n')[0] ?? 'it stayed empty'}`);
-}
-
-/** Both canvases' pixels and the slot, in one go. */
-async function grabCanvases(page) {
-  return page.evaluate(() => ({
-    slot: Number(document.querySelector('#stats tr[data-policy]').dataset.time),
-    queue: document.querySelector('canvas#chart-queue').toDataURL(),
-    cluster: document.querySelector('article.lane canvas.cluster').toDataURL(),
-  }));
-}
-
-/** Newest modification time of the files under `path` (a file or a directory). */
-function newest(path) {
-  if (!existsSync(path)) return 0;
-  const info = statSync(path);
-  if (!info.isDirectory()) return info.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
-}
-
-/** The command that runs the CLI: a built binary newer than its sources, else `cargo run`. */
-function cliCommand() {
-  if (process.env.PACKLAB_CLI) return [process.env.PACKLAB_CLI, []];
-  const sources = Math.max(
-    ...['crates/core', 'crates/cli/src', 'crates/cli/Cargo.toml', 'Cargo.toml', 'Cargo.lock'].map((p) =>
-      newest(join(ROOT, p)),
-    ),
-  );
-  for (const profile of ['release', 'debug']) {
-    const binary = join(ROOT, 'target', profile, 'packlab');
-    if (existsSync(binary) && statSync(binary).mtimeMs >= sources) return [binary, []];
-  }
-  return ['cargo', ['run', '--release', '-q', '-p', 'packlab-cli', '--']];
-}
-
-/** `packlab run --link QUERY --json`: the report of each policy, by policy name. */
-function cliReports(query, extra = []) {
-  const [command, prefix] = cliCommand();
-  const args = [...prefix, 'run', '--link', query, '--json', ...extra];
-  let stdout;
-  try {
-    stdout = execFileSync(command, args, {
-      cwd: ROOT,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 30 * 60_000,
-      maxBuffer: 64 * 1024 * 1024,
-    });
-  } catch (err) {
-    throw new Error(`${command} ${args.join(' ')} failed: ${err.message}\n${err.stderr ?? ''}`);
-  }
-  const reports = stdout
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line));
-  return Object.fromEntries(reports.map((r) => [r.policy, r]));
-}
-
-/** `actual` and `expected` agree to `rel` relative to the larger. */
-function assertClose(actual, expected, what, rel = 1e-9) {
-  const scale = Math.max(Math.abs(actual), Math.abs(expected));
-  assert.ok(
-    Number.isFinite(actual) && Math.abs(actual - expected) <= rel * scale,
-    `${what}: page ${actual}, CLI ${expected}`,
-  );
-}
+import {
+  BASE,
+  DIST,
+  RACE,
+  RESULTS,
+  ROOT,
+  RUN_TIMEOUT_MS,
+  assertClose,
+  cliCommand,
+  cliReports,
+  context,
+  copyLink,
+  grabCanvases,
+  labTest,
+  origin,
+  pause,
+  rows,
+  runSweep,
+  runToEnd,
+  setField,
+  slot,
+  waitForSlot,
+  waitPastSlot,
+} from './harness.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Tests
@@ -1123,26 +891,6 @@ labTest('item 6: charts are sharp at any pixel density, keep their legend off th
   writeFileSync(join(RESULTS, 'export-occupancy.png'), png);
 });
 
-/** Runs the page's sweep view with `loads` and `reps`, and returns its points by policy and load. */
-async function runSweep(page, loads, reps) {
-  await page.click('#sweep > summary');
-  await page.fill('#sweep-loads', loads);
-  await page.press('#sweep-loads', 'Tab');
-  await page.fill('#sweep-reps', String(reps));
-  await page.press('#sweep-reps', 'Tab');
-  await page.click('#sweep-run');
-  await page.waitForSelector('#sweep[data-done="true"]', { timeout: RUN_TIMEOUT_MS });
-  return page.$$eval('#sweep-table tr[data-policy]', (trs) =>
-    trs.map((tr) => ({
-      policy: tr.dataset.policy,
-      load: Number(tr.dataset.valueX),
-      figure: tr.dataset.figure,
-      value: Number(tr.dataset.value),
-      lo: Number(tr.dataset.ciLo),
-      hi: Number(tr.dataset.ciHi),
-    })),
-  );
-}
 
 /** `packlab sweep ARGS --out DIR`'s summary CSV as rows. */
 function cliSweep(args) {

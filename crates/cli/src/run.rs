@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use packlab_core::metrics::SeriesPoint;
 use packlab_core::policy::PolicySpec;
-use packlab_core::report::{RepsReport, RunOutcome, RunReport, run, summarise_reps};
+use packlab_core::report::{RepsReport, RunOutcome, RunReport, run_at, summarise_reps};
 use packlab_core::scenario::Setup;
 use packlab_core::view::Metric;
 use packlab_plot::{Chart, Curve, Ink, LegendAt, Mark, Point};
@@ -18,10 +18,19 @@ use crate::output::{create_dir, print_table, progress, write_svg};
 use crate::setup::{Resolved, replication_seeds, resolve, with};
 
 pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
-    let Resolved { setup, warmup_note, replay_notes, .. } = resolve(&args.scenario)?;
+    let Resolved { setup, warmup_note, replay_notes, at, .. } = resolve(&args.scenario)?;
+    // A link's `t=`: every run stops there, and the numbers are the page's at that moment.
+    let at_note = at.map(|t| {
+        format!(
+            "at {} {} (the link's t): the numbers of that moment, as the page shows them paused there, not of the \
+             whole run",
+            setup.scenario.time_unit().prefix(),
+            packlab_core::format::moment(t)
+        )
+    });
     // With --json, stdout carries only the JSON lines: the notes go to stderr.
     if args.json {
-        for note in &replay_notes {
+        for note in replay_notes.iter().chain(&at_note) {
             eprintln!("note: {note}");
         }
     }
@@ -33,7 +42,7 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
         create_dir(dir)?;
     }
 
-    let per_policy = run_all(&setup, &seeds)?;
+    let per_policy = run_all(&setup, &seeds, at)?;
     let reps: Option<Vec<RepsReport>> = match args.reps {
         Some(_) => Some(per_policy.iter().map(|runs| reps_report(runs.as_slice())).collect::<Result<_>>()?),
         None => None,
@@ -47,7 +56,8 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
             }
         }
     } else {
-        print_human(&setup, warmup_note.as_deref(), &replay_notes, &per_policy, reps.as_deref(), out)?;
+        let notes: Vec<String> = at_note.into_iter().chain(replay_notes).collect();
+        print_human(&setup, warmup_note.as_deref(), &notes, &per_policy, reps.as_deref(), out)?;
     }
 
     if let Some(file) = &args.events {
@@ -71,8 +81,8 @@ pub fn command(args: &RunArgs, out: &mut dyn Write) -> Result<()> {
 }
 
 /// Runs every (policy, replication) pair in parallel; returns the runs grouped by policy, in
-/// policy order, replications in seed order.
-fn run_all(setup: &Setup, seeds: &[u64]) -> Result<Vec<Vec<RunOutcome>>> {
+/// policy order, replications in seed order; each to moment `at` if given, else to the horizon.
+fn run_all(setup: &Setup, seeds: &[u64], at: Option<f64>) -> Result<Vec<Vec<RunOutcome>>> {
     let tasks: Vec<(&PolicySpec, u64)> =
         setup.policies.iter().flat_map(|p| seeds.iter().map(move |&s| (p, s))).collect();
     let bar = progress(tasks.len() as u64, setup.preset.id);
@@ -80,7 +90,7 @@ fn run_all(setup: &Setup, seeds: &[u64]) -> Result<Vec<Vec<RunOutcome>>> {
         .par_iter()
         .map(|&(policy, seed)| {
             let scenario = with(&setup.scenario, "seed", seed)?;
-            let outcome = run(setup.preset.id, &scenario, policy).with_context(|| format!("policy {policy}"))?;
+            let outcome = run_at(setup.preset.id, &scenario, policy, at).with_context(|| format!("policy {policy}"))?;
             bar.inc(1);
             Ok(outcome)
         })

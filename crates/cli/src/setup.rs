@@ -20,24 +20,27 @@ pub struct Resolved {
     pub warmup_note: Option<String>,
     /// What replaying the trace file says: the scaling, the offered load, jobs capped.
     pub replay_notes: Vec<String>,
+    /// The moment a link opens at (`t=`): `run` reports the runs there, as the page shows
+    /// them paused at that moment.
+    pub at: Option<f64>,
 }
 
 pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
     // Traces are read first: a link may name one by its fingerprint.
     let trace = if args.traces.is_empty() { None } else { Some(crate::trace::read(&args.traces, args.trace_tasks)?) };
-    let (preset, base, link_policies) = match (&args.preset, &args.link) {
+    let (preset, base, link_policies, at) = match (&args.preset, &args.link) {
         (_, Some(link)) => {
             let (link, errors) = decode_link(link);
             if !errors.is_empty() {
                 let lines: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
                 bail!("--link: {} bad key(s):\n{}", errors.len(), lines.join("\n"));
             }
-            (link.preset, link.scenario, link.policies)
+            (link.preset, link.scenario, link.policies, link.page.at)
         }
         (Some(id), None) => {
             let p = preset(id).map_err(|e| anyhow!("--preset: {}", e.message))?;
             let (scenario, policies) = (p.scenario.clone(), p.policies.clone());
-            (p, scenario, policies)
+            (p, scenario, policies, None)
         }
         // clap requires one of the two; keep a message rather than a panic all the same.
         (None, None) => bail!("give --preset ID or --link URL"),
@@ -105,7 +108,15 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
     if let Some(status) = scenario.replay_status() {
         replay_notes.insert(0, format!("the trace {}", status.describe()));
     }
-    Ok(Resolved { setup: Setup { preset, scenario, policies }, explicit, warmup_note, replay_notes })
+    // The link checked its moment against its own horizon; the flags may have moved it.
+    if let Some(t) = at.filter(|&t| t > scenario.horizon() as f64) {
+        bail!(
+            "--link: t = {t} is past the horizon ({}): a moment of the run is in 0..={}",
+            scenario.horizon(),
+            scenario.horizon()
+        );
+    }
+    Ok(Resolved { setup: Setup { preset, scenario, policies }, explicit, warmup_note, replay_notes, at })
 }
 
 /// What to say when a trace file is replayed with replications: its arrivals are the same in

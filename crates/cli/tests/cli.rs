@@ -1063,3 +1063,29 @@ fn events_are_written_for_a_window() {
     fails(&[&base[..], &["--events-from", "-1"]].concat(), &["--events-from", "a number >= 0"]);
     fails(&["run", "--preset", "msfq-d1", "--events-to", "5"], &["--events"]);
 }
+
+#[test]
+fn a_link_at_a_moment_reports_that_moment_and_says_so() {
+    // A link with `t=` (the page's "Link to this moment", or Copy link after going back) runs
+    // to that moment: its numbers are those of the same run cut there, in slotted and in
+    // continuous time, never the whole run's.
+    let whole = "preset=pgrr-a1&policy=vqs,bf-js&seed=1&horizon=20000&warmup=2000";
+    let cut = "preset=pgrr-a1&policy=vqs,bf-js&seed=1&horizon=5000&warmup=2000";
+    let at = json_lines(&ok(&["run", "--link", &format!("{whole}&t=5000"), "--json"]));
+    let short = json_lines(&ok(&["run", "--link", cut, "--json"]));
+    let full = json_lines(&ok(&["run", "--link", whole, "--json"]));
+    for ((a, s), w) in at.iter().zip(&short).zip(&full) {
+        for key in ["horizon", "mean_queue", "final_queue", "arrivals", "started", "mean_occupancy"] {
+            assert_eq!(a[key], s[key], "{key} at t=5000 against a run of 5000 slots");
+        }
+        assert_ne!(a["arrivals"], w["arrivals"], "t was ignored: {a}");
+    }
+    let msfq = json_lines(&ok(&["run", "--link", "preset=msfq-d1&seed=1&horizon=2000&t=350.5", "--json"]));
+    assert!(msfq.iter().all(|r| f(r, "horizon") <= 351.0), "{msfq:?}");
+    // The table says which moment it reports.
+    let human = ok(&["run", "--link", &format!("{whole}&t=5000")]);
+    assert!(human.contains("(the link's t)"), "{human}");
+    // A moment the flags put past the horizon is refused, naming t.
+    fails(&["run", "--link", &format!("{whole}&t=5000"), "--horizon", "4000"], &["t = 5000", "0..=4000"]);
+    fails(&["run", "--link", &format!("{whole}&t=30000")], &["t"]);
+}

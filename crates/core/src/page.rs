@@ -2,7 +2,8 @@
 //! views, the guided tour and its step, and the moment a link opens at. They are declared once
 //! here, as rows like the scenario's keys ([`PAGE_KEYS`]: name, range, help, parser), so the
 //! page, its Web Workers (which decode the page's links for each run of a sweep) and `packlab
-//! run --link` (which accepts and ignores them) read the same rows.
+//! run --link` (which honours `t`, running to that moment, and ignores the rest) read the same
+//! rows.
 
 use std::fmt;
 

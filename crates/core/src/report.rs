@@ -25,9 +25,15 @@ pub fn live_run(scenario: &Scenario, policy: &PolicySpec, watch: Watch) -> Resul
 
 /// Runs `scenario` under `policy` to its horizon.
 pub fn run(preset: &str, scenario: &Scenario, policy: &PolicySpec) -> Result<RunOutcome, RunError> {
+    run_at(preset, scenario, policy, None)
+}
+
+/// Runs `scenario` under `policy` to moment `at` (a link's `t=`, in 0..=horizon) and reports
+/// it there, as the page shows it paused at that moment; to the horizon without one.
+pub fn run_at(preset: &str, scenario: &Scenario, policy: &PolicySpec, at: Option<f64>) -> Result<RunOutcome, RunError> {
     scenario.validate()?;
     scenario.check_policy(policy)?;
-    let mut outcome = scenario.any().run_to_horizon(policy, BATCH_MAX_POINTS)?;
+    let mut outcome = scenario.any().run_to_horizon(policy, BATCH_MAX_POINTS, at)?;
     outcome.report.preset = preset.to_string();
     Ok(outcome)
 }

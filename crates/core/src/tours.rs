@@ -24,8 +24,10 @@ pub struct Tour {
 /// One step of a tour.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Step {
-    /// What to look at, in two or three sentences.
+    /// What to look at, in two or three sentences, without giving the answer away.
     pub text: &'static str,
+    /// Why the run came out as it did, shown with the verdict (empty: the verdict says it all).
+    pub after: &'static str,
     /// The scenario, lanes and horizon, as a link query; the step plays it to the horizon.
     pub link: &'static str,
     /// A question to answer before playing, if any.
@@ -81,6 +83,8 @@ pub struct LaneOutcome {
     pub normalized_reward: Option<f64>,
     /// U^(g) per server, where the workload has it.
     pub greedy_reward: Option<f64>,
+    /// U* per server (the LP optimum), where the workload has it.
+    pub optimal_reward: Option<f64>,
 }
 
 impl Check {
@@ -134,14 +138,31 @@ impl Check {
                     .ok_or_else(|| ConfigError::new("tour", "this scenario's theory draws no curve against the load"))?
                     .map_err(|e| ConfigError::new("tour", e))?;
                 let found: Vec<String> = graph.x_marks.iter().map(|m| m.label.clone()).collect();
-                Ok((
-                    found == labels,
-                    format!(
-                        "U^(g) equals U* up to {} and again from {}.",
-                        found.first().map_or("?", String::as_str),
-                        found.get(1).map_or("?", String::as_str)
-                    ),
-                ))
+                let mut statement = format!(
+                    "U^(g) equals U* up to {} and again from {}.",
+                    found.first().map_or("?", String::as_str),
+                    found.get(1).map_or("?", String::as_str)
+                );
+                // The run says the same at its own α, in the table's numbers: what DRA earns
+                // tends to U^(g), below U* where they differ.
+                let run =
+                    lanes.iter().find_map(|l| Some((l, l.normalized_reward?, l.greedy_reward?, l.optimal_reward?)));
+                if let Some((lane, reward, greedy, optimal)) = run {
+                    let (g, o) = (group_decimal(greedy, 1), group_decimal(optimal, 1));
+                    let relation = if g == o {
+                        "equal to"
+                    } else if greedy < optimal {
+                        "below"
+                    } else {
+                        "above"
+                    };
+                    statement.push_str(&format!(
+                        " At this run's α, {} earned {} per server, U^(g) = {g}, {relation} U* = {o}.",
+                        lane.label,
+                        group_decimal(reward, 1)
+                    ));
+                }
+                Ok((found == labels, statement))
             }
         }
     }
@@ -176,6 +197,7 @@ pub const TOURS: &[Tour] = &[
                 text: "One server, jobs of size 0.4 or 0.6, at α = 0.7 of the capacity. VQS rounds each job up to \
                        its cell of the partition and guarantees only 2/3 of the capacity; best fit packs a 0.4 \
                        with a 0.6 and fills the server.",
+                after: "",
                 link: "preset=pgrr-a1&policy=vqs,bf-js&seed=1&horizon=200000",
                 highlight: "chart-queue",
                 question: Some(Question {
@@ -188,10 +210,13 @@ pub const TOURS: &[Tour] = &[
             },
             Step {
                 text: "Now sizes 0.2 (two thirds of the jobs) and 0.5, and every job is served for exactly 100 \
-                       slots, not for a random time. Best fit refills the server with 0.2 + 0.2 + 0.5, 90% full, \
-                       and serves each size a little slower than it arrives; VQS alternates five 0.2s and two \
-                       0.5s. Best fit is guaranteed 1/2 of the capacity when service times are geometric, as the \
-                       paper's theorems assume; the paper puts this example's failure down to the fixed ones.",
+                       slots, not for a random time. The load is the same 0.7 of the capacity; VQS still rounds \
+                       each job up to its cell, best fit still packs each server as full as it can. The papers' \
+                       guarantees assume geometric service times.",
+                after: "Why: best fit refills the server with 0.2 + 0.2 + 0.5, 90% full, and serves each size a \
+                        little slower than it arrives; VQS alternates five 0.2s and two 0.5s. Best fit is \
+                        guaranteed 1/2 of the capacity when service times are geometric; the paper puts this \
+                        example's failure down to the fixed ones.",
                 link: "preset=pgrr-a2&policy=vqs,bf-js&seed=1&horizon=2000000",
                 highlight: "chart-queue",
                 question: Some(Question {
@@ -214,6 +239,7 @@ pub const TOURS: &[Tour] = &[
                    phases of large jobs and of small jobs, and the number in system swings into the thousands. \
                    MSFQ with ℓ = 31 stops starting small jobs as soon as at most ℓ of them are left (n₁ ≤ 31), \
                    lets those finish, then serves the large jobs.",
+            after: "",
             link: "preset=msfq-d1&policy=msf,msfq:l=31&seed=1&horizon=100000",
             highlight: "chart-queue",
             question: Some(Question {
@@ -233,6 +259,7 @@ pub const TOURS: &[Tour] = &[
             text: "Servers of different sizes. MaxWeight that re-plans a server only when it empties keeps stale \
                    configurations on the busy servers; Algorithm 2's Poisson clocks keep choosing afresh and \
                    route by join-the-shortest-queue.",
+            after: "",
             link: "preset=ghra-b3&policy=mw-local,alg2-jsq&seed=1",
             highlight: "chart-queue",
             question: Some(Question {
@@ -254,6 +281,7 @@ pub const TOURS: &[Tour] = &[
                    configurations; power-of-d packs greedily without reserving. U^(g), the global greedy's \
                    reward, is what DRA tends to as L grows; the LP optimum U* can be higher (in the paper's \
                    Fig. 2 example, U^(g) falls to about 0.86 of U*).",
+                after: "",
                 link: "preset=pgas-c4&policy=dra,po-d&seed=1",
                 highlight: "chart-reward",
                 question: Some(Question {
@@ -270,6 +298,7 @@ pub const TOURS: &[Tour] = &[
                    at low α the greedy packing serves everything and equals the optimum; from some α on, every \
                    server can run the best configuration full and they meet again. In between the greedy runs \
                    out of the small types the optimum mixes in.",
+                after: "",
                 link: "preset=pgas-c2&policy=dra&seed=1&horizon=20",
                 highlight: "alpha-view",
                 question: Some(Question {
@@ -320,6 +349,7 @@ mod tests {
                     unstable: run.trend().map(|t| t.unstable),
                     normalized_reward: readings.mean_reward,
                     greedy_reward: scenario.any().reward_reference().map(|r| r.greedy),
+                    optimal_reward: scenario.any().reward_reference().map(|r| r.optimal),
                 }
             })
             .collect()
@@ -343,6 +373,16 @@ mod tests {
                 let (decoded, _) = decode_link(step.link);
                 let (holds, statement) = step.check.state(&outcomes(step.link), &decoded.scenario).unwrap();
                 assert!(holds, "{} step {}: {statement}", t.id, k + 1);
+                // Every verdict quotes its own run (PG-AS's α question quoted only the theory,
+                // though the step plays DRA): a lane's label and a number the table shows.
+                let named = outcomes(step.link).iter().any(|l| statement.contains(&l.label));
+                assert!(named, "{} step {} quotes no lane of its run: {statement}", t.id, k + 1);
+                // The text before the question tells no outcome: how a policy fails waits for
+                // the verdict (and `after`).
+                for word in ["fails", "stuck", "slower than it arrives", "unstable"] {
+                    let asks = step.question.is_some();
+                    assert!(!(asks && step.text.contains(word)), "{} step {} gives away '{word}'", t.id, k + 1);
+                }
             }
         }
         assert!(tour("nope").unwrap_err().message.contains("tours are vqs-vs-best-fit"));
@@ -356,6 +396,7 @@ mod tests {
             unstable: Some(unstable),
             normalized_reward: Some(1020.65),
             greedy_reward: Some(1065.33),
+            optimal_reward: Some(1100.0),
         }
     }
 

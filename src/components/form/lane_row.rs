@@ -28,7 +28,18 @@ pub fn LaneRow(props: &LaneRowProps) -> Html {
     let full = setup.policies.len() >= MAX_POLICIES;
     let alone = setup.policies.len() == 1;
     let add = props.dispatch.reform(move |_: MouseEvent| Action::AddPolicy(name));
-    let remove = props.dispatch.reform(move |_: MouseEvent| Action::RemovePolicy(lane));
+    // The button clicked goes with its lane: the focus moves to the lane now in its place
+    // (or the one before), never back to the top of the page.
+    let remove = props.dispatch.reform(move |_: MouseEvent| {
+        let row = |n: usize| format!(".lane-setup:nth-child({n}) .remove-lane:not([disabled])");
+        crate::dom::focus::focus_first_later(vec![
+            row(lane + 1),
+            row(lane.max(1)),
+            ".lane-setup .add-lane:not([disabled])".into(),
+            "#policies input".into(),
+        ]);
+        Action::RemovePolicy(lane)
+    });
     let field = |param: &'static Param| {
         let key = param.key;
         let id = format!("lane-{}-{key}", lane + 1);

@@ -92,7 +92,8 @@ pub fn SizeEditor(props: &LabControlsProps) -> Html {
         },
         SizeDraft::Discrete(rows) => html! {
             <table class="size-table">
-                <thead><tr><th>{ "size" }</th><th>{ "probability" }</th><th /></tr></thead>
+                <thead><tr><th>{ "size" }</th><th>{ "probability" }</th>
+                    <th><span class="visually-hidden">{ "remove" }</span></th></tr></thead>
                 <tbody>
                     { for rows.iter().enumerate().map(|(i, (s, p))| html! {
                         <tr key={i}>
@@ -105,6 +106,11 @@ pub fn SizeEditor(props: &LabControlsProps) -> Html {
                                     let mut next = (*draft).clone();
                                     if let SizeDraft::Discrete(r) = &mut next { r.remove(i); }
                                     draft.set(next);
+                                    // The row's button goes with it: focus the row now in its place.
+                                    let row = |n: usize| format!(".size-table tbody tr:nth-child({n}) button:not([disabled])");
+                                    crate::dom::focus::focus_first_later(vec![
+                                        row(i + 1), row(i.max(1)), ".size-table tfoot button".into(),
+                                    ]);
                                 })}>{ "×" }</button></td>
                         </tr>
                     }) }

@@ -76,7 +76,7 @@ pub trait AnyScenario {
     fn table(&self, names: &[String], runs: &[Vec<&RunReport>], replicated: bool) -> Table;
     fn setting(&self, first: &RunReport) -> String;
     fn trajectory(&self, first: &RunReport) -> Trajectory;
-    fn run_to_horizon(&self, spec: &PolicySpec, max_points: usize) -> Result<RunOutcome, RunError>;
+    fn run_to_horizon(&self, spec: &PolicySpec, max_points: usize, until: Option<f64>) -> Result<RunOutcome, RunError>;
     fn replay(&mut self, trace: &Shared, keep: &[&str]) -> Result<Vec<String>, ConfigError>;
     fn replaying(&self) -> bool;
     fn traffic_scaled(&self) -> bool;
@@ -198,9 +198,13 @@ where
         }
     }
 
-    fn run_to_horizon(&self, spec: &PolicySpec, max_points: usize) -> Result<RunOutcome, RunError> {
+    fn run_to_horizon(&self, spec: &PolicySpec, max_points: usize, until: Option<f64>) -> Result<RunOutcome, RunError> {
         let mut run = start::<S::Model>(self, spec, Watch::batch(max_points))?;
-        run.run(HasWindow::window(self).horizon)?;
+        match until {
+            // Where a run is cut changes no bit: this is the page's run at that moment.
+            Some(t) => run.run_to(t)?,
+            None => run.run(HasWindow::window(self).horizon)?,
+        }
         Ok(S::Model::summarize(self, spec, &run).map(S::Model::wrap_summary))
     }
 

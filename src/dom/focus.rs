@@ -1,0 +1,71 @@
+//! Where the keyboard focus goes when what held it leaves the page: a removed lane's button, a
+//! gallery card once the lab opens, a dialog once it closes. Focus left on `<body>` sends a
+//! keyboard or screen-reader user back to the top of the page, so it is always put somewhere.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use web_sys::HtmlElement;
+
+fn document() -> Option<web_sys::Document> {
+    web_sys::window().and_then(|w| w.document())
+}
+
+/// Focuses the first element matching one of `selectors`, in order; whether one was found.
+pub fn focus_first(selectors: &[String]) -> bool {
+    let Some(document) = document() else { return false };
+    for selector in selectors {
+        let found = document.query_selector(selector).ok().flatten().and_then(|e| e.dyn_into::<HtmlElement>().ok());
+        if let Some(element) = found {
+            return element.focus().is_ok();
+        }
+    }
+    false
+}
+
+/// [`focus_first`] once the page has drawn what the current event changed (the next task:
+/// Yew renders in a microtask, before it).
+pub fn focus_first_later(selectors: Vec<String>) {
+    let Some(window) = web_sys::window() else { return };
+    let callback = Closure::once_into_js(move || {
+        focus_first(&selectors);
+    });
+    let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(callback.unchecked_ref(), 0);
+}
+
+/// Whether the focus is nowhere in particular: on `<body>` or on nothing.
+pub fn focus_lost() -> bool {
+    let Some(document) = document() else { return false };
+    match document.active_element() {
+        None => true,
+        Some(active) => document.body().is_some_and(|body| active == *body.unchecked_ref::<web_sys::Element>()),
+    }
+}
+
+/// The element that has the focus, to give it back later (a dialog's opener).
+pub fn focused() -> Option<HtmlElement> {
+    document()?.active_element()?.dyn_into::<HtmlElement>().ok()
+}
+
+/// Gives the focus back to `element` if it is still on the page, else to the first of
+/// `fallback` found.
+pub fn restore_focus(element: Option<HtmlElement>, fallback: &[String]) {
+    match element.filter(|e| e.is_connected() && !focus_is_body(e)) {
+        Some(e) => {
+            let _ = e.focus();
+        }
+        None => {
+            focus_first(fallback);
+        }
+    }
+}
+
+fn focus_is_body(element: &HtmlElement) -> bool {
+    document().and_then(|d| d.body()).is_some_and(|body| body == *element)
+}
+
+/// Sets the document's title (what a tab, the history and a screen reader name the page by).
+pub fn set_title(title: &str) {
+    if let Some(document) = document() {
+        document.set_title(title);
+    }
+}
