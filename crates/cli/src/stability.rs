@@ -93,8 +93,7 @@ pub fn command(args: &StabilityArgs, out: &mut dyn Write) -> Result<()> {
     replay(&journal_path, &journal, &mut finder)?;
     // Shards only read the journal (several write at once); the rest fold finished rounds in.
     let keep = args.shard.is_none();
-    loop {
-        let Some(round) = finder.next_round()? else { break };
+    while let Some(round) = finder.next_round()? {
         let runs = match read_shards(&args.out, id, &journal, &round)? {
             Some(runs) => runs,
             None if args.merge => {

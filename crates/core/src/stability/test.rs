@@ -107,11 +107,13 @@ pub fn judge(runs: &[Growth]) -> Judgement {
     let first: Vec<f64> = runs.iter().map(|g| g.first).filter(|g| g.is_finite()).collect();
     let interval = mean_ci(&second);
     let first = mean_ci(&first).mean;
+    // Without a first half to compare with (too few points), nothing says the growth slows.
+    let slowing = first.is_finite() && interval.mean < SLOWING * first;
     let verdict = if second.len() < 2 {
         Verdict::Undecided
     } else if interval.hi < RESOLUTION {
         Verdict::Stable
-    } else if interval.lo > 0.0 && interval.mean >= RESOLUTION && !(interval.mean < SLOWING * first) {
+    } else if interval.lo > 0.0 && interval.mean >= RESOLUTION && !slowing {
         Verdict::Unstable
     } else {
         Verdict::Undecided
