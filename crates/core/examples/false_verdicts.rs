@@ -5,9 +5,9 @@
 //! cargo run --release -p packlab-core --example false_verdicts -- [TRIALS]
 //! ```
 //!
-//! Each trial judges one load as the finder does: 8 replications (seeds 1 + 8t, …), the
-//! horizon doubled up to twice while undecided, then "not shown stable". Trials use disjoint
-//! seeds, so they are independent. Runs on two threads.
+//! Each trial judges one load as the finder does: 4 replications (seeds 1 + 8t, …), 4 more
+//! if they do not decide, the horizon doubled up to twice while undecided, then "not shown
+//! stable". Trials use disjoint seeds, so they are independent. Runs on two threads.
 
 use packlab_core::keys::{HORIZON, LOAD, SEED};
 use packlab_core::model::policy::PolicySpec;
@@ -27,8 +27,11 @@ const CASES: [(&str, &str, f64, Option<u64>); 4] = [
 fn decide(setup: &Setup, policy: &PolicySpec, load: f64, first_seed: u64, base: u64) -> (Verdict, bool) {
     let options = Options::default();
     let mut first = None;
-    for doublings in 0..=options.max_doublings {
-        let growths: Vec<Growth> = (0..options.reps)
+    let (half, all) = (options.reps / 2, options.reps);
+    for stage in 0..=2 * options.max_doublings + 1 {
+        let doublings = stage / 2;
+        let reps = if stage % 2 == 0 { 0..half } else { 0..all };
+        let growths: Vec<Growth> = reps
             .map(|r| {
                 let mut scenario = setup.scenario.clone();
                 scenario.set(HORIZON, &(base << doublings).to_string()).expect("horizon");

@@ -25,7 +25,8 @@ pub const FIRST_ROUND: [f64; 4] = [0.47, 0.69, 0.87, 1.04];
 /// How the finder is run.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Options {
-    /// Replications per load (at least 2: the test's interval is over them).
+    /// Replications per load (at least 2: the test's interval is over them). A load is first
+    /// judged on the first half of them, and on all of them only if that does not decide.
     pub reps: u64,
     /// A bracket is narrow enough when hi − lo ≤ tolerance × hi.
     pub tolerance: f64,
@@ -95,9 +96,9 @@ pub struct Cell {
     /// Verdicts that contradicted the bracket (stable above hi, unstable below lo).
     pub conflicts: usize,
     pub theory: StabilityTheory,
-    /// A load still to run with a longer horizon: (load, doublings).
+    /// A load to run again: more replications, or a longer horizon.
     #[serde(skip)]
-    retry: Option<(f64, u32)>,
+    retry: Option<Retry>,
 }
 
 impl Cell {
@@ -108,12 +109,23 @@ impl Cell {
     }
 }
 
-/// One load to test in a round.
+/// A load whose replications so far did not decide: the next replications to add at the same
+/// horizon (`from` on), or a longer horizon.
+#[derive(Debug, Clone, PartialEq)]
+struct Retry {
+    load: f64,
+    doublings: u32,
+    from: usize,
+    earlier: Vec<Growth>,
+}
+
+/// One load to test in a round, with the replications (seed indices `reps.0..reps.1`) it adds.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Probe {
     pub cell: usize,
     pub load: f64,
     pub doublings: u32,
+    pub reps: (usize, usize),
 }
 
 /// A round: its probes, each a sweep plan of its replications.
@@ -122,22 +134,24 @@ pub struct Round {
     pub index: usize,
     pub probes: Vec<Probe>,
     plans: Vec<SweepPlan>,
-    reps: usize,
+    /// Where each probe's runs start, then the round's length.
+    offsets: Vec<usize>,
 }
 
 impl Round {
-    /// Runs in the round: probes × replications, probe-major.
+    /// Runs in the round: each probe's replications, probe after probe.
     pub fn len(&self) -> usize {
-        self.probes.len() * self.reps
+        self.offsets.last().copied().unwrap_or(0)
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// Run `i`'s probe and replication.
+    /// Run `i`'s probe, and its replication among the probe's.
     pub fn task(&self, i: usize) -> (usize, usize) {
-        (i / self.reps, i % self.reps)
+        let probe = self.offsets.partition_point(|&o| o <= i) - 1;
+        (probe, i - self.offsets[probe])
     }
 
     /// The scenario of run `i`.
@@ -233,31 +247,41 @@ impl Finder {
         cell.theory.capacity.as_ref().map_or_else(|| self.scenarios[cell.value].any().load(), |c| c.load)
     }
 
+    /// Replications a load is judged on first.
+    fn first_reps(&self) -> usize {
+        self.seeds.len().div_ceil(2).max(2).min(self.seeds.len())
+    }
+
     /// The loads a cell tests next: its retry, the first round's grid, or the bracket's middle
-    /// (or a step out of it while one end is missing). Marks cells that are done.
-    fn next_loads(&mut self, index: usize) -> Vec<(f64, u32)> {
+    /// (or a step out of it while one end is missing), with the horizon's doublings and the
+    /// replications. Marks cells that are done.
+    fn next_loads(&mut self, index: usize) -> Vec<(f64, u32, (usize, usize))> {
+        let first = self.first_reps();
+        let all = self.seeds.len();
         let scale = self.scale(&self.cells[index]);
         let tolerance = self.options.tolerance;
         let cell = &mut self.cells[index];
         if cell.status != Status::Searching {
             return Vec::new();
         }
-        if let Some(retry) = cell.retry {
-            return vec![retry];
+        if let Some(retry) = &cell.retry {
+            let to = if retry.from == 0 { first } else { all };
+            return vec![(retry.load, retry.doublings, (retry.from, to))];
         }
+        let fresh = |load: f64| vec![(load, 0, (0, first))];
         match (cell.lo, cell.hi) {
-            (None, None) => FIRST_ROUND.iter().map(|f| (f * scale, 0)).collect(),
+            (None, None) => FIRST_ROUND.iter().map(|f| (f * scale, 0, (0, first))).collect(),
             (Some(lo), Some(hi)) if hi.load - lo.load <= tolerance * hi.load => {
                 cell.status = Status::Narrowed;
                 Vec::new()
             }
-            (Some(lo), Some(hi)) => vec![((lo.load + hi.load) / 2.0, 0)],
+            (Some(lo), Some(hi)) => fresh((lo.load + hi.load) / 2.0),
             (None, Some(hi)) if hi.load < 0.01 * scale => {
                 cell.status = Status::UnstableEverywhere;
                 Vec::new()
             }
-            (None, Some(hi)) => vec![(hi.load / 2.0, 0)],
-            (Some(lo), None) => vec![(lo.load * 1.25, 0)],
+            (None, Some(hi)) => fresh(hi.load / 2.0),
+            (Some(lo), None) => fresh(lo.load * 1.25),
         }
     }
 
@@ -266,8 +290,9 @@ impl Finder {
     pub fn next_round(&mut self) -> Result<Option<Round>, ConfigError> {
         let mut probes = Vec::new();
         let mut plans = Vec::new();
+        let mut offsets = vec![0];
         for index in 0..self.cells.len() {
-            for (load, doublings) in self.next_loads(index) {
+            for (load, doublings, reps) in self.next_loads(index) {
                 let cell = &self.cells[index];
                 let base = &self.scenarios[cell.value];
                 let mut scenario = base.clone();
@@ -278,10 +303,14 @@ impl Finder {
                 }
                 // A load past the key's range ends the search upwards.
                 let mut probe_scenario = scenario.clone();
-                if probe_scenario.set(LOAD, &load.to_string()).and_then(|()| probe_scenario.validate()).is_err() {
-                    self.cells[index].status =
-                        if cell.lo.is_some() { Status::StableEverywhere } else { Status::UnstableEverywhere };
-                    continue;
+                match probe_scenario.set(LOAD, &load.to_string()).and_then(|()| probe_scenario.validate()) {
+                    Ok(()) => {}
+                    Err(e) if e.key == LOAD => {
+                        self.cells[index].status =
+                            if cell.lo.is_some() { Status::StableEverywhere } else { Status::UnstableEverywhere };
+                        continue;
+                    }
+                    Err(e) => return Err(e),
                 }
                 let setup = Setup {
                     preset: self.setup.preset.clone(),
@@ -292,17 +321,18 @@ impl Finder {
                     setup,
                     axis: LOAD,
                     values: vec![load],
-                    seeds: self.seeds.clone(),
+                    seeds: self.seeds[reps.0..reps.1].to_vec(),
                     layout: Layout::AgainstAxis {
                         figures: vec![Figure::MEAN_QUEUE],
                         y_label: Figure::MEAN_QUEUE.label,
                         references: Vec::new(),
                     },
                 });
-                probes.push(Probe { cell: index, load, doublings });
+                offsets.push(offsets.last().copied().unwrap_or(0) + reps.1 - reps.0);
+                probes.push(Probe { cell: index, load, doublings, reps });
             }
         }
-        let round = Round { index: self.rounds, probes, plans, reps: self.seeds.len() };
+        let round = Round { index: self.rounds, probes, plans, offsets };
         if round.is_empty() {
             return Ok(None);
         }
@@ -317,17 +347,29 @@ impl Finder {
 
     /// Takes a round's results (its runs' growths, in its order) and moves the brackets.
     pub fn absorb(&mut self, round: &Round, growths: &[Growth]) {
-        let reps = self.seeds.len();
+        let all = self.seeds.len();
         for (k, probe) in round.probes.iter().enumerate() {
-            let judgement = judge(&growths[k * reps..(k + 1) * reps]);
-            let tested = Tested { load: probe.load, judgement, doublings: probe.doublings };
             let max_doublings = self.options.max_doublings;
             let cell = &mut self.cells[probe.cell];
-            cell.runs += reps;
-            cell.retry = None;
+            let new = &growths[round.offsets[k]..round.offsets[k + 1]];
+            cell.runs += new.len();
+            // The replications of this load and horizon so far, the earlier stage's first.
+            let mut runs = match cell.retry.take() {
+                Some(r) if r.load == probe.load && r.doublings == probe.doublings => r.earlier,
+                _ => Vec::new(),
+            };
+            runs.extend_from_slice(new);
+            let judgement = judge(&runs);
+            let tested = Tested { load: probe.load, judgement, doublings: probe.doublings };
+            if judgement.verdict == Verdict::Undecided && probe.reps.1 < all {
+                cell.retry =
+                    Some(Retry { load: probe.load, doublings: probe.doublings, from: probe.reps.1, earlier: runs });
+                continue;
+            }
             match judgement.verdict {
                 Verdict::Undecided if probe.doublings < max_doublings => {
-                    cell.retry = Some((probe.load, probe.doublings + 1));
+                    cell.retry =
+                        Some(Retry { load: probe.load, doublings: probe.doublings + 1, from: 0, earlier: Vec::new() });
                 }
                 Verdict::Stable => {
                     if cell.hi.is_some_and(|hi| probe.load >= hi.load) {
@@ -364,5 +406,61 @@ impl Finder {
     /// The policies' labels, in order.
     pub fn labels(&self) -> Vec<String> {
         self.setup.scenario.policy_labels(&self.setup.policies)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::policy::PolicySpec;
+
+    fn quick(policy: &str) -> Finder {
+        let mut setup = Setup::from_preset("pgrr-a1").unwrap();
+        setup.policies = vec![PolicySpec::parse(policy).unwrap()];
+        let before = setup.scenario.clone();
+        setup.scenario.set(HORIZON, "200000").unwrap();
+        setup.scenario.follow(&before, &before, &[HORIZON]).unwrap();
+        let options = Options { reps: 4, tolerance: 0.1, ..Options::default() };
+        Finder::new(&setup, None, options).unwrap()
+    }
+
+    #[test]
+    fn a_coarse_search_brackets_vqs_near_two_thirds_and_repeats_itself() {
+        let mut finder = quick("vqs");
+        finder.run_all().unwrap();
+        let cell = &finder.cells[0];
+        assert_eq!(cell.status, Status::Narrowed, "{cell:?}");
+        let (lo, hi) = (cell.lo.unwrap().load, cell.hi.unwrap().load);
+        assert!(hi - lo <= 0.1 * hi && lo <= 0.7 && hi >= 0.6, "[{lo}, {hi}]");
+        assert_eq!(cell.theory.proven_load(), Some(2.0 / 3.0));
+        let mut again = quick("vqs");
+        again.run_all().unwrap();
+        assert_eq!(again.cells, finder.cells, "same scenario and seeds, same map");
+    }
+
+    #[test]
+    fn rounds_number_their_runs_probe_after_probe() {
+        let mut finder = quick("bf-js");
+        let round = finder.next_round().unwrap().unwrap();
+        assert_eq!(round.probes.len(), FIRST_ROUND.len());
+        assert_eq!(round.len(), FIRST_ROUND.len() * 2, "the first stage is half of 4 replications");
+        assert_eq!((round.task(0), round.task(1), round.task(2), round.task(7)), ((0, 0), (0, 1), (1, 0), (3, 1)));
+        assert!(finder.clone().next_round().unwrap().is_some());
+        finder.options.max_runs = 3;
+        assert_eq!(finder.next_round().unwrap(), None, "the budget cannot pay for a round");
+        assert_eq!(finder.cells[0].status, Status::Budget);
+    }
+
+    #[test]
+    fn a_map_needs_a_queue_replications_and_a_key() {
+        let setup = Setup::from_preset("pgas-c3").unwrap();
+        assert_eq!(Finder::new(&setup, None, Options::default()).unwrap_err().key, "stability");
+        let setup = Setup::from_preset("pgrr-a1").unwrap();
+        let one = Options { reps: 1, ..Options::default() };
+        assert_eq!(Finder::new(&setup, None, one).unwrap_err().key, REPS_KEY);
+        assert_eq!(Finder::new(&setup, Some(("load", "1,2")), Options::default()).unwrap_err().key, "axis");
+        assert_eq!(Finder::new(&setup, Some(("servers", "0")), Options::default()).unwrap_err().key, "servers");
+        let map = Finder::new(&setup, Some(("servers", "1,2")), Options::default()).unwrap();
+        assert_eq!((map.values.clone(), map.cells.len()), (vec![1.0, 2.0], 2 * setup.policies.len()));
     }
 }
