@@ -18,7 +18,8 @@
 //! * **stable** when the interval lies below 0.5% ([`RESOLUTION`]);
 //! * **unstable** when it lies above 0, its mean is at least 0.5%, and the growth does not slow
 //!   down from the first half to the second (at least half the first half's);
-//! * **undecided** otherwise. Near a boundary a stable queue fills slowly (its relaxation
+//! * **undecided** otherwise: the load is judged again on all the replications (it is judged
+//!   first on half of them, which decides most loads away from a boundary). Near a boundary a stable queue fills slowly (its relaxation
 //!   time grows like 1/(1 − ρ/ρ_b)²), and an unstable queue's stable part fills before it
 //!   grows linearly: both show growth that slows down. The load is then run again with the
 //!   horizon doubled, up to [`Options::max_doublings`] times; still undecided, it counts as
