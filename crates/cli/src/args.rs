@@ -30,6 +30,9 @@ pub enum Command {
     Sweep(SweepArgs),
     /// Combine the shards of a sweep (`sweep --shard I/N`) into the sweep's CSV files and chart.
     Merge(MergeArgs),
+    /// Where each policy stops being stable: the largest stable load as an interval, per value
+    /// of a second key (--axis), with the capacity and the proven loads; a CSV and an SVG.
+    Stability(StabilityArgs),
     /// Time the engines: every model's headline cases, or the given presets (over a list of
     /// server counts with --servers).
     Bench(BenchArgs),
@@ -299,6 +302,65 @@ pub enum Emit {
     Slurm,
     /// A GNU parallel command line (add `--sshlogin` to spread it over hosts).
     Parallel,
+}
+
+#[derive(Debug, Args)]
+pub struct StabilityArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+
+    /// A second axis: a scenario key and its comma-separated values (the boundary per value),
+    /// e.g. servers=1,2,4 or j=2,3,4.
+    #[arg(long, value_name = "KEY=V1,V2,...", allow_hyphen_values = true)]
+    pub axis: Option<String>,
+
+    /// Replications per load tested, with seeds seed, seed+1, ... (the same for every policy
+    /// and load).
+    #[arg(long, value_name = "R", value_parser = at_least_two, allow_hyphen_values = true, default_value_t = 8)]
+    pub reps: u64,
+
+    /// The intervals are narrowed until hi − lo ≤ this fraction of hi.
+    #[arg(long, value_name = "F", value_parser = fraction, allow_hyphen_values = true, default_value_t = 0.02)]
+    pub tolerance: f64,
+
+    /// Most runs the map may make; cells still open when a round does not fit are reported as
+    /// stopped by the budget.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000), default_value_t = 20_000)]
+    pub max_runs: u64,
+
+    /// Times an undecided load is run again with the horizon doubled (then counted as not
+    /// shown stable).
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=6), default_value_t = 2)]
+    pub max_doublings: u32,
+
+    /// Directory for the journal, the CSV and the chart.
+    #[arg(long, value_name = "DIR", default_value = "out")]
+    pub out: PathBuf,
+
+    /// Make only shard I of N of the next unfinished round (written into --out); then --merge.
+    #[arg(long, value_name = "I/N", conflicts_with = "merge")]
+    pub shard: Option<packlab_core::sweep::shard::Shard>,
+
+    /// Fold the finished rounds' shard files into the journal, make no runs, and write the map
+    /// when no round is left.
+    #[arg(long)]
+    pub merge: bool,
+}
+
+/// An integer >= 2.
+fn at_least_two(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if n >= 2 => Ok(n),
+        _ => Err(format!("must be an integer >= 2: the test's interval is over replications (got '{text}')")),
+    }
+}
+
+/// A fraction in (0, 1).
+fn fraction(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(f) if f > 0.0 && f < 1.0 => Ok(f),
+        _ => Err(format!("must be a number in (0, 1), e.g. 0.02 (got '{text}')")),
+    }
 }
 
 #[derive(Debug, Args)]

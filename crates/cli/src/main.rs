@@ -10,6 +10,7 @@ mod output;
 mod run;
 mod setup;
 mod soak;
+mod stability;
 mod sweep;
 mod trace;
 
@@ -46,6 +47,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Run(a) => run::command(a, out),
         Command::Sweep(a) => sweep::command(a, out),
         Command::Merge(a) => sweep::merge(a, out),
+        Command::Stability(a) => stability::command(a, out),
         Command::Bench(a) => bench::command(a, out),
         Command::Bounds(a) => bounds::command(a, out),
         Command::Soak(a) => soak::command(a, out),

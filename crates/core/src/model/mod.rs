@@ -12,12 +12,14 @@
 //! * [`policy`]: the policy registry: what a policy file declares, and the specs users write;
 //! * [`preset`]: a model's presets and the sweeps that draw their figures;
 //! * [`report`]: the report of a run and the rule for combining replications;
+//! * [`stability`]: the capacity and the policies' proven stability regions;
 //! * [`table`]: text tables and number formats.
 
 pub mod info;
 pub mod policy;
 pub mod preset;
 pub mod report;
+pub mod stability;
 pub mod table;
 
 use std::fmt;
@@ -29,6 +31,7 @@ pub use info::{
 };
 pub use preset::{Figure, Plot, Preset, Reference, Sweep};
 pub use report::{Replications, RepsReport, RunError, RunOutcome, RunReport, Trajectory};
+pub use stability::{Capacity, Guarantee, StabilityTheory};
 pub use table::Table;
 
 use crate::ConfigError;
@@ -146,6 +149,18 @@ pub trait Model: Sized + 'static {
     /// A sweep of the theory over the loads `grid` (a preset's [`Sweep::Theory`]).
     fn theory_sweep(_: &Self::Scenario, _: &[f64]) -> Result<TheorySweep, ConfigError> {
         Err(ConfigError::new("sweep", format!("{} has no theory to sweep", Self::INFO.name)))
+    }
+
+    /// The capacity on the load knob (the largest load any policy keeps stable), where the
+    /// model knows it in closed form or by its LP; `None` where it does not (a trace, a size
+    /// law without an LP), and in a model where nothing waits.
+    fn capacity(_: &Self::Scenario) -> Option<Capacity> {
+        None
+    }
+    /// The fraction of the capacity a paper proves `spec` keeps stable on this scenario, if
+    /// one does.
+    fn guarantee(_: &Self::Scenario, _: &PolicySpec) -> Option<Guarantee> {
+        None
     }
 
     /// The registry entry of `spec`, if it is one of this model's policies.

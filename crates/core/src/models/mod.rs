@@ -22,8 +22,8 @@ use crate::graph::Graph;
 use crate::keys::{KeyInfo, unknown_key};
 use crate::model::policy::{PolicyMeta, PolicySpec};
 use crate::model::{
-    Bounds, LoadKnob, LoadMark, Model, ModelInfo, ModelScenario, Preset, RewardReference, RunError, Table, TheorySweep,
-    Trajectory, start,
+    Bounds, LoadKnob, LoadMark, Model, ModelInfo, ModelScenario, Preset, RewardReference, RunError, StabilityTheory,
+    Table, TheorySweep, Trajectory, start,
 };
 
 /// A run's report and outcome, whatever its model (the aliases of [`crate::report`]).
@@ -85,6 +85,8 @@ pub trait AnyScenario {
     fn theory(&self) -> Vec<Result<Graph, String>>;
     fn bounds(&self) -> Option<Result<Bounds, ConfigError>>;
     fn theory_sweep(&self, grid: &[f64]) -> Result<TheorySweep, ConfigError>;
+    /// What the theory says of `spec`'s stability here ([`Model::capacity`], [`Model::guarantee`]).
+    fn stability_theory(&self, spec: &PolicySpec) -> StabilityTheory;
 }
 
 impl<S: ModelScenario> AnyScenario for S
@@ -238,6 +240,10 @@ where
 
     fn theory_sweep(&self, grid: &[f64]) -> Result<TheorySweep, ConfigError> {
         S::Model::theory_sweep(self, grid)
+    }
+
+    fn stability_theory(&self, spec: &PolicySpec) -> StabilityTheory {
+        StabilityTheory { capacity: S::Model::capacity(self), guarantee: S::Model::guarantee(self, spec) }
     }
 }
 

@@ -119,7 +119,7 @@ pub fn summarise(runs: &[SweepRun], figure: usize) -> Option<CellSummary> {
 }
 
 /// Serialises NaN as `null` and reads `null` back as NaN.
-mod nan_as_null {
+pub(crate) mod nan_as_null {
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {

@@ -35,7 +35,9 @@ pub use vms::{Fleet, ServerKind, VmCatalog};
 use crate::ConfigError;
 use crate::keys::Key;
 use crate::model::policy::{Policy, PolicySpec};
-use crate::model::{BenchCase, Drawing, JobTime, LoadKnob, LoadMark, Model, ModelInfo, SliderMax, TimeUnit};
+use crate::model::{
+    BenchCase, Capacity, Drawing, Guarantee, JobTime, LoadKnob, LoadMark, Model, ModelInfo, SliderMax, TimeUnit,
+};
 use crate::model::{Preset, RunError, RunOutcome, RunReport, Table};
 use crate::view::Watch;
 
@@ -113,6 +115,22 @@ impl Model for Ghra {
     /// Algorithms 1 and 2 are stable for every ζ < 1.
     fn marks(_: &GhraScenario) -> Vec<LoadMark> {
         vec![LoadMark { load: 1.0, label: "capacity region boundary ζ = 1".into(), short: "ζ = 1" }]
+    }
+
+    /// ζ scales rates V on the capacity region's boundary, so the capacity is ζ = 1.
+    fn capacity(_: &GhraScenario) -> Option<Capacity> {
+        Some(Capacity { load: 1.0, source: "the capacity region's boundary ζ = 1" })
+    }
+
+    /// Algorithms 1 and 2 are throughput-optimal (Theorems 1 and 2).
+    fn guarantee(_: &GhraScenario, spec: &PolicySpec) -> Option<Guarantee> {
+        match spec.name() {
+            "alg1" => Some(Guarantee { fraction: 1.0, claim: "Theorem 1: Algorithm 1 is throughput-optimal" }),
+            "alg2-jsq" | "alg2-po2" => {
+                Some(Guarantee { fraction: 1.0, claim: "Theorem 2: Algorithm 2 is throughput-optimal" })
+            }
+            _ => None,
+        }
     }
 
     fn how_to_read(_: &GhraScenario) -> &'static str {

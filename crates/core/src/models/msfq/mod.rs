@@ -36,7 +36,9 @@ pub use summary::MsfqSummary;
 use crate::ConfigError;
 use crate::keys::Key;
 use crate::model::policy::{Policy, PolicySpec};
-use crate::model::{BenchCase, Drawing, JobTime, LoadKnob, LoadMark, Model, ModelInfo, SliderMax, TimeUnit};
+use crate::model::{
+    BenchCase, Capacity, Drawing, Guarantee, JobTime, LoadKnob, LoadMark, Model, ModelInfo, SliderMax, TimeUnit,
+};
 use crate::model::{Preset, Replay, RunError, RunOutcome, RunReport, Table};
 use crate::trace::{Format, Loaded, Shared};
 use crate::view::Watch;
@@ -134,6 +136,34 @@ impl Model for Msfq {
     /// With a log the knob is its traffic scaling, and the bounds in λ do not apply.
     fn marks(scenario: &MsfqScenario) -> Vec<LoadMark> {
         if scenario.trace.is_some() { Vec::new() } else { marks(scenario.cores, &scenario.classes) }
+    }
+
+    fn capacity(scenario: &MsfqScenario) -> Option<Capacity> {
+        if scenario.trace.is_some() {
+            return None;
+        }
+        let load = schedule_capacity(scenario.cores, &scenario.classes)?;
+        Some(Capacity { load, source: "LP over the maximal schedules" })
+    }
+
+    /// MSF and MSFQ are throughput-optimal when every class needs one core or all of them
+    /// (Theorems 1 and 3); Static Quickswap is stable below its sufficient condition (Remark 1).
+    fn guarantee(scenario: &MsfqScenario, spec: &PolicySpec) -> Option<Guarantee> {
+        let one_or_all = scenario.classes.as_slice().iter().all(|c| c.need == 1 || c.need == scenario.cores);
+        match spec.name() {
+            "msf" if one_or_all => {
+                Some(Guarantee { fraction: 1.0, claim: "Theorem 1: MSF is throughput-optimal for one-or-all jobs" })
+            }
+            "msfq" if one_or_all => {
+                Some(Guarantee { fraction: 1.0, claim: "Theorem 3: MSFQ is throughput-optimal for one-or-all jobs" })
+            }
+            "static-qs" => {
+                let capacity = schedule_capacity(scenario.cores, &scenario.classes)?;
+                let fraction = (quickswap_bound(scenario.cores, &scenario.classes) / capacity).min(1.0);
+                Some(Guarantee { fraction, claim: "Remark 1: Static Quickswap's sufficient condition" })
+            }
+            _ => None,
+        }
     }
 
     fn how_to_read(_: &MsfqScenario) -> &'static str {
@@ -238,8 +268,7 @@ pub fn marks(cores: u32, classes: &JobClasses) -> Vec<LoadMark> {
     let capacity = capacity(cores, classes);
     let mut marks =
         vec![LoadMark { load: capacity, label: format!("capacity bound λ = {capacity:.4}"), short: "λ max" }];
-    let quickswap =
-        1.0 / classes.as_slice().iter().map(|c| c.probability * c.mean_size / (cores / c.need) as f64).sum::<f64>();
+    let quickswap = quickswap_bound(cores, classes);
     if quickswap < capacity * (1.0 - 1e-9) {
         marks.push(LoadMark {
             load: quickswap,
@@ -248,6 +277,34 @@ pub fn marks(cores: u32, classes: &JobClasses) -> Vec<LoadMark> {
         });
     }
     marks
+}
+
+/// Static Quickswap's sufficient condition Σ_j λ_j/(⌊k/j⌋·μ_j) < 1 as a total arrival rate.
+fn quickswap_bound(cores: u32, classes: &JobClasses) -> f64 {
+    1.0 / classes.as_slice().iter().map(|c| c.probability * c.mean_size / (cores / c.need) as f64).sum::<f64>()
+}
+
+/// The capacity: the largest total arrival rate λ for which the classes' work λ·p_i·E\[S_i\]
+/// fits a time-sharing of the maximal schedules (Σ_m π_m·u_{m,i} ≥ λ·p_i·E\[S_i\], Σ π_m = 1).
+/// It equals k / Σ_j p_j·j·E\[S_j\] when schedules can fill every core (one-or-all classes);
+/// `None` past the nMSR enumeration's limit.
+pub fn schedule_capacity(cores: u32, classes: &JobClasses) -> Option<f64> {
+    use microlp::{ComparisonOp, OptimizationDirection, Problem};
+    let needs: Vec<u32> = classes.as_slice().iter().map(|c| c.need).collect();
+    let schedules = policies::nmsr::maximal_schedules(cores, &needs)?;
+    let mut lp = Problem::new(OptimizationDirection::Maximize);
+    let lambda = lp.add_var(1.0, (0.0, f64::INFINITY));
+    let shares: Vec<_> = schedules.iter().map(|_| lp.add_var(0.0, (0.0, 1.0))).collect();
+    for (i, class) in classes.as_slice().iter().enumerate() {
+        let mut row: Vec<_> =
+            schedules.iter().zip(&shares).filter(|(u, _)| u[i] > 0).map(|(u, &pi)| (pi, -f64::from(u[i]))).collect();
+        row.push((lambda, class.probability * class.mean_size));
+        lp.add_constraint(row.as_slice(), ComparisonOp::Le, 0.0);
+    }
+    let total: Vec<_> = shares.iter().map(|&pi| (pi, 1.0)).collect();
+    lp.add_constraint(total.as_slice(), ComparisonOp::Le, 1.0);
+    let value = *lp.solve().ok()?.var_value(lambda);
+    value.is_finite().then_some(value)
 }
 
 /// The largest total arrival rate any policy can sustain: k / Σ_j p_j·j·E\[S_j\].
@@ -297,5 +354,13 @@ mod tests {
         let m = marks(3, &odd);
         assert_eq!(m.len(), 2);
         assert!((m[0].load - 2.0).abs() < 1e-9 && (m[1].load - 1.5).abs() < 1e-9);
+        // The LP agrees where schedules fill the machine, and is lower where they cannot:
+        // only one 2-core job fits on 3 cores.
+        for (k, classes) in [(32, &one_or_all), (15, &four), (3, &odd)] {
+            let lp = schedule_capacity(k, classes).unwrap();
+            assert!((lp - capacity(k, classes)).abs() < 1e-6, "{k}: {lp}");
+        }
+        let two = JobClasses::parse("2@1").unwrap();
+        assert!((schedule_capacity(3, &two).unwrap() - 1.0).abs() < 1e-9);
     }
 }

@@ -107,7 +107,7 @@ impl SchedulePlan {
 /// maximal exactly when the smallest class no longer fits: the depth-first search picks the
 /// counts of the larger classes (largest first, so the list starts with the schedules of the
 /// largest jobs) and fills the rest with the smallest class.
-fn maximal_schedules(cores: u32, needs: &[u32]) -> Option<Vec<Vec<u32>>> {
+pub(crate) fn maximal_schedules(cores: u32, needs: &[u32]) -> Option<Vec<Vec<u32>>> {
     fn visit(class: usize, free: u32, needs: &[u32], jobs: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) -> bool {
         if class == 0 {
             jobs[0] = free / needs[0];

@@ -1,0 +1,142 @@
+//! The map as data: its CSV rows and its chart ([`Graph`]), which the CLI writes as SVG and
+//! the page draws, from the finder's cells.
+
+use crate::graph::{Graph, Legend, Line, Mark, Point};
+use crate::model::table::sig;
+
+use super::finder::{Cell, Finder};
+
+/// The CSV's columns: the axis and its value, the policy, the bracket, how the search ended,
+/// the runs it took, the test's statistic at each end (the mean growth of the second halves,
+/// a fraction of the arrivals), whether `hi` was undecided at the longest horizon, and the
+/// theory (capacity and proven load, empty where unknown).
+pub const COLUMNS: [&str; 13] = [
+    "axis",
+    "value",
+    "policy",
+    "lo",
+    "hi",
+    "status",
+    "runs",
+    "growth_lo",
+    "growth_hi",
+    "hi_undecided",
+    "conflicts",
+    "capacity",
+    "proven",
+];
+
+/// A number for the CSV: exact (Rust's shortest round trip), empty when absent.
+fn number(v: Option<f64>) -> String {
+    v.filter(|v| v.is_finite()).map_or(String::new(), |v| v.to_string())
+}
+
+/// The CSV's rows, one per cell, in the finder's order (axis value, then policy).
+pub fn csv_rows(finder: &Finder) -> Vec<Vec<String>> {
+    let labels = finder.labels();
+    finder
+        .cells
+        .iter()
+        .map(|c| {
+            vec![
+                finder.axis.unwrap_or("").to_string(),
+                number(Some(finder.values[c.value])),
+                labels[c.policy].clone(),
+                number(c.lo.map(|t| t.load)),
+                number(c.hi.map(|t| t.load)),
+                c.status.describe().to_string(),
+                c.runs.to_string(),
+                number(c.lo.map(|t| t.judgement.growth)),
+                number(c.hi.map(|t| t.judgement.growth)),
+                c.hi_undecided.to_string(),
+                c.conflicts.to_string(),
+                number(c.theory.capacity.as_ref().map(|c| c.load)),
+                number(c.theory.proven_load()),
+            ]
+        })
+        .collect()
+}
+
+/// A cell's boundary as a point: the bracket's middle with the bracket as its interval; from
+/// 0 to hi when nothing was stable, at lo when nothing was unstable. `None` before a verdict.
+fn boundary(cell: &Cell, x: f64) -> Option<Point> {
+    let (lo, hi) = match (cell.lo, cell.hi) {
+        (Some(lo), Some(hi)) => (lo.load, hi.load),
+        (None, Some(hi)) => (0.0, hi.load),
+        (Some(lo), None) => (lo.load, lo.load),
+        (None, None) => return None,
+    };
+    Some(Point { x, y: (lo + hi) / 2.0, interval: Some((lo, hi)) })
+}
+
+/// The map's chart: per policy, its measured boundary (the bracket as an error bar) against
+/// the axis, with the theory: the capacity and each policy's proven load. Along an axis they
+/// are unmarked curves (the policy's colour for its proven load); at one scenario, the policies
+/// stand side by side at x = 1, 2, … and the theory is dashed horizontal lines.
+pub fn graph(finder: &Finder) -> Graph {
+    let labels = finder.labels();
+    let knob = finder.setup.scenario.any().load_knob();
+    let along = finder.axis.is_some();
+    let x_of = |c: &Cell| if along { finder.values[c.value] } else { (c.policy + 1) as f64 };
+    let mut lines: Vec<Line> = labels
+        .iter()
+        .enumerate()
+        .map(|(p, label)| Line {
+            label: label.clone(),
+            color: p,
+            points: finder.cells.iter().filter(|c| c.policy == p).filter_map(|c| boundary(c, x_of(c))).collect(),
+            markers: true,
+        })
+        .collect();
+    let mut y_marks = Vec::new();
+    let first = |p: usize| finder.cells.iter().find(|c| c.policy == p);
+    if along {
+        let theory = |p: usize, value: fn(&Cell) -> Option<f64>| -> Vec<Point> {
+            finder.cells.iter().filter(|c| c.policy == p).filter_map(|c| Some(Point::new(x_of(c), value(c)?))).collect()
+        };
+        let capacity = theory(0, |c| c.theory.capacity.as_ref().map(|k| k.load));
+        if !capacity.is_empty() {
+            lines.push(Line { label: "capacity".into(), color: labels.len(), points: capacity, markers: false });
+        }
+        for (p, label) in labels.iter().enumerate() {
+            let proven = theory(p, |c| c.theory.proven_load());
+            if !proven.is_empty() {
+                lines.push(Line { label: format!("{label} (proven)"), color: p, points: proven, markers: false });
+            }
+        }
+    } else {
+        if let Some(capacity) = first(0).and_then(|c| c.theory.capacity.as_ref()) {
+            y_marks.push(Mark::new(capacity.load, format!("capacity {}", sig(capacity.load))));
+        }
+        for (p, label) in labels.iter().enumerate() {
+            if let Some(proven) = first(p).and_then(|c| c.theory.proven_load()) {
+                y_marks.push(Mark::new(proven, format!("{label} proven {}", sig(proven))));
+            }
+        }
+    }
+    let x_label = match finder.axis {
+        Some(key) => {
+            finder.setup.scenario.keys().into_iter().find(|k| k.key == key).map_or(key.into(), |k| k.label.into())
+        }
+        None => format!("policy (1 to {})", labels.len()),
+    };
+    let xs: Vec<f64> = finder.cells.iter().map(x_of).collect();
+    let (lo, hi) = xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
+    let span = (hi - lo).max(1.0);
+    let preset = &finder.setup.preset;
+    Graph {
+        id: "stability",
+        title: format!("{}: where each policy stops being stable", preset.id),
+        x_label,
+        y_label: format!("largest stable {}", knob.name),
+        lines,
+        y_marks,
+        x_range: lo.is_finite().then_some((lo - 0.1 * span, hi + 0.1 * span)),
+        legend: Legend::Below,
+        caption: "Each point is the middle of the interval [lo, hi] the finder narrowed: stable at lo, not stable \
+                  at hi."
+            .into(),
+        description: format!("The largest stable {} of each policy, with the capacity and the proven loads", knob.name),
+        ..Graph::default()
+    }
+}
