@@ -14,7 +14,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
-use packlab_core::stability::{COLUMNS, Finder, Growth, Options, Round, TEST_RULE, csv_rows, graph};
+use packlab_core::stability::{COLUMNS, Finder, Growth, Options, Round, TEST_RULE, below_proven, csv_rows, graph};
 use packlab_core::sweep::shard::{Grid, Header, Shard, ShardFile, ShardRun, merge};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -304,6 +304,9 @@ fn finish(finder: &Finder, dir: &Path, out: &mut dyn Write) -> Result<()> {
     table.notes.push(format!("test: {TEST_RULE}"));
     table.notes.push("growth: the queue's growth over the runs' second halves, a fraction of the arrivals".into());
     print_table(&table, out)?;
+    for warning in below_proven(finder) {
+        writeln!(out, "below a proven boundary: {warning}")?;
+    }
     writeln!(out)?;
     writeln!(out, "{} rounds, {} runs", finder.rounds, finder.runs)?;
     writeln!(out, "wrote {}", csv_path.display())?;

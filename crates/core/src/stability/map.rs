@@ -57,6 +57,32 @@ pub fn csv_rows(finder: &Finder) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// Cells whose measured boundary falls below the proven one: judged not stable (`hi`) at a
+/// load more than the tolerance below the load the paper proves stable. Either a bug or a
+/// horizon too short for the queue to settle; each gets a sentence saying which cell and what
+/// to try.
+pub fn below_proven(finder: &Finder) -> Vec<String> {
+    let labels = finder.labels();
+    finder
+        .cells
+        .iter()
+        .filter_map(|c| {
+            let (hi, proven) = (c.hi?.load, c.theory.proven_load()?);
+            (hi < proven * (1.0 - finder.options.tolerance)).then(|| {
+                let at =
+                    finder.axis.map_or(String::new(), |axis| format!(" at {axis} = {}", sig(finder.values[c.value])));
+                format!(
+                    "{}{at}: not shown stable at load {}, below its proven {}: a bug, or a horizon too short for \
+                     the queue to settle (try a longer --horizon)",
+                    labels[c.policy],
+                    sig(hi),
+                    sig(proven)
+                )
+            })
+        })
+        .collect()
+}
+
 /// A cell's boundary as a point: the bracket's middle with the bracket as its interval; from
 /// 0 to hi when nothing was stable, at lo when nothing was unstable. `None` before a verdict.
 fn boundary(cell: &Cell, x: f64) -> Option<Point> {
@@ -138,5 +164,32 @@ pub fn graph(finder: &Finder) -> Graph {
             .into(),
         description: format!("The largest stable {} of each policy, with the capacity and the proven loads", knob.name),
         ..Graph::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Setup;
+    use crate::stability::{Judgement, Options, Tested, Verdict};
+
+    fn tested(load: f64, verdict: Verdict) -> Tested {
+        let judgement = Judgement { verdict, growth: 0.0, ci: [0.0, 0.0], first: 0.0, reps: 8 };
+        Tested { load, judgement, doublings: 0 }
+    }
+
+    #[test]
+    fn a_boundary_below_the_proven_one_is_said() {
+        let setup = Setup::from_preset("pgrr-a1").unwrap();
+        let mut finder = Finder::new(&setup, None, Options::default()).unwrap();
+        let vqs = finder.labels().iter().position(|l| l.starts_with("VQS")).expect("pgrr-a1 races VQS");
+        // VQS is proven stable up to 2/3 of A1's capacity of 1.
+        let cell = &mut finder.cells[vqs];
+        (cell.lo, cell.hi) = (Some(tested(0.66, Verdict::Stable)), Some(tested(0.67, Verdict::Unstable)));
+        assert!(below_proven(&finder).is_empty(), "{:?}", below_proven(&finder));
+        finder.cells[vqs].hi = Some(tested(0.6, Verdict::Unstable));
+        let said = below_proven(&finder);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].starts_with("VQS") && said[0].contains("0.6") && said[0].contains("0.666667"), "{}", said[0]);
     }
 }

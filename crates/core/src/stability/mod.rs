@@ -41,5 +41,5 @@ mod map;
 mod test;
 
 pub use finder::{Cell, FIRST_ROUND, Finder, Options, Probe, Round, Status, Tested};
-pub use map::{COLUMNS, csv_rows, graph};
+pub use map::{COLUMNS, below_proven, csv_rows, graph};
 pub use test::{Growth, Judgement, RESOLUTION, SLOWING, TEST_RULE, Verdict, judge};

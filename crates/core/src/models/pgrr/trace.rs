@@ -225,9 +225,11 @@ impl TraceJobs {
     pub fn cursor(&self) -> TraceCursor {
         match self {
             Self::Loaded(jobs) => TraceCursor::Loaded { jobs: jobs.clone(), next: 0 },
-            Self::Synthetic { seed, tasks, .. } => {
-                TraceCursor::Synthetic { tasks: Box::new(GoogleSynth::new(*tasks, *seed).kept_tasks()), first: None, next: None }
-            }
+            Self::Synthetic { seed, tasks, .. } => TraceCursor::Synthetic {
+                tasks: Box::new(GoogleSynth::new(*tasks, *seed).kept_tasks()),
+                first: None,
+                next: None,
+            },
         }
     }
 }
