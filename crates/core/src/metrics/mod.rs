@@ -11,7 +11,7 @@ pub use job_times::JobTimes;
 pub use level::Level;
 pub use series::{Series, SeriesPoint};
 pub use stats::{Interval, batch_means_ci, mean_ci, student_t_975};
-pub use verdict::{TrendVerdict, VERDICT_RULE, trend_verdict, verdict_word};
+pub use verdict::{BatchFit, TrendVerdict, VERDICT_RULE, trend_verdict, verdict_word};
 
 /// The later of two times. `f64::max` is a call to `fmax` in WebAssembly (Rust's NaN rule is not
 /// wasm's `f64.max`), and the levels and series ask on every event: with `fmin` below, 3 % of

@@ -52,27 +52,51 @@ impl TrendVerdict {
     }
 }
 
+/// A least-squares line through the means of `batches` consecutive batches of `points` (each
+/// batch's mean weighted by its points' lengths, placed at the batch's middle). `None` with
+/// fewer than five batches. The verdict and the stability map's growth both fit this line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchFit {
+    pub slope: f64,
+    /// The batches' middles and means, and their averages.
+    pub xs: Vec<f64>,
+    pub ys: Vec<f64>,
+    pub mean_x: f64,
+    pub mean_y: f64,
+    /// Σ (x − mean_x)².
+    pub sxx: f64,
+}
+
+impl BatchFit {
+    pub fn of(points: &[SeriesPoint], batches: usize) -> Option<Self> {
+        let batches = batches.min(points.len());
+        if batches < 5 {
+            return None;
+        }
+        let (xs, ys): (Vec<f64>, Vec<f64>) = (0..batches)
+            .map(|b| {
+                let group = &points[b * points.len() / batches..(b + 1) * points.len() / batches];
+                let len: f64 = group.iter().map(|p| p.end - p.start).sum();
+                let mean = group.iter().map(|p| p.mean * (p.end - p.start)).sum::<f64>() / len;
+                ((group[0].start + group[group.len() - 1].end) / 2.0, mean)
+            })
+            .unzip();
+        let n = batches as f64;
+        let mean_x = xs.iter().sum::<f64>() / n;
+        let mean_y = ys.iter().sum::<f64>() / n;
+        let sxx: f64 = xs.iter().map(|x| (x - mean_x) * (x - mean_x)).sum();
+        let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mean_x) * (y - mean_y)).sum();
+        Some(Self { slope: sxy / sxx, xs, ys, mean_x, mean_y, sxx })
+    }
+}
+
 /// Applies the test to the points of a series covering `[0, end)`.
 pub fn trend_verdict(points: &[SeriesPoint], end: f64) -> TrendVerdict {
     let half: Vec<SeriesPoint> = points.iter().copied().filter(|p| p.start >= end / 2.0).collect();
-    let batches = BATCHES.min(half.len());
-    if batches < 5 {
+    let Some(BatchFit { slope, xs, ys, mean_x: mx, mean_y: my, sxx }) = BatchFit::of(&half, BATCHES) else {
         return TrendVerdict::undecided();
-    }
-    let (xs, ys): (Vec<f64>, Vec<f64>) = (0..batches)
-        .map(|b| {
-            let group = &half[b * half.len() / batches..(b + 1) * half.len() / batches];
-            let len: f64 = group.iter().map(|p| p.end - p.start).sum();
-            let mean = group.iter().map(|p| p.mean * (p.end - p.start)).sum::<f64>() / len;
-            ((group[0].start + group[group.len() - 1].end) / 2.0, mean)
-        })
-        .unzip();
-    let n = batches as f64;
-    let mx = xs.iter().sum::<f64>() / n;
-    let my = ys.iter().sum::<f64>() / n;
-    let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
-    let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
-    let slope = sxy / sxx;
+    };
+    let n = xs.len() as f64;
     let residual: f64 = xs.iter().zip(&ys).map(|(x, y)| (y - my - slope * (x - mx)).powi(2)).sum();
     let se = (residual / (n - 2.0) / sxx).sqrt();
     let t_stat = if se > 0.0 {

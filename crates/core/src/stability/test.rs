@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::metrics::{SeriesPoint, mean_ci};
+use crate::metrics::{BatchFit, SeriesPoint, mean_ci};
 use crate::model::RunOutcome;
 use crate::models::Summary;
 
@@ -50,24 +50,7 @@ impl Growth {
 /// (NaN with fewer than five batches).
 fn slope(points: &[SeriesPoint], from: f64, to: f64) -> f64 {
     let part: Vec<SeriesPoint> = points.iter().copied().filter(|p| p.start >= from && p.start < to).collect();
-    let batches = BATCHES.min(part.len());
-    if batches < 5 {
-        return f64::NAN;
-    }
-    let (xs, ys): (Vec<f64>, Vec<f64>) = (0..batches)
-        .map(|b| {
-            let group = &part[b * part.len() / batches..(b + 1) * part.len() / batches];
-            let len: f64 = group.iter().map(|p| p.end - p.start).sum();
-            let mean = group.iter().map(|p| p.mean * (p.end - p.start)).sum::<f64>() / len;
-            ((group[0].start + group[group.len() - 1].end) / 2.0, mean)
-        })
-        .unzip();
-    let n = batches as f64;
-    let mx = xs.iter().sum::<f64>() / n;
-    let my = ys.iter().sum::<f64>() / n;
-    let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
-    let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
-    sxy / sxx
+    BatchFit::of(&part, BATCHES).map_or(f64::NAN, |fit| fit.slope)
 }
 
 /// A verdict on one load.
