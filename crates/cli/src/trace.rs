@@ -169,10 +169,11 @@ fn print_stats(s: &TraceStats, classes_out: Option<&Path>, out: &mut dyn Write) 
         match classes_out {
             Some(path) => writeln!(
                 out,
-                "wrote {}: run it with packlab run --preset msfq-d6 --classes-file {} --set cores={} --set load={lambda:.4}",
+                "wrote {}: run it with packlab run --preset msfq-d6 --classes-file {} --set cores={} --set load={}",
                 path.display(),
                 path.display(),
-                s.servers.unwrap_or(1)
+                s.servers.unwrap_or(1),
+                packlab_core::format::significant(lambda, 6)
             )?,
             None => writeln!(out, "write the table with --classes-out FILE (for msfq-d6's --classes-file)")?,
         }

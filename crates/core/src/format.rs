@@ -38,9 +38,29 @@ pub fn format_mean(mean: f64, measured: u64) -> String {
     if measured == 0 { "–".to_string() } else { group_decimal(mean, 2) }
 }
 
+/// `x` with `digits` significant digits and no exponent, for values a user types back in a
+/// flag or a link (`0.00001234` stays `0.00001234`, where four decimals would give `0.0000`,
+/// which no positive key accepts).
+pub fn significant(x: f64, digits: u32) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return x.to_string();
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    let places = (digits as i32 - 1 - magnitude).max(0) as usize;
+    format!("{x:.places$}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn significant_digits_keep_small_values_positive() {
+        assert_eq!(significant(0.000012345, 4), "0.00001234");
+        assert_eq!(significant(4.5, 4), "4.500");
+        assert_eq!(significant(12345.6, 4), "12346");
+        assert_eq!(significant(0.0, 4), "0");
+    }
 
     #[test]
     fn digits_are_grouped_by_three() {
