@@ -82,14 +82,14 @@ impl Vqs {
     }
 
     fn config(&self, server: ServerId) -> (u16, Config) {
-        let at = self.configs.active[server as usize].expect("a server with jobs has a configuration");
+        let at = self.configs.active(server).expect("a server with jobs has a configuration");
         (at, self.configs.configs[at as usize])
     }
 
     /// Three times the room left for the configuration's other type.
     fn room_thirds(&self, server: ServerId, k: &Config) -> u64 {
         let capacity = self.configs.partition.capacity();
-        let other = self.configs.other_used[server as usize];
+        let other = self.configs.other_used(server);
         if k.type1 { capacity.saturating_sub(3 * other) } else { 3 * (capacity - other) }
     }
 
@@ -269,7 +269,7 @@ impl PgrrPolicy for Vqs {
                 let weights = snapshot.as_deref().unwrap_or(self.queues.counts());
                 let choice = self.configs.argmax(weights, ctx.rng());
                 self.configs.explain_renewal(ctx, weights, choice);
-                self.configs.active[server as usize] = Some(choice);
+                self.configs.set_active(server, choice);
             }
             self.fill(ctx, server)?;
             from = server + 1;
@@ -312,7 +312,7 @@ mod tests {
         let size = 3 * CAPACITY_UNITS / 10;
         let jobs = (0..2).map(|_| h.waiting(size, &mut vqs)).collect();
         let at = vqs.configs.configs.iter().position(|k| k.label() == config).unwrap();
-        vqs.configs.active[0] = Some(at as u16);
+        vqs.configs.set_active(0, at as u16);
         (vqs, h, jobs)
     }
 
@@ -341,7 +341,7 @@ mod tests {
             let mut h = Harness::new(1, CAPACITY_UNITS);
             // 0.15 already runs under 2e2, leaving 0.85 for type-2 jobs (sizes in (1/3, 1/2]).
             let at = vqs.configs.configs.iter().position(|k| k.label() == "2e2").unwrap();
-            vqs.configs.active[0] = Some(at as u16);
+            vqs.configs.set_active(0, at as u16);
             h.running(0, units(0.15));
             vqs.configs.record(0, units(0.15), units(0.15), true);
             for s in [0.45, 0.5, 0.4] {

@@ -75,9 +75,9 @@ impl PgrrPolicy for VqsBf {
                 let weights = snapshot.as_deref().unwrap_or(self.queues.counts());
                 let choice = self.configs.argmax(weights, ctx.rng());
                 self.configs.explain_renewal(ctx, weights, choice);
-                self.configs.active[server as usize] = Some(choice);
+                self.configs.set_active(server, choice);
             }
-            let config = self.configs.active[server as usize].expect("renewed above or holding jobs");
+            let config = self.configs.active(server).expect("renewed above or holding jobs");
             let k = self.configs.configs[config as usize];
             let rule = |step| Rule::Config { config, step };
             // (i)
