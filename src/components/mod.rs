@@ -9,6 +9,7 @@
 //!   list of shortcuts;
 //! * [`form`]: the scenario form (preset, policies and lanes, keys and their editors);
 //! * [`playback`], [`timeline`]: the playback bar and the scrubber under it;
+//! * [`record`]: recording the lanes and charts as a video;
 //! * [`stats_table`], [`swatch`]: the numbers of each policy, and its colour as a legend entry;
 //! * [`lanes`], [`cluster_canvas`]: each policy's cluster;
 //! * [`event_log`], [`inspector`]: the decisions and why;
@@ -33,6 +34,7 @@ pub mod lanes;
 pub mod live_chart;
 pub mod notices;
 pub mod playback;
+pub mod record;
 pub mod share;
 pub mod stats_table;
 pub mod swatch;
