@@ -3,7 +3,8 @@
 //! [`crate::play::use_race`] and they render its snapshots.
 //!
 //! * [`app`]: the root, routing to the gallery, the workbench or the embedded page;
-//! * [`gallery`]: the landing view, every preset as a card with a live thumbnail;
+//! * [`gallery`]: the landing view, every preset as a card with a live thumbnail
+//!   ([`thumbnails`] computes them in idle time);
 //! * [`workbench`]: the full page's lab; [`embedded`]: the lab inside an iframe;
 //! * [`notices`], [`tour_panel`], [`keyboard_help`]: rejected input, a guided tour's step, the
 //!   list of shortcuts;
@@ -40,6 +41,7 @@ pub mod stats_table;
 pub mod swatch;
 pub mod sweep_view;
 pub mod theory_view;
+pub mod thumbnails;
 pub mod timeline;
 pub mod tour_panel;
 pub mod workbench;
