@@ -82,13 +82,17 @@ labTest('issue 36: keyboard only: play, pause, go back on the timeline, inspect 
 
   // The event log is one Tab stop; ↓ moves to the next decision and shows it in the inspector.
   await tabTo(page, 'Tab', () => document.activeElement?.closest('#log') !== null, trail);
-  const first = await page.evaluate(() => document.activeElement.closest('li').dataset.seq);
+  // A decision is its lane and its number (numbers count per lane).
+  const first = await page.evaluate(() => {
+    const li = document.activeElement.closest('li.decision');
+    return `${li.dataset.lane}#${li.dataset.seq}`;
+  });
   await press(page, 'ArrowDown', trail);
   const row = await page.evaluate(() => {
     const li = document.activeElement.closest('li.decision');
     return { seq: li.dataset.seq, lane: li.dataset.lane, time: Number(li.dataset.time) };
   });
-  assert.notEqual(row.seq, first, '↓ moved to another decision');
+  assert.notEqual(`${row.lane}#${row.seq}`, first, '↓ moved to another decision');
   assert.ok(row.time <= rewound, 'the log shows the moment gone back to');
   await press(page, 'Enter', trail);
   await page.waitForFunction(
