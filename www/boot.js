@@ -18,3 +18,17 @@ Element.prototype.setAttribute = function (name, value) {
 const tag = document.querySelector('script[data-wasm]');
 const { default: init } = await import(new URL(tag.dataset.js, document.baseURI).href);
 await init({ module_or_path: new URL(tag.dataset.wasm, document.baseURI) });
+
+// Offline after one visit (docs/web.md): the service worker that Trunk's post_build hook wrote
+// for this build. Browsers allow one only in a secure context (https, or http on 127.0.0.1 /
+// localhost); a page opened from file:// or a plain-http host runs as before, online only.
+if ('serviceWorker' in navigator && window.isSecureContext && /^https?:$/.test(location.protocol)) {
+  // After the page's own load, so fetching the build for the cache never delays the lab.
+  const register = () =>
+    navigator.serviceWorker.register(new URL('sw.js', document.baseURI)).catch((err) => {
+      // Not an error of the lab: it runs, just not offline.
+      console.warn(`packlab will not work offline: the service worker did not register (${err?.message ?? err})`);
+    });
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
+}

@@ -28,6 +28,9 @@ pub type IntentCell = Rc<Cell<Intent>>;
 pub struct AnnouncerProps {
     pub snapshot: Rc<Snapshot>,
     pub intent: IntentCell,
+    /// Something else to say (a recording started or saved): said once, when a new one comes.
+    #[prop_or_default]
+    pub note: Option<Rc<str>>,
 }
 
 /// `<p id="announcer" role="status">`, visually hidden: the last thing worth saying.
@@ -72,6 +75,14 @@ pub fn Announcer(props: &AnnouncerProps) -> Html {
             last.0 = s.phase.clone();
             last.1 = s.now;
         }
+    }
+    // A new note is said after the race's news of the same render.
+    let note_seen = use_mut_ref(|| None::<Rc<str>>);
+    if let Some(note) = &props.note
+        && !note_seen.borrow().as_ref().is_some_and(|seen| Rc::ptr_eq(seen, note))
+    {
+        *note_seen.borrow_mut() = Some(note.clone());
+        last.borrow_mut().2 = note.to_string();
     }
     html! {
         <p id="announcer" class="visually-hidden" role="status" aria-live="polite">{ last.borrow().2.clone() }</p>

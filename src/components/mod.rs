@@ -3,12 +3,14 @@
 //! [`crate::play::use_race`] and they render its snapshots.
 //!
 //! * [`app`]: the root, routing to the gallery, the workbench or the embedded page;
-//! * [`gallery`]: the landing view, every preset as a card with a live thumbnail;
+//! * [`gallery`]: the landing view, every preset as a card with a live thumbnail
+//!   ([`thumbnails`] computes them in idle time);
 //! * [`workbench`]: the full page's lab; [`embedded`]: the lab inside an iframe;
 //! * [`notices`], [`tour_panel`], [`keyboard_help`]: rejected input, a guided tour's step, the
 //!   list of shortcuts;
 //! * [`form`]: the scenario form (preset, policies and lanes, keys and their editors);
 //! * [`playback`], [`timeline`]: the playback bar and the scrubber under it;
+//! * [`record`]: recording the lanes and charts as a video;
 //! * [`stats_table`], [`swatch`]: the numbers of each policy, and its colour as a legend entry;
 //! * [`lanes`], [`cluster_canvas`]: each policy's cluster;
 //! * [`event_log`], [`inspector`]: the decisions and why;
@@ -33,11 +35,13 @@ pub mod lanes;
 pub mod live_chart;
 pub mod notices;
 pub mod playback;
+pub mod record;
 pub mod share;
 pub mod stats_table;
 pub mod swatch;
 pub mod sweep_view;
 pub mod theory_view;
+pub mod thumbnails;
 pub mod timeline;
 pub mod tour_panel;
 pub mod workbench;

@@ -16,6 +16,7 @@ use crate::components::form::ScenarioControls;
 use crate::components::keyboard_help::KeyboardHelp;
 use crate::components::lanes::Lanes;
 use crate::components::playback::Playback;
+use crate::components::record::Record;
 use crate::components::share::ShareAndExport;
 use crate::components::stats_table::StatsTable;
 use crate::components::sweep_view::SweepView;
@@ -63,6 +64,12 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     let restarted = race.restarted.clone().filter(|note| {
         lab.tour.is_none() || !quiet_note.borrow().as_ref().is_some_and(|quiet| Rc::ptr_eq(quiet, note))
     });
+    // What the Record control last asked the status line to say.
+    let record_note = use_state(|| None::<Rc<str>>);
+    let on_record_note = {
+        let record_note = record_note.clone();
+        use_callback((), move |said: String, _| record_note.set(Some(Rc::from(said))))
+    };
     let inspect = use_state(Inspect::default);
     let on_inspect = {
         let inspect = inspect.clone();
@@ -133,7 +140,8 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                         on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_back={race.back.clone()}
                         on_seek={race.seek.clone()} query={lab.query_at(None)} on_restart={race.restart.clone()}
                         on_help={toggle_help.reform(|()| Some(true))} {seeking} />
-                    <Announcer snapshot={snapshot.clone()} intent={intent.clone()} />
+                    <Record query={share_query.clone()} on_announce={on_record_note} />
+                    <Announcer snapshot={snapshot.clone()} intent={intent.clone()} note={(*record_note).clone()} />
                     if let Some(note) = &restarted {
                         <p id="restarted" class="hint restarted" role="status">{ note.to_string() }</p>
                     }

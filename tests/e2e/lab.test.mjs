@@ -1149,6 +1149,17 @@ labTest('the bare address opens the gallery: every preset by paper, live thumbna
   const ids = cli.split('\n').map((l) => l.split(/\s+/)[0]).filter((id) => /^(pgrr|msfq|ghra|pgas)-/.test(id));
   const cards = await page.$$eval('#gallery li.card[data-preset]', (lis) => lis.map((li) => li.dataset.preset));
   assert.deepEqual(cards, ids, 'one card per preset, in the catalogue order');
+  // A thumbnail is computed when its card comes into view: the first screen's at once, the
+  // last card's (far below) not until the page scrolls to it.
+  await page.waitForSelector('li.card[data-preset] canvas.thumbnail[data-drawn]', { timeout: 30_000 });
+  await page.waitForTimeout(1500);
+  const lastCard = `li.card[data-preset="${ids.at(-1)}"] canvas.thumbnail`;
+  assert.equal(await page.getAttribute(lastCard, 'data-drawn'), null, 'a thumbnail out of view waits');
+  for (const canvas of await page.$$('canvas.thumbnail')) {
+    await canvas.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(50);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
   // Every thumbnail is drawn (a race's first moments, or "bounds only" for pgas-c1).
   await page.waitForFunction(
     () => [...document.querySelectorAll('canvas.thumbnail')].every((c) => c.dataset.drawn),
