@@ -26,8 +26,8 @@ fn draws_curves_marks_and_legend() {
         x_label: "slot",
         y_label: "waiting jobs",
         curves: vec![
-            Curve { label: "VQS", color: Ink::Policy(0), points: &a, markers: true },
-            Curve { label: "BF-J/S", color: Ink::Policy(1), points: &b, markers: false },
+            Curve { label: "VQS", color: Ink::Policy(0), points: &a, markers: true, dashed: false },
+            Curve { label: "BF-J/S", color: Ink::Policy(1), points: &b, markers: false, dashed: false },
         ],
         x_marks: vec![Mark::new(0.5, "α = 1")],
         ..Chart::default()
@@ -45,13 +45,13 @@ fn log_axis_and_empty_charts_do_not_fail() {
     let a = [Point::new(0.85, 0.0), Point::new(0.9, 10.0), Point::new(0.95, 1000.0)];
     svg(&Chart {
         log_y: true,
-        curves: vec![Curve { label: "x", color: Ink::Policy(3), points: &a, markers: true }],
+        curves: vec![Curve { label: "x", color: Ink::Policy(3), points: &a, markers: true, dashed: false }],
         ..Chart::default()
     });
     svg(&Chart::default());
     let flat = [Point::new(1.0, 5.0)];
     svg(&Chart {
-        curves: vec![Curve { label: "flat", color: Ink::Class(2), points: &flat, markers: false }],
+        curves: vec![Curve { label: "flat", color: Ink::Class(2), points: &flat, markers: false, dashed: false }],
         ..Chart::default()
     });
 }
@@ -82,8 +82,10 @@ fn close_mark_labels_do_not_overprint() {
 fn a_long_legend_says_how_many_it_leaves_out() {
     let points = [Point::new(0.0, 1.0), Point::new(1.0, 2.0)];
     let labels: Vec<String> = (0..30).map(|i| format!("class {i}")).collect();
-    let curves =
-        labels.iter().map(|l| Curve { label: l, color: Ink::Policy(0), points: &points, markers: false }).collect();
+    let curves = labels
+        .iter()
+        .map(|l| Curve { label: l, color: Ink::Policy(0), points: &points, markers: false, dashed: false })
+        .collect();
     let out = svg(&Chart { curves, ..Chart::default() });
     assert!(out.contains("class 0") && !out.contains("class 29"), "a 400 px chart cannot list 30 curves");
     assert!(out.contains(" more<") || out.contains(" more"), "the legend says what it left out");
@@ -104,8 +106,8 @@ fn the_legend_below_lists_curves_and_reference_lines_off_the_plot() {
     let chart = Chart {
         title: "Occupancy",
         curves: vec![
-            Curve { label: "VQS (J=2)", color: Ink::Policy(0), points: &a, markers: false },
-            Curve { label: "VQ1", color: Ink::Class(0), points: &a, markers: false },
+            Curve { label: "VQS (J=2)", color: Ink::Policy(0), points: &a, markers: false, dashed: false },
+            Curve { label: "VQ1", color: Ink::Class(0), points: &a, markers: false, dashed: false },
         ],
         x_marks: vec![Mark::new(2.0, "")],
         y_marks: vec![Mark::new(0.5, "1/2 guarantee"), Mark::inked(2.0, "VQS analysis", Ink::Policy(0))],
