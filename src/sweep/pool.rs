@@ -35,6 +35,9 @@ pub trait Jobs: 'static {
     /// The worker's function for these tasks (`www/sweep-worker.js` knows each).
     const KIND: &'static str;
     fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     /// Task `i` as JSON.
     fn task(&self, i: usize) -> String;
     /// Task `i` for an error message ("VQS at load 0.9, seed 3: ").
