@@ -136,3 +136,25 @@ fn legend_rows_wrap_and_markers_stagger() {
     assert_eq!(first.len(), STAGGERED_MARKERS);
     assert!(first.iter().all(|x| !second.contains(x)), "{first:?} {second:?}");
 }
+
+/// A dashed curve (a theory bound) is drawn in pieces, a solid one in one stroke: the same
+/// curve in the same colour, drawn both ways, differs in the count of its colour's strokes.
+#[test]
+fn a_dashed_curve_is_drawn_in_dashes() {
+    let points = [Point::new(0.0, 0.5), Point::new(1.0, 0.7), Point::new(2.0, 0.6)];
+    let strokes = |dashed: bool| {
+        let out = svg(&Chart {
+            curves: vec![Curve { label: "proven", color: Ink::Policy(2), points: &points, markers: false, dashed }],
+            legend: LegendAt::UpperRight,
+            ..Chart::default()
+        });
+        let colour = Ink::Policy(2).css();
+        out.lines()
+            .filter(|l| {
+                (l.contains("<polyline") || l.contains("<line")) && l.to_lowercase().contains(&colour.to_lowercase())
+            })
+            .count()
+    };
+    let (solid, dashed) = (strokes(false), strokes(true));
+    assert!(dashed > solid + 5, "dashed {dashed} strokes, solid {solid}");
+}
