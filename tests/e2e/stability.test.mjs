@@ -27,6 +27,7 @@ function cliMap(query, args) {
     const stdout = execFileSync(command, all, { cwd: ROOT, encoding: 'utf8', timeout: 30 * 60_000 });
     const [header, ...lines] = readFileSync(join(dir, 'pgrr-a1-stability.csv'), 'utf8').trim().split('\n');
     const columns = header.split(',');
+    // No field holds a comma (policy labels such as "VQS (J=2)" do not).
     const rows = lines.map((line) => Object.fromEntries(line.split(',').map((cell, i) => [columns[i], cell])));
     return { rows, stdout };
   } catch (err) {
@@ -129,4 +130,21 @@ labTest('a bad map key in the link is named with its range', async (open) => {
   const axis = await open(`${MAP}&map=2&map_axis=nope:1,2`);
   await axis.waitForSelector('#map-error');
   assert.match(await axis.textContent('#map-error'), /map_axis.*no key 'nope'/);
+});
+
+labTest('along a second axis, the page and the CLI find the same intervals at every value', async (open) => {
+  const page = await open(`preset=pgrr-a1&policy=vqs&seed=3&horizon=20000&map=2&map_axis=servers:1,2`);
+  await page.waitForSelector('#map-body[data-done="true"]', { timeout: MAP_TIMEOUT_MS });
+  const mine = await pageIntervals(page);
+  const printed = (await page.textContent('#map-command')).match(/^packlab stability --link '([^']+)' --reps (\d+) --axis (\S+)$/);
+  assert.ok(printed, await page.textContent('#map-command'));
+  assert.equal(printed[3], 'servers=1,2');
+  const { rows } = cliMap(printed[1], ['--reps', printed[2], '--axis', printed[3]]);
+  assert.equal(rows.length, 2, 'one interval per server count');
+  assert.deepEqual(
+    mine.map((r) => [r.value, r.lo, r.hi]),
+    rows.map((r) => [r.value, r.lo, r.hi]),
+  );
+  // The axis is in the page's link.
+  assert.equal(new URL(await page.inputValue('#link')).searchParams.get('map_axis'), 'servers:1,2');
 });
