@@ -1,10 +1,13 @@
-// A Web Worker that runs the runs of a sweep for the page (src/sweep/). It loads the page's
-// own wasm-bindgen module (whose `main` does nothing outside a window) and answers each task,
-// a JSON string, with `run_sweep_task`'s JSON, or with the error.
+// A Web Worker that runs the runs of a sweep or a stability map for the page (src/sweep/). It
+// loads the page's own wasm-bindgen module (whose `main` does nothing outside a window) and
+// answers each task, a JSON string, with the JSON of its kind's function (`run_sweep_task`,
+// `run_stability_task`), or with the error.
 //
 // Messages in:  {init: {js: URL, wasm: URL, module: WebAssembly.Module}} (an object), then
-//               {"id": N, "task": "<task JSON>"} (a string).
-// Messages out: {"id": N, "run": "<SweepRun JSON>"} or {"id": N, "error": "..."}, as strings.
+//               {"id": N, "task": "<task JSON>", "kind": "sweep" | "stability"} (a string).
+// Messages out: {"id": N, "run": "<answer JSON>"} or {"id": N, "error": "..."}, as strings.
+
+const KINDS = { sweep: 'run_sweep_task', stability: 'run_stability_task' };
 
 let resolveBindings;
 const bindings = new Promise((resolve) => (resolveBindings = resolve));
@@ -24,7 +27,9 @@ self.onmessage = async ({ data }) => {
   }
   const module = await bindings;
   try {
-    self.postMessage(JSON.stringify({ id: message.id, run: module.run_sweep_task(message.task) }));
+    const run = module[KINDS[message.kind ?? 'sweep']];
+    if (!run) throw new Error(`no task of kind '${message.kind}'`);
+    self.postMessage(JSON.stringify({ id: message.id, run: run(message.task) }));
   } catch (err) {
     self.postMessage(JSON.stringify({ id: message.id, error: String(err?.message ?? err) }));
   }

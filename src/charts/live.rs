@@ -39,6 +39,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                     color: Ink::Policy(l.color),
                     points: &l.in_system_series,
                     markers: QUEUE_MARKERS,
+                    dashed: false,
                 })
                 .collect(),
             ..base
@@ -54,6 +55,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                     color: Ink::Policy(l.color),
                     points: &l.queue_series,
                     markers: QUEUE_MARKERS,
+                    dashed: false,
                 })
                 .collect(),
             ..base
@@ -69,6 +71,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                     color: Ink::Policy(l.color),
                     points: &l.occupancy_series,
                     markers: false,
+                    dashed: false,
                 })
                 .collect(),
             // Offered load (what a stable policy carries) and, where the load knob is a
@@ -96,6 +99,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                     color: Ink::Policy(l.color),
                     points: &l.job_time_series,
                     markers: false,
+                    dashed: false,
                 })
                 .collect(),
             // The analysis (SPEC 5.6) that the running means should settle near.
@@ -116,7 +120,13 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                 .iter()
                 .zip(&snapshot.bin_job_time_series)
                 .enumerate()
-                .map(|(bin, (label, points))| Curve { label, color: Ink::Class(bin), points, markers: false })
+                .map(|(bin, (label, points))| Curve {
+                    label,
+                    color: Ink::Class(bin),
+                    points,
+                    markers: false,
+                    dashed: false,
+                })
                 .collect(),
             y_marks: snapshot
                 .bin_analysis
@@ -134,7 +144,13 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                 .iter()
                 .zip(&snapshot.bin_series)
                 .enumerate()
-                .map(|(bin, (label, points))| Curve { label, color: Ink::Class(bin), points, markers: false })
+                .map(|(bin, (label, points))| Curve {
+                    label,
+                    color: Ink::Class(bin),
+                    points,
+                    markers: false,
+                    dashed: false,
+                })
                 .collect(),
             ..base
         },
@@ -149,6 +165,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                     color: Ink::Policy(l.color),
                     points: &l.reward_series,
                     markers: false,
+                    dashed: false,
                 })
                 .collect(),
             // What DRA tends to as L grows (U^(g)), and what no policy can beat (U*).
@@ -169,7 +186,13 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                 .enumerate()
                 // Bins that never held a job would only crowd the legend.
                 .filter(|(_, (_, points))| points.iter().any(|p| p.y > 0.0))
-                .map(|(bin, (label, points))| Curve { label, color: Ink::Class(bin), points, markers: false })
+                .map(|(bin, (label, points))| Curve {
+                    label,
+                    color: Ink::Class(bin),
+                    points,
+                    markers: false,
+                    dashed: false,
+                })
                 .collect(),
             ..base
         },

@@ -17,6 +17,7 @@
 //! * [`charts`], [`live_chart`]: the live charts;
 //! * [`theory_view`]: what the scenario's theory draws without simulating, computed on the page;
 //! * [`sweep_view`]: a preset's swept figure, run in Web Workers;
+//! * [`stability_view`]: the stability map, computed in Web Workers round after round;
 //! * [`share`]: the link, the command and the exports.
 //!
 //! [`Action`]: crate::state::Action
@@ -37,6 +38,7 @@ pub mod notices;
 pub mod playback;
 pub mod record;
 pub mod share;
+pub mod stability_view;
 pub mod stats_table;
 pub mod swatch;
 pub mod sweep_view;

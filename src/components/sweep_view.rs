@@ -105,7 +105,7 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
         None => (None, Vec::new(), String::new(), None, false, None),
         Some(workers) => {
             let p = workers.progress.borrow();
-            let cells = p.sweep.plan.cells(&p.results);
+            let cells = p.jobs.plan.cells(&p.results);
             let seconds = (p.finished_ms.unwrap_or_else(now_ms) - p.started_ms) / 1000.0;
             let status = format!(
                 "{} of {} runs in {seconds:.1} s on {} workers{}",
@@ -114,9 +114,9 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
                 workers.workers.len(),
                 if p.finished_ms.is_some() { ": done" } else { "" }
             );
-            let command = p.sweep.command(&page_address());
+            let command = p.jobs.command(&page_address());
             let running = p.finished_ms.is_none() && p.error.is_none();
-            (Some(Rc::new(p.sweep.plan.clone())), cells, status, Some(command), running, p.error.clone())
+            (Some(Rc::new(p.jobs.plan.clone())), cells, status, Some(command), running, p.error.clone())
         }
     };
     drop(state);

@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use packlab_core::scenario::Scenario;
+use packlab_core::stability::Finder;
 use packlab_core::tours::LaneOutcome;
 use yew::prelude::*;
 
@@ -18,6 +19,9 @@ pub struct TourPanelProps {
     pub scenario: Rc<Scenario>,
     pub dispatch: Callback<Action>,
     pub on_play: Callback<()>,
+    /// The stability map once it is done, for a step whose outcome is the map's.
+    #[prop_or_default]
+    pub map: Option<Rc<Finder>>,
 }
 
 /// A guided tour's step: what to look at, a prediction to make, the run, then what happened,
@@ -29,7 +33,7 @@ pub fn TourPanel(props: &TourPanelProps) -> Html {
     let count = tour.steps.len();
     let answer = use_state(|| None::<usize>);
     let snapshot = &props.snapshot;
-    let outcome = (snapshot.phase == Phase::Finished).then(|| {
+    let from_race = (snapshot.phase == Phase::Finished).then(|| {
         let lanes: Vec<LaneOutcome> = snapshot
             .lanes
             .iter()
@@ -45,6 +49,9 @@ pub fn TourPanel(props: &TourPanelProps) -> Html {
             .collect();
         step.check.state(&lanes, &props.scenario)
     });
+    // A step about the stability map is stated when the map is done, not the race.
+    let outcome =
+        if step.check.reads_map() { props.map.as_ref().map(|map| step.check.state_map(map)) } else { from_race };
     let go = |k: usize| props.dispatch.reform(move |_: MouseEvent| Action::TourStep(k));
     let leave = props.dispatch.reform(|_: MouseEvent| Action::LeaveTour);
     let play = props.on_play.reform(|_: MouseEvent| ());

@@ -18,6 +18,7 @@ use crate::components::lanes::Lanes;
 use crate::components::playback::Playback;
 use crate::components::record::Record;
 use crate::components::share::ShareAndExport;
+use crate::components::stability_view::StabilityView;
 use crate::components::stats_table::StatsTable;
 use crate::components::sweep_view::SweepView;
 use crate::components::theory_view::TheoryView;
@@ -71,6 +72,12 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
         use_callback((), move |said: String, _| record_note.set(Some(Rc::from(said))))
     };
     let inspect = use_state(Inspect::default);
+    // The stability map once done, for a tour step about it.
+    let finished_map = use_state_eq(|| None::<Rc<packlab_core::stability::Finder>>);
+    let on_map_done = {
+        let finished_map = finished_map.clone();
+        Callback::from(move |map| finished_map.set(map))
+    };
     let on_inspect = {
         let inspect = inspect.clone();
         use_callback((), move |next: Inspect, _| inspect.set(next))
@@ -134,7 +141,8 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     if let Some(at) = lab.tour {
                         <TourPanel key={format!("{}-{}", at.tour.id, at.step)} {at} snapshot={snapshot.clone()}
                             scenario={Rc::new(setup.scenario.clone())}
-                            dispatch={props.dispatch.clone()} on_play={race.toggle.clone()} />
+                            dispatch={props.dispatch.clone()} on_play={race.toggle.clone()}
+                            map={(*finished_map).clone()} />
                     }
                     <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
                         on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_back={race.back.clone()}
@@ -165,6 +173,8 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                         <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                     </div>
                     <SweepView setup={setup.clone()} query={lab.query()} name={name.clone()} {theme} />
+                    <StabilityView setup={setup.clone()} map={lab.map.clone()} dispatch={props.dispatch.clone()} {theme}
+                        on_done={on_map_done} />
                 }
                 <ShareAndExport snapshot={snapshot.clone()} query={share_query} {name} charts={!theory_only}
                     seed={setup.scenario.seed()} marks={marks.clone()} {load}

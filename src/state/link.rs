@@ -32,6 +32,7 @@ impl Lab {
             open_at: page.at,
             predictions: Vec::new(),
             finished_tour: None,
+            map: page.map.clone(),
         };
         // One notice per key, saying everything the link got wrong about it (`policy=msf,dra`
         // on a PG-RR preset names both).
@@ -62,6 +63,7 @@ impl Lab {
             views: self.embed.iter().flat_map(|e| e.views.iter().map(|v| v.name())).collect(),
             tour: self.tour,
             at: self.open_at,
+            map: self.map.clone(),
         }
     }
 

@@ -71,6 +71,8 @@ pub struct Lab {
     pub predictions: Vec<Option<bool>>,
     /// The tour just finished, with its predictions, for its closing summary.
     pub finished_tour: Option<(&'static packlab_core::tours::Tour, Vec<Option<bool>>)>,
+    /// The stability map, open and computed (`map=`, `map_axis=`).
+    pub map: Option<packlab_core::stability::MapSpec>,
 }
 
 /// What the controls can ask for.
@@ -118,6 +120,8 @@ pub enum Action {
     SetTheme(String),
     /// Presenter mode on or off.
     TogglePresent,
+    /// Open the stability map with these replications and axis (into the link), or close it.
+    SetMap(Option<packlab_core::stability::MapSpec>),
     /// Back to the preset's own values, keeping the policies and the seed.
     ResetScenario,
     /// Forget the notices.

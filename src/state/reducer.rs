@@ -25,6 +25,8 @@ impl Lab {
                     self.notices.clear();
                     self.gallery = false;
                     self.finished_tour = None;
+                    // Another preset's map is another computation: the user opens it.
+                    self.map = None;
                 }
                 Err(e) => self.notice(e),
             },
@@ -162,6 +164,7 @@ impl Lab {
                 Err(e) => self.notice(e),
             },
             Action::TogglePresent => self.present = !self.present,
+            Action::SetMap(map) => self.map = map,
             Action::Dismiss => self.notices.clear(),
             Action::Reject(error) => self.notice(error),
             Action::LoadTrace(shared) => self.load_trace(shared),
@@ -209,6 +212,8 @@ impl Lab {
         self.setup = Rc::new(Setup { preset: link.preset, scenario: link.scenario, policies: link.policies });
         self.gallery = false;
         self.tour = Some(at);
+        // A step that shows the stability map opens it; the others close it.
+        self.map = link.page.map;
     }
 
     /// Adds a lane of policy `name` without parameters, if there is room, it fits the

@@ -10,7 +10,10 @@
 //!   `www/sweep-worker.js`: it imports the page's wasm-bindgen module, whose `main` does nothing
 //!   outside a window, and answers each task with [`run_sweep_task`](plan::run_sweep_task).
 //!
-//! The view is [`crate::components::sweep_view`].
+//! * [`stability`]: a stability map's rounds as the pool's jobs, and the worker's function.
+//!
+//! The views are [`crate::components::sweep_view`] and [`crate::components::stability_view`].
 
 pub mod plan;
 pub mod pool;
+pub mod stability;

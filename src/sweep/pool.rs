@@ -1,10 +1,12 @@
-//! The Web Workers that run a sweep's tasks (`www/sweep-worker.js`, each on the page's own
-//! wasm), one task each at a time, with what they have done so far; dropped, they stop.
+//! The Web Workers that run a batch of tasks (`www/sweep-worker.js`, each on the page's own
+//! wasm): a sweep's runs, or a stability map's round after round ([`Jobs`]), one task each
+//! at a time, with what they have done so far; dropped, they stop.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use packlab_core::sweep::SweepRun;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -25,33 +27,72 @@ struct Answer {
     error: Option<String>,
 }
 
+/// A batch of tasks the workers run: each task as the JSON its worker function reads, and
+/// what it answers.
+pub trait Jobs: 'static {
+    /// What one task answers.
+    type Out: DeserializeOwned + Clone + 'static;
+    /// The worker's function for these tasks (`www/sweep-worker.js` knows each).
+    const KIND: &'static str;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Task `i` as JSON.
+    fn task(&self, i: usize) -> String;
+    /// Task `i` for an error message ("VQS at load 0.9, seed 3: ").
+    fn describe(&self, i: usize) -> String;
+}
+
+impl Jobs for PageSweep {
+    type Out = SweepRun;
+    const KIND: &'static str = "sweep";
+
+    fn len(&self) -> usize {
+        self.plan.len()
+    }
+
+    fn task(&self, i: usize) -> String {
+        serde_json::to_string(&PageSweep::task(self, i)).unwrap_or_default()
+    }
+
+    fn describe(&self, i: usize) -> String {
+        let plan = &self.plan;
+        let t = plan.task(i);
+        format!(
+            "{} at {} {}, seed {}: ",
+            plan.setup.policies[t.policy], plan.axis, plan.values[t.value], plan.seeds[t.rep]
+        )
+    }
+}
+
 /// What the workers have done so far.
-pub(crate) struct Progress {
-    pub(crate) sweep: PageSweep,
+pub(crate) struct Progress<J: Jobs> {
+    pub(crate) jobs: J,
     /// The next task to hand out.
     pub(crate) next: usize,
-    pub(crate) results: Vec<Option<SweepRun>>,
+    pub(crate) results: Vec<Option<J::Out>>,
     pub(crate) done: usize,
     pub(crate) error: Option<String>,
     pub(crate) started_ms: f64,
     pub(crate) finished_ms: Option<f64>,
 }
 
-/// Web Workers running the tasks of a sweep, one task each at a time; dropped, they stop.
-pub struct WorkerPool {
+/// Web Workers running a batch of tasks, one task each at a time; dropped, they stop.
+pub struct WorkerPool<J: Jobs = PageSweep> {
     pub(crate) workers: Vec<Worker>,
     _listeners: Vec<Closure<dyn FnMut(MessageEvent)>>,
-    pub(crate) progress: Rc<RefCell<Progress>>,
+    pub(crate) progress: Rc<RefCell<Progress<J>>>,
 }
 
-impl WorkerPool {
-    /// Starts `workers` workers on the runs of `sweep`; `changed` is called after each answer.
-    pub(crate) fn start(sweep: PageSweep, workers: usize, changed: Callback<()>) -> Result<Self, String> {
+impl<J: Jobs> WorkerPool<J> {
+    /// Starts `workers` workers on the tasks of `jobs`; `changed` is called after each answer.
+    pub(crate) fn start(jobs: J, workers: usize, changed: Callback<()>) -> Result<Self, String> {
         let (js, wasm) = module_urls().ok_or("cannot find the page's wasm module")?;
         let script = asset_url("sweep-worker.js").ok_or("cannot find sweep-worker.js")?;
         let progress = Rc::new(RefCell::new(Progress {
-            results: vec![None; sweep.plan.len()],
-            sweep,
+            results: vec![None; jobs.len()],
+            jobs,
             next: 0,
             done: 0,
             error: None,
@@ -73,7 +114,7 @@ impl WorkerPool {
                     let mut p = progress.borrow_mut();
                     match answer {
                         Ok(Answer { id, run: Some(run), .. }) if (0..p.results.len() as i64).contains(&id) => {
-                            match serde_json::from_str::<SweepRun>(&run) {
+                            match serde_json::from_str::<J::Out>(&run) {
                                 Ok(run) => {
                                     p.results[id as usize] = Some(run);
                                     p.done += 1;
@@ -82,14 +123,8 @@ impl WorkerPool {
                             }
                         }
                         Ok(Answer { id, error: Some(e), .. }) => {
-                            let plan = &p.sweep.plan;
-                            let what = usize::try_from(id).ok().filter(|&id| id < plan.len()).map(|id| {
-                                let t = plan.task(id);
-                                format!(
-                                    "{} at {} {}, seed {}: ",
-                                    plan.setup.policies[t.policy], plan.axis, plan.values[t.value], plan.seeds[t.rep]
-                                )
-                            });
+                            let what =
+                                usize::try_from(id).ok().filter(|&id| id < p.jobs.len()).map(|id| p.jobs.describe(id));
                             p.error = Some(format!("{}{e}", what.unwrap_or_default()));
                         }
                         _ => p.error = Some(format!("a worker answered '{text}'")),
@@ -111,10 +146,27 @@ impl WorkerPool {
         }
         Ok(pool)
     }
+
+    /// Hands the workers a new batch (a stability map's next round) once the last one is
+    /// done: they are idle then, and keep their loaded wasm.
+    pub(crate) fn run(&self, jobs: J) {
+        {
+            let mut p = self.progress.borrow_mut();
+            p.results = vec![None; jobs.len()];
+            p.jobs = jobs;
+            p.next = 0;
+            p.done = 0;
+            p.error = None;
+            p.finished_ms = None;
+        }
+        for worker in &self.workers {
+            hand_out(&self.progress, worker);
+        }
+    }
 }
 
-/// Gives `worker` the next task, unless the sweep failed or has none left.
-fn hand_out(progress: &Rc<RefCell<Progress>>, worker: &Worker) {
+/// Gives `worker` the next task, unless the batch failed or has none left.
+fn hand_out<J: Jobs>(progress: &Rc<RefCell<Progress<J>>>, worker: &Worker) {
     let message = {
         let mut p = progress.borrow_mut();
         if p.error.is_some() || p.next >= p.results.len() {
@@ -122,15 +174,15 @@ fn hand_out(progress: &Rc<RefCell<Progress>>, worker: &Worker) {
         }
         let id = p.next;
         p.next += 1;
-        let task = serde_json::to_string(&p.sweep.task(id)).unwrap_or_default();
-        serde_json::json!({ "id": id, "task": task }).to_string()
+        let task = p.jobs.task(id);
+        serde_json::json!({ "id": id, "task": task, "kind": J::KIND }).to_string()
     };
     if worker.post_message(&JsValue::from_str(&message)).is_err() {
         progress.borrow_mut().error = Some("cannot talk to a worker".into());
     }
 }
 
-impl Drop for WorkerPool {
+impl<J: Jobs> Drop for WorkerPool<J> {
     fn drop(&mut self) {
         for worker in &self.workers {
             worker.terminate();

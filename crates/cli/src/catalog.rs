@@ -34,6 +34,10 @@ pub fn list_tours(out: &mut dyn Write) -> Result<()> {
             if let Some(q) = step.question {
                 writeln!(out, "    asks: {} ({})", q.prompt, q.choices.join(" / "))?;
             }
+            // A step about the stability map: the map it shows, as the CLI makes it.
+            if let Some(map) = packlab_core::link::decode_link(step.link).0.page.map {
+                writeln!(out, "    map: {}", map.command(&format!("?{}", step.link)))?;
+            }
         }
     }
     writeln!(out, "\nIn the page: ?tour=ID (and &step=K to start at step K)")?;

@@ -211,7 +211,7 @@ fn write_trajectory(dir: &Path, setup: &Setup, runs: &[&RunOutcome]) -> Result<V
             .iter()
             .zip(&points)
             .enumerate()
-            .map(|(i, (label, points))| Curve { label, color: Ink::Policy(i), points, markers: false })
+            .map(|(i, (label, points))| Curve { label, color: Ink::Policy(i), points, markers: false, dashed: false })
             .collect(),
         x_marks: if warmup > 0 { vec![Mark::new(warmup as f64, "")] } else { vec![] },
         y_marks: plot.y_marks.iter().map(|(value, label)| Mark::new(*value, label)).collect(),

@@ -40,6 +40,10 @@ fn tours_list_every_step_with_a_command_that_runs() {
         assert!(listing.contains(&format!("{} ({}): {}", tour.id, tour.paper, tour.title)), "{listing}");
         for step in tour.steps {
             assert!(listing.contains(&format!("packlab run --link '?{}'", step.link)), "{listing}");
+            if step.check.reads_map() {
+                let map = format!("    map: packlab stability --link '?{}' --reps", step.link);
+                assert!(listing.contains(&map), "{listing}");
+            }
         }
     }
 }

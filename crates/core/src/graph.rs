@@ -41,6 +41,9 @@ pub struct Line {
     pub points: Vec<Point>,
     /// Whether its points are marked (else a plain line).
     pub markers: bool,
+    /// Drawn dashed: a bound the theory gives (a capacity, a proven fraction of it) rather
+    /// than something measured.
+    pub dashed: bool,
 }
 
 /// A point, with its 95% interval where it has one.

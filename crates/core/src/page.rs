@@ -10,6 +10,7 @@ use std::fmt;
 use crate::ConfigError;
 use crate::model::table::group_digits;
 use crate::scenario::Scenario;
+use crate::stability::{MAP, MAP_AXIS, MapSpec};
 use crate::tours::{self, Tour};
 
 /// One page key: its name, what it takes (as messages state it), and what it does.
@@ -30,7 +31,7 @@ pub const EMBED: &str = "embed";
 pub const VIEWS: &str = "views";
 
 /// Every page key, in the order a link writes them.
-pub const PAGE_KEYS: [PageKey; 8] = [
+pub const PAGE_KEYS: [PageKey; 10] = [
     PageKey {
         key: SPEED,
         range: "max, a run duration such as 30s (1s..=3600s), or slots per second (1..=10000000)",
@@ -47,6 +48,16 @@ pub const PAGE_KEYS: [PageKey; 8] = [
     },
     PageKey { key: EMBED, range: "1 or 0", help: "the page inside a frame: the chosen views only" },
     PageKey { key: VIEWS, range: "view names, comma-separated", help: "what an embedded page shows" },
+    PageKey {
+        key: MAP,
+        range: "replications per load, an integer in 2..=50",
+        help: "the stability map, open and computed (`packlab stability --reps`)",
+    },
+    PageKey {
+        key: MAP_AXIS,
+        range: "KEY:V1,V2,… a scenario key and its values",
+        help: "the stability map's second axis (`packlab stability --axis`)",
+    },
 ];
 
 /// Whether `key` is one of the page's own.
@@ -229,6 +240,8 @@ pub struct PageSettings {
     pub tour: Option<TourAt>,
     /// The moment the link opens at (`t=`).
     pub at: Option<f64>,
+    /// The stability map, open and computed (`map=`, `map_axis=`).
+    pub map: Option<MapSpec>,
 }
 
 impl PageSettings {
@@ -249,6 +262,7 @@ impl PageSettings {
         let mut tour = None;
         let mut step = None;
         let mut at = None;
+        let (mut map_reps, mut map_axis) = (None, None);
         for (key, value) in pairs {
             let result = match key.as_str() {
                 SPEED => Speed::parse(value).map(|s| page.speed = (s != Speed::DEFAULT).then_some(s)),
@@ -265,11 +279,17 @@ impl PageSettings {
                     step = Some(value.clone());
                     Ok(())
                 }
+                MAP => MapSpec::parse_reps(value, MAP).map(|r| map_reps = Some(r)),
+                MAP_AXIS => MapSpec::parse_axis(value, MAP_AXIS).map(|a| map_axis = a),
                 _ => Ok(()),
             };
             if let Err(e) = result {
                 errors.push(e);
             }
+        }
+        // An axis alone opens the map with its default replications.
+        if map_reps.is_some() || map_axis.is_some() {
+            page.map = Some(MapSpec { reps: map_reps.unwrap_or(MapSpec::default().reps), axis: map_axis });
         }
         if let Some(tour) = tour {
             let count = tour.steps.len();
@@ -322,6 +342,9 @@ impl PageSettings {
             if !self.views.is_empty() {
                 pairs.push((VIEWS, self.views.join(",")));
             }
+        }
+        if let Some(map) = &self.map {
+            pairs.extend(map.pairs());
         }
         pairs
     }
@@ -411,6 +434,8 @@ mod tests {
             ("t", "12.5"),
             ("embed", "1"),
             ("views", "lanes,queue"),
+            ("map", "4"),
+            ("map_axis", "cores:8,16"),
         ]
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -420,9 +445,16 @@ mod tests {
         let written: Vec<(String, String)> = page.pairs().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         assert_eq!(written, pairs);
         assert!(written.iter().all(|(k, _)| is_page_key(k)));
-        for (key, bad) in
-            [("speed", "0"), ("theme", "pink"), ("present", "2"), ("t", "-1"), ("views", "nope"), ("tour", "x")]
-        {
+        for (key, bad) in [
+            ("speed", "0"),
+            ("theme", "pink"),
+            ("present", "2"),
+            ("t", "-1"),
+            ("views", "nope"),
+            ("tour", "x"),
+            ("map", "1"),
+            ("map_axis", "cores"),
+        ] {
             let (_, errors) = PageSettings::parse(&[(key.to_string(), bad.to_string())], |_| scenario.clone());
             assert_eq!(errors.len(), 1, "{key}={bad}");
             assert_eq!(errors[0].key, key);

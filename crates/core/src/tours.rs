@@ -8,7 +8,9 @@
 use crate::ConfigError;
 use crate::format::{format_mean, group_decimal};
 use crate::metrics::verdict_word;
+use crate::model::table::sig;
 use crate::scenario::Scenario;
+use crate::stability::Finder;
 
 /// A guided tour.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -28,7 +30,8 @@ pub struct Step {
     pub text: &'static str,
     /// Why the run came out as it did, shown with the verdict (empty: the verdict says it all).
     pub after: &'static str,
-    /// The scenario, lanes and horizon, as a link query; the step plays it to the horizon.
+    /// The scenario, lanes and horizon, as a link query; the step plays it to the horizon (and
+    /// opens the stability map where it holds `map=`).
     pub link: &'static str,
     /// A question to answer before playing, if any.
     pub question: Option<Question>,
@@ -66,6 +69,10 @@ pub enum Check {
     /// PG-AS Fig. 2's curve of the scenario has these critical points, where U^(g) parts from
     /// U* and where it meets it again (`α = 6/7`, `α = 6`), whatever the race does.
     CriticalPoints { labels: &'static [&'static str] },
+    /// The stability map's frontier of lane `policy` (the middle of its interval [lo, hi]) is
+    /// within `within` (relative) of `fraction` of the capacity. Stated from the finished map
+    /// ([`Check::state_map`]), not from the race.
+    Frontier { policy: &'static str, fraction: f64, within: f64 },
 }
 
 /// One lane's numbers at the end of a run, as a check reads them.
@@ -128,6 +135,9 @@ impl Check {
                     ),
                 ))
             }
+            Check::Frontier { .. } => {
+                Err(ConfigError::new("tour", "this step's outcome is the stability map's, stated when it is done"))
+            }
             Check::CriticalPoints { labels } => {
                 // The theory's graph against the load marks its critical points.
                 let graph = scenario
@@ -165,6 +175,61 @@ impl Check {
                 Ok((found == labels, statement))
             }
         }
+    }
+}
+
+impl Check {
+    /// Whether the outcome is the stability map's ([`Check::state_map`]) rather than the race's.
+    pub fn reads_map(&self) -> bool {
+        matches!(self, Check::Frontier { .. })
+    }
+
+    /// Whether the finished map puts the frontier where [`Check::Frontier`] expects, and a
+    /// sentence with the map's intervals (each lane's, at the map's first axis value), the
+    /// capacity and the proven load.
+    pub fn state_map(&self, finder: &Finder) -> Result<(bool, String), ConfigError> {
+        let Check::Frontier { policy, fraction, within } = *self else {
+            return Err(ConfigError::new("tour", "this step's outcome is the race's, not the map's"));
+        };
+        let labels = finder.labels();
+        let index = finder.setup.policies.iter().position(|p| p.to_string() == policy).ok_or_else(|| {
+            ConfigError::new("tour", format!("the step's check names '{policy}', which the map does not run"))
+        })?;
+        let cells = || finder.cells.iter().filter(|c| c.value == 0);
+        let interval = |c: &crate::stability::Cell| match (c.lo, c.hi) {
+            (Some(lo), Some(hi)) => Some((lo.load, hi.load)),
+            _ => None,
+        };
+        let cell = cells().find(|c| c.policy == index).expect("the map has a cell per lane");
+        let (Some((lo, hi)), Some(capacity)) = (interval(cell), cell.theory.capacity.as_ref()) else {
+            return Err(ConfigError::new(
+                "tour",
+                format!("{} has no interval or no capacity to compare", labels[index]),
+            ));
+        };
+        let share = (lo + hi) / 2.0 / capacity.load;
+        // The numbers the map's table shows, so the statement can be checked against the page.
+        let mut statement = format!(
+            "{}'s frontier lies in [{}, {}], the capacity is {}",
+            labels[index],
+            sig(lo),
+            sig(hi),
+            sig(capacity.load)
+        );
+        if let Some(proven) = cell.theory.proven_load() {
+            statement += &format!(" and its proven load {}", sig(proven));
+        }
+        for other in cells().filter(|c| c.policy != index) {
+            match (interval(other), other.lo) {
+                (Some((lo, hi)), _) => {
+                    statement += &format!("; {}'s in [{}, {}]", labels[other.policy], sig(lo), sig(hi))
+                }
+                (None, Some(lo)) => statement += &format!("; {} stable up to {}", labels[other.policy], sig(lo.load)),
+                _ => {}
+            }
+        }
+        statement.push('.');
+        Ok(((share / fraction - 1.0).abs() <= within, statement))
     }
 }
 
@@ -227,6 +292,31 @@ pub const TOURS: &[Tour] = &[
                 check: Check::Grows { grows: "bf-js", settles: "vqs" },
                 source: "PG-RR (journal) §VII-A example 2 and the paragraph after it, Fig. 3b; the 1/2 bound: \
                          §IV, under §II's geometric service times",
+            },
+            Step {
+                text: "Back to one server and sizes 0.4 and 0.6. The stability map under the charts runs each \
+                       policy at many loads and narrows down the largest load at which its queue stays put: its \
+                       frontier. The theorem promises VQS at least 2/3 of the capacity, whatever the sizes; the \
+                       map shows what it keeps on this mix, and best fit's next to it.",
+                after: "Why: VQS rounds each 0.4 up to half the server and each 0.6 up to all of it, so a server \
+                        never holds a 0.4 beside a 0.6, and the rounded jobs take 3/2 of the room the real ones \
+                        need: on this mix the 2/3 the theorem promises is all VQS keeps. Best fit pairs a 0.4 \
+                        with a 0.6 and keeps the whole capacity. Follow a tested load in the map's table to watch \
+                        the queue there.",
+                link: "preset=pgrr-a1&policy=vqs,bf-js&seed=1&horizon=1000000&map=4",
+                highlight: "stability-map",
+                question: Some(Question {
+                    prompt: "Where will VQS's frontier sit on this mix?",
+                    choices: &[
+                        "at 2/3 of the capacity, what the theorem promises",
+                        "between 2/3 and the capacity",
+                        "at the capacity, as best fit's",
+                    ],
+                    answer: 0,
+                }),
+                check: Check::Frontier { policy: "vqs", fraction: 2.0 / 3.0, within: 0.05 },
+                source: "PG-RR (journal) §V (Theorem 3: VQS keeps 2/3 of the capacity) and §VII-A example 1 \
+                         (the bound is tight on A1's mix)",
             },
         ],
     },
@@ -360,8 +450,16 @@ mod tests {
     /// page that exists, and its check holds on the run as the page plays it.
     #[test]
     fn every_tour_tells_a_true_story() {
-        let parts =
-            ["lanes", "stats", "chart-queue", "chart-occupancy", "chart-job-time", "chart-reward", "alpha-view"];
+        let parts = [
+            "lanes",
+            "stats",
+            "chart-queue",
+            "chart-occupancy",
+            "chart-job-time",
+            "chart-reward",
+            "alpha-view",
+            "stability-map",
+        ];
         assert!(TOURS.iter().flat_map(|t| t.steps).all(|s| parts.contains(&s.highlight)));
         assert!(["PG-RR", "MSFQ", "GH-RA", "PG-AS"].iter().all(|paper| TOURS.iter().any(|t| t.paper == *paper)));
         for t in TOURS {
@@ -372,7 +470,21 @@ mod tests {
                     assert!(q.answer < q.choices.len(), "{} step {}", t.id, k + 1);
                 }
                 let (decoded, _) = decode_link(step.link);
-                let (holds, statement) = step.check.state(&outcomes(step.link), &decoded.scenario).unwrap();
+                // A step about the map opens it (its link holds `map=`) and is stated from it.
+                assert_eq!(step.check.reads_map(), decoded.page.map.is_some(), "{} step {}", t.id, k + 1);
+                let (holds, statement) = match &decoded.page.map {
+                    Some(spec) => {
+                        let setup = crate::scenario::Setup {
+                            preset: decoded.preset.clone(),
+                            scenario: decoded.scenario.clone(),
+                            policies: decoded.policies.clone(),
+                        };
+                        let mut finder = spec.finder(&setup).unwrap();
+                        finder.run_all().unwrap();
+                        step.check.state_map(&finder).unwrap()
+                    }
+                    None => step.check.state(&outcomes(step.link), &decoded.scenario).unwrap(),
+                };
                 assert!(holds, "{} step {}: {statement}", t.id, k + 1);
                 // Every verdict quotes its own run (PG-AS's α question quoted only the theory,
                 // though the step plays DRA): a lane's label and a number the table shows.
@@ -381,9 +493,17 @@ mod tests {
                 // The text before the question tells no outcome: how a policy fails waits for
                 // the verdict (and `after`).
                 // Nor does the tour's title, which the page shows while the question waits.
-                for word in
-                    ["fails", "stuck", "slower than it arrives", "unstable", "swings", "thousands", "keeps it short"]
-                {
+                for word in [
+                    "fails",
+                    "stuck",
+                    "slower than it arrives",
+                    "unstable",
+                    "swings",
+                    "thousands",
+                    "keeps it short",
+                    "tight",
+                    "all VQS keeps",
+                ] {
                     let asks = step.question.is_some();
                     assert!(!(asks && step.text.contains(word)), "{} step {} gives away '{word}'", t.id, k + 1);
                     assert!(!(asks && t.title.contains(word)), "{}'s title gives away '{word}'", t.id);

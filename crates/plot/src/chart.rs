@@ -26,7 +26,13 @@ pub struct Curve<'a> {
     pub points: &'a [Point],
     /// Draw a marker at each point (sweeps) or only the line (trajectories).
     pub markers: bool,
+    /// Dashed ([`CURVE_DASH`]): a bound the theory gives, not a measurement.
+    pub dashed: bool,
 }
+
+/// The dash of a dashed curve, in pixels drawn and skipped: longer than the reference lines'
+/// (6, 4) so a dashed curve and a reference line at the same height stay told apart.
+pub const CURVE_DASH: (u32, u32) = (10, 5);
 
 /// A reference value drawn as a dashed line across the chart, e.g. a capacity bound.
 #[derive(Debug, Clone, PartialEq)]

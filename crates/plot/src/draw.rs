@@ -7,7 +7,7 @@ use plotters::prelude::*;
 
 use crate::DrawResult;
 use crate::axes::{nonempty, padded, tick, x_extent, y_extent};
-use crate::chart::{Chart, LegendAt};
+use crate::chart::{CURVE_DASH, Chart, LegendAt};
 use crate::ink::{CASING, Ink};
 use crate::legend::{LEGEND_ROW, draw_legend, lay_out_legend, legend_entries};
 use crate::markers::{draw_markers, marker, staggered};
@@ -156,7 +156,12 @@ where
             let casing = ShapeStyle { color: CASING.to_rgba(), filled: false, stroke_width: theme.line_width + 2 };
             ctx.draw_series(LineSeries::new(points.iter().copied(), casing))?;
         }
-        let drawn = ctx.draw_series(LineSeries::new(points.iter().copied(), line))?;
+        let drawn = if curve.dashed {
+            let (size, gap) = CURVE_DASH;
+            ctx.draw_series(DashedLineSeries::new(points.iter().copied(), size, gap, line))?
+        } else {
+            ctx.draw_series(LineSeries::new(points.iter().copied(), line))?
+        };
         if i < listed && !below {
             drawn.label(curve.label).legend(move |(x, y)| {
                 EmptyElement::at((x, y)) + PathElement::new([(-8, 0), (8, 0)], line) + marker(legend_marker, ink)

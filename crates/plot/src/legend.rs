@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::DrawResult;
-use crate::chart::Chart;
+use crate::chart::{CURVE_DASH, Chart};
 use crate::ink::{CASING, Ink};
 use crate::markers::{marker, marker_outline};
 use crate::marks::mark_dashes;
@@ -25,7 +25,10 @@ pub(crate) enum Sample {
 
 /// The legend of a chart with its legend below: its curves, then its labelled reference lines.
 pub(crate) fn legend_entries<'a>(chart: &Chart<'a>) -> Vec<(&'a str, Sample)> {
-    let curves = chart.curves.iter().map(|c| (c.label, Sample::Line(c.color)));
+    let curves = chart
+        .curves
+        .iter()
+        .map(|c| (c.label, if c.dashed { Sample::Dash(c.color, CURVE_DASH) } else { Sample::Line(c.color) }));
     let marks = chart
         .x_marks
         .iter()

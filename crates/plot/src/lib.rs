@@ -35,7 +35,7 @@ mod marks;
 mod theme;
 
 pub use axes::tick;
-pub use chart::{Chart, Curve, LegendAt, Mark, Point};
+pub use chart::{CURVE_DASH, Chart, Curve, LegendAt, Mark, Point};
 pub use draw::draw;
 pub use graph::GraphChart;
 pub use ink::{CASING, CLASS_PALETTE, Ink, PALETTE, casing_css, css_color};

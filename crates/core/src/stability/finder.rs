@@ -133,7 +133,7 @@ pub struct Probe {
 pub struct Round {
     pub index: usize,
     pub probes: Vec<Probe>,
-    plans: Vec<SweepPlan>,
+    pub(super) plans: Vec<SweepPlan>,
     /// Where each probe's runs start, then the round's length.
     offsets: Vec<usize>,
 }
@@ -180,6 +180,9 @@ pub struct Finder {
     pub cells: Vec<Cell>,
     pub rounds: usize,
     pub runs: usize,
+    /// Every load judged so far, with its cell's index, in the order judged (a load run again
+    /// with a longer horizon appears once per horizon): what the page colours by verdict.
+    pub tested: Vec<(usize, Tested)>,
     /// The scenario at each axis value.
     scenarios: Vec<Scenario>,
     seeds: Vec<u64>,
@@ -239,7 +242,18 @@ impl Finder {
                 });
             }
         }
-        Ok(Self { setup: setup.clone(), axis, values, options, cells, rounds: 0, runs: 0, scenarios, seeds })
+        Ok(Self {
+            setup: setup.clone(),
+            axis,
+            values,
+            options,
+            cells,
+            rounds: 0,
+            runs: 0,
+            tested: Vec::new(),
+            scenarios,
+            seeds,
+        })
     }
 
     /// The load the first round's fractions multiply: the capacity, or the scenario's load.
@@ -366,6 +380,8 @@ impl Finder {
                     Some(Retry { load: probe.load, doublings: probe.doublings, from: probe.reps.1, earlier: runs });
                 continue;
             }
+            self.tested.push((probe.cell, tested));
+            let cell = &mut self.cells[probe.cell];
             match judgement.verdict {
                 Verdict::Undecided if probe.doublings < max_doublings => {
                     cell.retry =
@@ -401,6 +417,17 @@ impl Finder {
             self.absorb(&round, &growths);
         }
         Ok(())
+    }
+
+    /// The link query (without `?`) of the lab at axis value `value` and `load`, racing the
+    /// map's policies: where a user watches the queue grow or settle at a point of the map.
+    pub fn lab_link(&self, value: usize, load: f64) -> Result<String, ConfigError> {
+        let base = self.scenarios.get(value).ok_or_else(|| ConfigError::new("axis", "no such axis value"))?;
+        let mut scenario = base.clone();
+        scenario.set(LOAD, &load.to_string())?;
+        scenario.follow(base, &self.setup.preset.scenario, &[LOAD])?;
+        let page = crate::page::PageSettings::default();
+        Ok(crate::link::encode_link(&self.setup.preset, &self.setup.policies, &scenario, &page))
     }
 
     /// The policies' labels, in order.

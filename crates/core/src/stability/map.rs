@@ -112,6 +112,7 @@ pub fn graph(finder: &Finder) -> Graph {
             color: p,
             points: finder.cells.iter().filter(|c| c.policy == p).filter_map(|c| boundary(c, x_of(c))).collect(),
             markers: true,
+            dashed: false,
         })
         .collect();
     let mut y_marks = Vec::new();
@@ -122,12 +123,24 @@ pub fn graph(finder: &Finder) -> Graph {
         };
         let capacity = theory(0, |c| c.theory.capacity.as_ref().map(|k| k.load));
         if !capacity.is_empty() {
-            lines.push(Line { label: "capacity".into(), color: labels.len(), points: capacity, markers: false });
+            lines.push(Line {
+                label: "capacity".into(),
+                color: labels.len(),
+                points: capacity,
+                markers: false,
+                dashed: true,
+            });
         }
         for (p, label) in labels.iter().enumerate() {
             let proven = theory(p, |c| c.theory.proven_load());
             if !proven.is_empty() {
-                lines.push(Line { label: format!("{label} (proven)"), color: p, points: proven, markers: false });
+                lines.push(Line {
+                    label: format!("{label} (proven)"),
+                    color: p,
+                    points: proven,
+                    markers: false,
+                    dashed: true,
+                });
             }
         }
     } else {

@@ -363,6 +363,7 @@ impl SweepPlan {
                 color: line.color,
                 points: points(line),
                 markers: line.markers,
+                dashed: false,
             })
             // A curve with nothing to draw (a phase the policy never visits) stays out of the legend.
             .filter(|line| !line.points.is_empty())
@@ -377,6 +378,7 @@ impl SweepPlan {
                     color: line.color,
                     points,
                     markers: false,
+                    dashed: false,
                 })
             }));
         }

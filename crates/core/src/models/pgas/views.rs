@@ -50,6 +50,7 @@ fn alpha_graph(curve: &AlphaCurve, figure: bool) -> Graph {
         color,
         points: curve.points.iter().map(|p| Point::new(p.alpha, f(p))).collect(),
         markers: false,
+        dashed: false,
     };
     let critical: Vec<String> = curve.critical.iter().map(|c| c.alpha.to_string()).collect();
     Graph {
@@ -94,6 +95,7 @@ fn collections_graph(seed: u64, count: usize, memory: MemoryDraw) -> Result<Grap
             color: 0,
             points: ratios.iter().enumerate().map(|(i, &r)| Point::new((i + 1) as f64, r)).collect(),
             markers: true,
+            dashed: false,
         }],
         y_marks: vec![Mark::new(s.guarantee, "1 − 1/e (Theorem 3.9)"), Mark::new(0.5, "1/2 (Theorem 3.7)")],
         y_range: Some((0.45, 1.02)),
@@ -334,6 +336,7 @@ pub fn theory_sweep(s: &PgasScenario, alphas: &[f64]) -> Result<TheorySweep, Con
         color,
         points: points.iter().map(|p| Point::new(p.alpha, f(p))).collect(),
         markers: false,
+        dashed: false,
     };
     let mut table = Table::new(&["α", "U^(g)", "U*", "U^(g)/U*"]);
     for p in &points {

@@ -1,0 +1,88 @@
+//! One run of a round as a task a Web Worker can make on its own: the probe's scenario and
+//! policy as a link, the load and the replication's seed. A worker rebuilds the run from these
+//! exactly as [`Round::run`] makes it, so the page's map is `packlab stability`'s, run for run.
+
+use serde::{Deserialize, Serialize};
+
+use crate::keys::LOAD;
+use crate::link::{decode_link, encode_link};
+use crate::page::PageSettings;
+use crate::report::run;
+use crate::scenario::Setup;
+use crate::sweep::point;
+
+use super::finder::Round;
+use super::test::Growth;
+
+/// One run of a round, for a worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunTask {
+    /// The probe's scenario (its horizon as doubled) and its one policy, as a link query.
+    pub link: String,
+    pub load: f64,
+    pub seed: u64,
+}
+
+impl Round {
+    /// Run `i` as a task a worker can make alone ([`RunTask::run`]).
+    pub fn run_task(&self, i: usize) -> RunTask {
+        let (probe, rep) = self.task(i);
+        let plan = &self.plans[probe];
+        let setup = &plan.setup;
+        RunTask {
+            link: encode_link(&setup.preset, &setup.policies, &setup.scenario, &PageSettings::default()),
+            load: plan.values[0],
+            seed: plan.seeds[rep],
+        }
+    }
+}
+
+impl RunTask {
+    /// Makes the run and measures its growth: [`Round::run`] of the run it came from.
+    pub fn run(&self) -> Result<Growth, String> {
+        let (link, errors) = decode_link(&self.link);
+        if let Some(e) = errors.first() {
+            return Err(format!("the task's link: {e}"));
+        }
+        let setup = Setup { preset: link.preset, scenario: link.scenario, policies: link.policies };
+        let policy = setup.policies.first().ok_or("the task's link names no policy")?;
+        let scenario = point(&setup, LOAD, self.load, self.seed).map_err(|e| e.to_string())?;
+        let outcome = run(setup.preset.id, &scenario, policy).map_err(|e| e.to_string())?;
+        Ok(Growth::of(&outcome))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::keys::HORIZON;
+    use crate::scenario::Setup;
+    use crate::stability::{Finder, Options};
+
+    /// A worker's run is the round's own, in the first round and at a doubled horizon.
+    #[test]
+    fn a_task_makes_the_rounds_run() {
+        let mut setup = Setup::from_preset("pgrr-a1").unwrap();
+        let before = setup.scenario.clone();
+        setup.scenario.set(HORIZON, "20000").unwrap();
+        setup.scenario.follow(&before, &before, &[HORIZON]).unwrap();
+        let options = Options { reps: 2, max_doublings: 1, ..Options::default() };
+        let mut finder = Finder::new(&setup, None, options).unwrap();
+        let mut doubled = false;
+        while let Some(round) = finder.next_round().unwrap() {
+            doubled |= round.probes.iter().any(|p| p.doublings > 0);
+            let growths: Vec<_> = (0..round.len()).map(|i| round.run(i).unwrap()).collect();
+            for (i, growth) in growths.iter().enumerate() {
+                let task = round.run_task(i);
+                let json = serde_json::to_string(&task).unwrap();
+                let back: super::RunTask = serde_json::from_str(&json).unwrap();
+                let theirs = back.run().unwrap();
+                assert_eq!(format!("{theirs:?}"), format!("{growth:?}"), "round {} run {i}: {json}", round.index);
+            }
+            finder.absorb(&round, &growths);
+            if finder.rounds >= 3 && doubled {
+                break;
+            }
+        }
+        assert!(doubled, "a short horizon leaves some load undecided, run again at twice the horizon");
+    }
+}
