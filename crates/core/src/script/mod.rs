@@ -67,6 +67,39 @@ pub fn spec_text(source: &str) -> Result<String, ConfigError> {
     Ok(format!("{NAME}:src={}", source::encode(source)))
 }
 
+/// A starting point: a built-in policy written as a script, run bit for bit like it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Starter {
+    /// The built-in policy it reproduces.
+    pub policy: &'static str,
+    pub source: &'static str,
+}
+
+impl Starter {
+    /// What the editor lists it as: the name the script declares, else its policy's.
+    pub fn name(&self) -> String {
+        source::declared_name(self.source).unwrap_or_else(|| self.policy.to_string())
+    }
+}
+
+/// What a model offers a script writer: what `ctx` holds (Markdown, the same text the model's
+/// rustdoc shows) and the starting points, the first being what `script` runs without a source.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Scripting {
+    pub context: &'static str,
+    pub starters: &'static [Starter],
+}
+
+impl Scripting {
+    /// The source `spec`'s lane runs: its own script, or the first starting point.
+    pub fn source_of(&self, spec: &crate::model::policy::PolicySpec) -> Result<String, String> {
+        match spec.param("src") {
+            Some(text) => source::decode(text),
+            None => Ok(self.starters.first().map_or(String::new(), |s| s.source.to_string())),
+        }
+    }
+}
+
 /// A problem with a script: its line (from 1) when it has one, and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScriptError {

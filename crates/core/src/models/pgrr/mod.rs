@@ -133,6 +133,10 @@ impl Model for Pgrr {
         if scenario.trace.is_none() { theory::marks(1.0) } else { Vec::new() }
     }
 
+    fn scripting() -> Option<&'static crate::script::Scripting> {
+        Some(&script::SCRIPTING)
+    }
+
     fn capacity(scenario: &PgrrScenario) -> Option<Capacity> {
         let SizeDist::Discrete(d) = &scenario.size else { return None };
         if !scenario.trace.is_none() {

@@ -1,52 +1,26 @@
 //! What a script sees of PG-RR: the `ctx` its `fn schedule(ctx)` gets each slot, after
 //! departures and arrivals, and the starting points shipped as scripts.
 //!
-//! Sizes and residuals are fractions of a server (a size handed back is rounded to the
-//! nearest unit of [`CAPACITY_UNITS`], so a size read from a job comes back exact); servers
-//! are numbered from 0; "nothing" is `()`. The queries are the engine's ordered indexes, each
-//! O(log n), the same a Rust policy uses; `waiting()`, `arrivals()` and `departed()` copy a
-//! list and cost its length.
-//!
-//! | `ctx.…` | what |
-//! |---|---|
-//! | `slot` | the current slot t |
-//! | `servers`, `queue_len` | the number of servers, of waiting jobs |
-//! | `residual(s)`, `max_residual` | room left on server s, the largest room |
-//! | `best_fit(size or job)` | the fullest server it fits (lowest index on ties) |
-//! | `first_fit(size or job)`, `first_fit(from, size or job)` | the lowest-numbered server ≥ from it fits |
-//! | `head()`, `job(id)` | the oldest waiting job, the waiting job with this id |
-//! | `largest_fitting(room)` | the largest waiting job of size ≤ room (earliest on ties) |
-//! | `first_fitting(from_id, room)` | the oldest waiting job with id ≥ from_id and size ≤ room |
-//! | `waiting()`, `arrivals()`, `departed()` | waiting jobs (oldest first), this slot's arrivals, servers with a departure |
-//! | `start(job or id, server)` | start the job there now (the engine checks it waits and fits) |
-//! | `random()`, `random_int(lo, hi)` | the policy's own stream: (0, 1], an integer in lo..=hi |
-//! | `note(label, value)`, `explaining` | a fact for the inspector's next decision; whether anyone reads them |
-//!
-//! A job has `id`, `size`, `arrival` (its slot) and `wait` (slots waited so far).
+#![doc = include_str!("scripts/context.md")]
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, NativeCallContext as At};
 
 use super::policy::{PgrrContext, PgrrDecision, Rule};
 use super::state::WaitingJob;
 use crate::script::lease::{Family, Lease};
-use crate::script::{invalid, refuse};
+use crate::script::{Scripting, Starter, invalid, refuse};
 use crate::workload::sample;
 
 type Reply<T> = Result<T, Box<EvalAltResult>>;
-
-/// A starting point: a built-in policy written as a script, run bit for bit like it.
-#[derive(Debug, Clone, Copy)]
-pub struct Starter {
-    /// The built-in policy it reproduces.
-    pub policy: &'static str,
-    pub source: &'static str,
-}
 
 /// PG-RR's starting points; the first runs when `script` is given no source.
 pub const STARTERS: &[Starter] = &[
     Starter { policy: "bf-j", source: include_str!("scripts/best_fit.rhai") },
     Starter { policy: "fifo-ff", source: include_str!("scripts/first_fit.rhai") },
 ];
+
+/// What the page's editor shows a PG-RR script writer.
+pub const SCRIPTING: Scripting = Scripting { context: include_str!("scripts/context.md"), starters: STARTERS };
 
 /// The rule a scripted start shows; the script's notes say why.
 const SCRIPTED: Rule = Rule::Server("the script's choice");
