@@ -28,19 +28,12 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, NativeCallContext as At};
 
 use super::policy::{PgrrContext, PgrrDecision, Rule};
 use super::state::WaitingJob;
+use crate::script::Starter;
 use crate::script::lease::{Family, Lease};
 use crate::script::{invalid, refuse};
 use crate::workload::sample;
 
 type Reply<T> = Result<T, Box<EvalAltResult>>;
-
-/// A starting point: a built-in policy written as a script, run bit for bit like it.
-#[derive(Debug, Clone, Copy)]
-pub struct Starter {
-    /// The built-in policy it reproduces.
-    pub policy: &'static str,
-    pub source: &'static str,
-}
 
 /// PG-RR's starting points; the first runs when `script` is given no source.
 pub const STARTERS: &[Starter] = &[
