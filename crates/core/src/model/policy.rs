@@ -352,6 +352,21 @@ impl PolicySpec {
     }
 }
 
+impl PolicySpec {
+    /// The spec as narrow tables show it: parameters whose value is not for people (a
+    /// script) show what their label shows, `script(best fit)`, or `…`.
+    pub fn brief(&self) -> String {
+        let mut out = self.meta.name.to_string();
+        for (key, value) in &self.params {
+            match self.meta.params.iter().find(|p| p.key == *key).and_then(|p| p.shown_by) {
+                Some(show) => out.push_str(&format!("({})", show(value).unwrap_or_else(|| "…".into()))),
+                None => out.push_str(&format!(":{key}={value}")),
+            }
+        }
+        out
+    }
+}
+
 impl PartialEq for PolicySpec {
     /// Names are unique across models, so the name and the parameters decide.
     fn eq(&self, other: &Self) -> bool {

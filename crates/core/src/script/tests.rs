@@ -52,3 +52,94 @@ fn a_spec_carries_the_script_and_its_name() {
     assert_eq!(spec.label_with(|_| None), "Script (mine)");
     assert!(spec_text(&"x".repeat(MAX_SOURCE_BYTES + 1)).is_err());
 }
+
+mod fuzz {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Pieces of rhai, so random text often parses and runs rather than failing at its
+    /// first character.
+    const PIECES: &[&str] = &[
+        "fn schedule(ctx) {",
+        "}",
+        "{",
+        "(",
+        ")",
+        "[",
+        "]",
+        ";",
+        "\n",
+        "let x = ",
+        "x",
+        "1",
+        "-1",
+        "1.5",
+        "\"s\"",
+        "+",
+        "*",
+        "/",
+        "%",
+        "**",
+        "==",
+        "!=",
+        "<",
+        "loop",
+        "while",
+        "for",
+        "in",
+        "if",
+        "else",
+        "return",
+        "break",
+        "throw",
+        "try",
+        "catch",
+        "ctx.",
+        "start(",
+        "head()",
+        "waiting()",
+        "best_fit(",
+        "first_fitting(",
+        "note(",
+        "random()",
+        "random_int(",
+        "residual(",
+        "job(",
+        "max_residual",
+        "slot",
+        "queue_len",
+        ",",
+        ".",
+        "x.push(",
+        "x += x",
+        "fn f(n) { f(n) }",
+        "f(1)",
+        "[]",
+        "#{}",
+        "0..10",
+        "9223372036854775807",
+        "1e308",
+        "eval(",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Arbitrary text never panics the checker.
+        #[test]
+        fn any_text_is_checked_without_panic(text in ".{0,400}") {
+            let _ = check(&text);
+            let _ = source::canonical(&text);
+        }
+
+        /// Scripts made of rhai's pieces never panic, at build time or while they decide.
+        #[test]
+        fn any_script_runs_or_stops_without_panic(picks in prop::collection::vec(0..PIECES.len(), 0..60)) {
+            let body: String = picks.iter().map(|&i| PIECES[i]).collect::<Vec<_>>().join(" ");
+            let source = format!("fn schedule(ctx) {{\n{body}\n}}\n{body}");
+            let _ = check(&source);
+            let _ = testing::stopped("pgrr", &source, 20);
+        }
+    }
+}

@@ -15,6 +15,7 @@ pub mod policies;
 pub mod policy;
 mod presets;
 pub mod scenario;
+pub mod script;
 pub mod state;
 pub mod stats;
 pub mod summary;

@@ -10,7 +10,7 @@ const HORIZON: u64 = 2_000;
 #[test]
 fn each_starting_point_runs_like_its_built_in_policy_on_every_preset() {
     for starter in STARTERS {
-        reproduces("pgrr", starter.policy, starter.source, HORIZON);
+        reproduces("pgrr", starter.policy, starter.source, HORIZON, &[]);
     }
 }
 
