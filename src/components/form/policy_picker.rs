@@ -20,9 +20,7 @@ pub fn PolicyPicker(props: &LabControlsProps) -> Html {
         <fieldset class="policies" id="policies">
             <legend>{ format!("Policies (1 to {MAX_POLICIES} lanes, side by side)") }</legend>
             <div class="checks">
-                // No checkbox for the scripted policy until the page has an editor to write one
-                // in; a link carrying a script still runs it in a lane.
-                { for policies_of(props.lab.setup.scenario.info().id).filter(|meta| meta.name != packlab_core::script::NAME).map(|meta| {
+                { for policies_of(props.lab.setup.scenario.info().id).map(|meta| {
                     let checked = chosen.iter().any(|p| p.name() == meta.name);
                     let name = meta.name;
                     let toggle = props.dispatch.reform(move |_: Event| Action::TogglePolicy(name));

@@ -52,15 +52,6 @@ pub const LABEL: &str = "Script";
 /// How the CLI's `--policy script:FILE` starts (a spec's own parameters are `KEY=VALUE`).
 pub const FILE_PREFIX: &str = "script:";
 
-/// A starting point: a built-in policy written as a script, which runs bit for bit like it
-/// (each model lists its own as `script::STARTERS`).
-#[derive(Debug, Clone, Copy)]
-pub struct Starter {
-    /// The built-in policy it reproduces.
-    pub policy: &'static str,
-    pub source: &'static str,
-}
-
 /// The scripted policy's parameter: the script, as [`source::encode`] writes it.
 pub const PARAMS: &[Param] = &[Param::text(
     "src",

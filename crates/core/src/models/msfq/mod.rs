@@ -139,6 +139,10 @@ impl Model for Msfq {
         if scenario.trace.is_some() { Vec::new() } else { marks(scenario.cores, &scenario.classes) }
     }
 
+    fn scripting() -> Option<&'static crate::script::Scripting> {
+        Some(&script::SCRIPTING)
+    }
+
     fn capacity(scenario: &MsfqScenario) -> Option<Capacity> {
         if scenario.trace.is_some() {
             return None;

@@ -2,30 +2,14 @@
 //! after every arrival and every completion (the admission routine, RES-55), and the starting
 //! points shipped as scripts.
 //!
-//! Jobs wait in one queue per class (a class is a core need, classes in increasing need);
-//! `ctx.start(class)` starts the oldest waiting job of that class (RES-37), which the engine
-//! checks has a job waiting that fits the free cores. Every query is O(1) except `oldest()`,
-//! O(classes).
-//!
-//! | `ctx.…` | what |
-//! |---|---|
-//! | `now` | the time |
-//! | `cores`, `free`, `busy` | cores of the machine, free, in use |
-//! | `classes`, `need(c)` | the number of classes, class c's need in cores |
-//! | `waiting(c)`, `in_service(c)`, `waiting_total` | jobs of class c waiting, running; all waiting |
-//! | `head(c)` | class c's oldest waiting job (`id`, `arrival`, `wait`), or `()` |
-//! | `oldest()` | the class of the oldest waiting job, or `()` |
-//! | `start(c)` | start class c's oldest waiting job now |
-//! | `random()`, `random_int(lo, hi)` | the policy's own stream: (0, 1], an integer in lo..=hi |
-//! | `note(label, value)`, `explaining` | a fact for the inspector's next decision; whether anyone reads them |
+#![doc = include_str!("scripts/context.md")]
 
 use rhai::{Dynamic, Engine, EvalAltResult, NativeCallContext as At};
 
 use super::policy::{MsfqContext, MsfqDecision};
 use super::state::MsfqJob;
-use crate::script::Starter;
 use crate::script::lease::{Family, Lease};
-use crate::script::{invalid, refuse};
+use crate::script::{Scripting, Starter, invalid, refuse};
 use crate::workload::sample;
 
 type Reply<T> = Result<T, Box<EvalAltResult>>;
@@ -35,6 +19,9 @@ pub const STARTERS: &[Starter] = &[
     Starter { policy: "msf", source: include_str!("scripts/msf.rhai") },
     Starter { policy: "fcfs", source: include_str!("scripts/fcfs.rhai") },
 ];
+
+/// What the page's editor shows an MSFQ script writer.
+pub const SCRIPTING: Scripting = Scripting { context: include_str!("scripts/context.md"), starters: STARTERS };
 
 /// `MsfqContext<'a>` for every `'a`.
 pub struct Contexts;

@@ -7,7 +7,6 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, NativeCallContext as At};
 
 use super::policy::{PgrrContext, PgrrDecision, Rule};
 use super::state::WaitingJob;
-use crate::script::Starter;
 use crate::script::lease::{Family, Lease};
 use crate::script::{Scripting, Starter, invalid, refuse};
 use crate::workload::sample;
