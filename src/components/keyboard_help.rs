@@ -1,9 +1,8 @@
 //! The keyboard help: every shortcut of the page, in a dialog over it.
 
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::dom::focus::{focused, restore_focus};
+use crate::dom::focus::{focused, restore_focus, trap_tab};
 
 #[derive(Properties, PartialEq)]
 pub struct KeyboardHelpProps {
@@ -33,27 +32,7 @@ pub fn KeyboardHelp(props: &KeyboardHelpProps) -> Html {
     // Tab past the last control comes back to the first, Shift+Tab before the first to the last.
     let trap = {
         let dialog = dialog.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() != "Tab" {
-                return;
-            }
-            let Some(dialog) = dialog.cast::<web_sys::Element>() else { return };
-            let Ok(controls) = dialog.query_selector_all("button:not([disabled]), a[href], input, select") else {
-                return;
-            };
-            let nth = |i: u32| controls.item(i).and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok());
-            let (Some(first), Some(last)) = (nth(0), nth(controls.length().saturating_sub(1))) else { return };
-            let active = focused();
-            let at = |el: &web_sys::HtmlElement| active.as_ref() == Some(el);
-            let inside = active.as_ref().is_some_and(|a| dialog.contains(Some(a)));
-            if e.shift_key() && (at(&first) || !inside) {
-                e.prevent_default();
-                let _ = last.focus();
-            } else if !e.shift_key() && (at(&last) || !inside) {
-                e.prevent_default();
-                let _ = first.focus();
-            }
-        })
+        Callback::from(move |e: KeyboardEvent| trap_tab(&dialog, &e))
     };
     html! {
         <div class="overlay" id="keyboard-help" role="dialog" aria-modal="true" aria-labelledby="keyboard-help-title"

@@ -69,3 +69,28 @@ pub fn set_title(title: &str) {
         document.set_title(title);
     }
 }
+
+/// Keeps Tab and Shift+Tab inside `dialog` (WAI-ARIA's modal dialog pattern): past its last
+/// control the focus comes back to the first, before the first it goes to the last.
+pub fn trap_tab(dialog: &yew::NodeRef, e: &web_sys::KeyboardEvent) {
+    if e.key() != "Tab" {
+        return;
+    }
+    let Some(dialog) = dialog.cast::<web_sys::Element>() else { return };
+    let Ok(controls) = dialog.query_selector_all("button:not([disabled]), a[href], input, select, textarea, summary")
+    else {
+        return;
+    };
+    let nth = |i: u32| controls.item(i).and_then(|n| n.dyn_into::<HtmlElement>().ok());
+    let (Some(first), Some(last)) = (nth(0), nth(controls.length().saturating_sub(1))) else { return };
+    let active = focused();
+    let at = |el: &HtmlElement| active.as_ref() == Some(el);
+    let inside = active.as_ref().is_some_and(|a| dialog.contains(Some(a)));
+    if e.shift_key() && (at(&first) || !inside) {
+        e.prevent_default();
+        let _ = last.focus();
+    } else if !e.shift_key() && (at(&last) || !inside) {
+        e.prevent_default();
+        let _ = first.focus();
+    }
+}

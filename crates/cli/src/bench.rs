@@ -66,7 +66,7 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<()> {
         for policy in &case.policies {
             let watch = Watch { max_points: MAX_POINTS, details: args.details, log: args.log as usize };
             let row = time_one(case, policy, watch)
-                .with_context(|| format!("{} {}, policy {policy}", case.preset, case.setting))?;
+                .with_context(|| format!("{} {}, policy {}", case.preset, case.setting, policy.brief()))?;
             if args.json {
                 writeln!(out, "{}", serde_json::to_string(&row)?)?;
             } else {
@@ -226,5 +226,5 @@ fn time_one(case: &Case, policy: &PolicySpec, watch: Watch) -> Result<BenchRow> 
     };
     let clock = Instant::now();
     let timing = time_run(run.as_mut(), warmup, case.jobs, &mut || clock.elapsed().as_secs_f64())?;
-    Ok(BenchRow { preset: case.preset.clone(), setting: case.setting.clone(), policy: policy.to_string(), timing })
+    Ok(BenchRow { preset: case.preset.clone(), setting: case.setting.clone(), policy: policy.brief(), timing })
 }

@@ -32,7 +32,7 @@ pub fn write(path: &Path, setup: &Setup, from: f64, to: Option<f64>) -> Result<u
         let mut run = live_run(s, policy, Watch::batch(2).with_log(LOG)).with_context(|| format!("policy {policy}"))?;
         let bins = run.bin_labels();
         let mut seen = 0;
-        let name = policy.to_string();
+        let name = policy.brief();
         loop {
             let now = run.now();
             let log = run.decisions();

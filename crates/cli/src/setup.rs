@@ -6,6 +6,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use packlab_core::link::decode_link;
 use packlab_core::policy::PolicySpec;
 use packlab_core::scenario::{Scenario, Setup, preset};
+use packlab_core::script;
 
 use crate::args::ScenarioArgs;
 
@@ -137,13 +138,33 @@ pub fn parse_policies(values: &[String]) -> Result<Vec<PolicySpec>> {
             if entry.trim().is_empty() {
                 bail!("--policy: empty entry in '{value}'; give names separated by commas (see `packlab policies`)");
             }
-            let spec = PolicySpec::parse(entry).map_err(|e| anyhow!("--policy: {}", e.message))?;
+            let spec = match script_file(entry)? {
+                Some(text) => PolicySpec::parse(&text),
+                None => PolicySpec::parse(entry),
+            }
+            .map_err(|e| anyhow!("--policy: {}", e.message))?;
             if !out.contains(&spec) {
                 out.push(spec);
             }
         }
     }
     Ok(out)
+}
+
+/// `script:FILE` (a spec's own parameters are `KEY=VALUE`): the spec of the script in FILE,
+/// as a link carries it.
+fn script_file(entry: &str) -> Result<Option<String>> {
+    let Some(path) = entry.trim().strip_prefix(script::FILE_PREFIX).filter(|p| !p.contains('=')) else {
+        return Ok(None);
+    };
+    let too_long = || anyhow!("--policy: script file '{path}' is longer than {} bytes", script::MAX_SOURCE_BYTES);
+    let size = std::fs::metadata(path).map_err(|e| anyhow!("--policy: cannot read script file '{path}': {e}"))?.len();
+    if size > script::MAX_SOURCE_BYTES as u64 {
+        return Err(too_long());
+    }
+    let source =
+        std::fs::read_to_string(path).map_err(|e| anyhow!("--policy: cannot read script file '{path}': {e}"))?;
+    Ok(Some(script::spec_text(&source).map_err(|_| too_long())?))
 }
 
 /// Seeds of `reps` replications starting at `seed`.

@@ -90,6 +90,10 @@ pub enum EngineError {
     ServerBusy { server: u32, jobs: u32 },
     #[error("policy bug: configuration {counts} does not fit a server")]
     InfeasibleConfiguration { counts: String },
+    /// A scripted policy stopped: it exceeded a limit, threw, or made a decision the model
+    /// refused. The message names the script's line ("script line 3: exceeded …").
+    #[error("{message}")]
+    Script { message: String },
     #[error("the upper bound's LP failed: {message}")]
     Bound { message: String },
 }

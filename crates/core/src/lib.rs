@@ -66,6 +66,7 @@ pub mod report;
 pub mod resources;
 pub mod rng;
 pub mod scenario;
+pub mod script;
 pub mod stability;
 pub mod sweep;
 pub mod tours;

@@ -4,8 +4,10 @@
 use std::rc::Rc;
 
 use packlab_core::policy::{Param, ParamKind};
+use packlab_core::script;
 use yew::prelude::*;
 
+use crate::components::form::script_editor::ScriptEditor;
 use crate::dom::page::value_of;
 use crate::state::{Action, Lab, MAX_POLICIES};
 
@@ -20,6 +22,8 @@ pub struct LaneRowProps {
 /// buttons to add another lane of the policy or remove this one.
 #[component]
 pub fn LaneRow(props: &LaneRowProps) -> Html {
+    // Whether the script editor is open (a hook: before any early return).
+    let editing = use_state(|| false);
     let setup = &props.lab.setup;
     let Some(spec) = setup.policies.get(props.lane) else { return html! {} };
     let lane = props.lane;
@@ -39,6 +43,39 @@ pub fn LaneRow(props: &LaneRowProps) -> Html {
             "#policies input".into(),
         ]);
         Action::RemovePolicy(lane)
+    });
+    // A scripted lane edits its script in the editor, not as the text of its `src` key.
+    let scripting = (name == script::NAME).then(|| setup.scenario.scripting()).flatten();
+    let editor = scripting.map(|scripting| {
+        let open = {
+            let editing = editing.clone();
+            Callback::from(move |_: MouseEvent| editing.set(true))
+        };
+        let on_close = {
+            let editing = editing.clone();
+            Callback::from(move |()| editing.set(false))
+        };
+        let on_apply = {
+            let (editing, dispatch) = (editing.clone(), props.dispatch.clone());
+            Callback::from(move |source: String| {
+                editing.set(false);
+                dispatch.emit(Action::SetPolicyParam {
+                    lane,
+                    key: "src".into(),
+                    value: script::source::encode(&source),
+                });
+            })
+        };
+        let source = scripting.source_of(spec).unwrap_or_default();
+        html! {
+            <>
+                <button type="button" class="edit-script" onclick={open}
+                    aria-label={format!("edit the script of lane {} ({label})", lane + 1)}>{ "Edit script…" }</button>
+                if *editing {
+                    <ScriptEditor lane={lane + 1} label={label.clone()} {source} {scripting} {on_apply} {on_close} />
+                }
+            </>
+        }
     });
     let field = |param: &'static Param| {
         let key = param.key;
@@ -81,7 +118,8 @@ pub fn LaneRow(props: &LaneRowProps) -> Html {
     html! {
         <li class="lane-setup" data-policy={spec.to_string()}>
             <span class="lane-name">{ format!("{}. {label}", lane + 1) }</span>
-            { for spec.meta().params.iter().map(field) }
+            { for spec.meta().params.iter().filter(|_| scripting.is_none()).map(field) }
+            { for editor }
             <span class="lane-buttons">
                 <button type="button" class="add-lane" onclick={add} disabled={full}
                     title={format!("race another {} lane, to set other parameters", spec.meta().label)}

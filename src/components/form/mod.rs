@@ -26,6 +26,7 @@ pub mod key_field;
 pub mod lane_row;
 pub mod load_field;
 pub mod policy_picker;
+pub mod script_editor;
 pub mod size_editor;
 pub mod trace_files;
 pub mod trace_summary;

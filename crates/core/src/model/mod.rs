@@ -163,6 +163,12 @@ pub trait Model: Sized + 'static {
         None
     }
 
+    /// What the page's script editor offers for this model's `script` policy: what `ctx`
+    /// holds and the starting points; `None` for a model without scripted policies.
+    fn scripting() -> Option<&'static crate::script::Scripting> {
+        None
+    }
+
     /// The registry entry of `spec`, if it is one of this model's policies.
     fn policy(spec: &PolicySpec) -> Option<&'static Policy<Self>> {
         Self::POLICIES.iter().find(|p| p.meta.name == spec.name())

@@ -28,6 +28,9 @@ pub struct Param {
     pub symbol: Option<&'static str>,
     /// Whether the label shows it even when it is not given (with the value the policy uses).
     pub always_in_label: bool,
+    /// What the label shows of a given value, in place of `symbol=value`, where the value
+    /// is not for people (a script's text shows the name it declares).
+    pub shown_by: Option<fn(&str) -> Option<String>>,
 }
 
 /// The values a parameter takes.
@@ -68,7 +71,12 @@ impl Param {
     }
 
     const fn new(key: &'static str, kind: ParamKind, help: &'static str) -> Self {
-        Self { key, help, kind, default: None, symbol: None, always_in_label: false }
+        Self { key, help, kind, default: None, symbol: None, always_in_label: false, shown_by: None }
+    }
+
+    /// Shown in labels as `show(value)` when given (and when that is `Some`).
+    pub const fn shown_by(self, show: fn(&str) -> Option<String>) -> Self {
+        Self { shown_by: Some(show), ..self }
     }
 
     /// Shown in labels as `symbol=value` when given.
@@ -323,6 +331,13 @@ impl PolicySpec {
     /// The label with the parameters labels show; `resolved` gives the value used for a
     /// parameter that is not given (see [`Param::always_in_label`]).
     pub fn label_with(&self, resolved: impl Fn(&str) -> Option<String>) -> String {
+        for p in self.meta.params {
+            if let (Some(show), Some(value)) = (p.shown_by, self.param(p.key))
+                && let Some(shown) = show(value)
+            {
+                return format!("{} ({shown})", self.meta.label);
+            }
+        }
         for p in self.meta.params.iter().filter(|p| p.symbol.is_some()) {
             let value = match self.param(p.key) {
                 Some(v) => Some(v.to_string()),
@@ -334,6 +349,21 @@ impl PolicySpec {
             }
         }
         self.meta.label.to_string()
+    }
+}
+
+impl PolicySpec {
+    /// The spec as narrow tables show it: parameters whose value is not for people (a
+    /// script) show what their label shows, `script(best fit)`, or `…`.
+    pub fn brief(&self) -> String {
+        let mut out = self.meta.name.to_string();
+        for (key, value) in &self.params {
+            match self.meta.params.iter().find(|p| p.key == *key).and_then(|p| p.shown_by) {
+                Some(show) => out.push_str(&format!("({})", show(value).unwrap_or_else(|| "…".into()))),
+                None => out.push_str(&format!(":{key}={value}")),
+            }
+        }
+        out
     }
 }
 

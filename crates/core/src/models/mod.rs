@@ -71,6 +71,8 @@ pub trait AnyScenario {
     fn reward_reference(&self) -> Option<RewardReference>;
     fn check_policy(&self, spec: &PolicySpec) -> Result<(), ConfigError>;
     fn policy_label(&self, spec: &PolicySpec) -> String;
+    /// What the script editor offers for the model's `script` policy, if it has one.
+    fn scripting(&self) -> Option<&'static crate::script::Scripting>;
     fn policy_param(&self, spec: &PolicySpec, key: &str) -> Option<String>;
     fn live_run(&self, spec: &PolicySpec, watch: Watch) -> Result<Box<dyn LiveRun>, RunError>;
     fn table(&self, names: &[String], runs: &[Vec<&RunReport>], replicated: bool) -> Table;
@@ -163,6 +165,10 @@ where
 
     fn check_policy(&self, spec: &PolicySpec) -> Result<(), ConfigError> {
         S::Model::check_policy(self, spec)
+    }
+
+    fn scripting(&self) -> Option<&'static crate::script::Scripting> {
+        S::Model::scripting()
     }
 
     fn policy_label(&self, spec: &PolicySpec) -> String {
@@ -389,7 +395,9 @@ mod tests {
     /// every preset id starts with its model's id.
     #[test]
     fn names_are_unique_and_presets_carry_their_model() {
-        let mut names: Vec<&str> = all_policies().map(|(_, p)| p.name).collect();
+        // The scripted policy is the one name several models share: its metadata is the same
+        // in each (`crate::script`), and the scenario's model runs its own.
+        let mut names: Vec<&str> = all_policies().map(|(_, p)| p.name).filter(|n| *n != crate::script::NAME).collect();
         let count = names.len();
         names.sort_unstable();
         names.dedup();

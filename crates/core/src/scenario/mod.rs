@@ -113,6 +113,12 @@ impl Scenario {
         self.any().policy_label(policy)
     }
 
+    /// What the page's script editor offers for the model's `script` policy: what `ctx` holds
+    /// and the starting points; `None` for a model without scripted policies.
+    pub fn scripting(&self) -> Option<&'static crate::script::Scripting> {
+        self.any().scripting()
+    }
+
     /// The value `policy` uses for its parameter `key`: the given one, or what it takes in this
     /// scenario when not given (MSFQ's ℓ = k − 1).
     pub fn policy_param(&self, policy: &PolicySpec, key: &str) -> Option<String> {

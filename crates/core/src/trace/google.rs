@@ -486,7 +486,7 @@ mod tests {
             assert!(e.message.contains(needle), "{line:?}: {e}");
         }
         let e = read_bytes(
-            format!("{good}{}", ev(5, 1, 0, 1, "3", "0.1", "0.1") + &ev(4, 1, 0, 4, "3", "", "")).as_bytes(),
+            format!("{good}{}", ev(5, 1, 0, 1, "3", "0.1", "0.1") + ev(4, 1, 0, 4, "3", "", "").as_str()).as_bytes(),
         )
         .unwrap_err();
         assert!(e.message.contains("line 3: timestamp 4 of a FINISH is before the task's SCHEDULE at 5"), "{e}");

@@ -15,6 +15,7 @@ pub mod policies;
 pub mod policy;
 mod presets;
 pub mod scenario;
+pub mod script;
 pub mod state;
 pub mod stats;
 pub mod summary;
@@ -136,6 +137,10 @@ impl Model for Msfq {
     /// With a log the knob is its traffic scaling, and the bounds in λ do not apply.
     fn marks(scenario: &MsfqScenario) -> Vec<LoadMark> {
         if scenario.trace.is_some() { Vec::new() } else { marks(scenario.cores, &scenario.classes) }
+    }
+
+    fn scripting() -> Option<&'static crate::script::Scripting> {
+        Some(&script::SCRIPTING)
     }
 
     fn capacity(scenario: &MsfqScenario) -> Option<Capacity> {

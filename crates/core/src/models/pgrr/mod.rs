@@ -15,6 +15,7 @@ pub mod policies;
 pub mod policy;
 mod presets;
 pub mod scenario;
+pub mod script;
 pub mod service;
 pub mod sizes;
 pub mod state;
@@ -130,6 +131,10 @@ impl Model for Pgrr {
     /// With a trace the knob is the traffic scaling 1/β, and the bounds in α do not apply.
     fn marks(scenario: &PgrrScenario) -> Vec<LoadMark> {
         if scenario.trace.is_none() { theory::marks(1.0) } else { Vec::new() }
+    }
+
+    fn scripting() -> Option<&'static crate::script::Scripting> {
+        Some(&script::SCRIPTING)
     }
 
     fn capacity(scenario: &PgrrScenario) -> Option<Capacity> {

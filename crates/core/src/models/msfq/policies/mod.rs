@@ -13,7 +13,7 @@ pub use phases::{Admission, PhaseMachine};
 use super::{Msfq, MsfqContext, MsfqDecision};
 use crate::EngineError;
 
-crate::policy_list!(Msfq: fcfs, first_fit, msf, msfq, static_qs, adaptive_qs, nmsr);
+crate::policy_list!(Msfq: fcfs, first_fit, msf, msfq, static_qs, adaptive_qs, nmsr, script);
 
 /// Most Servers First fill: classes by descending need, each admitting its oldest jobs while
 /// they fit. One pass suffices: free cores only shrink, so a class passed over never fits
@@ -32,3 +32,6 @@ pub(crate) fn fill_most_servers_first(ctx: &mut MsfqContext<'_>, why: &'static s
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod script_tests;

@@ -12,7 +12,7 @@ use super::policy::{PgrrContext, PgrrDecision, Rule};
 use super::state::{JobId, RunningJob, ServerId};
 use crate::EngineError;
 
-crate::policy_list!(Pgrr: bf_j, bf_s, bf_js, vqs, vqs_bf, fifo_ff, fifo_ff_skip, worst_fit);
+crate::policy_list!(Pgrr: bf_j, bf_s, bf_js, vqs, vqs_bf, fifo_ff, fifo_ff_skip, worst_fit, script);
 
 /// BF-J's rule, as the page states it.
 const BEST_SERVER: Rule = Rule::Server("best fit: the fullest server it fits");
@@ -80,3 +80,6 @@ fn note_best_two(ctx: &mut PgrrContext<'_>, size: u64) {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod script_tests;

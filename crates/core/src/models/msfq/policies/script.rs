@@ -1,0 +1,46 @@
+//! Script: the user's own admission routine, written in rhai (see `docs/scripts.md`).
+//!
+//! Not a policy of the paper: after every arrival and completion (RES-55, MSFQ §2's model,
+//! SPEC 5.1) the script's `fn schedule(ctx)` starts jobs by class through the same checks as
+//! any policy ([`crate::models::msfq::script`] lists what `ctx` offers).
+
+use std::rc::Rc;
+
+use crate::model::policy::{Policy, PolicySpec};
+use crate::models::msfq::script::{Contexts, Ctx, STARTERS, register};
+use crate::models::msfq::{Msfq, MsfqContext, MsfqPolicy, boxed};
+use crate::script::lease::Lease;
+use crate::script::{self, Program, source};
+use crate::{ConfigError, EngineError};
+
+pub const POLICY: Policy<Msfq> = Policy::new(
+    script::NAME,
+    script::LABEL,
+    "your own rule, a script that starts jobs after each arrival and completion (docs/scripts.md)",
+    |spec, _| boxed(Scripted::build(spec)?),
+)
+.params(script::PARAMS);
+
+/// A compiled script; clones (the timeline's checkpoints) share it.
+#[derive(Debug, Clone)]
+pub struct Scripted {
+    program: Rc<Program>,
+}
+
+impl Scripted {
+    /// The spec's script, or the first starting point.
+    pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
+        let source = match spec.param("src") {
+            Some(text) => source::decode(text).map_err(|m| spec.error(m))?,
+            None => STARTERS[0].source.to_string(),
+        };
+        Ok(Self { program: Rc::new(Program::compile(&source, register)?) })
+    }
+}
+
+impl MsfqPolicy for Scripted {
+    fn admit(&mut self, ctx: &mut MsfqContext<'_>) -> Result<(), EngineError> {
+        Lease::<Contexts>::lend(ctx, |lease| self.program.call(rhai::Dynamic::from(Ctx(lease.clone()))))
+            .map_err(|e| EngineError::Script { message: e.to_string() })
+    }
+}

@@ -1,0 +1,47 @@
+//! Script: the user's own rule, written in rhai (see `docs/scripts.md`).
+//!
+//! Not a policy of the paper: every slot, after departures and arrivals (PG-RR §2, SPEC 1.1),
+//! the script's `fn schedule(ctx)` starts jobs through the same checks as any policy
+//! ([`crate::models::pgrr::script`] lists what `ctx` offers).
+
+use std::rc::Rc;
+
+use crate::EngineError;
+use crate::model::policy::{Policy, PolicySpec};
+use crate::models::pgrr::script::{Contexts, Ctx, STARTERS, register};
+use crate::models::pgrr::{PgrrContext, PgrrPolicy, Pgrr, boxed};
+use crate::script::lease::Lease;
+use crate::script::{self, Program, source};
+use crate::ConfigError;
+
+pub const POLICY: Policy<Pgrr> = Policy::new(
+    script::NAME,
+    script::LABEL,
+    "your own rule, a script that starts jobs each slot (docs/scripts.md)",
+    |spec, _| boxed(Scripted::build(spec)?),
+)
+.params(script::PARAMS);
+
+/// A compiled script; clones (the timeline's checkpoints) share it.
+#[derive(Debug, Clone)]
+pub struct Scripted {
+    program: Rc<Program>,
+}
+
+impl Scripted {
+    /// The spec's script, or the first starting point.
+    pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
+        let source = match spec.param("src") {
+            Some(text) => source::decode(text).map_err(|m| spec.error(m))?,
+            None => STARTERS[0].source.to_string(),
+        };
+        Ok(Self { program: Rc::new(Program::compile(&source, register)?) })
+    }
+}
+
+impl PgrrPolicy for Scripted {
+    fn schedule(&mut self, ctx: &mut PgrrContext<'_>) -> Result<(), EngineError> {
+        Lease::<Contexts>::lend(ctx, |lease| self.program.call(rhai::Dynamic::from(Ctx(lease.clone()))))
+            .map_err(|e| EngineError::Script { message: e.to_string() })
+    }
+}

@@ -1,0 +1,302 @@
+//! Scripted policies: a policy written in [rhai](https://rhai.rs) by the user, run by any
+//! model with a queue under the same rules as a built-in policy.
+//!
+//! A script defines `fn schedule(ctx)`; the model calls it where it would call its Rust
+//! policy, with a handle `ctx` to the same read-only context (the model's binding, e.g.
+//! [`crate::models::pgrr::script`], documents what `ctx` offers), and every decision the script
+//! makes through `ctx.start(…)` goes through the model's own validation (`apply`). What this
+//! module owns is shared by every model: the engine's set-up and limits, compiling and
+//! calling, the link-safe text of a script ([`source`]) and the errors, which name the line
+//! and what was exceeded.
+//!
+//! The sandbox: a script sees only its arguments, has no `eval`, no modules, no clock, no
+//! printing (print and debug are discarded; `ctx.note` is its channel to the inspector), and
+//! no random numbers other than the policy's own stream through `ctx`. Its work per call, its
+//! call depth, its values' sizes and its source length are bounded (the `MAX_*` constants);
+//! top-level code runs once when the policy is built, under the same limits.
+
+pub mod lease;
+pub mod source;
+
+use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, NativeCallContext, Position, Scope};
+
+use crate::ConfigError;
+use crate::model::policy::{KEY, Param};
+
+/// The longest source, in bytes (checked before compiling).
+pub const MAX_SOURCE_BYTES: usize = 20_000;
+/// Work one call may do: rhai counts an operation per statement, expression and loop turn.
+pub const MAX_OPERATIONS: u64 = 1_000_000;
+/// Nested function calls.
+pub const MAX_CALL_LEVELS: usize = 32;
+/// Nesting of expressions (and of statements in function bodies).
+pub const MAX_EXPR_DEPTH: usize = 64;
+/// The longest string, in bytes; strings inside an array or map count together.
+pub const MAX_STRING_BYTES: usize = 4_096;
+/// The most elements of an array, nested arrays' elements counted.
+pub const MAX_ARRAY_LEN: usize = 10_000;
+/// The most entries of an object map, nested maps' entries counted.
+pub const MAX_MAP_LEN: usize = 1_000;
+/// The most functions a script defines.
+pub const MAX_FUNCTIONS: usize = 100;
+/// The most variables alive at once.
+pub const MAX_VARIABLES: usize = 1_000;
+
+/// The function a script must define, taking the context.
+pub const ENTRY: &str = "schedule";
+
+/// The name of the scripted policy in every model that has one (specs, links, `--policy`).
+pub const NAME: &str = "script";
+/// What users see before the script's own name: "Script (best fit)".
+pub const LABEL: &str = "Script";
+/// How the CLI's `--policy script:FILE` starts (a spec's own parameters are `KEY=VALUE`).
+pub const FILE_PREFIX: &str = "script:";
+
+/// The scripted policy's parameter: the script, as [`source::encode`] writes it.
+pub const PARAMS: &[Param] = &[Param::text(
+    "src",
+    "a script as base64url of its deflate compression (the CLI's --policy script:FILE writes it)",
+    source::canonical,
+    "the script's source; without it, the model's first starting point",
+)
+.shown_by(source::label_name)];
+
+/// The spec text of a script: `script:src=…`, what `--policy script:FILE` becomes.
+pub fn spec_text(source: &str) -> Result<String, ConfigError> {
+    source::check_length(source.len()).map_err(|m| ConfigError::new(KEY, m))?;
+    Ok(format!("{NAME}:src={}", source::encode(source)))
+}
+
+/// A starting point: a built-in policy written as a script, run bit for bit like it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Starter {
+    /// The built-in policy it reproduces.
+    pub policy: &'static str,
+    pub source: &'static str,
+}
+
+impl Starter {
+    /// What the editor lists it as: the name the script declares, else its policy's.
+    pub fn name(&self) -> String {
+        source::declared_name(self.source).unwrap_or_else(|| self.policy.to_string())
+    }
+}
+
+/// What a model offers a script writer: what `ctx` holds (Markdown, the same text the model's
+/// rustdoc shows) and the starting points, the first being what `script` runs without a source.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Scripting {
+    pub context: &'static str,
+    pub starters: &'static [Starter],
+}
+
+impl Scripting {
+    /// The source `spec`'s lane runs: its own script, or the first starting point.
+    pub fn source_of(&self, spec: &crate::model::policy::PolicySpec) -> Result<String, String> {
+        match spec.param("src") {
+            Some(text) => source::decode(text),
+            None => Ok(self.starters.first().map_or(String::new(), |s| s.source.to_string())),
+        }
+    }
+}
+
+/// A problem with a script: its line (from 1) when it has one, and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptError {
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl std::fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "script line {line}: {}", self.message),
+            None => write!(f, "script: {}", self.message),
+        }
+    }
+}
+
+impl From<ScriptError> for ConfigError {
+    fn from(e: ScriptError) -> Self {
+        ConfigError::new(KEY, e.to_string())
+    }
+}
+
+impl ScriptError {
+    fn new(line: Option<usize>, message: impl Into<String>) -> Self {
+        Self { line, message: message.into() }
+    }
+
+    /// What stopped a call, with the line where it happened: the innermost error of a chain
+    /// of function calls is the one that says what happened. rhai reports a limit exceeded
+    /// inside a function at the line that called the function, and gives none for the call
+    /// packlab makes: such an error is placed at `entry_line`, where `fn schedule` starts.
+    fn from_eval(error: &EvalAltResult, entry_line: Option<usize>) -> Self {
+        let inner = error.unwrap_inner();
+        if let EvalAltResult::ErrorTerminated(why, _) = inner
+            && let Some(refusal) = why.clone().try_cast::<Refusal>()
+        {
+            return Self::new(refusal.line, refusal.message);
+        }
+        let line = inner.position().line().or_else(|| error.position().line()).or(entry_line);
+        let message = match inner {
+            EvalAltResult::ErrorTooManyOperations(_) => {
+                format!("exceeded {MAX_OPERATIONS} operations in one call (an endless loop?)")
+            }
+            EvalAltResult::ErrorStackOverflow(_) => {
+                format!("exceeded {MAX_CALL_LEVELS} nested function calls (endless recursion?)")
+            }
+            EvalAltResult::ErrorDataTooLarge(what, _) => {
+                let limit = match what.as_str() {
+                    w if w.contains("string") => format!("{MAX_STRING_BYTES} bytes of strings"),
+                    w if w.contains("array") => format!("{MAX_ARRAY_LEN} array elements"),
+                    w if w.contains("map") => format!("{MAX_MAP_LEN} map entries"),
+                    _ => "its limit".to_string(),
+                };
+                format!("{} exceeded {limit}", what.to_lowercase())
+            }
+            EvalAltResult::ErrorTooManyVariables(_) => format!("exceeded {MAX_VARIABLES} variables"),
+            EvalAltResult::ErrorRuntime(value, _) => format!("the script threw: {value}"),
+            // rhai's own words, without the position it appends (the line is said first).
+            other => {
+                let text = other.to_string();
+                text.rfind(" (line ").map_or(text.clone(), |at| text[..at].to_string())
+            }
+        };
+        Self::new(line, message)
+    }
+}
+
+/// A decision the model refused, and the line of the call that made it.
+#[derive(Debug, Clone)]
+struct Refusal {
+    line: Option<usize>,
+    message: String,
+}
+
+/// The error a registered function returns when the model refused a decision made at `at`
+/// (its call's position): uncatchable (a script's `try … catch` cannot swallow it), so the
+/// run stops with the model's reason and the line.
+pub fn refuse(at: &NativeCallContext, why: impl std::fmt::Display) -> Box<EvalAltResult> {
+    let refusal = Refusal { line: at.call_position().line(), message: why.to_string() };
+    Box::new(EvalAltResult::ErrorTerminated(Dynamic::from(refusal), Position::NONE))
+}
+
+/// An error of a registered function given a value it cannot use (a negative server).
+pub fn invalid(at: &NativeCallContext, why: impl std::fmt::Display) -> Box<EvalAltResult> {
+    refuse(at, format!("policy bug: {why}"))
+}
+
+/// An engine with packlab's limits and sandbox, and no model's context yet.
+fn engine() -> Engine {
+    let mut engine = Engine::new();
+    engine
+        .set_max_operations(MAX_OPERATIONS)
+        .set_max_call_levels(MAX_CALL_LEVELS)
+        .set_max_expr_depths(MAX_EXPR_DEPTH, MAX_EXPR_DEPTH)
+        .set_max_string_size(MAX_STRING_BYTES)
+        .set_max_array_size(MAX_ARRAY_LEN)
+        .set_max_map_size(MAX_MAP_LEN)
+        .set_max_functions(MAX_FUNCTIONS)
+        .set_max_variables(MAX_VARIABLES);
+    engine.disable_symbol("eval");
+    engine.on_print(|_| {});
+    engine.on_debug(|_, _, _| {});
+    deterministic_math(&mut engine);
+    engine
+}
+
+/// The transcendental functions through `libm`, as the rest of the core computes them, so a
+/// script gives the same numbers natively and in the page (registered functions take
+/// precedence over rhai's own, which call the platform's).
+fn deterministic_math(engine: &mut Engine) {
+    type Unary = fn(f64) -> f64;
+    let unary: [(&str, Unary); 13] = [
+        ("ln", libm::log),
+        ("log", libm::log10),
+        ("exp", libm::exp),
+        ("sin", libm::sin),
+        ("cos", libm::cos),
+        ("tan", libm::tan),
+        ("asin", libm::asin),
+        ("acos", libm::acos),
+        ("atan", libm::atan),
+        ("sinh", libm::sinh),
+        ("cosh", libm::cosh),
+        ("tanh", libm::tanh),
+        ("cbrt", libm::cbrt),
+    ];
+    for (name, f) in unary {
+        engine.register_fn(name, f);
+    }
+    engine.register_fn("log", |x: f64, base: f64| libm::log(x) / libm::log(base));
+    engine.register_fn("pow", libm::pow);
+}
+
+/// A compiled script, ready to be called for each decision.
+pub struct Program {
+    engine: Engine,
+    ast: AST,
+    name: Option<String>,
+    /// The line `fn schedule` starts on.
+    entry_line: Option<usize>,
+}
+
+impl std::fmt::Debug for Program {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Program({:?})", self.name)
+    }
+}
+
+impl Program {
+    /// Compiles `source` with a model's context registered by `register`, and runs its
+    /// top-level code once (under the limits, so an endless loop there is refused here).
+    pub fn compile(source: &str, register: impl FnOnce(&mut Engine)) -> Result<Self, ScriptError> {
+        source::check_length(source.len()).map_err(|m| ScriptError::new(None, m))?;
+        let mut engine = engine();
+        register(&mut engine);
+        let ast = engine.compile(source).map_err(|e| {
+            let mut kind = e.0.to_string();
+            kind.truncate(200);
+            ScriptError::new(e.1.line(), format!("syntax error: {kind}"))
+        })?;
+        if !ast.iter_functions().any(|f| f.name == ENTRY && f.params.len() == 1) {
+            return Err(ScriptError::new(None, format!("it must define `fn {ENTRY}(ctx)`")));
+        }
+        engine.run_ast(&ast).map_err(|e| ScriptError::from_eval(&e, None))?;
+        let entry_line = source.lines().position(|l| l.trim_start().starts_with(&format!("fn {ENTRY}"))).map(|i| i + 1);
+        Ok(Self { engine, ast, name: source::declared_name(source), entry_line })
+    }
+
+    /// The name the script declares (`// name: …`).
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// Calls `fn schedule(ctx)` with `ctx`, under the limits; what it returns is ignored (its
+    /// decisions went through `ctx`).
+    pub fn call(&self, ctx: Dynamic) -> Result<(), ScriptError> {
+        let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+        self.engine
+            .call_fn_with_options::<Dynamic>(options, &mut Scope::new(), &self.ast, ENTRY, (ctx,))
+            .map(drop)
+            .map_err(|e| ScriptError::from_eval(&e, self.entry_line))
+    }
+}
+
+/// What is wrong with `source`, for an editor checking as the user types: empty when it
+/// compiles, defines `fn schedule(ctx)` and its top-level code runs within the limits. (What
+/// the script does with `ctx` is only checked when it runs.)
+pub fn check(source: &str) -> Vec<ScriptError> {
+    match Program::compile(source, |_| {}) {
+        Ok(_) => Vec::new(),
+        Err(e) => vec![e],
+    }
+}
+
+#[cfg(test)]
+mod tests;
+
+/// What the models' tests of their scripts share.
+#[cfg(test)]
+pub(crate) mod testing;

@@ -1,0 +1,83 @@
+//! A script's text as it travels in a policy spec and a link: base64url (no padding) of its
+//! raw-deflate compression, so `script:src=…` holds no `:`, `,`, `&` or `=` of its own.
+
+use std::io::{Read, Write};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use flate2::Compression;
+use flate2::read::DeflateDecoder;
+use flate2::write::DeflateEncoder;
+
+use super::MAX_SOURCE_BYTES;
+
+/// The text of `source` in a spec: deflate at a fixed level (the same bytes on every
+/// platform), then base64url.
+pub fn encode(source: &str) -> String {
+    let mut deflate = DeflateEncoder::new(Vec::new(), Compression::best());
+    deflate.write_all(source.as_bytes()).expect("writing to a Vec cannot fail");
+    URL_SAFE_NO_PAD.encode(deflate.finish().expect("writing to a Vec cannot fail"))
+}
+
+/// The source a spec's text holds, or what is wrong with it. Never inflates more than
+/// [`MAX_SOURCE_BYTES`] + 1 bytes, however the text was made.
+pub fn decode(text: &str) -> Result<String, String> {
+    let bytes = URL_SAFE_NO_PAD.decode(text.trim()).map_err(|_| "it is not base64url text".to_string())?;
+    let mut source = Vec::new();
+    DeflateDecoder::new(bytes.as_slice())
+        .take(MAX_SOURCE_BYTES as u64 + 1)
+        .read_to_end(&mut source)
+        .map_err(|_| "it is not a deflate-compressed script".to_string())?;
+    check_length(source.len())?;
+    String::from_utf8(source).map_err(|_| "the script is not UTF-8 text".to_string())
+}
+
+/// Whether a source of `bytes` bytes may run.
+pub fn check_length(bytes: usize) -> Result<(), String> {
+    if bytes > MAX_SOURCE_BYTES {
+        return Err(format!("the script is longer than {MAX_SOURCE_BYTES} bytes"));
+    }
+    Ok(())
+}
+
+/// The canonical spec text of a spec's `src` value (re-encoded, so equal scripts give equal
+/// specs), or `None` if it holds no usable script. The parameter's parser.
+pub fn canonical(text: &str) -> Option<String> {
+    decode(text).ok().map(|source| encode(&source))
+}
+
+/// The longest name a script may declare.
+const MAX_NAME_CHARS: usize = 40;
+
+/// The name a script declares on a comment line `// name: best fit` (the first such line),
+/// for labels: "Script (best fit)".
+pub fn declared_name(source: &str) -> Option<String> {
+    let name = source.lines().find_map(|line| line.trim().strip_prefix("//")?.trim().strip_prefix("name:"))?;
+    let name: String = name.trim().chars().filter(|c| !c.is_control()).take(MAX_NAME_CHARS).collect();
+    (!name.is_empty()).then_some(name)
+}
+
+/// The name shown in labels for a spec's `src` value.
+pub fn label_name(text: &str) -> Option<String> {
+    decode(text).ok().and_then(|source| declared_name(&source))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_round_trip_and_bad_text_is_named() {
+        let source = "// name: best fit\nfn schedule(ctx) { ctx.slot }\n";
+        let text = encode(source);
+        assert!(text.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'), "{text}");
+        assert_eq!(decode(&text).unwrap(), source);
+        assert_eq!(canonical(&text), Some(text.clone()));
+        assert_eq!(label_name(&text).as_deref(), Some("best fit"));
+        assert!(decode("!!").unwrap_err().contains("base64url"));
+        assert!(decode("AAAA").unwrap_err().contains("deflate"));
+        let huge = encode(&"x".repeat(MAX_SOURCE_BYTES + 1));
+        assert!(decode(&huge).unwrap_err().contains("longer than"));
+        assert_eq!(declared_name("fn schedule(ctx) {}"), None);
+    }
+}

@@ -1,0 +1,145 @@
+//! The sandbox's limits, at top level (through [`check`]); inside a policy they are tested
+//! through a model (`models/pgrr/policies/script_tests.rs`).
+
+use super::*;
+
+fn first_error(source: &str) -> ScriptError {
+    check(source).into_iter().next().unwrap_or_else(|| panic!("accepted: {source}"))
+}
+
+#[test]
+fn hostile_top_level_code_is_stopped_with_its_line_and_limit() {
+    let entry = "fn schedule(ctx) {}\n";
+    for (body, line, needle) in [
+        ("loop { }", 2, "exceeded 1000000 operations"),
+        ("fn f(n) { f(n + 1) }\nf(0);", 3, "nested function calls"),
+        ("let a = [];\nloop { a.push(1); }", 3, "array elements"),
+        ("let s = \"x\";\nloop { s += s; }", 3, "bytes of strings"),
+        ("throw \"no\";", 2, "threw: no"),
+        ("let x = 1 / 0;", 2, "division by zero"),
+    ] {
+        let e = first_error(&format!("{entry}{body}"));
+        assert_eq!(e.line, Some(line), "{body}: {e}");
+        assert!(e.message.to_lowercase().contains(needle), "{body}: {e}");
+    }
+}
+
+#[test]
+fn syntax_errors_huge_sources_and_missing_entries_are_named() {
+    let e = first_error("fn schedule(ctx) {\n  let = 3;\n}");
+    assert_eq!(e.line, Some(2), "{e}");
+    assert!(e.message.starts_with("syntax error"), "{e}");
+    let e = first_error(&format!("fn schedule(ctx) {{}}\n// {}", "x".repeat(MAX_SOURCE_BYTES)));
+    assert!(e.message.contains("longer than 20000 bytes"), "{e}");
+    assert!(first_error("fn other(ctx) {}").message.contains("fn schedule(ctx)"));
+    assert!(first_error("fn schedule(ctx) {}\neval(\"1\");").to_string().starts_with("script line 2"));
+    assert!(check("// name: x\nfn schedule(ctx) { 1 }").is_empty());
+}
+
+#[test]
+fn math_goes_through_libm() {
+    let engine = engine();
+    for (expr, want) in [("ln(2.5)", libm::log(2.5)), ("exp(0.3)", libm::exp(0.3)), ("sin(1.1)", libm::sin(1.1))] {
+        assert_eq!(engine.eval::<f64>(expr).unwrap().to_bits(), want.to_bits(), "{expr}");
+    }
+}
+
+#[test]
+fn a_spec_carries_the_script_and_its_name() {
+    let text = spec_text("// name: mine\nfn schedule(ctx) {}").unwrap();
+    let spec = crate::model::policy::PolicySpec::parse(&text).unwrap();
+    assert_eq!(spec.to_string(), text);
+    assert_eq!(spec.label_with(|_| None), "Script (mine)");
+    assert!(spec_text(&"x".repeat(MAX_SOURCE_BYTES + 1)).is_err());
+}
+
+mod fuzz {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Pieces of rhai, so random text often parses and runs rather than failing at its
+    /// first character.
+    const PIECES: &[&str] = &[
+        "fn schedule(ctx) {",
+        "}",
+        "{",
+        "(",
+        ")",
+        "[",
+        "]",
+        ";",
+        "\n",
+        "let x = ",
+        "x",
+        "1",
+        "-1",
+        "1.5",
+        "\"s\"",
+        "+",
+        "*",
+        "/",
+        "%",
+        "**",
+        "==",
+        "!=",
+        "<",
+        "loop",
+        "while",
+        "for",
+        "in",
+        "if",
+        "else",
+        "return",
+        "break",
+        "throw",
+        "try",
+        "catch",
+        "ctx.",
+        "start(",
+        "head()",
+        "waiting()",
+        "best_fit(",
+        "first_fitting(",
+        "note(",
+        "random()",
+        "random_int(",
+        "residual(",
+        "job(",
+        "max_residual",
+        "slot",
+        "queue_len",
+        ",",
+        ".",
+        "x.push(",
+        "x += x",
+        "fn f(n) { f(n) }",
+        "f(1)",
+        "[]",
+        "#{}",
+        "0..10",
+        "9223372036854775807",
+        "1e308",
+        "eval(",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Arbitrary text never panics the checker.
+        #[test]
+        fn any_text_is_checked_without_panic(text in ".{0,400}") {
+            let _ = check(&text);
+            let _ = source::canonical(&text);
+        }
+
+        /// Scripts made of rhai's pieces never panic, at build time or while they decide.
+        #[test]
+        fn any_script_runs_or_stops_without_panic(picks in prop::collection::vec(0..PIECES.len(), 0..60)) {
+            let body: String = picks.iter().map(|&i| PIECES[i]).collect::<Vec<_>>().join(" ");
+            let source = format!("fn schedule(ctx) {{\n{body}\n}}\n{body}");
+            let _ = check(&source);
+            let _ = testing::stopped("pgrr", &source, 20);
+        }
+    }
+}
