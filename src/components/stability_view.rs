@@ -373,7 +373,7 @@ fn MapTable(props: &MapTableProps) -> Html {
                             <td class="map-loads">
                                 { for tested_in(finder, index).into_iter().map(|t| {
                                     let (class, mark, word) = verdict_class(t.judgement.verdict);
-                                    let href = finder.lab_link(c.value, t.load).map(|q| format!("?{q}")).unwrap_or_default();
+                                    let href = packlab_core::link::map_point(finder, c.value, t.load).map(|q| format!("?{q}")).unwrap_or_default();
                                     let label = format!("{} at load {}: {word}; open the lab there", labels[c.policy], sig(t.load));
                                     html! {
                                         <a class={class} href={href} aria-label={label.clone()} title={label}

@@ -3,7 +3,8 @@
 //! with [`run_stability_task`] exactly as `packlab stability` makes it. The finder (the
 //! rounds, the verdicts, the brackets) stays on the page, in the core's [`Round`]s.
 
-use packlab_core::stability::{Growth, Round, RunTask};
+use packlab_core::link::RunTask;
+use packlab_core::stability::{Growth, Round};
 use wasm_bindgen::prelude::*;
 
 use crate::sweep::pool::Jobs;

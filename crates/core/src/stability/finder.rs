@@ -154,6 +154,14 @@ impl Round {
         (probe, i - self.offsets[probe])
     }
 
+    /// What run `i` is made of: its probe's set-up (the horizon as doubled, one policy), its load
+    /// and its seed ([`crate::link::RunTask`] carries them to a worker).
+    pub fn run_of(&self, i: usize) -> (&Setup, f64, u64) {
+        let (probe, rep) = self.task(i);
+        let plan = &self.plans[probe];
+        (&plan.setup, plan.values[0], plan.seeds[rep])
+    }
+
     /// The scenario of run `i`.
     pub fn scenario(&self, i: usize) -> Result<Scenario, ConfigError> {
         let (probe, rep) = self.task(i);
@@ -419,15 +427,15 @@ impl Finder {
         Ok(())
     }
 
-    /// The link query (without `?`) of the lab at axis value `value` and `load`, racing the
-    /// map's policies: where a user watches the queue grow or settle at a point of the map.
-    pub fn lab_link(&self, value: usize, load: f64) -> Result<String, ConfigError> {
+    /// The lab at axis value `value` and `load`, racing the map's policies: where a user
+    /// watches the queue grow or settle at a point of the map ([`crate::link::map_point`] is its
+    /// link).
+    pub fn lab_setup(&self, value: usize, load: f64) -> Result<Setup, ConfigError> {
         let base = self.scenarios.get(value).ok_or_else(|| ConfigError::new("axis", "no such axis value"))?;
         let mut scenario = base.clone();
         scenario.set(LOAD, &load.to_string())?;
         scenario.follow(base, &self.setup.preset.scenario, &[LOAD])?;
-        let page = crate::page::PageSettings::default();
-        Ok(crate::link::encode_link(&self.setup.preset, &self.setup.policies, &scenario, &page))
+        Ok(Setup { scenario, ..self.setup.clone() })
     }
 
     /// The policies' labels, in order.

@@ -1,18 +1,20 @@
-//! One run of a round as a task a Web Worker can make on its own: the probe's scenario and
-//! policy as a link, the load and the replication's seed. A worker rebuilds the run from these
-//! exactly as [`Round::run`] makes it, so the page's map is `packlab stability`'s, run for run.
+//! One run of a stability round as a task a Web Worker can make on its own: the probe's
+//! scenario and policy as a link, the load and the replication's seed. A worker rebuilds the
+//! run from these exactly as [`Round::run`] makes it, so the page's map is `packlab
+//! stability`'s, run for run. It lives with the links, not in [`crate::stability`], so that the
+//! stability map (which the page's keys and the tours name) does not depend on links.
 
 use serde::{Deserialize, Serialize};
 
+use crate::ConfigError;
 use crate::keys::LOAD;
-use crate::link::{decode_link, encode_link};
 use crate::page::PageSettings;
 use crate::report::run;
 use crate::scenario::Setup;
+use crate::stability::{Finder, Growth, Round};
 use crate::sweep::point;
 
-use super::finder::Round;
-use super::test::Growth;
+use super::{decode_link, encode_link};
 
 /// One run of a round, for a worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -26,15 +28,21 @@ pub struct RunTask {
 impl Round {
     /// Run `i` as a task a worker can make alone ([`RunTask::run`]).
     pub fn run_task(&self, i: usize) -> RunTask {
-        let (probe, rep) = self.task(i);
-        let plan = &self.plans[probe];
-        let setup = &plan.setup;
+        let (setup, load, seed) = self.run_of(i);
         RunTask {
             link: encode_link(&setup.preset, &setup.policies, &setup.scenario, &PageSettings::default()),
-            load: plan.values[0],
-            seed: plan.seeds[rep],
+            load,
+            seed,
         }
     }
+}
+
+/// The link query (without `?`) of the lab at axis value `value` and `load` of `finder`'s map,
+/// racing the map's policies: where a user watches the queue grow or settle at a point of the
+/// map.
+pub fn map_point(finder: &Finder, value: usize, load: f64) -> Result<String, ConfigError> {
+    let setup = finder.lab_setup(value, load)?;
+    Ok(encode_link(&setup.preset, &setup.policies, &setup.scenario, &PageSettings::default()))
 }
 
 impl RunTask {
@@ -74,7 +82,7 @@ mod tests {
             for (i, growth) in growths.iter().enumerate() {
                 let task = round.run_task(i);
                 let json = serde_json::to_string(&task).unwrap();
-                let back: super::RunTask = serde_json::from_str(&json).unwrap();
+                let back: crate::link::RunTask = serde_json::from_str(&json).unwrap();
                 let theirs = back.run().unwrap();
                 assert_eq!(format!("{theirs:?}"), format!("{growth:?}"), "round {} run {i}: {json}", round.index);
             }

@@ -12,6 +12,10 @@ use crate::models::policies_of;
 use crate::page::{PageSettings, is_page_key};
 use crate::scenario::{Preset, Scenario, preset, presets};
 
+mod stability_run;
+
+pub use stability_run::{RunTask, map_point};
+
 /// A decoded link.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Link {
