@@ -53,6 +53,12 @@ fn current() -> BTreeMap<String, String> {
         scenario.set_horizon_scaled(horizon).expect("a shorter horizon is valid");
         let mut specs: Vec<PolicySpec> = preset.policies.clone();
         for (model, meta) in packlab_core::models::all_policies() {
+            // The scripted policy without a script runs its model's first starting point, which
+            // the script tests compare with the built-in policy it reproduces, bit for bit, on
+            // every preset: recording it here would record that policy twice.
+            if meta.name == packlab_core::script::NAME {
+                continue;
+            }
             let spec = PolicySpec::parse(meta.name).expect("a registered name parses");
             if model.id == scenario.info().id
                 && scenario.check_policy(&spec).is_ok()
