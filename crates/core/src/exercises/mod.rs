@@ -217,7 +217,8 @@ impl Checker {
             return self.end(Verdict::Stopped { starts: self.agreed, message });
         }
         if let Err(message) = self.reference.advance(self.time) {
-            return self.end(Verdict::Stopped { starts: self.agreed, message: format!("the reference stopped: {message}") });
+            return self
+                .end(Verdict::Stopped { starts: self.agreed, message: format!("the reference stopped: {message}") });
         }
         while let (Some(a), Some(b)) = (self.yours.pending.front(), self.reference.pending.front()) {
             if !same(a, b) {
