@@ -99,6 +99,14 @@ impl Exercise {
             None => Ok(link.scenario),
         }
     }
+
+    /// The reference's name as the page labels its lane ("BF-J").
+    pub fn reference_label(&self) -> String {
+        match (self.scenario(), PolicySpec::parse(self.reference)) {
+            (Ok(scenario), Ok(spec)) => scenario.policy_label(&spec),
+            _ => self.reference.to_string(),
+        }
+    }
 }
 
 /// How a check ended.
@@ -238,9 +246,15 @@ impl Checker {
         None
     }
 
+    /// A piece of the check: the span [`Checker::run`] advances by, a [`PIECES`]th of the
+    /// horizon.
+    pub fn piece(&self) -> f64 {
+        self.horizon / f64::from(PIECES)
+    }
+
     /// Runs the check to its verdict, in [`PIECES`] pieces.
     pub fn run(mut self) -> Verdict {
-        let span = self.horizon / f64::from(PIECES);
+        let span = self.piece();
         loop {
             if let Some(verdict) = self.advance(span) {
                 return verdict.clone();
