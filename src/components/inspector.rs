@@ -3,6 +3,7 @@
 //! the same jobs).
 
 use packlab_core::decisions::Decision;
+use packlab_core::exercises::Difference;
 use yew::prelude::*;
 
 use crate::play::snapshot::Snapshot;
@@ -87,5 +88,40 @@ pub fn inspector(s: &Snapshot, picked: Picked<'_>) -> Html {
                 <ul class="side-by-side">{ for others }</ul>
             }
         </aside>
+    }
+}
+
+/// An exercise's first difference, as the inspector shows a decision: the learner's start and
+/// the reference's side by side, each with what it did, its rule and the numbers (its notes).
+/// `time_word` is the model's ("slot", "time").
+pub fn difference(d: &Difference, time_word: &str, reference: &str) -> Html {
+    let side = |key: &'static str, title: String, decision: Option<&Decision>| {
+        html! {
+            <div class="side" data-side={key}>
+                <h4>{ title }</h4>
+                { match decision {
+                    Some(d) => html! { <>
+                        <p class="when">{ format!("{time_word} {}", moment(d.time)) }</p>
+                        <p class="what">{ &d.what }</p>
+                        <p class="why"><span class="hint">{ "why: " }</span>{ &d.why }</p>
+                        if !d.facts.is_empty() {
+                            <table class="facts">
+                                <caption class="visually-hidden">{ format!("What {key} looked at") }</caption>
+                                { for d.facts.iter().map(|f| html! {
+                                    <tr data-fact={f.label.clone()}><th scope="row">{ &f.label }</th><td>{ &f.value }</td></tr>
+                                }) }
+                            </table>
+                        }
+                    </> },
+                    None => html! { <p class="what">{ "no more starts before the horizon" }</p> },
+                } }
+            </div>
+        }
+    };
+    html! {
+        <div class="exercise-sides">
+            { side("yours", "Your script".to_string(), d.yours.as_ref()) }
+            { side("reference", format!("Reference: {reference}"), d.reference.as_ref()) }
+        </div>
     }
 }

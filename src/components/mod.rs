@@ -28,6 +28,7 @@ pub mod charts;
 pub mod cluster_canvas;
 pub mod embedded;
 pub mod event_log;
+pub mod exercise_panel;
 pub mod form;
 pub mod gallery;
 pub mod inspector;

@@ -8,6 +8,7 @@ use packlab_core::stability::Finder;
 use packlab_core::tours::LaneOutcome;
 use yew::prelude::*;
 
+use crate::components::exercise_panel::ExercisePanel;
 use crate::play::snapshot::{Phase, Snapshot};
 use crate::state::Action;
 use crate::state::TourAt;
@@ -50,8 +51,15 @@ pub fn TourPanel(props: &TourPanelProps) -> Html {
         step.check.state(&lanes, &props.scenario)
     });
     // A step about the stability map is stated when the map is done, not the race.
-    let outcome =
-        if step.check.reads_map() { props.map.as_ref().map(|map| step.check.state_map(map)) } else { from_race };
+    // An exercise's step is judged by its own check of the learner's script, not by the race.
+    let exercise = step.check.exercise().zip(props.scenario.scripting());
+    let outcome = if step.check.reads_map() {
+        props.map.as_ref().map(|map| step.check.state_map(map))
+    } else if exercise.is_some() {
+        None
+    } else {
+        from_race
+    };
     let go = |k: usize| props.dispatch.reform(move |_: MouseEvent| Action::TourStep(k));
     let leave = props.dispatch.reform(|_: MouseEvent| Action::LeaveTour);
     let play = props.on_play.reform(|_: MouseEvent| ());
@@ -78,6 +86,9 @@ pub fn TourPanel(props: &TourPanelProps) -> Html {
                 <span class="hint">{ format!("step {} of {count}", at.step + 1) }</span>
             </p>
             <p>{ step.text }</p>
+            if let Some((exercise, scripting)) = exercise {
+                <ExercisePanel {exercise} {scripting} time_word={snapshot.model.time.prefix()} />
+            }
             if let Some(q) = step.question {
                 <fieldset class="tour-question" id="tour-question">
                     <legend>{ q.prompt }</legend>

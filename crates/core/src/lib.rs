@@ -51,6 +51,7 @@ pub mod bench;
 pub mod decisions;
 pub mod des;
 pub mod error;
+pub mod exercises;
 pub mod format;
 pub mod graph;
 pub mod index;

@@ -23,6 +23,16 @@ pub struct ScriptEditorProps {
     /// The script, once the user applies it.
     pub on_apply: Callback<String>,
     pub on_close: Callback<()>,
+    /// The title instead of "Lane N: label" (an exercise's editor).
+    #[prop_or_default]
+    pub heading: Option<AttrValue>,
+    /// Whether to offer the starting points (an exercise's editor does not: they hold the
+    /// answer).
+    #[prop_or(true)]
+    pub starters: bool,
+    /// What Apply does, said when the script compiles.
+    #[prop_or(AttrValue::Static("The script compiles; Apply runs it in this lane."))]
+    pub applies: AttrValue,
 }
 
 /// The editor's dialog. It takes the focus (the text area), keeps Tab inside, and gives the
@@ -91,7 +101,7 @@ pub fn ScriptEditor(props: &ScriptEditorProps) -> Html {
     };
     let status = match problems.first() {
         None => {
-            html! { <p id="script-status" class="script-ok">{ "The script compiles; Apply runs it in this lane." }</p> }
+            html! { <p id="script-status" class="script-ok">{ props.applies.clone() }</p> }
         }
         Some(problem) => html! {
             <p id="script-status" class="script-error">
@@ -106,7 +116,8 @@ pub fn ScriptEditor(props: &ScriptEditorProps) -> Html {
         <div class="overlay" id="script-editor" role="dialog" aria-modal="true" aria-labelledby="script-editor-title"
             ref={dialog} onkeydown={keys}>
             <div class="dialog script-dialog">
-                <h2 id="script-editor-title">{ format!("Lane {}: {}", props.lane, props.label) }</h2>
+                <h2 id="script-editor-title">{ props.heading.clone().unwrap_or_else(|| format!("Lane {}: {}", props.lane, props.label).into()) }</h2>
+                if props.starters {
                 <label class="script-start">
                     <span>{ "Start from" }</span>
                     <select id="script-start" onchange={start_from}>
@@ -116,6 +127,7 @@ pub fn ScriptEditor(props: &ScriptEditorProps) -> Html {
                         }) }
                     </select>
                 </label>
+                }
                 <label for="script-source" class="script-label">
                     { format!("Script: define fn schedule(ctx); at most {} bytes", script::MAX_SOURCE_BYTES) }
                 </label>

@@ -1,0 +1,283 @@
+//! Exercises: write a paper's policy as a script, and check it against the reference.
+//!
+//! An [`Exercise`] names the reference policy, the scenario it is checked on (a link) and the
+//! task. The [`Checker`] races the user's script and the reference on that scenario and seed:
+//! both see the same arrivals and service times (common random numbers), so a script that
+//! implements the rule makes exactly the reference's decisions. The check compares the two
+//! sequences of starts, decision by decision, and stops at the first that differs, with both
+//! decisions and their notes, for the page's inspector to set side by side.
+//!
+//! Only starts are compared: they are what a script decides. A reference's other records
+//! (FIFO's "blocks the queue", MSF's phases) are its own commentary, not decisions a script
+//! can make. Two starts agree when they are made at the same time, of the same job, on the
+//! same server and bin; their reasons and notes may differ (a script explains itself in its
+//! own words).
+//!
+//! The check is bounded: the scenario's horizon is the link's, chosen so a check runs well
+//! under a second natively, and the decisions waiting to be compared never exceed [`LOG`]. It
+//! runs in pieces ([`Checker::advance`]) so the page can check without freezing.
+
+use std::collections::VecDeque;
+
+use crate::ConfigError;
+use crate::decisions::Decision;
+use crate::link::decode_link;
+use crate::model::policy::PolicySpec;
+use crate::report::{RunError, live_run};
+use crate::scenario::Scenario;
+use crate::view::{LiveRun, Watch};
+
+/// An exercise: write `reference` as a script, checked on the scenario of `link`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Exercise {
+    /// Its name (tests, the page's data attributes).
+    pub id: &'static str,
+    /// What to write, in a few sentences: the tour step's text.
+    pub task: &'static str,
+    /// The built-in policy the script must reproduce, as links write it.
+    pub reference: &'static str,
+    /// The scenario, seed and horizon, as a link query racing the reference: the tour step
+    /// plays it, the check runs on it.
+    pub link: &'static str,
+    /// Where the editor starts: the rule's shape and the calls it needs, not the answer.
+    pub skeleton: &'static str,
+    /// Where in the paper the rule is defined, for whoever checks the task.
+    pub source: &'static str,
+}
+
+/// Best fit on PG-RR: the rule whose stability the paper proves for half the capacity.
+pub const BEST_FIT: Exercise = Exercise {
+    id: "write-best-fit",
+    task: "Write best fit yourself. Each slot, the waiting jobs, oldest first, each go to the fullest \
+           server where they fit (the lowest-numbered on ties); a job that fits nowhere waits, and the \
+           jobs behind it may still start. Check races your script against the built-in BF-J on the same \
+           arrivals: every start must be the same.",
+    reference: "bf-j",
+    link: "preset=pgrr-a1&policy=bf-j&seed=1&horizon=20000",
+    skeleton: include_str!("best_fit_skeleton.rhai"),
+    source: "PG-RR (journal) §IV (best fit, BF-J: jobs in order, each to the fullest server it fits)",
+};
+
+/// MSF on MSFQ's machine: the policy whose phases MSFQ's quick swap shortens.
+pub const MSF: Exercise = Exercise {
+    id: "write-msf",
+    task: "Write Most Servers First yourself. After every arrival and completion, start the jobs \
+           of the class that needs the most cores first, oldest first, while they fit in the free cores, \
+           then go on to the class that needs fewer. Check races your script against the built-in MSF \
+           on the same arrivals: every start must be the same.",
+    reference: "msf",
+    link: "preset=msfq-d1&policy=msf&seed=1&horizon=1000",
+    skeleton: include_str!("msf_skeleton.rhai"),
+    source: "MSFQ §4.1 (MSF: serve the jobs needing the most servers first)",
+};
+
+/// Every exercise; the tours' exercise steps name them.
+pub const EXERCISES: &[&Exercise] = &[&BEST_FIT, &MSF];
+
+/// Decisions each side may make in one piece of a check before they are compared: more than
+/// any piece of the exercises' scenarios makes (a piece that makes more is refused, so
+/// memory stays bounded).
+pub const LOG: usize = 100_000;
+
+/// Pieces a check is cut into by [`Checker::run`] (the page advances piece by piece).
+pub const PIECES: u32 = 40;
+
+/// The exercise called `id`, or a message listing them.
+pub fn exercise(id: &str) -> Result<&'static Exercise, ConfigError> {
+    EXERCISES.iter().copied().find(|e| e.id == id.trim()).ok_or_else(|| {
+        let ids: Vec<&str> = EXERCISES.iter().map(|e| e.id).collect();
+        ConfigError::new("exercise", format!("unknown exercise '{}'; exercises are {}", id.trim(), ids.join(", ")))
+    })
+}
+
+impl Exercise {
+    /// The scenario the check runs on.
+    pub fn scenario(&self) -> Result<Scenario, ConfigError> {
+        let (link, errors) = decode_link(self.link);
+        match errors.into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(link.scenario),
+        }
+    }
+
+    /// The reference's name as the page labels its lane ("BF-J").
+    pub fn reference_label(&self) -> String {
+        match (self.scenario(), PolicySpec::parse(self.reference)) {
+            (Ok(scenario), Ok(spec)) => scenario.policy_label(&spec),
+            _ => self.reference.to_string(),
+        }
+    }
+}
+
+/// How a check ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// Every start was the reference's, to the horizon.
+    Pass { starts: u64 },
+    /// The first start that differs, with both sides.
+    Differs(Box<Difference>),
+    /// The script stopped (an error, a limit) after `starts` agreeing starts.
+    Stopped { starts: u64, message: String },
+}
+
+/// The first decision where the script and the reference part.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Difference {
+    /// Its number among the starts compared, from 1: the starts before it agreed.
+    pub start: u64,
+    /// The script's start there; `None` when it made no more starts.
+    pub yours: Option<Decision>,
+    /// The reference's; `None` when it made no more.
+    pub reference: Option<Decision>,
+}
+
+impl Difference {
+    /// When it happened: the earlier of the two decisions.
+    pub fn time(&self) -> f64 {
+        let times = [&self.yours, &self.reference].into_iter().flatten().map(|d| d.time);
+        times.fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// One side of a check: a run with its decision log, and its starts not yet compared.
+#[derive(Clone)]
+struct Side {
+    run: Box<dyn LiveRun>,
+    seen: u64,
+    pending: VecDeque<Decision>,
+}
+
+impl Side {
+    fn new(scenario: &Scenario, spec: &PolicySpec) -> Result<Self, ConfigError> {
+        let run = live_run(scenario, spec, Watch::batch(64).with_log(LOG)).map_err(|e| match e {
+            RunError::Config(e) => e,
+            RunError::Engine(e) => ConfigError::new("policy", e.to_string()),
+        })?;
+        Ok(Self { run, seen: 0, pending: VecDeque::new() })
+    }
+
+    /// Runs to `time` and queues the starts made meanwhile.
+    fn advance(&mut self, time: f64) -> Result<(), String> {
+        self.run.run_to(time).map_err(|e| e.to_string())?;
+        let log = self.run.decisions();
+        if log.count() - self.seen > LOG as u64 {
+            return Err(format!("more than {LOG} decisions in one piece of the check; check in smaller pieces"));
+        }
+        self.pending.extend(log.since(self.seen).filter(|d| d.action == "start").cloned());
+        self.seen = log.count();
+        Ok(())
+    }
+}
+
+/// Two starts are the same decision: same time, job, server and bin (not the same words).
+fn same(a: &Decision, b: &Decision) -> bool {
+    a.time.to_bits() == b.time.to_bits() && a.job == b.job && a.server == b.server && a.bin == b.bin
+}
+
+/// A check in progress: the script and the reference, advanced together.
+#[derive(Clone)]
+pub struct Checker {
+    yours: Side,
+    reference: Side,
+    horizon: f64,
+    /// How far both have run.
+    time: f64,
+    /// Starts compared and found equal.
+    agreed: u64,
+    verdict: Option<Verdict>,
+}
+
+impl Checker {
+    /// A check of `source` on `exercise`: an error when the script does not compile (named
+    /// with its line) or the exercise's scenario does not load.
+    pub fn new(exercise: &Exercise, source: &str) -> Result<Self, ConfigError> {
+        let scenario = exercise.scenario()?;
+        let script = PolicySpec::parse(&crate::script::spec_text(source)?)?;
+        let reference = PolicySpec::parse(exercise.reference)?;
+        Ok(Self {
+            yours: Side::new(&scenario, &script)?,
+            reference: Side::new(&scenario, &reference)?,
+            horizon: scenario.horizon() as f64,
+            time: 0.0,
+            agreed: 0,
+            verdict: None,
+        })
+    }
+
+    /// The verdict, once the check is over.
+    pub fn verdict(&self) -> Option<&Verdict> {
+        self.verdict.as_ref()
+    }
+
+    /// How far the check has run, from 0 to 1.
+    pub fn progress(&self) -> f64 {
+        if self.verdict.is_some() { 1.0 } else { self.time / self.horizon }
+    }
+
+    /// Runs both sides `span` further (to the horizon at most) and compares their new starts;
+    /// the verdict once the check is over.
+    pub fn advance(&mut self, span: f64) -> Option<&Verdict> {
+        if self.verdict.is_some() {
+            return self.verdict.as_ref();
+        }
+        self.time = (self.time + span.max(0.0)).min(self.horizon);
+        if let Err(message) = self.yours.advance(self.time) {
+            return self.end(Verdict::Stopped { starts: self.agreed, message });
+        }
+        if let Err(message) = self.reference.advance(self.time) {
+            return self
+                .end(Verdict::Stopped { starts: self.agreed, message: format!("the reference stopped: {message}") });
+        }
+        while let (Some(a), Some(b)) = (self.yours.pending.front(), self.reference.pending.front()) {
+            if !same(a, b) {
+                return self.differ();
+            }
+            self.yours.pending.pop_front();
+            self.reference.pending.pop_front();
+            self.agreed += 1;
+        }
+        // Starts one side made and the other has not (yet): they differ, but the other
+        // side's next start, made later, is what to set beside them. Wait for it, to the
+        // horizon or until the waiting starts would exceed the bound.
+        let waiting = self.yours.pending.len().max(self.reference.pending.len());
+        if self.time >= self.horizon || waiting > LOG {
+            return if waiting > 0 { self.differ() } else { self.end(Verdict::Pass { starts: self.agreed }) };
+        }
+        None
+    }
+
+    /// A piece of the check: the span [`Checker::run`] advances by, a [`PIECES`]th of the
+    /// horizon.
+    pub fn piece(&self) -> f64 {
+        self.horizon / f64::from(PIECES)
+    }
+
+    /// Runs the check to its verdict, in [`PIECES`] pieces.
+    pub fn run(mut self) -> Verdict {
+        let span = self.piece();
+        loop {
+            if let Some(verdict) = self.advance(span) {
+                return verdict.clone();
+            }
+        }
+    }
+
+    fn differ(&mut self) -> Option<&Verdict> {
+        let difference = Difference {
+            start: self.agreed + 1,
+            yours: self.yours.pending.pop_front(),
+            reference: self.reference.pending.pop_front(),
+        };
+        self.end(Verdict::Differs(Box::new(difference)))
+    }
+
+    fn end(&mut self, verdict: Verdict) -> Option<&Verdict> {
+        self.yours.pending.clear();
+        self.reference.pending.clear();
+        self.verdict = Some(verdict);
+        self.verdict.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,133 @@
+use super::*;
+use crate::decisions::Fact;
+
+/// The model's starting point that reproduces `exercise`'s reference: the answer.
+fn answer(exercise: &Exercise) -> &'static str {
+    let scripting = exercise.scenario().unwrap().scripting().expect("the exercise's model runs scripts");
+    scripting.starters.iter().find(|s| s.policy == exercise.reference).expect("a starter reproduces it").source
+}
+
+fn check(exercise: &Exercise, source: &str) -> Verdict {
+    Checker::new(exercise, source).unwrap().run()
+}
+
+fn difference(verdict: Verdict) -> Difference {
+    match verdict {
+        Verdict::Differs(d) => *d,
+        other => panic!("expected a difference, got {other:?}"),
+    }
+}
+
+/// (time, job, server) of a start.
+fn start(d: &Option<Decision>) -> Option<(f64, Option<u64>, Option<u32>)> {
+    d.as_ref().map(|d| (d.time, d.job, d.server))
+}
+
+/// The shipped starting point for the reference is the answer: it passes, over many starts.
+#[test]
+fn the_starting_point_passes() {
+    for e in EXERCISES {
+        match check(e, answer(e)) {
+            Verdict::Pass { starts } => assert!(starts > 200, "{}: only {starts} starts compared", e.id),
+            other => panic!("{}: {other:?}", e.id),
+        }
+    }
+}
+
+/// The check compares decisions, not text: best fit written another way than the starting
+/// point passes.
+#[test]
+fn best_fit_written_another_way_passes() {
+    let best_fit = "fn schedule(ctx) {\n    for job in ctx.waiting() {\n        let server = ctx.best_fit(job);\n        \
+                    if server != () { ctx.start(job, server); }\n    }\n}\n";
+    assert!(matches!(check(&BEST_FIT, best_fit), Verdict::Pass { .. }));
+}
+
+/// First fit is not best fit: on pgrr-a1 the oldest job (a 0.6) waits for the empty server,
+/// and first fit keeps the 0.4 behind it waiting too, where best fit starts it at slot 274.
+/// The difference carries both decisions with their notes, the script's own included.
+#[test]
+fn first_fit_fails_best_fit_at_its_first_different_start() {
+    let first_fit = include_str!("../models/pgrr/scripts/first_fit.rhai")
+        .replace("ctx.start(job, server);", "ctx.note(\"rule\", \"first fit\");\n        ctx.start(job, server);");
+    let d = difference(check(&BEST_FIT, &first_fit));
+    assert_eq!(d.start, 3, "{d:?}");
+    assert_eq!(start(&d.reference), Some((274.0, Some(3), Some(0))));
+    assert_eq!(start(&d.yours), Some((575.0, Some(2), Some(0))));
+    assert_eq!(d.time(), 274.0);
+    let (yours, reference) = (d.yours.unwrap(), d.reference.unwrap());
+    assert_eq!(reference.why, "best fit: the fullest server it fits");
+    assert_eq!(yours.facts.first(), Some(&Fact::new("rule", "first fit")), "the script's note comes first");
+    assert!(reference.facts.iter().any(|f| f.label == "fullest server it fits"), "{:?}", reference.facts);
+}
+
+/// First come first served is not MSF: it holds the 32-core job 2 at the head until the
+/// machine empties, where MSF starts the 1-core job 3 as it arrives.
+#[test]
+fn fcfs_fails_msf_at_its_first_different_start() {
+    let d = difference(check(&MSF, include_str!("../models/msfq/scripts/fcfs.rhai")));
+    assert_eq!(d.start, 3, "{d:?}");
+    let (yours, reference) = (d.yours.as_ref().unwrap(), d.reference.as_ref().unwrap());
+    assert_eq!((reference.job, yours.job), (Some(3), Some(2)));
+    assert!(reference.time < yours.time, "{d:?}");
+    assert_eq!(d.time(), reference.time);
+    assert_eq!(reference.what, "job 3 (needs 1 core) starts");
+    assert_eq!(yours.what, "job 2 (needs 32 cores) starts");
+}
+
+/// The skeleton the editor opens with is not the answer: it starts nothing, and the check
+/// says so at the reference's first start.
+#[test]
+fn the_skeleton_starts_nothing() {
+    for e in EXERCISES {
+        let d = difference(check(e, e.skeleton));
+        assert_eq!((d.start, d.yours.is_none()), (1, true), "{}: {d:?}", e.id);
+        assert!(d.reference.is_some(), "{}", e.id);
+    }
+}
+
+/// The verdict does not depend on the pieces the check is cut into (the page's are its
+/// frames'), nor on the run: the same script gives the same verdict.
+#[test]
+fn the_verdict_is_the_same_in_any_pieces() {
+    let first_fit = include_str!("../models/pgrr/scripts/first_fit.rhai");
+    let whole = check(&BEST_FIT, first_fit);
+    for span in [1.0, 37.5, 1e9] {
+        let mut checker = Checker::new(&BEST_FIT, first_fit).unwrap();
+        let verdict = loop {
+            if let Some(v) = checker.advance(span) {
+                break v.clone();
+            }
+            assert!(checker.progress() < 1.0);
+        };
+        assert_eq!(verdict, whole, "pieces of {span}");
+        assert_eq!(checker.progress(), 1.0);
+    }
+    assert_eq!(check(&BEST_FIT, first_fit), whole);
+}
+
+/// A script that throws stops the check with its line; one that does not compile is refused
+/// before the check starts, with its line too.
+#[test]
+fn a_broken_script_is_named_with_its_line() {
+    let throws = "fn schedule(ctx) {\n    if ctx.slot > 10 { throw \"enough\"; }\n}";
+    match check(&BEST_FIT, throws) {
+        Verdict::Stopped { starts: 0, message } => assert!(message.contains("line 2"), "{message}"),
+        other => panic!("{other:?}"),
+    }
+    let error = Checker::new(&MSF, "fn schedule(ctx) {\n    let x = ;\n}").err().expect("a syntax error");
+    assert!(error.message.contains("line 2"), "{}", error.message);
+}
+
+#[test]
+fn exercises_are_found_by_name() {
+    assert_eq!(exercise("write-msf").unwrap(), &MSF);
+    assert_eq!((BEST_FIT.reference_label(), MSF.reference_label()), ("BF-J".to_string(), "MSF".to_string()));
+    assert!(exercise("nope").unwrap_err().message.contains("exercises are write-best-fit, write-msf"));
+    for e in EXERCISES {
+        let (link, errors) = decode_link(e.link);
+        assert!(errors.is_empty(), "{}: {errors:?}", e.id);
+        assert_eq!(link.policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(), [e.reference], "{}", e.id);
+        assert!(crate::script::check(e.skeleton).is_empty(), "{}: the skeleton compiles", e.id);
+    }
+}

@@ -1,0 +1,104 @@
+// Issue 34: an exercise. The tour step asks for best fit; a wrong script (first fit) is
+// checked against BF-J on the same arrivals and its first different start is shown beside the
+// reference's; the right one passes. axe finds nothing on the open exercise.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { ROOT, labTest } from './harness.mjs';
+
+const AXE = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+
+/** axe's violations on the page (WCAG 2.1 A and AA). */
+async function axeViolations(page) {
+  await page.evaluate(AXE);
+  const options = { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } };
+  const found = await page.evaluate((o) => window.axe.run(document, o), options);
+  return found.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+// First fit, written by hand: the oldest job on the lowest-numbered server it fits; when it
+// fits nowhere, everything behind it waits.
+const FIRST_FIT = `fn schedule(ctx) {
+    loop {
+        let job = ctx.head();
+        if job == () { break; }
+        let server = ctx.first_fit(job);
+        if server == () { break; }
+        ctx.start(job, server);
+    }
+}
+`;
+
+// Best fit: each waiting job, oldest first, on the fullest server it fits.
+const BEST_FIT = `fn schedule(ctx) {
+    for job in ctx.waiting() {
+        let server = ctx.best_fit(job);
+        if server != () { ctx.start(job, server); }
+    }
+}
+`;
+
+const focused = (page) => page.evaluate(() => document.activeElement?.id);
+
+/** Opens the editor, writes `source`, applies it; the focus comes back to "Write it". */
+async function write(page, source) {
+  await page.click('#exercise-write');
+  await page.waitForSelector('#script-editor');
+  assert.equal(await focused(page), 'script-source', 'the editor takes the focus');
+  await page.fill('#script-source', source);
+  await page.waitForSelector('#script-status.script-ok');
+  await page.click('#script-apply');
+  await page.waitForSelector('#script-editor', { state: 'detached' });
+  assert.equal(await focused(page), 'exercise-write', 'the focus goes back to Write it');
+}
+
+/** Checks the script and waits for the verdict; the focus moves to it. */
+async function check(page) {
+  await page.click('#exercise-check');
+  await page.waitForSelector('#exercise-result', { timeout: 60_000 });
+  assert.equal(await focused(page), 'exercise-result', 'the verdict takes the focus');
+  return page.getAttribute('#exercise-result', 'data-outcome');
+}
+
+labTest('issue 34: an exercise checks a written best fit against BF-J: the first different start side by side, then a pass', async (open) => {
+  const page = await open('tour=write-best-fit', { waitFor: '#exercise' });
+  assert.match(await page.textContent('#tour'), /Write best fit yourself/);
+
+  // The editor opens on a skeleton, not the answer, and offers no starting points (they hold it).
+  await page.click('#exercise-write');
+  await page.waitForSelector('#script-editor');
+  const skeleton = await page.inputValue('#script-source');
+  assert.match(skeleton, /fn schedule\(ctx\)/);
+  assert.doesNotMatch(skeleton, /best_fit\(/, 'the skeleton is not the answer');
+  assert.equal(await page.locator('#script-start').count(), 0);
+  assert.match(await page.textContent('#script-editor-title'), /Exercise: write BF-J/);
+  assert.deepEqual(await axeViolations(page), [], 'the exercise with its editor open');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#script-editor', { state: 'detached' });
+
+  // The skeleton as it stands starts nothing: the reference's first start is shown alone.
+  assert.equal(await check(page), 'differs');
+  assert.match(await page.textContent('#exercise-result [data-side="yours"]'), /no more starts/);
+
+  // First fit: the first start that differs, with both decisions and their reasons.
+  await write(page, FIRST_FIT);
+  assert.equal(await page.locator('#exercise-result').count(), 0, 'a new script clears the old verdict');
+  assert.equal(await check(page), 'differs');
+  assert.match(await page.textContent('#exercise-result h3'), /First difference: start 3/);
+  const yours = await page.textContent('#exercise-result [data-side="yours"]');
+  const reference = await page.textContent('#exercise-result [data-side="reference"]');
+  assert.match(yours, /slot 575.*job 2 \(size 0\.60.*→ server 1.*the script's choice/s, yours);
+  assert.match(reference, /Reference: BF-J.*slot 274.*job 3 \(size 0\.40.*→ server 1.*best fit: the fullest server it fits/s, reference);
+  assert.equal(await page.locator('#exercise-result [data-side="reference"] tr[data-fact="fullest server it fits"]').count(), 1);
+  assert.match(await page.textContent('#exercise-status'), /Not yet: start 3 differs from BF-J's, at slot 274/);
+  assert.equal(await page.getAttribute('#exercise-status', 'role'), 'status', 'the verdict is announced');
+  assert.deepEqual(await axeViolations(page), [], 'the exercise with its first difference');
+
+  // Best fit, written another way than the starting point: every start is BF-J's.
+  await write(page, BEST_FIT);
+  assert.equal(await check(page), 'pass');
+  assert.match(await page.textContent('#exercise-status'), /^Pass: all \d+ starts are the same as BF-J's/);
+  assert.deepEqual(await axeViolations(page), [], 'the exercise passed');
+});
