@@ -37,7 +37,11 @@ pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
     let attempt = use_state(|| exercise.skeleton.to_string());
     let editing = use_state(|| false);
     let checking = use_state(|| Checking::Idle);
-    let reference = use_memo((), move |()| exercise.reference_label());
+    // Labelled on the exercise's own scenario (its link's), whatever the form shows now.
+    let reference = use_memo((), move |()| {
+        packlab_core::link::scenario_of(exercise.link)
+            .map_or_else(|_| exercise.reference.to_string(), |s| exercise.reference_label(&s))
+    });
 
     let write = {
         let editing = editing.clone();
@@ -137,7 +141,8 @@ async fn run(
     source: &str,
     checking: &UseStateHandle<Checking>,
 ) -> Result<Verdict, String> {
-    let mut checker = Checker::new(exercise, source).map_err(|e| e.message)?;
+    let scenario = packlab_core::link::scenario_of(exercise.link).map_err(|e| e.to_string())?;
+    let mut checker = Checker::new(exercise, &scenario, source).map_err(|e| e.message)?;
     let piece = checker.piece();
     loop {
         if let Some(verdict) = checker.advance(piece) {

@@ -21,7 +21,6 @@ use std::collections::VecDeque;
 
 use crate::ConfigError;
 use crate::decisions::Decision;
-use crate::link::decode_link;
 use crate::model::policy::PolicySpec;
 use crate::report::{RunError, live_run};
 use crate::scenario::Scenario;
@@ -91,19 +90,11 @@ pub fn exercise(id: &str) -> Result<&'static Exercise, ConfigError> {
 }
 
 impl Exercise {
-    /// The scenario the check runs on.
-    pub fn scenario(&self) -> Result<Scenario, ConfigError> {
-        let (link, errors) = decode_link(self.link);
-        match errors.into_iter().next() {
-            Some(e) => Err(e),
-            None => Ok(link.scenario),
-        }
-    }
-
-    /// The reference's name as the page labels its lane ("BF-J").
-    pub fn reference_label(&self) -> String {
-        match (self.scenario(), PolicySpec::parse(self.reference)) {
-            (Ok(scenario), Ok(spec)) => scenario.policy_label(&spec),
+    /// The reference's name as the page labels its lane ("BF-J") on `scenario`, the one
+    /// [`Exercise::link`] opens.
+    pub fn reference_label(&self, scenario: &Scenario) -> String {
+        match PolicySpec::parse(self.reference) {
+            Ok(spec) => scenario.policy_label(&spec),
             _ => self.reference.to_string(),
         }
     }
@@ -188,15 +179,15 @@ pub struct Checker {
 }
 
 impl Checker {
-    /// A check of `source` on `exercise`: an error when the script does not compile (named
-    /// with its line) or the exercise's scenario does not load.
-    pub fn new(exercise: &Exercise, source: &str) -> Result<Self, ConfigError> {
-        let scenario = exercise.scenario()?;
+    /// A check of `source` on `exercise`, run on `scenario` (the one [`Exercise::link`] opens,
+    /// [`crate::link::scenario_of`]): an error when the script does not compile (named with its
+    /// line).
+    pub fn new(exercise: &Exercise, scenario: &Scenario, source: &str) -> Result<Self, ConfigError> {
         let script = PolicySpec::parse(&crate::script::spec_text(source)?)?;
         let reference = PolicySpec::parse(exercise.reference)?;
         Ok(Self {
-            yours: Side::new(&scenario, &script)?,
-            reference: Side::new(&scenario, &reference)?,
+            yours: Side::new(scenario, &script)?,
+            reference: Side::new(scenario, &reference)?,
             horizon: scenario.horizon() as f64,
             time: 0.0,
             agreed: 0,

@@ -1,14 +1,20 @@
 use super::*;
 use crate::decisions::Fact;
+use crate::link::{decode_link, scenario_of};
+
+/// The reference's label on the exercise's own scenario.
+fn label(exercise: &Exercise) -> String {
+    exercise.reference_label(&scenario_of(exercise.link).unwrap())
+}
 
 /// The model's starting point that reproduces `exercise`'s reference: the answer.
 fn answer(exercise: &Exercise) -> &'static str {
-    let scripting = exercise.scenario().unwrap().scripting().expect("the exercise's model runs scripts");
+    let scripting = scenario_of(exercise.link).unwrap().scripting().expect("the exercise's model runs scripts");
     scripting.starters.iter().find(|s| s.policy == exercise.reference).expect("a starter reproduces it").source
 }
 
 fn check(exercise: &Exercise, source: &str) -> Verdict {
-    Checker::new(exercise, source).unwrap().run()
+    Checker::new(exercise, &scenario_of(exercise.link).unwrap(), source).unwrap().run()
 }
 
 fn difference(verdict: Verdict) -> Difference {
@@ -93,7 +99,7 @@ fn the_verdict_is_the_same_in_any_pieces() {
     let first_fit = include_str!("../models/pgrr/scripts/first_fit.rhai");
     let whole = check(&BEST_FIT, first_fit);
     for span in [1.0, 37.5, 1e9] {
-        let mut checker = Checker::new(&BEST_FIT, first_fit).unwrap();
+        let mut checker = Checker::new(&BEST_FIT, &scenario_of(BEST_FIT.link).unwrap(), first_fit).unwrap();
         let verdict = loop {
             if let Some(v) = checker.advance(span) {
                 break v.clone();
@@ -115,14 +121,16 @@ fn a_broken_script_is_named_with_its_line() {
         Verdict::Stopped { starts: 0, message } => assert!(message.contains("line 2"), "{message}"),
         other => panic!("{other:?}"),
     }
-    let error = Checker::new(&MSF, "fn schedule(ctx) {\n    let x = ;\n}").err().expect("a syntax error");
+    let error = Checker::new(&MSF, &scenario_of(MSF.link).unwrap(), "fn schedule(ctx) {\n    let x = ;\n}")
+        .err()
+        .expect("a syntax error");
     assert!(error.message.contains("line 2"), "{}", error.message);
 }
 
 #[test]
 fn exercises_are_found_by_name() {
     assert_eq!(exercise("write-msf").unwrap(), &MSF);
-    assert_eq!((BEST_FIT.reference_label(), MSF.reference_label()), ("BF-J".to_string(), "MSF".to_string()));
+    assert_eq!((label(&BEST_FIT), label(&MSF)), ("BF-J".to_string(), "MSF".to_string()));
     assert!(exercise("nope").unwrap_err().message.contains("exercises are write-best-fit, write-msf"));
     for e in EXERCISES {
         let (link, errors) = decode_link(e.link);

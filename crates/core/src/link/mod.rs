@@ -168,6 +168,16 @@ pub fn decode_link(input: &str) -> (Link, Vec<ConfigError>) {
     (Link { preset: chosen, policies, named_policies, scenario, page }, errors)
 }
 
+/// The scenario of a link that must load whole (a link the code itself writes, such as a tour's
+/// or an exercise's): its first bad key is the error.
+pub fn scenario_of(link: &str) -> Result<Scenario, ConfigError> {
+    let (link, errors) = decode_link(link);
+    match errors.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(link.scenario),
+    }
+}
+
 /// Encodes a scenario as a query string (without `?`): preset, policies, seed, the keys that
 /// differ from the preset, then the page's keys that differ from their defaults.
 pub fn encode_link(preset: &Preset, policies: &[PolicySpec], scenario: &Scenario, page: &PageSettings) -> String {
