@@ -213,8 +213,10 @@ impl Race {
             if self.running().next().is_some() {
                 return Ok(());
             }
-            self.failed = Some(self.lanes[i].label.clone());
-            return Err(e);
+            // The last lane running failed: the race stops, as for any other failure.
+            for lane in &mut self.lanes {
+                lane.stopped = None;
+            }
         }
         self.stop_together(i);
         Err(e)
