@@ -222,12 +222,14 @@ impl Race {
         Err(e)
     }
 
-    /// Gives the lanes `runs` (a checkpoint's); a stopped lane runs again when its run is
-    /// from before the call that failed (it will fail there again, the run being
-    /// deterministic), and stays stopped otherwise.
-    fn restore(&mut self, runs: Vec<Box<dyn LiveRun>>) {
+    /// Gives the lanes `runs`, the checkpoint taken at `at`. A stopped lane runs again when
+    /// the checkpoint is from before the call that failed (it will fail there again, the run
+    /// being deterministic); a later checkpoint holds its failed run, which stays stopped. (The
+    /// checkpoint's time decides, not the run's: a run that failed at once is at the same
+    /// time as the clean one before it.)
+    fn restore(&mut self, (at, runs): (u64, Vec<Box<dyn LiveRun>>)) {
         for (lane, run) in self.lanes.iter_mut().zip(runs) {
-            if lane.stopped.as_ref().is_some_and(|(before, _)| run.now() <= *before) {
+            if lane.stopped.as_ref().is_some_and(|(before, _)| at as f64 <= *before) {
                 lane.stopped = None;
             }
             lane.run = run;
@@ -241,8 +243,7 @@ impl Race {
     fn stop_together(&mut self, i: usize) {
         self.failed = Some(self.lanes[i].label.clone());
         let last = self.lanes[i].run.time().saturating_sub(1) as f64;
-        let (_, runs) = self.checkpoints.restore(last);
-        self.restore(runs);
+        self.restore(self.checkpoints.restore(last));
         // Every lane passed `last` before (or fails earlier, which names that lane instead).
         let _ = self.run_forward(last);
     }
@@ -310,8 +311,7 @@ impl Race {
         let target = if target.is_nan() { 0.0 } else { target.clamp(0.0, self.horizon as f64) };
         let now = self.now();
         if target < now || self.checkpoints.latest_at_or_before(target) as f64 > now {
-            let (_, runs) = self.checkpoints.restore(target);
-            self.restore(runs);
+            self.restore(self.checkpoints.restore(target));
         }
         self.run_forward(target)
     }

@@ -231,6 +231,15 @@ fn a_failing_script_stops_its_lane_and_the_others_run_to_the_horizon() {
     assert_eq!(again.lanes[1].stopped.as_deref(), Some(why.as_str()));
     assert_eq!(again.lanes[0].slot, 900);
     race.explain().unwrap();
+    // A lane that fails at its first call: stepping back after the horizon moves the others
+    // one slot back, the failed lane staying stopped.
+    let at_once = packlab_core::script::spec_text("fn schedule(ctx) {\n  loop { }\n}\n").unwrap();
+    let mut race = Race::new(&setup(&["bf-js", &at_once]), 64);
+    race.advance(10_000, f64::INFINITY, || 0.0).unwrap();
+    race.step_back().unwrap();
+    let back = race.snapshot(Phase::Paused, 0);
+    assert_eq!(back.lanes[0].slot, 999);
+    assert!(back.lanes[1].stopped.is_some());
 }
 
 #[test]
