@@ -48,7 +48,8 @@ labTest('issue 34: a script written in the editor races beside BF-J/S, and its l
   await page.waitForSelector('#script-status.script-ok');
   await page.click('#script-apply');
   await page.waitForSelector('#script-editor', { state: 'detached' });
-  assert.equal(await page.evaluate(() => document.activeElement?.className), 'edit-script', 'the focus goes back to the button');
+  // The focus goes back to the lane's button (its row is drawn anew for the new script).
+  await page.waitForFunction(() => document.activeElement?.className === 'edit-script', null, { timeout: 5_000 });
   await page.waitForFunction(() => [...document.querySelectorAll('.lane-name')].some((l) => l.textContent.includes('Script (my first fit)')));
 
   await runToEnd(page, HORIZON);
