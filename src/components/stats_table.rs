@@ -143,8 +143,15 @@ fn row(lane: &LaneStats, columns: &Columns) -> Html {
             data-mean-response={mean("response")}
             data-mean-delay={mean("delay")}
             data-mean-reward={lane.mean_reward.map(|r| r.to_string())}
-            data-reward-now={columns.rewards.then_some(reward_now).flatten()}>
-            <th scope="row"><Swatch color={lane.color} markers={QUEUE_MARKERS} />{ &lane.label }</th>
+            data-reward-now={columns.rewards.then_some(reward_now).flatten()}
+            data-stopped={lane.stopped.clone()}>
+            <th scope="row">
+                <Swatch color={lane.color} markers={QUEUE_MARKERS} />{ &lane.label }
+                // A lane whose script failed stops here; the others run on.
+                if let Some(why) = &lane.stopped {
+                    <div class="lane-stopped" role="alert">{ format!("stopped: {why}") }</div>
+                }
+            </th>
             <td class="num time">{ group_digits(lane.slot) }</td>
             if columns.queues {
                 <td class="num">{ group_digits(lane.queue) }</td>

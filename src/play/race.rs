@@ -42,6 +42,9 @@ struct Lane {
     /// snapshot copies the log only when it moved (a run is deterministic, so the same moment,
     /// count and length after going back and forth is the same log).
     published: RefCell<(LogKey, Rc<[Decision]>)>,
+    /// Why the lane stopped while the others run on (its script failed), and the time its
+    /// run had reached cleanly before the call that failed.
+    stopped: Option<(f64, String)>,
 }
 
 /// The simulations of every policy of a [`Setup`], stepped in lockstep: after any call, all
@@ -90,6 +93,7 @@ impl Race {
                     run,
                     analysis,
                     published: RefCell::new(((0, 0, 0), Rc::from([]))),
+                    stopped: None,
                 })
             })
             .collect();
@@ -111,9 +115,15 @@ impl Race {
         }
     }
 
-    /// The exact time every lane has reached (between whole units after a step to an event).
+    /// The lanes still running: all but those whose script stopped them.
+    fn running(&self) -> impl Iterator<Item = &Lane> {
+        self.lanes.iter().filter(|l| l.stopped.is_none())
+    }
+
+    /// The exact time every running lane has reached (between whole units after a step to an
+    /// event).
     pub fn now(&self) -> f64 {
-        self.lanes.iter().map(|l| l.run.now()).fold(f64::INFINITY, f64::min).min(self.horizon as f64)
+        self.running().map(|l| l.run.now()).fold(f64::INFINITY, f64::min).min(self.horizon as f64)
     }
 
     /// The furthest time reached so far.
@@ -135,7 +145,7 @@ impl Race {
     /// Slots every lane has run. A race without lanes (a preset of bounds only) is over
     /// before it starts: nothing would ever move it, and seeking in it must not wait for that.
     pub fn slot(&self) -> u64 {
-        self.lanes.iter().map(|l| l.run.time()).min().unwrap_or(self.horizon)
+        self.running().map(|l| l.run.time()).min().unwrap_or(self.horizon)
     }
 
     pub fn horizon(&self) -> u64 {
@@ -180,15 +190,50 @@ impl Race {
     /// lanes between two), leaving a checkpoint where one is due.
     fn run_lanes(&mut self, n: u64) -> Result<(), EngineError> {
         for i in 0..self.lanes.len() {
+            if self.lanes[i].stopped.is_some() {
+                continue;
+            }
+            let before = self.lanes[i].run.now();
             if let Err(e) = self.lanes[i].run.run(n) {
-                self.stop_together(i);
-                return Err(e);
+                self.lane_failed(i, before, e)?;
             }
         }
         let at = self.slot();
         self.checkpoints.offer(at, self.lanes.iter().map(|l| &*l.run));
         self.furthest = self.furthest.max(self.now());
         Ok(())
+    }
+
+    /// Lane `i` failed with `e`, having run cleanly to `before`. A script's failure stops that
+    /// lane only, with its message, while another lane runs (issue 34: a hostile script must
+    /// not stop the race); any other failure (the waiting-job limit) stops the race.
+    fn lane_failed(&mut self, i: usize, before: f64, e: EngineError) -> Result<(), EngineError> {
+        if matches!(e, EngineError::Script { .. }) {
+            self.lanes[i].stopped = Some((before, e.to_string()));
+            if self.running().next().is_some() {
+                return Ok(());
+            }
+            // The last lane running failed: the race stops, as for any other failure.
+            for lane in &mut self.lanes {
+                lane.stopped = None;
+            }
+        }
+        self.stop_together(i);
+        Err(e)
+    }
+
+    /// Gives the lanes `runs`, the checkpoint taken at `at`. A stopped lane runs again when
+    /// the checkpoint is from before the call that failed (it will fail there again, the run
+    /// being deterministic); a later checkpoint holds its failed run, which stays stopped. (The
+    /// checkpoint's time decides, not the run's: a run that failed at once is at the same
+    /// time as the clean one before it.)
+    fn restore(&mut self, (at, runs): (u64, Vec<Box<dyn LiveRun>>)) {
+        for (lane, run) in self.lanes.iter_mut().zip(runs) {
+            if lane.stopped.as_ref().is_some_and(|(before, _)| at as f64 <= *before) {
+                lane.stopped = None;
+            }
+            lane.run = run;
+        }
     }
 
     /// Lane `i` stopped (the waiting-job limit) partway through a chunk the lanes before it
@@ -198,10 +243,7 @@ impl Race {
     fn stop_together(&mut self, i: usize) {
         self.failed = Some(self.lanes[i].label.clone());
         let last = self.lanes[i].run.time().saturating_sub(1) as f64;
-        let (_, runs) = self.checkpoints.restore(last);
-        for (lane, run) in self.lanes.iter_mut().zip(runs) {
-            lane.run = run;
-        }
+        self.restore(self.checkpoints.restore(last));
         // Every lane passed `last` before (or fails earlier, which names that lane instead).
         let _ = self.run_forward(last);
     }
@@ -218,18 +260,24 @@ impl Race {
 
     /// The events handled so far, over all lanes: a step has done something when it moved.
     fn events(&self) -> u64 {
-        self.lanes.iter().map(|l| l.run.readings().events).sum()
+        self.running().map(|l| l.run.readings().events).sum()
     }
 
     /// When the next pending event of any lane falls (continuous time).
     fn next_event(&self) -> Option<f64> {
-        self.lanes.iter().filter_map(|l| l.run.next_event()).reduce(f64::min)
+        self.running().filter_map(|l| l.run.next_event()).reduce(f64::min)
     }
 
     /// Every lane handles its events up to `time`; a whole time may take a checkpoint.
     fn run_lanes_to(&mut self, time: f64) -> Result<(), EngineError> {
-        for lane in &mut self.lanes {
-            lane.run.run_to(time)?;
+        for i in 0..self.lanes.len() {
+            if self.lanes[i].stopped.is_some() {
+                continue;
+            }
+            let before = self.lanes[i].run.now();
+            if let Err(e) = self.lanes[i].run.run_to(time) {
+                self.lane_failed(i, before, e)?;
+            }
         }
         if time == time.floor() {
             let at = self.slot();
@@ -263,10 +311,7 @@ impl Race {
         let target = if target.is_nan() { 0.0 } else { target.clamp(0.0, self.horizon as f64) };
         let now = self.now();
         if target < now || self.checkpoints.latest_at_or_before(target) as f64 > now {
-            let (_, runs) = self.checkpoints.restore(target);
-            for (lane, run) in self.lanes.iter_mut().zip(runs) {
-                lane.run = run;
-            }
+            self.restore(self.checkpoints.restore(target));
         }
         self.run_forward(target)
     }
@@ -405,6 +450,7 @@ impl Race {
                     occupancy_series: running_mean(run.series(Metric::Occupancy)),
                     view: Rc::new(run.view(detail)),
                     decisions: lane.decisions(),
+                    stopped: lane.stopped.as_ref().map(|(_, why)| why.clone()),
                 }
             })
             .collect();

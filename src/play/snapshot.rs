@@ -67,6 +67,8 @@ pub struct LaneStats {
     pub view: Rc<ClusterView>,
     /// The lane's last decisions with their reasons, oldest first (the event log).
     pub decisions: Rc<[Decision]>,
+    /// Why this lane stopped while the others run on (its script failed), if it did.
+    pub stopped: Option<String>,
 }
 
 /// Measured pace of the page while playing.

@@ -2,6 +2,7 @@
 // and replays with the same numbers in a fresh page and in `packlab run --link`.
 
 import assert from 'node:assert/strict';
+import { deflateRawSync } from 'node:zlib';
 
 import { assertClose, cliReports, labTest, rows, runToEnd } from './harness.mjs';
 
@@ -25,6 +26,9 @@ fn schedule(ctx) {
 
 labTest('issue 34: a script written in the editor races beside BF-J/S, and its link replays it in a fresh page and in the CLI', async (open) => {
   const page = await open(LAB);
+  // The picker offers the scripted policy as what it is to a user.
+  const offer = page.locator('#policies label.check', { has: page.locator('input[value="script"]') });
+  assert.match(await offer.textContent(), /Write your own/);
   await page.check('#policies input[value="script"]');
   await page.waitForSelector('.lane-setup .edit-script');
   await page.click('.lane-setup .edit-script');
@@ -44,7 +48,8 @@ labTest('issue 34: a script written in the editor races beside BF-J/S, and its l
   await page.waitForSelector('#script-status.script-ok');
   await page.click('#script-apply');
   await page.waitForSelector('#script-editor', { state: 'detached' });
-  assert.equal(await page.evaluate(() => document.activeElement?.className), 'edit-script', 'the focus goes back to the button');
+  // The focus goes back to the lane's button (its row is drawn anew for the new script).
+  await page.waitForFunction(() => document.activeElement?.className === 'edit-script', null, { timeout: 5_000 });
   await page.waitForFunction(() => [...document.querySelectorAll('.lane-name')].some((l) => l.textContent.includes('Script (my first fit)')));
 
   await runToEnd(page, HORIZON);
@@ -77,4 +82,67 @@ labTest('issue 34: a link whose script is not a script names the policy key, and
   assert.equal(await page.locator('#crash').count(), 0, 'the page crashed');
   assert.deepEqual(Object.keys(await rows(page)), ['bf-js'], 'the lab keeps the good lane');
   await runToEnd(page, 200);
+});
+
+// A script in a link as the core writes it (crates/core/src/script/source.rs): raw deflate,
+// then base64url without padding.
+const scriptSpec = (source) => `script:src=${deflateRawSync(Buffer.from(source), { level: 9 }).toString('base64url')}`;
+
+// Hostile scripts, each with the message its lane must stop with: the line and the limit. A
+// limit exceeded directly in `fn schedule` is named at the line `fn schedule` starts on; one
+// exceeded deeper, at the line of the call that led to it.
+const HOSTILE = [
+  ['// name: endless loop\nfn schedule(ctx) {\n    loop { }\n}\n', /script line 2: exceeded 1000000 operations/],
+  [
+    '// name: endless recursion\nfn down(n) {\n    down(n + 1)\n}\nfn schedule(ctx) {\n    down(0);\n}\n',
+    /script line \d+: exceeded 32 nested function calls/,
+  ],
+  [
+    '// name: growing array\nfn schedule(ctx) {\n    let a = [];\n    loop { a.push(a.len()); }\n}\n',
+    /script line 2: .*exceeded 10000 array elements/,
+  ],
+];
+
+labTest('issue 34: hostile scripts stop their own lanes with the line and the limit; the built-in lane and the page run on', async (open) => {
+  const horizon = 400_000;
+  const policies = ['bf-js', ...HOSTILE.map(([source]) => scriptSpec(source))].join(',');
+  const page = await open(`preset=pgrr-a1&policy=${policies}&seed=2&horizon=${horizon}&speed=max`);
+  await page.click('#play');
+  await page.waitForFunction(() => document.querySelectorAll('#stats tr[data-stopped]').length === 3, null, {
+    timeout: 30_000,
+  });
+  const stopped = await page.$$eval('#stats tr[data-stopped]', (trs) => trs.map((tr) => tr.dataset.stopped));
+  for (const [, pattern] of HOSTILE) {
+    assert.ok(stopped.some((m) => pattern.test(m)), `a lane stopped with ${pattern}: ${stopped.join(' | ')}`);
+  }
+  const shown = await page.locator('#stats .lane-stopped').allTextContents();
+  assert.equal(shown.length, 3, 'each stopped lane says why in the table');
+  assert.ok(shown.every((t) => /^stopped: script line \d+: /.test(t)), shown.join(' | '));
+
+  // The page answers while the built-in lane runs on: pausing and playing take effect.
+  const builtin = '#stats tr[data-policy="bf-js"]';
+  const timeOf = () => page.$eval(builtin, (tr) => Number(tr.dataset.time));
+  if ((await page.getAttribute('#play', 'aria-pressed')) === 'true') {
+    await page.click('#play');
+    await page.waitForSelector('#play[aria-pressed="false"]', { timeout: 5_000 });
+    const paused = await timeOf();
+    await page.waitForTimeout(300);
+    assert.equal(await timeOf(), paused, 'a paused race stays where it is');
+    await page.click('#play');
+  }
+  await page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.time) === 400_000, builtin, {
+    timeout: 120_000,
+  });
+  await page.waitForFunction(() => document.querySelector('#play')?.textContent.trim() === 'Run again', null, {
+    timeout: 5_000,
+  });
+  assert.equal(await page.$eval(builtin, (tr) => tr.dataset.stopped), undefined, 'the built-in lane did not stop');
+  assert.ok((await timeOf()) === horizon);
+  // The scripted lanes stay stopped where they failed, and going back on the timeline works.
+  assert.equal((await page.$$('#stats tr[data-stopped]')).length, 3);
+  await page.click('#back');
+  await page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.time) < 400_000, builtin, {
+    timeout: 30_000,
+  });
+  assert.equal(await page.locator('#crash').count(), 0, 'the page crashed');
 });

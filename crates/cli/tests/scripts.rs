@@ -91,3 +91,21 @@ fn hostile_scripts_stop_with_the_line_and_the_limit() {
         }
     }
 }
+
+const JSQ: &str = include_str!("../../core/src/models/ghra/scripts/jsq.rhai");
+
+#[test]
+fn a_ghra_routing_script_runs_like_algorithm_2_and_a_bad_route_names_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(&dir, "jsq.rhai", JSQ);
+    let run = |policy: &str| ok(&["run", "--preset", "ghra-b4", "--horizon", "200", "--policy", policy, "--json"]);
+    let scripted: serde_json::Value = serde_json::from_str(&run(&format!("script:{file}"))).unwrap();
+    let builtin: serde_json::Value = serde_json::from_str(&run("alg2-jsq")).unwrap();
+    for key in ["mean_queue", "mean_delay", "dummies_started"] {
+        assert!(scripted[key].is_number(), "{key}: {scripted}");
+        assert_eq!(scripted[key], builtin[key], "{key}");
+    }
+    let bad = write(&dir, "bad.rhai", "fn schedule(ctx) {\n  ctx.route(-1);\n}\n");
+    let args = ["run", "--preset", "ghra-b4", "--horizon", "200", "--policy", &format!("script:{bad}")];
+    fails(&args, &["script line 2: policy bug: server -1 does not exist"]);
+}

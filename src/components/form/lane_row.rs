@@ -59,10 +59,12 @@ pub fn LaneRow(props: &LaneRowProps) -> Html {
             let (editing, dispatch) = (editing.clone(), props.dispatch.clone());
             Callback::from(move |source: String| {
                 editing.set(false);
-                // The new script is a new spec, so a new row (rows are keyed by their spec):
-                // the focus goes to its button once it is drawn, not to the old one's.
+                // The new script re-keys this lane's row, so the button that opened the editor
+                // is gone when the editor closes: the focus goes to the new row's button once
+                // it is drawn.
                 crate::dom::focus::focus_first_later(vec![
                     format!(".lane-setup:nth-child({}) .edit-script", lane + 1),
+                    ".lane-setup .edit-script".into(),
                     "#policies input".into(),
                 ]);
                 dispatch.emit(Action::SetPolicyParam {

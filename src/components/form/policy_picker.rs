@@ -3,6 +3,7 @@
 use yew::prelude::*;
 
 use packlab_core::models::policies_of;
+use packlab_core::script;
 
 use crate::components::form::LabControlsProps;
 use crate::components::form::field_notice::Notice;
@@ -24,12 +25,14 @@ pub fn PolicyPicker(props: &LabControlsProps) -> Html {
                     let checked = chosen.iter().any(|p| p.name() == meta.name);
                     let name = meta.name;
                     let toggle = props.dispatch.reform(move |_: Event| Action::TogglePolicy(name));
+                    // The scripted policy is offered as what it is to a user: a rule of their own.
+                    let label = if name == script::NAME { script::PICKER_LABEL } else { meta.label };
                     html! {
                         <label class="check" title={meta.summary}>
                             <input type="checkbox" name="policy" value={meta.name} {checked}
                                 disabled={full && !checked} onchange={toggle} />
                             // A long name may break after its "+" (DRA+Preemption) in a narrow column.
-                            <span>{ for meta.label.split_inclusive('+').map(|part| html! { <>{ part }<wbr /></> }) }</span>
+                            <span>{ for label.split_inclusive('+').map(|part| html! { <>{ part }<wbr /></> }) }</span>
                         </label>
                     }
                 }) }

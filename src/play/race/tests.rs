@@ -208,3 +208,47 @@ fn explaining_replays_exactly_the_decisions_made() {
         assert_eq!(quiet, before, "{preset}: explaining moved nothing");
     }
 }
+
+/// A script that loops at its 50th call: it stops its own lane, named, and the other runs on.
+const LOOPS_LATE: &str = "fn schedule(ctx) {\n  if ctx.slot > 50 {\n    loop { }\n  }\n}\n";
+
+#[test]
+fn a_failing_script_stops_its_lane_and_the_others_run_to_the_horizon() {
+    let script = packlab_core::script::spec_text(LOOPS_LATE).unwrap();
+    let mut race = Race::new(&setup(&["bf-js", &script]), 64);
+    assert_eq!(race.advance(10_000, f64::INFINITY, || 0.0).unwrap(), 1_000);
+    assert!(race.finished());
+    let snap = race.snapshot(Phase::Finished, 0);
+    assert_eq!((snap.lanes[0].slot, snap.lanes[0].stopped.as_deref()), (1_000, None));
+    let why = snap.lanes[1].stopped.clone().expect("the script's lane stopped");
+    assert!(why.contains("script line 1: exceeded 1000000 operations"), "{why}");
+    assert!(snap.lanes[1].slot <= 51, "the script's lane stopped at its slot: {}", snap.lanes[1].slot);
+    // Going back before the failure runs the lane again, and forward it stops there again.
+    race.seek(20.0).unwrap();
+    assert_eq!(race.snapshot(Phase::Paused, 0).lanes[1].stopped, None);
+    race.seek(900.0).unwrap();
+    let again = race.snapshot(Phase::Paused, 0);
+    assert_eq!(again.lanes[1].stopped.as_deref(), Some(why.as_str()));
+    assert_eq!(again.lanes[0].slot, 900);
+    race.explain().unwrap();
+    // A lane that fails at its first call: stepping back after the horizon moves the others
+    // one slot back, the failed lane staying stopped.
+    let at_once = packlab_core::script::spec_text("fn schedule(ctx) {\n  loop { }\n}\n").unwrap();
+    let mut race = Race::new(&setup(&["bf-js", &at_once]), 64);
+    race.advance(10_000, f64::INFINITY, || 0.0).unwrap();
+    race.step_back().unwrap();
+    let back = race.snapshot(Phase::Paused, 0);
+    assert_eq!(back.lanes[0].slot, 999);
+    assert!(back.lanes[1].stopped.is_some());
+}
+
+#[test]
+fn a_race_of_failing_scripts_only_stops_naming_the_last() {
+    let script = packlab_core::script::spec_text(LOOPS_LATE).unwrap();
+    let mut race = Race::new(&setup(&[&script]), 64);
+    let e = race.advance(10_000, f64::INFINITY, || 0.0).unwrap_err();
+    assert!(e.to_string().contains("exceeded 1000000 operations"), "{e}");
+    assert!(race.failed_lane().is_some());
+    // As any failure: every lane back at the last whole unit the failed one passed.
+    assert!(race.slot() <= 51 && !race.finished(), "{}", race.slot());
+}

@@ -49,6 +49,9 @@ pub const ENTRY: &str = "schedule";
 pub const NAME: &str = "script";
 /// What users see before the script's own name: "Script (best fit)".
 pub const LABEL: &str = "Script";
+/// What a policy picker calls the scripted policy: checking it adds a lane whose script the
+/// user writes (its lane row opens the editor).
+pub const PICKER_LABEL: &str = "Write your own…";
 /// How the CLI's `--policy script:FILE` starts (a spec's own parameters are `KEY=VALUE`).
 pub const FILE_PREFIX: &str = "script:";
 

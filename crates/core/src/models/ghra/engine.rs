@@ -254,7 +254,7 @@ impl GhraSim {
 
         let (mut ctx, policy) = self.context();
         let target = match policy.distributed() {
-            true => Some(policy.route(j, &mut ctx).ok_or(EngineError::Unrouted { job_type: j as u16 })?),
+            true => Some(policy.route(j, &mut ctx)?),
             false => None,
         };
         let queue = match target {

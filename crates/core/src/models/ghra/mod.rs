@@ -15,6 +15,7 @@ pub mod policies;
 pub mod policy;
 mod presets;
 pub mod scenario;
+pub mod script;
 pub mod state;
 pub mod stats;
 pub mod summary;
@@ -172,5 +173,9 @@ impl Model for Ghra {
 
     fn presets() -> Vec<Preset<GhraScenario>> {
         presets::presets()
+    }
+
+    fn scripting() -> Option<&'static crate::script::Scripting> {
+        Some(&script::SCRIPTING)
     }
 }

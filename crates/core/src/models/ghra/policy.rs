@@ -220,11 +220,11 @@ pub trait GhraPolicy: dyn_clone::DynClone {
     }
 
     /// The server whose own queue an arriving job of `job_type` joins (distributed
-    /// architecture only; central queues never ask).
-    /// Central queues are never asked; a policy that answers `None` routes nothing and the
-    /// engine stops with an error rather than lose the job.
-    fn route(&mut self, _job_type: usize, _ctx: &mut GhraContext<'_>) -> Option<u32> {
-        None
+    /// architecture only; central queues are never asked). The engine checks the server
+    /// exists and could hold the job when empty; a policy that cannot route (or a script that
+    /// failed) answers an error, and the run stops rather than lose the job.
+    fn route(&mut self, job_type: usize, _ctx: &mut GhraContext<'_>) -> Result<u32, EngineError> {
+        Err(EngineError::Unrouted { job_type: job_type as u16 })
     }
 }
 

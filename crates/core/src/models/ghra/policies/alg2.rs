@@ -35,6 +35,16 @@ impl Alg2 {
         Self { weight, routing, router: None }
     }
 
+    /// The router, once built (at `Begin`): a scripted routing reads it and records its
+    /// choices in it, so Algorithm 2's starts keep it current.
+    pub fn router(&self) -> Option<&Router> {
+        self.router.as_ref()
+    }
+
+    pub fn router_mut(&mut self) -> Option<&mut Router> {
+        self.router.as_mut()
+    }
+
     fn arm(&self, ctx: &mut GhraContext<'_>, queue: QueueRef) {
         ctx.set_clock(queue, self.weight.rate(ctx.state().queue_len(queue)));
     }
@@ -45,14 +55,15 @@ impl GhraPolicy for Alg2 {
         true
     }
 
-    fn route(&mut self, job_type: usize, ctx: &mut GhraContext<'_>) -> Option<u32> {
+    fn route(&mut self, job_type: usize, ctx: &mut GhraContext<'_>) -> Result<u32, EngineError> {
         // The router is built at Begin, before any arrival.
+        let router = self.router.as_mut().ok_or(EngineError::Unrouted { job_type: job_type as u16 })?;
         let mut why = ctx.explaining().then(String::new);
-        let server = self.router.as_mut()?.route(job_type, ctx.rng(), why.as_mut());
+        let server = router.route(job_type, ctx.rng(), why.as_mut());
         if let Some(why) = why {
             ctx.note("routing", why);
         }
-        Some(server)
+        Ok(server)
     }
 
     fn on_event(&mut self, event: GhraEvent, ctx: &mut GhraContext<'_>) -> Result<(), EngineError> {

@@ -193,14 +193,15 @@ impl GhraPolicy for MaxWeight {
         true
     }
 
-    fn route(&mut self, job_type: usize, ctx: &mut GhraContext<'_>) -> Option<u32> {
+    fn route(&mut self, job_type: usize, ctx: &mut GhraContext<'_>) -> Result<u32, EngineError> {
         // The router is built at Begin, before any arrival.
+        let router = self.router.as_mut().ok_or(EngineError::Unrouted { job_type: job_type as u16 })?;
         let mut why = ctx.explaining().then(String::new);
-        let server = self.router.as_mut()?.route(job_type, ctx.rng(), why.as_mut());
+        let server = router.route(job_type, ctx.rng(), why.as_mut());
         if let Some(why) = why {
             ctx.note("routing", why);
         }
-        Some(server)
+        Ok(server)
     }
 
     fn on_event(&mut self, event: GhraEvent, ctx: &mut GhraContext<'_>) -> Result<(), EngineError> {

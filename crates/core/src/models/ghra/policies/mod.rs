@@ -15,4 +15,7 @@ pub use weight::Weight;
 
 use super::Ghra;
 
-crate::policy_list!(Ghra: alg1, alg2, alg2_po2, mw_global, mw_local);
+crate::policy_list!(Ghra: alg1, alg2, alg2_po2, mw_global, mw_local, script);
+
+#[cfg(test)]
+mod script_tests;

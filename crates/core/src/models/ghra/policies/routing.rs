@@ -111,6 +111,19 @@ impl Router {
         self.eligible[job_type][member]
     }
 
+    /// The eligible servers whose `job_type` queue is the shortest, in the order JSQ draws
+    /// among them (a scripted routing sees the same list, so a uniform pick is JSQ itself).
+    pub fn shortest(&self, job_type: usize) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.lengths[job_type].shortest().iter().map(move |&m| self.eligible[job_type][m as usize])
+    }
+
+    /// A job of `job_type` joined `server`'s queue by a choice made elsewhere (a script).
+    pub fn joined(&mut self, job_type: usize, server: u32) {
+        let member = self.member[job_type][server as usize];
+        debug_assert_ne!(member, u32::MAX, "server {server} does not queue type {job_type}");
+        self.lengths[job_type].increment(member as usize);
+    }
+
     /// A job of `job_type` left `server`'s queue (it started).
     pub fn left(&mut self, job_type: usize, server: u32) {
         let member = self.member[job_type][server as usize];

@@ -1,0 +1,80 @@
+//! Script: the user's own routing, written in rhai (see `docs/scripts.md`).
+//!
+//! Not a policy of the paper: Algorithm 2 (GH-RA §3.2.2, SPEC 3.2.2) with the routing of
+//! each arriving job to a server's own queue decided by the script's `fn schedule(ctx)`
+//! instead of JSQ or power of two; the clocks, dummies and starts are Algorithm 2's
+//! ([`crate::models::ghra::script`] lists what `ctx` offers and why routing is what a script
+//! owns).
+
+use std::rc::Rc;
+
+use rhai::Dynamic;
+
+use super::alg2::Alg2;
+use super::routing::Routing;
+use super::weight::{F, Weight};
+use crate::model::policy::{Param, Policy, PolicySpec};
+use crate::models::ghra::script::{Arrival, Arrivals, Contexts, Ctx, STARTERS, register};
+use crate::models::ghra::{Ghra, GhraContext, GhraEvent, GhraPolicy, boxed};
+use crate::script::lease::Lease;
+use crate::script::{self, Program, source};
+use crate::{ConfigError, EngineError};
+
+/// The script, and Algorithm 2's weight function.
+const PARAMS: &[Param] = &[script::PARAMS[0], F];
+
+pub const POLICY: Policy<Ghra> = Policy::new(
+    script::NAME,
+    script::LABEL,
+    "your own routing, a script that picks the server queue each arriving job joins; Algorithm 2's clocks start it (docs/scripts.md)",
+    |spec, _| boxed(Scripted::build(spec)?),
+)
+.params(PARAMS);
+
+/// A compiled script and Algorithm 2's clocks; clones (the timeline's checkpoints) share the
+/// script.
+#[derive(Debug, Clone)]
+pub struct Scripted {
+    /// Algorithm 2, whose router only keeps the queue lengths (the script routes).
+    clocks: Alg2,
+    program: Rc<Program>,
+}
+
+impl Scripted {
+    /// The spec's script, or the first starting point.
+    pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
+        let source = match spec.param("src") {
+            Some(text) => source::decode(text).map_err(|m| spec.error(m))?,
+            None => STARTERS[0].source.to_string(),
+        };
+        let program = Rc::new(Program::compile(&source, register)?);
+        Ok(Self { clocks: Alg2::new(Weight::of(spec), Routing::Jsq), program })
+    }
+}
+
+impl GhraPolicy for Scripted {
+    fn distributed(&self) -> bool {
+        true
+    }
+
+    fn route(&mut self, job_type: usize, ctx: &mut GhraContext<'_>) -> Result<u32, EngineError> {
+        let unrouted = EngineError::Unrouted { job_type: job_type as u16 };
+        let router = self.clocks.router().ok_or(unrouted)?;
+        let mut arrival = Arrival { router, job_type, chosen: None };
+        let program = &self.program;
+        Lease::<Arrivals>::lend(&mut arrival, |a| {
+            Lease::<Contexts>::lend(ctx, |x| program.call(Dynamic::from(Ctx { engine: x.clone(), arrival: a.clone() })))
+        })
+        .map_err(|e| EngineError::Script { message: e.to_string() })?;
+        let server = arrival.chosen.ok_or_else(|| EngineError::Script {
+            message: "script: `fn schedule(ctx)` returned without routing the arriving job (call `ctx.route(server)`)"
+                .to_string(),
+        })?;
+        self.clocks.router_mut().expect("built at Begin").joined(job_type, server);
+        Ok(server)
+    }
+
+    fn on_event(&mut self, event: GhraEvent, ctx: &mut GhraContext<'_>) -> Result<(), EngineError> {
+        self.clocks.on_event(event, ctx)
+    }
+}
