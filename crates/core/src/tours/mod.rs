@@ -324,23 +324,50 @@ pub const TOURS: &[Tour] = &[
         id: "msf-swings",
         title: "Most Servers First against Quickswap",
         paper: "MSFQ",
-        steps: &[Step {
-            text: "32 cores; a tenth of the jobs need all 32. MSF (most servers first) always starts the jobs \
+        steps: &[
+            Step {
+                text: "32 cores; a tenth of the jobs need all 32. MSF (most servers first) always starts the jobs \
                    that need the most cores. MSFQ with ℓ = 31 stops starting small jobs as soon as at most ℓ of \
                    them are left (n₁ ≤ 31), lets those finish, then serves the large jobs.",
-            after: "Why: MSF keeps every core busy, yet it alternates long phases of large jobs and of small \
+                after: "Why: MSF keeps every core busy, yet it alternates long phases of large jobs and of small \
                     jobs, and the number in system swings into the thousands; MSFQ's quick switch keeps both \
                     phases short.",
-            link: "preset=msfq-d1&policy=msf,msfq:l=31&seed=1&horizon=100000",
-            highlight: "chart-queue",
-            question: Some(Question {
-                prompt: "Both keep the cores about as busy. Under which do fewer jobs wait?",
-                choices: &["MSF", "MSFQ", "about the same"],
-                answer: 1,
-            }),
-            check: Check::Shorter { longer: "msf", shorter: "msfq:l=31", factor: 5.0 },
-            source: "MSFQ §1 Fig. 1 (k = 32, ℓ = k − 1), §4.1 (MSF's phases), §4.2 (phase 3 ends when n₁ ≤ ℓ)",
-        }],
+                link: "preset=msfq-d1&policy=msf,msfq:l=31&seed=1&horizon=100000",
+                highlight: "chart-queue",
+                question: Some(Question {
+                    prompt: "Both keep the cores about as busy. Under which do fewer jobs wait?",
+                    choices: &["MSF", "MSFQ", "about the same"],
+                    answer: 1,
+                }),
+                check: Check::Shorter { longer: "msf", shorter: "msfq:l=31", factor: 5.0 },
+                source: "MSFQ §1 Fig. 1 (k = 32, ℓ = k − 1), §4.1 (MSF's phases), §4.2 (phase 3 ends when n₁ ≤ ℓ)",
+            },
+            Step {
+                text: "The same 32 cores and the same mix of jobs. The stability map under the charts runs each \
+                   policy at many arrival rates and narrows down the largest at which its queue stays put: its \
+                   frontier. No policy can keep more than k / E[need × size] = 32 / 4.1 = 7.805 jobs per time \
+                   unit, the capacity; the first step ran MSF at 7.5, just below it, with a long queue.",
+                after: "Why: when every job needs one core or all of them, MSF never leaves idle a core that a \
+                    waiting job could use, and Theorem 1 proves it throughput-optimal (MSF is MSFQ with ℓ = 0): its queue stays put up to \
+                    the capacity, however long its phases. The long queue of the first step is slow phases, not \
+                    growth. MSFQ keeps the same frontier with short phases. Follow a tested load in the map's \
+                    table to watch the queue there.",
+                link: "preset=msfq-d1&policy=msf,msfq:l=31&seed=1&horizon=400000&map=4",
+                highlight: "stability-map",
+                question: Some(Question {
+                    prompt: "Where will MSF's frontier sit on this mix?",
+                    choices: &[
+                        "at the capacity, 7.805",
+                        "near 7.5, where its queue was so long in the first step",
+                        "well below 7.5",
+                    ],
+                    answer: 0,
+                }),
+                check: Check::Frontier { policy: "msf", fraction: 1.0, within: 0.05 },
+                source: "MSFQ §5.1 (Theorem 1: MSFQ is throughput-optimal for every ℓ, and ℓ = 0 is MSF: §4.2), \
+                     §1 Fig. 1 (k = 32, λ = 7.5 close to the limit 7.805)",
+            },
+        ],
     },
     Tour {
         id: "mw-local-mixed-fleet",
@@ -413,165 +440,4 @@ pub fn tour(id: &str) -> Result<&'static Tour, ConfigError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::limits::PAGE_MAX_POINTS;
-    use crate::link::decode_link;
-    use crate::view::{LiveRun, Watch};
-
-    /// The lanes as the page reads them when a step's run ends: each policy run to the horizon
-    /// with the page's series, its readings and its verdict.
-    fn outcomes(link: &str) -> Vec<LaneOutcome> {
-        let (decoded, errors) = decode_link(link);
-        assert!(errors.is_empty(), "{link}: {errors:?}");
-        let scenario = &decoded.scenario;
-        decoded
-            .policies
-            .iter()
-            .map(|p| {
-                let mut run: Box<dyn LiveRun> =
-                    crate::report::live_run(scenario, p, Watch::page(PAGE_MAX_POINTS)).unwrap();
-                run.run(scenario.any().window().horizon).unwrap();
-                let readings = run.readings();
-                LaneOutcome {
-                    policy: p.to_string(),
-                    label: scenario.policy_label(p),
-                    mean_queue: readings.mean_queue,
-                    unstable: run.trend().map(|t| t.unstable),
-                    normalized_reward: readings.mean_reward,
-                    greedy_reward: scenario.any().reward_reference().map(|r| r.greedy),
-                    optimal_reward: scenario.any().reward_reference().map(|r| r.optimal),
-                }
-            })
-            .collect()
-    }
-
-    /// Every step's link loads, its question is well formed, it highlights a part of the
-    /// page that exists, and its check holds on the run as the page plays it.
-    #[test]
-    fn every_tour_tells_a_true_story() {
-        let parts = [
-            "lanes",
-            "stats",
-            "chart-queue",
-            "chart-occupancy",
-            "chart-job-time",
-            "chart-reward",
-            "alpha-view",
-            "stability-map",
-        ];
-        assert!(TOURS.iter().flat_map(|t| t.steps).all(|s| parts.contains(&s.highlight)));
-        assert!(["PG-RR", "MSFQ", "GH-RA", "PG-AS"].iter().all(|paper| TOURS.iter().any(|t| t.paper == *paper)));
-        for t in TOURS {
-            assert!(!t.steps.is_empty(), "{}", t.id);
-            for (k, step) in t.steps.iter().enumerate() {
-                assert!(step.source.starts_with(t.paper), "{} step {} cites its paper", t.id, k + 1);
-                if let Some(q) = step.question {
-                    assert!(q.answer < q.choices.len(), "{} step {}", t.id, k + 1);
-                }
-                let (decoded, _) = decode_link(step.link);
-                // A step about the map opens it (its link holds `map=`) and is stated from it.
-                assert_eq!(step.check.reads_map(), decoded.page.map.is_some(), "{} step {}", t.id, k + 1);
-                let (holds, statement) = match &decoded.page.map {
-                    Some(spec) => {
-                        let setup = crate::scenario::Setup {
-                            preset: decoded.preset.clone(),
-                            scenario: decoded.scenario.clone(),
-                            policies: decoded.policies.clone(),
-                        };
-                        let mut finder = spec.finder(&setup).unwrap();
-                        finder.run_all().unwrap();
-                        step.check.state_map(&finder).unwrap()
-                    }
-                    None => step.check.state(&outcomes(step.link), &decoded.scenario).unwrap(),
-                };
-                assert!(holds, "{} step {}: {statement}", t.id, k + 1);
-                // Every verdict quotes its own run (PG-AS's α question quoted only the theory,
-                // though the step plays DRA): a lane's label and a number the table shows.
-                let named = outcomes(step.link).iter().any(|l| statement.contains(&l.label));
-                assert!(named, "{} step {} quotes no lane of its run: {statement}", t.id, k + 1);
-                // The text before the question tells no outcome: how a policy fails waits for
-                // the verdict (and `after`).
-                // Nor does the tour's title, which the page shows while the question waits.
-                for word in [
-                    "fails",
-                    "stuck",
-                    "slower than it arrives",
-                    "unstable",
-                    "swings",
-                    "thousands",
-                    "keeps it short",
-                    "tight",
-                    "all VQS keeps",
-                ] {
-                    let asks = step.question.is_some();
-                    assert!(!(asks && step.text.contains(word)), "{} step {} gives away '{word}'", t.id, k + 1);
-                    assert!(!(asks && t.title.contains(word)), "{}'s title gives away '{word}'", t.id);
-                }
-            }
-        }
-        assert!(tour("nope").unwrap_err().message.contains("tours are vqs-vs-best-fit"));
-    }
-
-    fn lane(policy: &str, label: &str, queue: f64, unstable: bool) -> LaneOutcome {
-        LaneOutcome {
-            policy: policy.into(),
-            label: label.into(),
-            mean_queue: queue,
-            unstable: Some(unstable),
-            normalized_reward: Some(1020.65),
-            greedy_reward: Some(1065.33),
-            optimal_reward: Some(1100.0),
-        }
-    }
-
-    /// "Which queue grows" holds only on the verdicts: a queue ten times longer but stable
-    /// does not pass, nor one that grows while the other grows too.
-    #[test]
-    fn a_growing_queue_is_judged_by_the_verdicts() {
-        let any = crate::scenario::Setup::from_preset("pgrr-a1").unwrap().scenario;
-        let check = Check::Grows { grows: "vqs", settles: "bf-js" };
-        let state = |v: LaneOutcome, b: LaneOutcome| check.state(&[v, b], &any).unwrap();
-        let (holds, text) = state(lane("vqs", "VQS (J=2)", 1100.014, true), lane("bf-js", "BF-J/S", 2.84, false));
-        assert!(holds);
-        assert_eq!(
-            text,
-            "VQS (J=2)'s queue grew (UNSTABLE), mean waiting 1\u{202f}100.01; \
-             BF-J/S's queue settled (stable), mean waiting 2.84."
-        );
-        assert!(!state(lane("vqs", "VQS", 100.0, false), lane("bf-js", "BF-J/S", 2.0, false)).0, "long, stable");
-        assert!(!state(lane("vqs", "VQS", 100.0, true), lane("bf-js", "BF-J/S", 50.0, true)).0, "both grow");
-        assert!(!state(lane("vqs", "VQS", 1.0, false), lane("bf-js", "BF-J/S", 50.0, true)).0, "the other grows");
-        assert!(check.state(&[lane("vqs", "VQS", 3.0, true)], &any).is_err());
-        let mut no_queue = lane("bf-js", "BF-J/S", 0.0, false);
-        no_queue.unstable = None;
-        assert!(check.state(&[lane("vqs", "VQS", 3.0, true), no_queue], &any).is_err());
-    }
-
-    /// "Under which do fewer jobs wait" needs both queues stable and the factor between them.
-    #[test]
-    fn a_shorter_queue_needs_both_stable() {
-        let any = crate::scenario::Setup::from_preset("msfq-d1").unwrap().scenario;
-        let check = Check::Shorter { longer: "msf", shorter: "msfq", factor: 5.0 };
-        let state = |l: LaneOutcome, s: LaneOutcome| check.state(&[l, s], &any).unwrap();
-        let (holds, text) = state(lane("msf", "MSF", 60.0, false), lane("msfq", "MSFQ", 2.5, false));
-        assert!(holds);
-        assert_eq!(
-            text,
-            "MSFQ's queue settled (stable), mean waiting 2.50; MSF's queue settled (stable), mean waiting 60.00."
-        );
-        assert!(!state(lane("msf", "MSF", 60.0, true), lane("msfq", "MSFQ", 2.5, false)).0, "MSF grows");
-        assert!(!state(lane("msf", "MSF", 10.0, false), lane("msfq", "MSFQ", 2.5, false)).0, "only 4 times");
-    }
-
-    /// The reward sentence quotes the table's "÷ U^(g)" (three decimals) and the note's U^(g).
-    #[test]
-    fn the_reward_sentence_quotes_the_table() {
-        let any = crate::scenario::Setup::from_preset("pgas-c4").unwrap().scenario;
-        let (holds, text) = Check::RewardNearGreedy { policy: "dra", fraction: 0.9 }
-            .state(&[lane("dra", "DRA", 0.0, false)], &any)
-            .unwrap();
-        assert!(holds);
-        assert_eq!(text, "DRA earned 1\u{202f}020.6 per server, 0.958 of U^(g) = 1\u{202f}065.3.");
-    }
-}
+mod tests;
