@@ -117,7 +117,8 @@ struct Advanced {
 /// workers get the next round, until none is left; then the finished map.
 fn advance(shared: &Shared) -> Advanced {
     let mut guard = shared.borrow_mut();
-    let (Some(run), mut out) = (guard.as_mut(), Advanced::default()) else { return Advanced::default() };
+    let mut out = Advanced::default();
+    let Some(run) = guard.as_mut() else { return out };
     let Some(pool) = run.pool.as_ref() else { return out };
     let (round, growths, error) = {
         let p = pool.progress.borrow();
@@ -377,9 +378,12 @@ fn map_body(run: &MapRun, theme: packlab_plot::Theme) -> Html {
                 <p class={if failed { "field-error" } else { "hint" }} id="map-stopped">{ message }</p>
             }
             if !warnings.is_empty() {
-                <ul class="map-warnings" id="map-below-proven" role="alert">
-                    { for warnings.iter().map(|w| html! { <li>{ format!("Below a proven boundary: {w}") }</li> }) }
-                </ul>
+                // The alert on a wrapper: a list keeps its list role (axe: an <li> needs a list).
+                <div id="map-below-proven" role="alert">
+                    <ul class="map-warnings">
+                        { for warnings.iter().map(|w| html! { <li>{ format!("Below a proven boundary: {w}") }</li> }) }
+                    </ul>
+                </div>
             }
             <MapChart finder={finder.clone()} {theme} />
             <MapTable finder={finder.clone()} />

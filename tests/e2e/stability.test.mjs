@@ -219,6 +219,7 @@ labTest('the chart colours each tested load by its verdict in every theme, axe f
   // Hover names the point; a click opens the lab at that scenario and load.
   const target = apart(await drawnPoints(page)).find((p) => p.verdict === 'unstable');
   assert.ok(target, 'an unstable load stands apart on the chart');
+  await page.locator('#chart-stability').scrollIntoViewIfNeeded();
   const box = await page.locator('#chart-stability').boundingBox();
   await page.mouse.move(box.x + target.x + 2, box.y + target.y - 1);
   await page.waitForFunction(() => document.querySelector('#chart-stability').dataset.pointing === 'true');
