@@ -1,7 +1,7 @@
 //! Charts drawn on a `<canvas>` (plotters-canvas, sharp at any pixel ratio, with the text sizes
 //! remembered) and as SVG documents (plotters' SVG backend): the same chart code as the CLI.
 
-use packlab_plot::Chart;
+use packlab_plot::{Chart, Frame};
 use plotters::prelude::*;
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform};
 use plotters_canvas::CanvasBackend;
@@ -11,13 +11,24 @@ use web_sys::HtmlCanvasElement;
 /// as [`css_size`](crate::hooks::use_canvas_size::css_size) gives it) times the device pixel ratio, so lines and text are sharp on
 /// phones and at 150 % zoom.
 pub fn draw(canvas: &HtmlCanvasElement, size: (f64, f64), chart: &Chart<'_>) -> Result<(), String> {
+    draw_framed(canvas, size, chart).map(|_| ())
+}
+
+/// [`draw`], saying where the plot landed in the canvas's CSS pixels: what a click on the
+/// chart is hit-tested against.
+pub fn draw_framed(canvas: &HtmlCanvasElement, size: (f64, f64), chart: &Chart<'_>) -> Result<Frame, String> {
     let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
     draw_scaled(canvas, size, ratio, chart)
 }
 
 /// Draws `chart` laid out for `size` CSS pixels on a canvas of `scale` device pixels per CSS
 /// pixel (at least 1).
-pub fn draw_scaled(canvas: &HtmlCanvasElement, size: (f64, f64), scale: f64, chart: &Chart<'_>) -> Result<(), String> {
+pub fn draw_scaled(
+    canvas: &HtmlCanvasElement,
+    size: (f64, f64),
+    scale: f64,
+    chart: &Chart<'_>,
+) -> Result<Frame, String> {
     let scale = if scale.is_finite() { scale.clamp(1.0, 4.0) } else { 1.0 };
     let (width, height) = (size.0.max(1.0).round(), size.1.max(1.0).round());
     let (pixels_wide, pixels_high) = ((width * scale).round() as u32, (height * scale).round() as u32);
@@ -36,8 +47,9 @@ pub fn draw_scaled(canvas: &HtmlCanvasElement, size: (f64, f64), scale: f64, cha
     context.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0).map_err(|_| "cannot scale the canvas")?;
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("the canvas has no 2D context")?;
     let area = MeasuredText { canvas: backend, size: (width as u32, height as u32) }.into_drawing_area();
-    packlab_plot::draw(&area, chart).map_err(|e| format!("cannot draw the chart: {e}"))?;
-    area.present().map_err(|e| format!("cannot draw the chart: {e}"))
+    let frame = packlab_plot::draw_framed(&area, chart).map_err(|e| format!("cannot draw the chart: {e}"))?;
+    area.present().map_err(|e| format!("cannot draw the chart: {e}"))?;
+    Ok(frame)
 }
 
 /// `chart` as an SVG document of `size` CSS pixels: plotters' SVG backend and the same chart

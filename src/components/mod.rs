@@ -18,6 +18,7 @@
 //! * [`theory_view`]: what the scenario's theory draws without simulating, computed on the page;
 //! * [`sweep_view`]: a preset's swept figure, run in Web Workers;
 //! * [`stability_view`]: the stability map, computed in Web Workers round after round;
+//! * [`map_chart`]: the map's chart, its tested loads coloured by verdict and clickable;
 //! * [`share`]: the link, the command and the exports.
 //!
 //! [`Action`]: crate::state::Action
@@ -35,6 +36,7 @@ pub mod inspector;
 pub mod keyboard_help;
 pub mod lanes;
 pub mod live_chart;
+pub mod map_chart;
 pub mod notices;
 pub mod playback;
 pub mod record;

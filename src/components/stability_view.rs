@@ -15,12 +15,10 @@ use std::rc::Rc;
 use packlab_core::ConfigError;
 use packlab_core::model::table::sig;
 use packlab_core::scenario::Setup;
-use packlab_core::stability::{Finder, MAP_MAX_REPS, MapSpec, Status, Tested, Verdict, below_proven, graph};
-use packlab_plot::GraphChart;
-use web_sys::HtmlCanvasElement;
+use packlab_core::stability::{Finder, MAP_MAX_REPS, MapSpec, Status, Verdict, below_proven, probed};
 use yew::prelude::*;
 
-use crate::charts::canvas::draw;
+use crate::components::map_chart::{MapChart, point_label, verdict_word};
 use crate::dom::page::{current_link, value_of};
 use crate::dom::workers::now_ms;
 use crate::state::Action;
@@ -39,6 +37,57 @@ pub struct StabilityViewProps {
     /// Told the finished map (for a tour step about it), and `None` when a new map starts.
     #[prop_or_default]
     pub on_done: Callback<Option<Rc<Finder>>>,
+    /// Says what the map did (started, first picture, done, stopped) in the page's live region.
+    #[prop_or_default]
+    pub on_announce: Callback<String>,
+}
+
+/// Why a map ended before its last round.
+#[derive(Debug, Clone, PartialEq)]
+enum Ended {
+    /// The Stop button, after this many rounds and runs.
+    Stopped { rounds: usize, runs: usize },
+    /// A worker failed, or a round could not be made.
+    Failed(String),
+}
+
+impl Ended {
+    fn message(&self) -> String {
+        match self {
+            Ended::Stopped { rounds, runs } => format!(
+                "The map was stopped by you after {rounds} round{} ({runs} runs): the intervals below are those \
+                 found so far. Map it runs the map again from the start.",
+                if *rounds == 1 { "" } else { "s" }
+            ),
+            Ended::Failed(e) => format!("The map stopped because a run failed: {e}"),
+        }
+    }
+}
+
+/// What a finished map says: done, or done at the run budget with the cells it cut short.
+fn done_message(run: &MapRun) -> String {
+    let finder = &run.finder;
+    let seconds = run.done_ms.map_or(0.0, |d| (d - run.started_ms) / 1000.0);
+    let cut = finder.cells.iter().filter(|c| c.status == Status::Budget).count();
+    if cut > 0 {
+        return format!(
+            "The map reached its run budget of {} runs after {} rounds ({seconds:.1} s): {cut} interval{} stopped \
+             short of 2%.",
+            finder.options.max_runs,
+            finder.rounds,
+            if cut == 1 { "" } else { "s" }
+        );
+    }
+    let labels = finder.labels();
+    let intervals: Vec<String> = finder
+        .cells
+        .iter()
+        .map(|c| {
+            let end = |t: Option<packlab_core::stability::Tested>| t.map_or("–".to_string(), |t| sig(t.load));
+            format!("{} [{}, {}]", labels[c.policy], end(c.lo), end(c.hi))
+        })
+        .collect();
+    format!("The stability map is done after {} rounds ({seconds:.1} s): {}.", finder.rounds, intervals.join("; "))
 }
 
 /// A map under way: the finder, the workers running its current round, and its times.
@@ -52,40 +101,63 @@ struct MapRun {
     /// When the first round's intervals were in: the first picture.
     first_ms: Option<f64>,
     done_ms: Option<f64>,
-    error: Option<String>,
+    ended: Option<Ended>,
 }
 
 type Shared = Rc<RefCell<Option<MapRun>>>;
 
+/// What a worker's answer moved: the finished map, and a sentence for the live region.
+#[derive(Default)]
+struct Advanced {
+    done: Option<Rc<Finder>>,
+    said: Option<String>,
+}
+
 /// After a worker's answer: once the round is complete, the finder takes it in and the
 /// workers get the next round, until none is left; then the finished map.
-fn advance(shared: &Shared) -> Option<Rc<Finder>> {
+fn advance(shared: &Shared) -> Advanced {
     let mut guard = shared.borrow_mut();
-    let run = guard.as_mut()?;
-    let pool = run.pool.as_ref()?;
+    let mut out = Advanced::default();
+    let Some(run) = guard.as_mut() else { return out };
+    let Some(pool) = run.pool.as_ref() else { return out };
     let (round, growths, error) = {
         let p = pool.progress.borrow();
         let growths: Option<Vec<_>> = p.results.iter().cloned().collect();
         (p.jobs.0.clone(), growths, p.error.clone())
     };
+    if run.ended.is_some() || run.done_ms.is_some() {
+        return out;
+    }
     if let Some(e) = error {
-        run.error.get_or_insert(e);
-        return None;
+        let ended = Ended::Failed(e);
+        out.said = Some(ended.message());
+        run.ended = Some(ended);
+        return out;
     }
-    if run.done_ms.is_some() {
-        return None;
+    let Some(growths) = growths else { return out };
+    run.finder.absorb(&round, &growths);
+    if run.first_ms.is_none() {
+        let first = now_ms();
+        run.first_ms = Some(first);
+        out.said = Some(format!(
+            "The map's first picture is in after {:.1} s; its intervals are being narrowed.",
+            (first - run.started_ms) / 1000.0
+        ));
     }
-    run.finder.absorb(&round, &growths?);
-    run.first_ms.get_or_insert_with(now_ms);
     match run.finder.next_round() {
         Ok(Some(next)) => pool.run(MapRound(next)),
         Ok(None) => {
             run.done_ms = Some(now_ms());
-            return Some(Rc::new(run.finder.clone()));
+            out.said = Some(done_message(run));
+            out.done = Some(Rc::new(run.finder.clone()));
         }
-        Err(e) => run.error = Some(e.to_string()),
+        Err(e) => {
+            let ended = Ended::Failed(e.to_string());
+            out.said = Some(ended.message());
+            run.ended = Some(ended);
+        }
     }
-    None
+    out
 }
 
 /// Starts the map `spec` of `setup`: the finder and its first round in the workers.
@@ -93,14 +165,14 @@ fn start(setup: &Setup, spec: &MapSpec, shared: &Shared, changed: Callback<()>) 
     let mut finder = spec.finder(setup)?;
     let round = finder.next_round()?;
     let started_ms = now_ms();
-    let mut run = MapRun { finder, pool: None, workers: 0, started_ms, first_ms: None, done_ms: None, error: None };
+    let mut run = MapRun { finder, pool: None, workers: 0, started_ms, first_ms: None, done_ms: None, ended: None };
     match round {
         None => run.done_ms = Some(started_ms),
         Some(round) => {
             run.workers = worker_count(round.len());
             match WorkerPool::start(MapRound(round), run.workers, changed) {
                 Ok(pool) => run.pool = Some(pool),
-                Err(e) => run.error = Some(e),
+                Err(e) => run.ended = Some(Ended::Failed(e)),
             }
         }
     }
@@ -114,7 +186,6 @@ pub fn StabilityView(props: &StabilityViewProps) -> Html {
     let setup = &props.setup;
     let shared: Shared = use_mut_ref(|| None);
     let redraw = use_force_update();
-    let canvas = use_node_ref();
     let spec = props.map.clone().unwrap_or_default();
     let reps = use_state(|| spec.reps.to_string());
     let axis = use_state(|| spec.axis.as_ref().map_or(String::new(), |(k, v)| format!("{k}:{v}")));
@@ -123,6 +194,7 @@ pub fn StabilityView(props: &StabilityViewProps) -> Html {
     {
         // The map follows the link: a new scenario, new lanes or a new map starts it again.
         let (shared, setup, redraw, on_done) = (shared.clone(), setup.clone(), redraw.clone(), props.on_done.clone());
+        let announce = props.on_announce.clone();
         let (reps, axis, start_error) = (reps.clone(), axis.clone(), start_error.clone());
         use_effect_with((scenario_link(setup.as_ref()), props.map.clone()), move |(_, map)| {
             shared.borrow_mut().take();
@@ -132,35 +204,40 @@ pub fn StabilityView(props: &StabilityViewProps) -> Html {
                 reps.set(spec.reps.to_string());
                 axis.set(spec.axis.as_ref().map_or(String::new(), |(k, v)| format!("{k}:{v}")));
                 let again = {
-                    let (shared, redraw, on_done) = (shared.clone(), redraw.clone(), on_done.clone());
+                    let (shared, redraw, on_done, announce) =
+                        (shared.clone(), redraw.clone(), on_done.clone(), announce.clone());
                     Callback::from(move |()| {
                         // Told once the map is borrowed no more: the listener may render at once.
-                        if let Some(map) = advance(&shared) {
+                        let advanced = advance(&shared);
+                        if let Some(said) = advanced.said {
+                            announce.emit(said);
+                        }
+                        if let Some(map) = advanced.done {
                             on_done.emit(Some(map));
                         }
                         redraw.force_update();
                     })
                 };
-                if let Err(e) = start(&setup, spec, &shared, again) {
-                    start_error.set(Some(e));
+                match start(&setup, spec, &shared, again) {
+                    Err(e) => start_error.set(Some(e)),
+                    Ok(()) => {
+                        let state = shared.borrow();
+                        let said = state.as_ref().map(|run| match &run.ended {
+                            Some(ended) => ended.message(),
+                            None => format!(
+                                "Mapping where each policy stops being stable: round 1 runs in {} worker{}.",
+                                run.workers,
+                                if run.workers == 1 { "" } else { "s" }
+                            ),
+                        });
+                        drop(state);
+                        if let Some(said) = said {
+                            announce.emit(said);
+                        }
+                    }
                 }
             }
             redraw.force_update();
-        });
-    }
-    {
-        // The chart follows the rounds: the core's chart of the map, `packlab stability`'s SVG.
-        let (shared, canvas, theme) = (shared.clone(), canvas.clone(), props.theme);
-        use_effect(move || {
-            if let (Some(run), Some(canvas)) = (shared.borrow().as_ref(), canvas.cast::<HtmlCanvasElement>()) {
-                let graph = graph(&run.finder);
-                let size = (f64::from(canvas.client_width()), f64::from(canvas.client_height()));
-                let figure = GraphChart::new(&graph);
-                let chart = packlab_plot::Chart { theme, ..figure.chart() };
-                if let Err(e) = draw(&canvas, size, &chart) {
-                    web_sys::console::warn_1(&e.into());
-                }
-            }
         });
     }
     if !setup.scenario.info().queue {
@@ -195,11 +272,20 @@ pub fn StabilityView(props: &StabilityViewProps) -> Html {
         })
     };
     let stop = {
-        let (shared, redraw) = (shared.clone(), redraw.clone());
+        let (shared, redraw, announce) = (shared.clone(), redraw.clone(), props.on_announce.clone());
         Callback::from(move |_: MouseEvent| {
-            if let Some(run) = shared.borrow_mut().as_mut() {
+            let said = shared.borrow_mut().as_mut().and_then(|run| {
                 run.pool = None;
-                run.error.get_or_insert_with(|| "stopped".into());
+                if run.ended.is_some() || run.done_ms.is_some() {
+                    return None;
+                }
+                let ended = Ended::Stopped { rounds: run.finder.rounds, runs: run.finder.runs };
+                let said = ended.message();
+                run.ended = Some(ended);
+                Some(said)
+            });
+            if let Some(said) = said {
+                announce.emit(said);
             }
             redraw.force_update();
         })
@@ -209,8 +295,8 @@ pub fn StabilityView(props: &StabilityViewProps) -> Html {
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::SetMap(None)))
     };
     let state = shared.borrow();
-    let running = state.as_ref().is_some_and(|r| r.pool.is_some() && r.done_ms.is_none() && r.error.is_none());
-    let body = state.as_ref().map(|run| map_body(run, &canvas));
+    let running = state.as_ref().is_some_and(|r| r.pool.is_some() && r.done_ms.is_none() && r.ended.is_none());
+    let body = state.as_ref().map(|run| map_body(run, props.theme));
     drop(state);
     let command = props.map.as_ref().map(|spec| spec.command(&current_link(&scenario_link(setup))));
     let field = |e: &Option<ConfigError>| {
@@ -224,7 +310,7 @@ pub fn StabilityView(props: &StabilityViewProps) -> Html {
                    stable at lo, not stable at hi, by how fast the queue grows over replications. Computed in Web \
                    Workers at this page's scenario and lanes, round after round: the first round tests four loads \
                    per policy (a coarse frontier), each later one halves every interval, down to 2%. Dashed: the \
-                   capacity and each policy's proven load. Each tested load opens the lab there." }
+                   capacity and each policy's proven load. Each tested load opens the lab there: click it on the chart, or follow its link in the table." }
             </p>
             <div class="sweep-form">
                 <label class="field">
@@ -256,7 +342,7 @@ pub fn StabilityView(props: &StabilityViewProps) -> Html {
 }
 
 /// The map so far: its status, warnings, chart and table.
-fn map_body(run: &MapRun, canvas: &NodeRef) -> Html {
+fn map_body(run: &MapRun, theme: packlab_plot::Theme) -> Html {
     let finder = &run.finder;
     let now = now_ms();
     let seconds = |at: f64| (at - run.started_ms) / 1000.0;
@@ -274,49 +360,43 @@ fn map_body(run: &MapRun, canvas: &NodeRef) -> Html {
     if run.done_ms.is_some() {
         status += ": done";
     }
-    let chart = graph(finder);
     let warnings = below_proven(finder);
-    let done = run.done_ms.is_some() && run.error.is_none();
+    let done = run.done_ms.is_some() && run.ended.is_none();
+    // How the map ended, when it did not simply narrow every interval.
+    let ended = match &run.ended {
+        Some(ended) => Some((ended.message(), matches!(ended, Ended::Failed(_)))),
+        None if done && finder.cells.iter().any(|c| c.status == Status::Budget) => Some((done_message(run), false)),
+        None => None,
+    };
     html! {
         <div class="map-body" id="map-body" data-done={done.to_string()} data-rounds={finder.rounds.to_string()}
             data-first-ms={run.first_ms.map(|f| format!("{:.0}", f - run.started_ms)).unwrap_or_default()}
             data-done-ms={run.done_ms.map(|f| format!("{:.0}", f - run.started_ms)).unwrap_or_default()}>
             <p class="status" id="map-status" role="status">{ status }</p>
-            if let Some(e) = &run.error {
-                <p class="field-error" id="map-stopped" role="alert">{ format!("The map stopped: {e}") }</p>
+            // Said in the page's live region as it happens; shown here for whoever looks.
+            if let Some((message, failed)) = ended {
+                <p class={if failed { "field-error" } else { "hint" }} id="map-stopped">{ message }</p>
             }
             if !warnings.is_empty() {
-                <ul class="map-warnings" id="map-below-proven" role="alert">
-                    { for warnings.iter().map(|w| html! { <li>{ format!("Below a proven boundary: {w}") }</li> }) }
-                </ul>
+                // The alert on a wrapper: a list keeps its list role (axe: an <li> needs a list).
+                <div id="map-below-proven" role="alert">
+                    <ul class="map-warnings">
+                        { for warnings.iter().map(|w| html! { <li>{ format!("Below a proven boundary: {w}") }</li> }) }
+                    </ul>
+                </div>
             }
-            <figure class="chart">
-                <canvas ref={canvas.clone()} id="chart-stability" role="img" aria-label={chart.description.clone()} />
-                <figcaption>{ chart.caption.clone() }</figcaption>
-            </figure>
+            <MapChart finder={finder.clone()} {theme} />
             <MapTable finder={finder.clone()} />
         </div>
     }
 }
 
-/// The loads judged in cell `index`, by load, each load's last verdict (a longer horizon's).
-fn tested_in(finder: &Finder, index: usize) -> Vec<Tested> {
-    let mut tested: Vec<Tested> = Vec::new();
-    for (_, t) in finder.tested.iter().filter(|(c, _)| *c == index) {
-        match tested.iter_mut().find(|s| s.load == t.load) {
-            Some(earlier) => *earlier = *t,
-            None => tested.push(*t),
-        }
-    }
-    tested.sort_by(|a, b| a.load.total_cmp(&b.load));
-    tested
-}
-
 fn verdict_class(verdict: Verdict) -> (&'static str, &'static str, &'static str) {
+    let word = verdict_word(verdict);
     match verdict {
-        Verdict::Stable => ("verdict stable", "✓", "stable"),
-        Verdict::Unstable => ("verdict unstable", "✗", "unstable"),
-        Verdict::Undecided => ("verdict undecided", "?", "undecided"),
+        Verdict::Stable => ("verdict stable", "✓", word),
+        Verdict::Unstable => ("verdict unstable", "✗", word),
+        Verdict::Undecided => ("verdict undecided", "?", word),
     }
 }
 
@@ -342,6 +422,7 @@ fn MapTable(props: &MapTableProps) -> Html {
         finder.setup.scenario.keys().into_iter().find(|k| k.key == key).map_or(key.to_string(), |k| k.label.to_string())
     });
     let number = |v: Option<f64>| v.map_or("–".to_string(), sig);
+    let probed = probed(finder);
     html! {
         <table class="sweep-table map-table" id="map-table">
             <caption>{ "Each tested load: ✓ stable, ✗ not stable, ? undecided; follow one to watch the queue there." }</caption>
@@ -371,10 +452,11 @@ fn MapTable(props: &MapTableProps) -> Html {
                             <td>{ number(c.theory.capacity.as_ref().map(|k| k.load)) }</td>
                             <td>{ number(c.theory.proven_load()) }</td>
                             <td class="map-loads">
-                                { for tested_in(finder, index).into_iter().map(|t| {
+                                { for probed.iter().filter(|p| p.cell == index).map(|p| {
+                                    let t = p.tested;
                                     let (class, mark, word) = verdict_class(t.judgement.verdict);
                                     let href = packlab_core::link::map_point(finder, c.value, t.load).map(|q| format!("?{q}")).unwrap_or_default();
-                                    let label = format!("{} at load {}: {word}; open the lab there", labels[c.policy], sig(t.load));
+                                    let label = point_label(finder, index, t.load, t.judgement.verdict);
                                     html! {
                                         <a class={class} href={href} aria-label={label.clone()} title={label}
                                             data-load={t.load.to_string()} data-verdict={word}>

@@ -65,11 +65,11 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     let restarted = race.restarted.clone().filter(|note| {
         lab.tour.is_none() || !quiet_note.borrow().as_ref().is_some_and(|quiet| Rc::ptr_eq(quiet, note))
     });
-    // What the Record control last asked the status line to say.
-    let record_note = use_state(|| None::<Rc<str>>);
-    let on_record_note = {
-        let record_note = record_note.clone();
-        use_callback((), move |said: String, _| record_note.set(Some(Rc::from(said))))
+    // What the Record control or the stability map last asked the status line to say.
+    let announcement = use_state(|| None::<Rc<str>>);
+    let on_announcement = {
+        let announcement = announcement.clone();
+        use_callback((), move |said: String, _| announcement.set(Some(Rc::from(said))))
     };
     let inspect = use_state(Inspect::default);
     // The stability map once done, for a tour step about it.
@@ -148,8 +148,8 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                         on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_back={race.back.clone()}
                         on_seek={race.seek.clone()} query={lab.query_at(None)} on_restart={race.restart.clone()}
                         on_help={toggle_help.reform(|()| Some(true))} {seeking} />
-                    <Record query={share_query.clone()} on_announce={on_record_note} />
-                    <Announcer snapshot={snapshot.clone()} intent={intent.clone()} note={(*record_note).clone()} />
+                    <Record query={share_query.clone()} on_announce={on_announcement.clone()} />
+                    <Announcer snapshot={snapshot.clone()} intent={intent.clone()} note={(*announcement).clone()} />
                     if let Some(note) = &restarted {
                         <p id="restarted" class="hint restarted" role="status">{ note.to_string() }</p>
                     }
@@ -174,7 +174,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     </div>
                     <SweepView setup={setup.clone()} query={lab.query()} name={name.clone()} {theme} />
                     <StabilityView setup={setup.clone()} map={lab.map.clone()} dispatch={props.dispatch.clone()} {theme}
-                        on_done={on_map_done} />
+                        on_done={on_map_done} on_announce={on_announcement.clone()} />
                 }
                 <ShareAndExport snapshot={snapshot.clone()} query={share_query} {name} charts={!theory_only}
                     seed={setup.scenario.seed()} marks={marks.clone()} {load}

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
+  axeViolations,
   RACE,
   RESULTS,
   ROOT,
@@ -22,20 +23,7 @@ import {
   waitForSlot,
 } from './harness.mjs';
 
-const AXE = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 const THEMES = ['light', 'dark', 'high-contrast'];
-
-/** axe's violations on the page (WCAG 2.1 A and AA), or only `rules` if given. */
-async function axeViolations(page, rules) {
-  await page.evaluate(AXE);
-  const options = rules
-    ? { runOnly: { type: 'rule', values: rules } }
-    : { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } };
-  const found = await page.evaluate((o) => window.axe.run(document, o), options);
-  return found.violations.map(
-    (v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`).join(' | ')}`,
-  );
-}
 
 /** The id, or else the tag and class, of the focused element. */
 async function focusedName(page) {

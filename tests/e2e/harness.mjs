@@ -297,3 +297,23 @@ export async function runSweep(page, loads, reps) {
     })),
   );
 }
+
+/** axe-core's script (npm), read when a test first asks for it. */
+let axeSource;
+
+/** axe's violations on the page (WCAG 2.1 A and AA), or only `rules` if given; within `within` (a
+ * selector) if given, else on the whole page. */
+export async function axeViolations(page, rules, within = undefined) {
+  axeSource ??= readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+  const options = rules
+    ? { runOnly: { type: 'rule', values: rules } }
+    : { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } };
+  const found = await page.evaluate(
+    (o) => window.axe.run(o.within ? document.querySelector(o.within) : document, o.options),
+    { options, within },
+  );
+  return found.violations.map(
+    (v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`).join(' | ')}`,
+  );
+}

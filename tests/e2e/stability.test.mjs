@@ -1,7 +1,9 @@
 // The stability map in the page: computed in Web Workers from the link, it finds the intervals
 // `packlab stability` finds for the same link and seeds (lo and hi per policy, the same
 // numbers), says the same "below a proven boundary" warnings, and every tested load opens the
-// lab at that scenario and load, by a click or by Enter on the focused link.
+// lab at that scenario and load, by a click on the chart or on the table's link, or by Enter on
+// the focused link. The chart colours each tested load by its verdict in every theme, axe finds
+// nothing wrong with the map, and the live region says how a map ended.
 //
 //   trunk build --release && PACKLAB_CLI=target/release/packlab node --test tests/e2e/stability.test.mjs
 
@@ -11,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { ROOT, cliCommand, labTest } from './harness.mjs';
+import { ROOT, axeViolations, cliCommand, labTest } from './harness.mjs';
 
 /** A small map: two policies, a short horizon, 2 replications per load. */
 const MAP = 'preset=pgrr-a1&policy=vqs,bf-js&seed=3&horizon=20000';
@@ -147,4 +149,99 @@ labTest('along a second axis, the page and the CLI find the same intervals at ev
   );
   // The axis is in the page's link.
   assert.equal(new URL(await page.inputValue('#link')).searchParams.get('map_axis'), 'servers:1,2');
+});
+
+/** The verdicts' colours in each theme (the plot's `Theme::verdicts`), as RGB. */
+const VERDICT_RGB = {
+  light: { stable: [0x1b, 0x78, 0x37], unstable: [0xb2, 0x18, 0x2b], undecided: [0x6a, 0x6a, 0x6a] },
+  dark: { stable: [0x7f, 0xbf, 0x7b], unstable: [0xff, 0x8a, 0x80], undecided: [0xc2, 0xc8, 0xd0] },
+  'high-contrast': { stable: [0x00, 0x64, 0x00], unstable: [0xa0, 0x00, 0x00], undecided: [0x00, 0x00, 0x00] },
+};
+
+/** The chart's tested loads where the page drew them (CSS pixels on the canvas), each with
+ * the colour of the canvas's pixel at its centre. */
+function drawnPoints(page) {
+  return page.$eval('#chart-stability', (canvas) => {
+    const points = JSON.parse(canvas.dataset.points);
+    const scale = canvas.width / canvas.clientWidth;
+    const context = canvas.getContext('2d');
+    return points.map((p) => ({
+      ...p,
+      rgb: Array.from(context.getImageData(Math.floor(p.x * scale), Math.floor(p.y * scale), 1, 1).data.slice(0, 3)),
+    }));
+  });
+}
+
+/** Points no other point crowds (their marks do not overlap). */
+function apart(points) {
+  return points.filter((p) => points.every((q) => q === p || Math.hypot(p.x - q.x, p.y - q.y) > 16));
+}
+
+labTest('the chart colours each tested load by its verdict in every theme, axe finds nothing, and a click opens the lab there', async (open) => {
+  const page = await open(`${MAP}&map=${REPS}`);
+  await page.waitForSelector('#map-body[data-done="true"]', { timeout: MAP_TIMEOUT_MS });
+  // The live region says the map is done, with its intervals.
+  await page.waitForFunction(() => /stability map is done after \d+ rounds/.test(document.querySelector('#announcer').textContent));
+  const links = await page.$$eval('#map-table a.verdict', (as) => as.map((a) => [a.dataset.load, a.dataset.verdict]));
+  for (const theme of ['light', 'dark', 'high-contrast']) {
+    await page.selectOption('#theme', theme);
+    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+    // The chart redraws in the theme: each point in its verdict's colour.
+    await page.waitForFunction(
+      ([rgb]) => {
+        const c = document.querySelector('#chart-stability');
+        const all = JSON.parse(c.dataset.points);
+        const alone = (p) => all.every((q) => q === p || Math.hypot(p.x - q.x, p.y - q.y) > 16);
+        const p = all.find((q) => q.verdict === 'stable' && alone(q));
+        const scale = c.width / c.clientWidth;
+        const d = c.getContext('2d').getImageData(Math.floor(p.x * scale), Math.floor(p.y * scale), 1, 1).data;
+        return Math.abs(d[0] - rgb[0]) + Math.abs(d[1] - rgb[1]) + Math.abs(d[2] - rgb[2]) < 30;
+      },
+      [VERDICT_RGB[theme].stable],
+    );
+    const points = await drawnPoints(page);
+    // The chart's points are the table's tested loads, verdicts and all.
+    assert.deepEqual(
+      points.map((p) => [String(p.load), p.verdict]).sort(),
+      links.map(([load, verdict]) => [String(Number(load)), verdict]).sort(),
+    );
+    const verdicts = new Set(points.map((p) => p.verdict));
+    assert.ok(verdicts.has('stable') && verdicts.has('unstable'), [...verdicts].join());
+    for (const p of apart(points)) {
+      const want = VERDICT_RGB[theme][p.verdict];
+      const off = p.rgb.reduce((sum, c, i) => sum + Math.abs(c - want[i]), 0);
+      assert.ok(off < 30, `${theme}: ${p.policy} at ${p.load} (${p.verdict}) drawn as rgb(${p.rgb}), not rgb(${want})`);
+    }
+    assert.deepEqual(await axeViolations(page, ['color-contrast']), [], `contrast in the ${theme} theme`);
+  }
+  assert.deepEqual(await axeViolations(page, undefined, '#stability-map'), [], 'the stability map');
+  await page.selectOption('#theme', 'light');
+  // Hover names the point; a click opens the lab at that scenario and load.
+  const target = apart(await drawnPoints(page)).find((p) => p.verdict === 'unstable');
+  assert.ok(target, 'an unstable load stands apart on the chart');
+  await page.locator('#chart-stability').scrollIntoViewIfNeeded();
+  const box = await page.locator('#chart-stability').boundingBox();
+  await page.mouse.move(box.x + target.x + 2, box.y + target.y - 1);
+  await page.waitForFunction(() => document.querySelector('#chart-stability').dataset.pointing === 'true');
+  assert.match(await page.getAttribute('#chart-stability', 'title'), new RegExp(`at load .*: unstable; open the lab there`));
+  await Promise.all([page.waitForURL(/load=/), page.mouse.click(box.x + target.x + 2, box.y + target.y - 1)]);
+  await page.waitForSelector('#stats tr[data-policy]');
+  const opened = new URL(page.url());
+  assert.equal(Number(opened.searchParams.get('load')), target.load);
+  assert.equal(opened.searchParams.get('policy'), 'vqs,bf-js');
+  assert.equal(opened.searchParams.get('horizon'), '20000');
+  assert.equal(opened.searchParams.get('map'), null, 'the lab at a point, not the map again');
+});
+
+labTest('a map stopped by hand says so, on the page and in the live region', async (open) => {
+  // Long runs: the map is still in its first round when Stop is pressed.
+  const page = await open(`preset=pgrr-a1&policy=vqs,bf-js&seed=3&horizon=4000000&map=2`);
+  await page.waitForSelector('#map-stop:not([disabled])');
+  await page.waitForFunction(() => /Mapping where each policy stops being stable/.test(document.querySelector('#announcer').textContent));
+  await page.click('#map-stop');
+  const said = await page.textContent('#map-stopped');
+  assert.match(said, /^The map was stopped by you after \d+ rounds? \(\d+ runs\): the intervals below are those found so far/);
+  await page.waitForFunction((s) => document.querySelector('#announcer').textContent === s, said);
+  assert.ok(await page.isDisabled('#map-stop'));
+  assert.ok(!(await page.isDisabled('#map-run')), 'the map can be run again');
 });

@@ -30,6 +30,16 @@ pub struct Graph {
     /// Whether the x axis is the scenario's load knob, so the page can mark the scenario's own
     /// value on it.
     pub x_is_load: bool,
+    /// Points coloured by a verdict, drawn over the lines: the stability map's tested loads.
+    pub verdicts: Vec<VerdictPoint>,
+}
+
+/// A point coloured (and shaped) by the verdict at it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VerdictPoint {
+    pub x: f64,
+    pub y: f64,
+    pub verdict: crate::stability::Verdict,
 }
 
 /// One line of a graph.

@@ -1,6 +1,8 @@
 //! What a chart is made of: curves of points, reference lines, where the legend goes, and
 //! the theme; plain data, which [`draw`](crate::draw()) renders.
 
+pub use packlab_core::graph::VerdictPoint;
+
 use crate::ink::Ink;
 use crate::theme::Theme;
 
@@ -89,4 +91,7 @@ pub struct Chart<'a> {
     pub y_range: Option<(f64, f64)>,
     pub legend: LegendAt,
     pub theme: Theme,
+    /// Points coloured and shaped by a verdict, drawn over the curves (the stability map's
+    /// tested loads), in the theme's verdict colours.
+    pub verdicts: &'a [VerdictPoint],
 }

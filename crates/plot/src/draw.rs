@@ -8,14 +8,24 @@ use plotters::prelude::*;
 use crate::DrawResult;
 use crate::axes::{nonempty, padded, tick, x_extent, y_extent};
 use crate::chart::{CURVE_DASH, Chart, LegendAt};
+use crate::frame::Frame;
 use crate::ink::{CASING, Ink};
 use crate::legend::{LEGEND_ROW, draw_legend, lay_out_legend, legend_entries};
-use crate::markers::{draw_markers, marker, staggered};
+use crate::markers::{draw_markers, marker, staggered, verdict_marker, verdict_patch};
 use crate::marks::{mark_dashes, side_by_side, stack_labels};
 use crate::theme::Theme;
 
+/// What drawing returns with the plot's [`Frame`].
+type Framed<DB> = Result<Frame, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
 /// Draws `chart` filling `area`.
 pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart<'_>) -> DrawResult<DB> {
+    draw_framed(area, chart).map(|_| ())
+}
+
+/// Draws `chart` filling `area`, and says where its plot landed: what a page hit-tests a
+/// pointer against.
+pub fn draw_framed<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart<'_>) -> Framed<DB> {
     area.fill(&chart.theme.background)?;
     if chart.legend == LegendAt::Below {
         // The legend's rows first, from the bottom up; the plot takes what is left.
@@ -33,7 +43,7 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart<'_>
     draw_plot(area, chart)
 }
 
-fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart<'_>) -> DrawResult<DB> {
+fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart<'_>) -> Framed<DB> {
     let (x_lo, x_hi) = chart.x_range.unwrap_or_else(|| padded(x_extent(chart), false));
     let (y_lo, y_hi) = chart.y_range.unwrap_or_else(|| padded(y_extent(chart), chart.log_y));
     let (x_lo, x_hi) = nonempty(x_lo, x_hi);
@@ -52,7 +62,7 @@ fn draw_in<DB, Y>(
     x: std::ops::Range<f64>,
     y: Y,
     y_floor: f64,
-) -> DrawResult<DB>
+) -> Framed<DB>
 where
     DB: DrawingBackend,
     Y: AsRangedCoord<Value = f64>,
@@ -99,6 +109,17 @@ where
     let (y_min, y_max) = {
         let r = ctx.plotting_area().get_y_range();
         (r.start, r.end)
+    };
+    let frame = {
+        let (left, bottom) = ctx.backend_coord(&(x_lo, y_min));
+        let (right, top) = ctx.backend_coord(&(x_hi, y_max));
+        Frame {
+            x: (x_lo, x_hi),
+            y: (y_min, y_max),
+            pixels_x: (f64::from(left), f64::from(right)),
+            pixels_y: (f64::from(bottom), f64::from(top)),
+            log_y: chart.log_y,
+        }
     };
     let below = chart.legend == LegendAt::Below;
     let mark_style = |ink: Ink| ShapeStyle { color: theme.color(ink).to_rgba(), filled: false, stroke_width: 1 };
@@ -180,8 +201,16 @@ where
             draw_markers(&mut ctx, &at, shape, ink)?;
         }
     }
+    // The verdicts over everything else, each on a patch of the background so it stands out
+    // of the lines it sits on.
+    ctx.draw_series(
+        chart
+            .verdicts
+            .iter()
+            .map(|v| EmptyElement::at((v.x, clamp(v.y))) + verdict_patch(&theme) + verdict_marker(v.verdict, &theme)),
+    )?;
     if below {
-        return Ok(());
+        return Ok(frame);
     }
     if listed < chart.curves.len() {
         ctx.draw_series(std::iter::empty::<PathElement<(f64, f64)>>())?
@@ -201,5 +230,5 @@ where
             .label_font(("sans-serif", 13))
             .draw()?;
     }
-    Ok(())
+    Ok(frame)
 }

@@ -53,6 +53,7 @@ impl<'a> GraphChart<'a> {
                 Legend::LowerRight => LegendAt::LowerRight,
                 Legend::Below => LegendAt::Below,
             },
+            verdicts: &g.verdicts,
             ..Chart::default()
         }
     }

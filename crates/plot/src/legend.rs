@@ -7,9 +7,10 @@ use plotters::prelude::*;
 use crate::DrawResult;
 use crate::chart::{CURVE_DASH, Chart};
 use crate::ink::{CASING, Ink};
-use crate::markers::{marker, marker_outline};
+use crate::markers::{marker, marker_outline, verdict_marker, verdict_patch};
 use crate::marks::mark_dashes;
 use crate::theme::Theme;
+use packlab_core::stability::Verdict;
 
 /// Height of a legend entry in pixels (13 px text and the spacing plotters puts between).
 pub(crate) const LEGEND_ROW: usize = 20;
@@ -21,7 +22,16 @@ pub(crate) enum Sample {
     Line(Ink),
     /// A reference line's dash.
     Dash(Ink, (u32, u32)),
+    /// A verdict's marker.
+    Verdict(Verdict),
 }
+
+/// The verdicts' legend labels, in the order listed.
+pub(crate) const VERDICT_LABELS: [(&str, Verdict); 3] = [
+    ("tested, stable", Verdict::Stable),
+    ("tested, undecided", Verdict::Undecided),
+    ("tested, not stable", Verdict::Unstable),
+];
 
 /// The legend of a chart with its legend below: its curves, then its labelled reference lines.
 pub(crate) fn legend_entries<'a>(chart: &Chart<'a>) -> Vec<(&'a str, Sample)> {
@@ -36,7 +46,8 @@ pub(crate) fn legend_entries<'a>(chart: &Chart<'a>) -> Vec<(&'a str, Sample)> {
         .zip(mark_dashes(chart))
         .filter(|(m, _)| !m.label.is_empty())
         .map(|(m, dash)| (m.label, Sample::Dash(m.ink, dash)));
-    curves.chain(marks).collect()
+    let verdicts = VERDICT_LABELS.iter().filter(|_| !chart.verdicts.is_empty()).map(|&(l, v)| (l, Sample::Verdict(v)));
+    curves.chain(marks).chain(verdicts).collect()
 }
 
 /// A legend entry's place: its row and its x offset in pixels.
@@ -123,6 +134,10 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
                     area.draw(&PathElement::new([(from, y), (to, y)], style))?;
                     from = to + gap as i32;
                 }
+            }
+            Sample::Verdict(verdict) => {
+                let at = EmptyElement::at((x + SAMPLE_WIDTH / 2, y));
+                area.draw(&(at + verdict_patch(theme) + verdict_marker(verdict, theme)))?;
             }
         }
         area.draw(&Text::new(label.to_string(), (x + SAMPLE_WIDTH + 6, y - row * 7 / 20), font.clone()))?;

@@ -16,6 +16,7 @@
 //! * `ink.rs`: the palettes and what a series stands for ([`Ink`]);
 //! * `theme.rs`: the colours and weights a chart is drawn with ([`Theme`]);
 //! * `draw.rs`: [`draw()`], the plot with its axes, curves and reference lines;
+//! * `frame.rs`: where the plot landed ([`Frame`]), for telling what a pointer is over;
 //! * `axes.rs`: the axes' ranges and their tick labels ([`tick`]);
 //! * `marks.rs`: where the reference lines' labels go, and their dashes;
 //! * `markers.rs`: the marker shapes of the series;
@@ -27,6 +28,7 @@ use plotters::prelude::{DrawingAreaErrorKind, DrawingBackend};
 mod axes;
 mod chart;
 mod draw;
+mod frame;
 mod graph;
 mod ink;
 mod legend;
@@ -35,8 +37,9 @@ mod marks;
 mod theme;
 
 pub use axes::tick;
-pub use chart::{CURVE_DASH, Chart, Curve, LegendAt, Mark, Point};
-pub use draw::draw;
+pub use chart::{CURVE_DASH, Chart, Curve, LegendAt, Mark, Point, VerdictPoint};
+pub use draw::{draw, draw_framed};
+pub use frame::Frame;
 pub use graph::GraphChart;
 pub use ink::{CASING, CLASS_PALETTE, Ink, PALETTE, casing_css, css_color};
 pub use theme::Theme;

@@ -7,6 +7,8 @@ use plotters::prelude::*;
 use crate::DrawResult;
 use crate::chart::Point;
 use crate::ink::{CASING, Ink};
+use crate::theme::Theme;
+use packlab_core::stability::Verdict;
 
 /// A marker of one of four shapes, so curves differ by more than colour; `None` draws
 /// nothing (curves without markers). A class's light colour is outlined in dark grey: its
@@ -72,4 +74,25 @@ pub(crate) fn staggered(points: &[Point], i: usize, n: usize, (lo, hi): (f64, f6
         // The nearest point at or after the target, if it is within half a spacing.
         points.get(at).filter(|p| points.len() > 1 && p.x - target <= step / 2.0 && p.y.is_finite())
     })
+}
+
+/// A verdict's marker in the theme's colour: a dot for stable, a cross for not stable, a
+/// square for undecided, so the verdicts differ by more than colour. Drawn over
+/// [`verdict_patch`].
+pub(crate) fn verdict_marker<DB: DrawingBackend>(
+    verdict: Verdict,
+    theme: &Theme,
+) -> DynElement<'static, DB, (i32, i32)> {
+    let color = theme.verdict(verdict).to_rgba();
+    let filled = ShapeStyle { color, filled: true, stroke_width: 1 };
+    match verdict {
+        Verdict::Stable => Circle::new((0, 0), 5, filled).into_dyn(),
+        Verdict::Unstable => Cross::new((0, 0), 5, ShapeStyle { color, filled: false, stroke_width: 3 }).into_dyn(),
+        Verdict::Undecided => Rectangle::new([(-4, -4), (4, 4)], filled).into_dyn(),
+    }
+}
+
+/// The patch of background under a verdict's marker, so it stands out of the lines it sits on.
+pub(crate) fn verdict_patch<DB: DrawingBackend>(theme: &Theme) -> DynElement<'static, DB, (i32, i32)> {
+    Circle::new((0, 0), 7, ShapeStyle { color: theme.background.to_rgba(), filled: true, stroke_width: 1 }).into_dyn()
 }

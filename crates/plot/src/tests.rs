@@ -158,3 +158,72 @@ fn a_dashed_curve_is_drawn_in_dashes() {
     let (solid, dashed) = (strokes(false), strokes(true));
     assert!(dashed > solid + 5, "dashed {dashed} strokes, solid {solid}");
 }
+
+/// WCAG's contrast ratio of two colours.
+fn contrast(a: RGBColor, b: RGBColor) -> f64 {
+    let luminance = |RGBColor(r, g, b): RGBColor| {
+        let f = |c: u8| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.03928 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+        };
+        0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b)
+    };
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+#[test]
+fn verdict_colours_stand_out_in_every_theme() {
+    use packlab_core::stability::Verdict;
+    for theme in [Theme::LIGHT, Theme::DARK, Theme::HIGH_CONTRAST] {
+        for v in [Verdict::Stable, Verdict::Unstable, Verdict::Undecided] {
+            let ratio = contrast(theme.verdict(v), theme.background);
+            assert!(ratio >= 3.0, "{v:?} on {:?}: {ratio:.2}", theme.background);
+        }
+    }
+    assert_eq!(Theme::LIGHT.verdict_css(Verdict::Unstable), "#b2182b");
+}
+
+/// The frame a chart is drawn in puts each verdict where the drawing put its marker: the
+/// page's clicks are hit-tested against the drawing's own layout.
+#[test]
+fn the_frame_places_points_where_they_are_drawn() {
+    use packlab_core::stability::Verdict;
+    let verdicts = [
+        VerdictPoint { x: 1.0, y: 0.5, verdict: Verdict::Stable },
+        VerdictPoint { x: 2.0, y: 0.9, verdict: Verdict::Unstable },
+    ];
+    let line = [Point::new(1.0, 0.2), Point::new(2.0, 1.0)];
+    let chart = Chart {
+        curves: vec![Curve { label: "VQS", color: Ink::Policy(0), points: &line, markers: true, dashed: false }],
+        verdicts: &verdicts,
+        legend: LegendAt::Below,
+        ..Chart::default()
+    };
+    let mut out = String::new();
+    let frame = {
+        let root = SVGBackend::with_string(&mut out, (640, 400)).into_drawing_area();
+        let frame = draw_framed(&root, &chart).unwrap();
+        root.present().unwrap();
+        frame
+    };
+    // The stable verdict's dots: circles of radius 5 in the light theme's green, one on the plot
+    // and one in the legend.
+    let attr = |line: &str, name: &str| -> f64 {
+        let from = line.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        line[from..].split('"').next().unwrap().parse().unwrap()
+    };
+    let dots: Vec<(f64, f64)> = out
+        .lines()
+        .filter(|l| l.contains("<circle") && l.contains("r=\"5\"") && l.to_lowercase().contains("#1b7837"))
+        .map(|l| (attr(l, "cx"), attr(l, "cy")))
+        .collect();
+    assert_eq!(dots.len(), 2, "{dots:?}");
+    let (px, py) = frame.pixel(1.0, 0.5);
+    let drawn = dots.iter().any(|&(cx, cy)| (px - cx).abs() <= 1.0 && (py - cy).abs() <= 1.0);
+    assert!(drawn, "({px}, {py}) against {dots:?}");
+    assert!(out.contains("tested, not stable"), "the verdicts are in the legend");
+    assert_eq!(frame.nearest(verdicts.iter().map(|v| (v.x, v.y)), (px + 3.0, py - 2.0), 8.0), Some(0));
+    assert_eq!(frame.nearest(verdicts.iter().map(|v| (v.x, v.y)), (px + 30.0, py), 8.0), None);
+    assert!(frame.contains((px, py), 0.0) && !frame.contains((-5.0, py), 0.0));
+}

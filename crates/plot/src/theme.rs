@@ -1,5 +1,6 @@
 //! The colours and weights a chart is drawn with.
 
+use packlab_core::stability::Verdict;
 use plotters::style::RGBColor;
 
 use crate::ink::{Ink, REFERENCE};
@@ -23,6 +24,9 @@ pub struct Theme {
     pub line_width: u32,
     /// Text sizes are multiplied by it.
     pub text_scale: f64,
+    /// The stability map's verdicts: stable, not stable, undecided. Each at least 3:1 against
+    /// the background (WCAG's contrast for graphics), and told apart by shape as well.
+    pub verdicts: [RGBColor; 3],
 }
 
 impl Theme {
@@ -35,6 +39,7 @@ impl Theme {
         reference: REFERENCE,
         line_width: 2,
         text_scale: 1.0,
+        verdicts: [RGBColor(0x1B, 0x78, 0x37), RGBColor(0xB2, 0x18, 0x2B), RGBColor(0x6A, 0x6A, 0x6A)],
     };
     pub const DARK: Theme = Theme {
         background: RGBColor(0x16, 0x1A, 0x21),
@@ -45,6 +50,7 @@ impl Theme {
         reference: RGBColor(0xA8, 0xB0, 0xBB),
         line_width: 2,
         text_scale: 1.0,
+        verdicts: [RGBColor(0x7F, 0xBF, 0x7B), RGBColor(0xFF, 0x8A, 0x80), RGBColor(0xC2, 0xC8, 0xD0)],
     };
     pub const HIGH_CONTRAST: Theme = Theme {
         background: RGBColor(0xFF, 0xFF, 0xFF),
@@ -55,6 +61,7 @@ impl Theme {
         reference: RGBColor(0x00, 0x00, 0x00),
         line_width: 3,
         text_scale: 1.0,
+        verdicts: [RGBColor(0x00, 0x64, 0x00), RGBColor(0xA0, 0x00, 0x00), RGBColor(0x00, 0x00, 0x00)],
     };
 
     /// The same colours with lines and text for a projector.
@@ -70,6 +77,21 @@ impl Theme {
             _ if ink.rgb() == RGBColor(0, 0, 0) => self.ink,
             _ => ink.rgb(),
         }
+    }
+
+    /// The colour of `verdict` on this theme.
+    pub fn verdict(&self, verdict: Verdict) -> RGBColor {
+        match verdict {
+            Verdict::Stable => self.verdicts[0],
+            Verdict::Unstable => self.verdicts[1],
+            Verdict::Undecided => self.verdicts[2],
+        }
+    }
+
+    /// [`Theme::verdict`] as CSS hex, for legends drawn outside the chart.
+    pub fn verdict_css(&self, verdict: Verdict) -> String {
+        let RGBColor(r, g, b) = self.verdict(verdict);
+        format!("#{r:02x}{g:02x}{b:02x}")
     }
 
     /// A text size on this theme.

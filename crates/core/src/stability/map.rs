@@ -1,10 +1,10 @@
 //! The map as data: its CSV rows and its chart ([`Graph`]), which the CLI writes as SVG and
 //! the page draws, from the finder's cells.
 
-use crate::graph::{Graph, Legend, Line, Mark, Point};
+use crate::graph::{Graph, Legend, Line, Mark, Point, VerdictPoint};
 use crate::model::table::sig;
 
-use super::finder::{Cell, Finder};
+use super::finder::{Cell, Finder, Tested};
 
 /// The CSV's columns: the axis and its value, the policy, the bracket, how the search ended,
 /// the runs it took, the test's statistic at each end (the mean growth of the second halves,
@@ -95,6 +95,56 @@ fn boundary(cell: &Cell, x: f64) -> Option<Point> {
     Some(Point { x, y: (lo + hi) / 2.0, interval: Some((lo, hi)) })
 }
 
+/// Where cell `c` stands across the chart: its axis value, or its policy's place (1, 2, …)
+/// at one scenario.
+fn x_of(finder: &Finder, c: &Cell) -> f64 {
+    if finder.axis.is_some() { finder.values[c.value] } else { (c.policy + 1) as f64 }
+}
+
+/// Each cell's boundary on the chart ([`graph`]'s points with their intervals), with the
+/// cell's index: what a click on an interval of the page's chart opens.
+pub fn boundaries(finder: &Finder) -> Vec<(usize, Point)> {
+    finder.cells.iter().enumerate().filter_map(|(i, c)| Some((i, boundary(c, x_of(finder, c))?))).collect()
+}
+
+/// A tested load as the map shows it: its cell, where it stands across the chart (its load is
+/// the height) and its last verdict.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Probed {
+    pub cell: usize,
+    pub x: f64,
+    pub tested: Tested,
+}
+
+/// Every load tested, once per cell (its last verdict: a longer horizon's), cell by cell and
+/// by load: the chart's coloured points ([`graph`]) and the table's links. Along an axis the
+/// policies' points stand side by side around the axis value, a quarter of the axis values'
+/// smallest gap wide in all, so one policy's verdicts do not hide another's.
+pub fn probed(finder: &Finder) -> Vec<Probed> {
+    let policies = finder.setup.policies.len();
+    let gap = {
+        let mut values: Vec<f64> = finder.values.iter().copied().filter(|v| v.is_finite()).collect();
+        values.sort_by(f64::total_cmp);
+        values.windows(2).map(|w| w[1] - w[0]).filter(|g| *g > 0.0).fold(f64::INFINITY, f64::min)
+    };
+    let spread =
+        if finder.axis.is_some() && policies > 1 { 0.25 * if gap.is_finite() { gap } else { 1.0 } } else { 0.0 };
+    let mut out = Vec::new();
+    for (index, c) in finder.cells.iter().enumerate() {
+        let x = x_of(finder, c) + spread * ((c.policy as f64 + 0.5) / policies as f64 - 0.5);
+        let mut tested: Vec<Tested> = Vec::new();
+        for (_, t) in finder.tested.iter().filter(|(cell, _)| *cell == index) {
+            match tested.iter_mut().find(|s| s.load == t.load) {
+                Some(earlier) => *earlier = *t,
+                None => tested.push(*t),
+            }
+        }
+        tested.sort_by(|a, b| a.load.total_cmp(&b.load));
+        out.extend(tested.into_iter().map(|tested| Probed { cell: index, x, tested }));
+    }
+    out
+}
+
 /// The map's chart: per policy, its measured boundary (the bracket as an error bar) against
 /// the axis, with the theory: the capacity and each policy's proven load. Along an axis they
 /// are unmarked curves (the policy's colour for its proven load); at one scenario, the policies
@@ -103,7 +153,7 @@ pub fn graph(finder: &Finder) -> Graph {
     let labels = finder.labels();
     let knob = finder.setup.scenario.any().load_knob();
     let along = finder.axis.is_some();
-    let x_of = |c: &Cell| if along { finder.values[c.value] } else { (c.policy + 1) as f64 };
+    let x_of = |c: &Cell| x_of(finder, c);
     let mut lines: Vec<Line> = labels
         .iter()
         .enumerate()
@@ -172,10 +222,14 @@ pub fn graph(finder: &Finder) -> Graph {
         y_marks,
         x_range: lo.is_finite().then_some((lo - 0.1 * span, hi + 0.1 * span)),
         legend: Legend::Below,
-        caption: "Each point is the middle of the interval [lo, hi] the finder narrowed: stable at lo, not stable \
-                  at hi."
+        caption: "Each policy's interval [lo, hi], stable at lo and not stable at hi, with a mark at its middle; \
+                  each load tested is a dot, a square or a cross by its verdict (stable, undecided, not stable)."
             .into(),
         description: format!("The largest stable {} of each policy, with the capacity and the proven loads", knob.name),
+        verdicts: probed(finder)
+            .iter()
+            .map(|p| VerdictPoint { x: p.x, y: p.tested.load, verdict: p.tested.judgement.verdict })
+            .collect(),
         ..Graph::default()
     }
 }

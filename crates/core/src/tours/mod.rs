@@ -340,23 +340,50 @@ pub const TOURS: &[Tour] = &[
         id: "msf-swings",
         title: "Most Servers First against Quickswap",
         paper: "MSFQ",
-        steps: &[Step {
-            text: "32 cores; a tenth of the jobs need all 32. MSF (most servers first) always starts the jobs \
+        steps: &[
+            Step {
+                text: "32 cores; a tenth of the jobs need all 32. MSF (most servers first) always starts the jobs \
                    that need the most cores. MSFQ with ℓ = 31 stops starting small jobs as soon as at most ℓ of \
                    them are left (n₁ ≤ 31), lets those finish, then serves the large jobs.",
-            after: "Why: MSF keeps every core busy, yet it alternates long phases of large jobs and of small \
+                after: "Why: MSF keeps every core busy, yet it alternates long phases of large jobs and of small \
                     jobs, and the number in system swings into the thousands; MSFQ's quick switch keeps both \
                     phases short.",
-            link: "preset=msfq-d1&policy=msf,msfq:l=31&seed=1&horizon=100000",
-            highlight: "chart-queue",
-            question: Some(Question {
-                prompt: "Both keep the cores about as busy. Under which do fewer jobs wait?",
-                choices: &["MSF", "MSFQ", "about the same"],
-                answer: 1,
-            }),
-            check: Check::Shorter { longer: "msf", shorter: "msfq:l=31", factor: 5.0 },
-            source: "MSFQ §1 Fig. 1 (k = 32, ℓ = k − 1), §4.1 (MSF's phases), §4.2 (phase 3 ends when n₁ ≤ ℓ)",
-        }],
+                link: "preset=msfq-d1&policy=msf,msfq:l=31&seed=1&horizon=100000",
+                highlight: "chart-queue",
+                question: Some(Question {
+                    prompt: "Both keep the cores about as busy. Under which do fewer jobs wait?",
+                    choices: &["MSF", "MSFQ", "about the same"],
+                    answer: 1,
+                }),
+                check: Check::Shorter { longer: "msf", shorter: "msfq:l=31", factor: 5.0 },
+                source: "MSFQ §1 Fig. 1 (k = 32, ℓ = k − 1), §4.1 (MSF's phases), §4.2 (phase 3 ends when n₁ ≤ ℓ)",
+            },
+            Step {
+                text: "The same 32 cores and the same mix of jobs. The stability map under the charts runs each \
+                   policy at many arrival rates and narrows down the largest at which its queue stays put: its \
+                   frontier. No policy can keep more than k / E[need × size] = 32 / 4.1 = 7.805 jobs per time \
+                   unit, the capacity; the first step ran MSF at 7.5, just below it, with a long queue.",
+                after: "Why: when every job needs one core or all of them, MSF never leaves idle a core that a \
+                    waiting job could use, and Theorem 1 proves it throughput-optimal (MSF is MSFQ with ℓ = 0): its queue stays put up to \
+                    the capacity, however long its phases. The long queue of the first step is slow phases, not \
+                    growth. MSFQ keeps the same frontier with short phases. Follow a tested load in the map's \
+                    table to watch the queue there.",
+                link: "preset=msfq-d1&policy=msf,msfq:l=31&seed=1&horizon=400000&map=4",
+                highlight: "stability-map",
+                question: Some(Question {
+                    prompt: "Where will MSF's frontier sit on this mix?",
+                    choices: &[
+                        "at the capacity, 7.805",
+                        "near 7.5, where its queue was so long in the first step",
+                        "well below 7.5",
+                    ],
+                    answer: 0,
+                }),
+                check: Check::Frontier { policy: "msf", fraction: 1.0, within: 0.05 },
+                source: "MSFQ §5.1 (Theorem 1: MSFQ is throughput-optimal for every ℓ, and ℓ = 0 is MSF: §4.2), \
+                     §1 Fig. 1 (k = 32, λ = 7.5 close to the limit 7.805)",
+            },
+        ],
     },
     Tour {
         id: "mw-local-mixed-fleet",

@@ -1,3 +1,5 @@
+//! The tours' stories checked on the runs the page plays, and their sentences.
+
 use super::*;
 use crate::limits::PAGE_MAX_POINTS;
 use crate::link::decode_link;
