@@ -212,17 +212,12 @@ pub struct TheorySweep {
 /// The error of a policy of another model than `M`.
 pub(crate) fn wrong_model<M: Model>(spec: &PolicySpec) -> ConfigError {
     let names: Vec<&str> = M::POLICIES.iter().map(|p| p.meta.name).collect();
-    // A name several models share (`script`) is a policy of each of them.
-    let models: Vec<&str> = crate::models::all_policies()
-        .filter(|(_, meta)| meta.name == spec.name())
-        .map(|(info, _)| info.label)
-        .collect();
     ConfigError::new(
         crate::model::policy::KEY,
         format!(
             "{} is a policy of {}; this scenario is {} and takes {}",
             spec.name(),
-            models.join(", "),
+            spec.model().label,
             M::INFO.label,
             names.join(", ")
         ),
