@@ -39,7 +39,17 @@ pub struct Graph {
 pub struct VerdictPoint {
     pub x: f64,
     pub y: f64,
-    pub verdict: crate::stability::Verdict,
+    pub verdict: Verdict,
+}
+
+/// The stability test's verdict on one load ([`crate::stability::judge`]), as a map draws it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Stable,
+    Unstable,
+    /// Neither is shown at this horizon: run longer.
+    Undecided,
 }
 
 /// One line of a graph.

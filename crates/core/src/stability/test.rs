@@ -53,15 +53,8 @@ fn slope(points: &[SeriesPoint], from: f64, to: f64) -> f64 {
     BatchFit::of(&part, BATCHES).map_or(f64::NAN, |fit| fit.slope)
 }
 
-/// A verdict on one load.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    Stable,
-    Unstable,
-    /// Neither is shown at this horizon: run longer.
-    Undecided,
-}
+/// A verdict on one load: defined with the graphs that draw it, which need not know the test.
+pub use crate::graph::Verdict;
 
 /// The test's verdict on the replications of one load, with its statistic.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
