@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use packlab_core::model::TimeUnit;
 use packlab_core::page::{self, Speed, Theme};
 use packlab_core::scenario::{Scenario, Setup};
+use packlab_core::stability::{self, MapSpec};
 use packlab_core::tours;
 use packlab_web::play::race::Race;
 use packlab_web::play::snapshot::Phase;
@@ -74,6 +75,8 @@ fn refused_keys(pairs: &[(String, String)], scenario: &Scenario) -> BTreeSet<Str
             page::PRESENT | page::EMBED => !["1", "0", "true", "false"].contains(&value.as_str()),
             page::VIEWS => page::parse_views(value).is_err(),
             page::TOUR => tours::tour(value).is_err(),
+            stability::MAP => MapSpec::parse_reps(value, stability::MAP).is_err(),
+            stability::MAP_AXIS => MapSpec::parse_axis(value, stability::MAP_AXIS).is_err(),
             _ => false,
         };
         if bad {
