@@ -1187,9 +1187,11 @@ labTest('every tour of `packlab tours` plays step by step as listed: its questio
     const head = line.match(/^(\S+) \(/);
     const step = line.match(/^ {2}step \d+: packlab run --link '\?(.+)'$/);
     const asks = line.match(/^ {4}asks: (.+) \(/);
+    const exercise = line.match(/^ {4}exercise: (\S+) /);
     if (head) tours.push({ id: head[1], steps: [] });
     else if (step) tours.at(-1).steps.push({ link: new URLSearchParams(step[1]), asks: undefined });
     else if (asks) tours.at(-1).steps.at(-1).asks = asks[1];
+    else if (exercise) tours.at(-1).steps.at(-1).exercise = exercise[1];
   }
   assert.ok(tours.length >= 4 && tours.every((t) => t.steps.length > 0), listing);
   const page = await open('', { waitFor: '#gallery' });
@@ -1217,6 +1219,15 @@ labTest('every tour of `packlab tours` plays step by step as listed: its questio
       // The question the CLI lists is asked; predict (the first choice) and the verdict says
       // whether it was right.
       assert.equal(await page.locator('#tour-question').count(), listed.asks ? 1 : 0, where);
+      // An exercise's step is judged by checking the learner's script (exercise.test.mjs), not
+      // by the race: its panel is there, for the exercise the CLI lists.
+      if (listed.exercise) {
+        assert.equal(await page.getAttribute('#exercise', 'data-exercise'), listed.exercise, where);
+        const last = k === steps.length;
+        assert.equal(await page.locator('#tour-next').count(), last ? 0 : 1, `${where}: Next on every step but the last`);
+        if (!last) await page.click('#tour-next');
+        continue;
+      }
       if (listed.asks) {
         assert.equal((await page.textContent('#tour-question legend')).trim(), listed.asks, where);
         await page.locator('#tour-question input').first().check();

@@ -34,6 +34,14 @@ pub fn list_tours(out: &mut dyn Write) -> Result<()> {
             if let Some(q) = step.question {
                 writeln!(out, "    asks: {} ({})", q.prompt, q.choices.join(" / "))?;
             }
+            // An exercise's step: the learner writes the policy; the page checks the script.
+            if let Some(exercise) = step.check.exercise() {
+                writeln!(
+                    out,
+                    "    exercise: {} (write {} as a script; the page checks it)",
+                    exercise.id, exercise.reference
+                )?;
+            }
             // A step about the stability map: the map it shows, as the CLI makes it.
             if let Some(map) = packlab_core::link::decode_link(step.link).0.page.map {
                 writeln!(out, "    map: {}", map.command(&format!("?{}", step.link)))?;
