@@ -14,10 +14,10 @@ use super::alg2::Alg2;
 use super::routing::Routing;
 use super::weight::{F, Weight};
 use crate::model::policy::{Param, Policy, PolicySpec};
-use crate::models::ghra::script::{Arrival, Arrivals, Contexts, Ctx, STARTERS, register};
+use crate::models::ghra::script::{Arrival, Arrivals, Contexts, Ctx, SCRIPTING, register};
 use crate::models::ghra::{Ghra, GhraContext, GhraEvent, GhraPolicy, boxed};
 use crate::script::lease::Lease;
-use crate::script::{self, Program, source};
+use crate::script::{self, Program};
 use crate::{ConfigError, EngineError};
 
 /// The script, and Algorithm 2's weight function.
@@ -43,10 +43,8 @@ pub struct Scripted {
 impl Scripted {
     /// The spec's script, or the first starting point.
     pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
-        let source = match spec.param("src") {
-            Some(text) => source::decode(text).map_err(|m| spec.error(m))?,
-            None => STARTERS[0].source.to_string(),
-        };
+        // The spec's script, or the model's first starting point: what the editor shows too.
+        let source = SCRIPTING.source_of(spec).map_err(|m| spec.error(m))?;
         let program = Rc::new(Program::compile(&source, register)?);
         Ok(Self { clocks: Alg2::new(Weight::of(spec), Routing::Jsq), program })
     }

@@ -7,10 +7,10 @@
 use std::rc::Rc;
 
 use crate::model::policy::{Policy, PolicySpec};
-use crate::models::msfq::script::{Contexts, Ctx, STARTERS, register};
+use crate::models::msfq::script::{Contexts, Ctx, SCRIPTING, register};
 use crate::models::msfq::{Msfq, MsfqContext, MsfqPolicy, boxed};
 use crate::script::lease::Lease;
-use crate::script::{self, Program, source};
+use crate::script::{self, Program};
 use crate::{ConfigError, EngineError};
 
 pub const POLICY: Policy<Msfq> = Policy::new(
@@ -30,10 +30,8 @@ pub struct Scripted {
 impl Scripted {
     /// The spec's script, or the first starting point.
     pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
-        let source = match spec.param("src") {
-            Some(text) => source::decode(text).map_err(|m| spec.error(m))?,
-            None => STARTERS[0].source.to_string(),
-        };
+        // The spec's script, or the model's first starting point: what the editor shows too.
+        let source = SCRIPTING.source_of(spec).map_err(|m| spec.error(m))?;
         Ok(Self { program: Rc::new(Program::compile(&source, register)?) })
     }
 }
