@@ -79,17 +79,17 @@ pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
     let status = match &*checking {
         Checking::Idle => String::new(),
         Checking::Running(done) => format!("Checking… {:.0}%", done * 100.0),
-        Checking::Done(Ok(Verdict::Pass { starts })) => {
-            format!("Pass: all {starts} starts are the same as {reference}'s, on the same arrivals.")
+        Checking::Done(Ok(Verdict::Pass { decisions })) => {
+            format!("Pass: all {decisions} decisions are the same as {reference}'s, on the same arrivals.")
         }
         Checking::Done(Ok(Verdict::Differs(d))) => format!(
-            "Not yet: start {} differs from {reference}'s, at {} {}; the starts before it agreed.",
-            d.start,
+            "Not yet: decision {} differs from {reference}'s, at {} {}; the decisions before it agreed.",
+            d.decision,
             props.time_word,
             packlab_core::format::moment(d.time())
         ),
-        Checking::Done(Ok(Verdict::Stopped { starts, message })) => {
-            format!("Your script stopped after {starts} starts that agreed: {message}")
+        Checking::Done(Ok(Verdict::Stopped { decisions, message })) => {
+            format!("Your script stopped after {decisions} decisions that agreed: {message}")
         }
         Checking::Done(Err(message)) => format!("The check could not start: {message}"),
     };
@@ -112,7 +112,7 @@ pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
                     aria-labelledby="exercise-result-title" data-outcome={outcome}>
                     { match verdict {
                         Verdict::Differs(d) => html! { <>
-                            <h3 id="exercise-result-title">{ format!("First difference: start {}", d.start) }</h3>
+                            <h3 id="exercise-result-title">{ format!("First difference: decision {}", d.decision) }</h3>
                             { inspector::difference(d, props.time_word, &reference) }
                         </> },
                         Verdict::Pass { .. } => html! {

@@ -113,7 +113,7 @@ pub fn difference(d: &Difference, time_word: &str, reference: &str) -> Html {
                             </table>
                         }
                     </> },
-                    None => html! { <p class="what">{ "no more starts before the horizon" }</p> },
+                    None => html! { <p class="what">{ "no more decisions before the horizon" }</p> },
                 } }
             </div>
         }

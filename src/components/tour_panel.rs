@@ -156,13 +156,19 @@ pub fn TourSummary(props: &TourSummaryProps) -> Html {
     let asked: Vec<(usize, &packlab_core::tours::Question)> =
         tour.steps.iter().enumerate().filter_map(|(k, s)| s.question.as_ref().map(|q| (k, q))).collect();
     let right = asked.iter().filter(|(k, _)| props.predictions.get(*k) == Some(&Some(true))).count();
+    // An exercise's tour asks no predictions: its step's own check was the verdict.
+    let score = match (asked.len(), tour.steps.iter().filter(|s| s.check.exercise().is_some()).count()) {
+        (0, 0) => "This tour asked no predictions.".to_string(),
+        (0, _) => "This tour asked no predictions: its exercise was judged by Check, on its step.".to_string(),
+        (n, _) => format!("{right} of {n} predictions right."),
+    };
     let close = props.dispatch.reform(|_: MouseEvent| Action::CloseTourSummary);
     let again = props.dispatch.reform(move |_: MouseEvent| Action::StartTour(tour.id));
     html! {
         <section class="tour" id="tour-summary" aria-labelledby="tour-summary-title" data-right={right.to_string()}
             data-asked={asked.len().to_string()}>
             <h2 id="tour-summary-title">{ format!("Tour finished: {}", tour.title) }</h2>
-            <p role="status">{ format!("{right} of {} predictions right.", asked.len()) }</p>
+            <p role="status">{ score }</p>
             <ol>
                 { for asked.iter().map(|&(k, q)| {
                     let said = match props.predictions.get(k).copied().flatten() {

@@ -80,25 +80,59 @@ labTest('issue 34: an exercise checks a written best fit against BF-J: the first
 
   // The skeleton as it stands starts nothing: the reference's first start is shown alone.
   assert.equal(await check(page), 'differs');
-  assert.match(await page.textContent('#exercise-result [data-side="yours"]'), /no more starts/);
+  assert.match(await page.textContent('#exercise-result [data-side="yours"]'), /no more decisions/);
 
   // First fit: the first start that differs, with both decisions and their reasons.
   await write(page, FIRST_FIT);
   assert.equal(await page.locator('#exercise-result').count(), 0, 'a new script clears the old verdict');
   assert.equal(await check(page), 'differs');
-  assert.match(await page.textContent('#exercise-result h3'), /First difference: start 3/);
+  assert.match(await page.textContent('#exercise-result h3'), /First difference: decision 3/);
   const yours = await page.textContent('#exercise-result [data-side="yours"]');
   const reference = await page.textContent('#exercise-result [data-side="reference"]');
   assert.match(yours, /slot 575.*job 2 \(size 0\.60.*→ server 1.*the script's choice/s, yours);
   assert.match(reference, /Reference: BF-J.*slot 274.*job 3 \(size 0\.40.*→ server 1.*best fit: the fullest server it fits/s, reference);
   assert.equal(await page.locator('#exercise-result [data-side="reference"] tr[data-fact="fullest server it fits"]').count(), 1);
-  assert.match(await page.textContent('#exercise-status'), /Not yet: start 3 differs from BF-J's, at slot 274/);
+  assert.match(await page.textContent('#exercise-status'), /Not yet: decision 3 differs from BF-J's, at slot 274/);
   assert.equal(await page.getAttribute('#exercise-status', 'role'), 'status', 'the verdict is announced');
   assert.deepEqual(await axeViolations(page), [], 'the exercise with its first difference');
 
   // Best fit, written another way than the starting point: every start is BF-J's.
   await write(page, BEST_FIT);
   assert.equal(await check(page), 'pass');
-  assert.match(await page.textContent('#exercise-status'), /^Pass: all \d+ starts are the same as BF-J's/);
+  assert.match(await page.textContent('#exercise-status'), /^Pass: all \d+ decisions are the same as BF-J's/);
   assert.deepEqual(await axeViolations(page), [], 'the exercise passed');
+});
+
+// Join the shortest queue, the lowest-numbered server on ties, written by hand.
+const JSQ_LOWEST = `fn schedule(ctx) {
+    let best = ();
+    let shortest = 0;
+    for s in ctx.eligible() {
+        if best == () || ctx.queue(s) < shortest {
+            best = s;
+            shortest = ctx.queue(s);
+        }
+    }
+    ctx.route(best);
+}
+`;
+
+labTest('issue 34: the GH-RA exercise checks routings: the skeleton parts from JSQ at a routing, JSQ written by hand passes, and the finished tour says it asked no predictions', async (open) => {
+  const page = await open('tour=write-jsq', { waitFor: '#exercise' });
+  assert.equal(await page.getAttribute('#exercise', 'data-exercise'), 'write-jsq');
+  // The skeleton sends every job to the first eligible server: JSQ sends one elsewhere.
+  assert.equal(await check(page), 'differs');
+  assert.match(await page.textContent('#exercise-result [data-side="yours"] .what'), /joins server \d+'s queue/);
+  assert.match(await page.textContent('#exercise-result [data-side="reference"] .what'), /joins server \d+'s queue/);
+  assert.match(await page.textContent('#exercise-status'), /^Not yet: decision \d+ differs from Alg\. 2 \(JSQ\) \(ties=lowest\)'s, at t = /);
+
+  await write(page, JSQ_LOWEST);
+  assert.equal(await check(page), 'pass');
+  assert.match(await page.textContent('#exercise-status'), /^Pass: all \d+ decisions are the same as Alg\. 2 \(JSQ\) \(ties=lowest\)'s/);
+  assert.deepEqual(await axeViolations(page), [], 'the exercise passed');
+
+  // The tour's one step is its last: finishing it says no prediction was asked, not "0 of 0".
+  await page.click('#tour-leave');
+  await page.waitForSelector('#tour-summary');
+  assert.match(await page.textContent('#tour-summary [role="status"]'), /^This tour asked no predictions: its exercise was judged by Check/);
 });

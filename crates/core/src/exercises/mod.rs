@@ -4,12 +4,13 @@
 //! task. The [`Checker`] races the user's script and the reference on that scenario and seed:
 //! both see the same arrivals and service times (common random numbers), so a script that
 //! implements the rule makes exactly the reference's decisions. The check compares the two
-//! sequences of starts, decision by decision, and stops at the first that differs, with both
+//! sequences of decisions one by one, and stops at the first that differs, with both
 //! decisions and their notes, for the page's inspector to set side by side.
 //!
-//! Only starts are compared: they are what a script decides. A reference's other records
-//! (FIFO's "blocks the queue", MSF's phases) are its own commentary, not decisions a script
-//! can make. Two starts agree when they are made at the same time, of the same job, on the
+//! Only starts and routings are compared: they are what a script decides (GH-RA's scripts
+//! route, Algorithm 2's clocks start). A reference's other records (FIFO's "blocks the
+//! queue", MSF's phases) are its own commentary, not decisions a script can make. Two
+//! decisions agree when they are the same action at the same time, of the same job, on the
 //! same server and bin; their reasons and notes may differ (a script explains itself in its
 //! own words).
 //!
@@ -70,8 +71,23 @@ pub const MSF: Exercise = Exercise {
     source: "MSFQ §4.1 (MSF: serve the jobs needing the most servers first)",
 };
 
+/// Join the shortest queue on GH-RA: Algorithm 2's routing, with ties to the lowest-numbered
+/// server so that a correct script makes exactly the reference's choices (RES-70).
+pub const JSQ: Exercise = Exercise {
+    id: "write-jsq",
+    task: "Write join the shortest queue yourself. At every arrival, send the job to the server whose \
+           queue of its type is shortest, among the servers that could hold it when empty; on ties, the \
+           lowest-numbered of them (the paper draws among them at random, which no one can match draw for \
+           draw). Algorithm 2's clocks then start it. Check races your script against the built-in JSQ \
+           with the same tie rule on the same arrivals: every routing and every start must be the same.",
+    reference: "alg2-jsq:ties=lowest",
+    link: "preset=ghra-b3&policy=alg2-jsq:ties=lowest&seed=1&horizon=100",
+    skeleton: include_str!("jsq_skeleton.rhai"),
+    source: "GH-RA §3.2.2 (Algorithm 2: an arriving job joins the shortest queue of its type)",
+};
+
 /// Every exercise; the tours' exercise steps name them.
-pub const EXERCISES: &[&Exercise] = &[&BEST_FIT, &MSF];
+pub const EXERCISES: &[&Exercise] = &[&BEST_FIT, &MSF, &JSQ];
 
 /// Decisions each side may make in one piece of a check before they are compared: more than
 /// any piece of the exercises' scenarios makes (a piece that makes more is refused, so
@@ -103,20 +119,20 @@ impl Exercise {
 /// How a check ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
-    /// Every start was the reference's, to the horizon.
-    Pass { starts: u64 },
-    /// The first start that differs, with both sides.
+    /// Every decision was the reference's, to the horizon.
+    Pass { decisions: u64 },
+    /// The first decision that differs, with both sides.
     Differs(Box<Difference>),
-    /// The script stopped (an error, a limit) after `starts` agreeing starts.
-    Stopped { starts: u64, message: String },
+    /// The script stopped (an error, a limit) after `decisions` agreeing decisions.
+    Stopped { decisions: u64, message: String },
 }
 
 /// The first decision where the script and the reference part.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Difference {
-    /// Its number among the starts compared, from 1: the starts before it agreed.
-    pub start: u64,
-    /// The script's start there; `None` when it made no more starts.
+    /// Its number among the decisions compared, from 1: the ones before it agreed.
+    pub decision: u64,
+    /// The script's decision there; `None` when it made no more.
     pub yours: Option<Decision>,
     /// The reference's; `None` when it made no more.
     pub reference: Option<Decision>,
@@ -130,7 +146,7 @@ impl Difference {
     }
 }
 
-/// One side of a check: a run with its decision log, and its starts not yet compared.
+/// One side of a check: a run with its decision log, and its decisions not yet compared.
 #[derive(Clone)]
 struct Side {
     run: Box<dyn LiveRun>,
@@ -147,22 +163,31 @@ impl Side {
         Ok(Self { run, seen: 0, pending: VecDeque::new() })
     }
 
-    /// Runs to `time` and queues the starts made meanwhile.
+    /// Runs to `time` and queues the decisions made meanwhile that a check compares.
     fn advance(&mut self, time: f64) -> Result<(), String> {
         self.run.run_to(time).map_err(|e| e.to_string())?;
         let log = self.run.decisions();
         if log.count() - self.seen > LOG as u64 {
             return Err(format!("more than {LOG} decisions in one piece of the check; check in smaller pieces"));
         }
-        self.pending.extend(log.since(self.seen).filter(|d| d.action == "start").cloned());
+        self.pending.extend(log.since(self.seen).filter(|d| compared(d)).cloned());
         self.seen = log.count();
         Ok(())
     }
 }
 
-/// Two starts are the same decision: same time, job, server and bin (not the same words).
+/// Whether a check compares this decision: one a script makes.
+fn compared(d: &Decision) -> bool {
+    matches!(d.action, "start" | "route")
+}
+
+/// Two decisions are the same: same action, time, job, server and bin (not the same words).
 fn same(a: &Decision, b: &Decision) -> bool {
-    a.time.to_bits() == b.time.to_bits() && a.job == b.job && a.server == b.server && a.bin == b.bin
+    a.action == b.action
+        && a.time.to_bits() == b.time.to_bits()
+        && a.job == b.job
+        && a.server == b.server
+        && a.bin == b.bin
 }
 
 /// A check in progress: the script and the reference, advanced together.
@@ -205,7 +230,7 @@ impl Checker {
         if self.verdict.is_some() { 1.0 } else { self.time / self.horizon }
     }
 
-    /// Runs both sides `span` further (to the horizon at most) and compares their new starts;
+    /// Runs both sides `span` further (to the horizon at most) and compares their new decisions;
     /// the verdict once the check is over.
     pub fn advance(&mut self, span: f64) -> Option<&Verdict> {
         if self.verdict.is_some() {
@@ -213,11 +238,13 @@ impl Checker {
         }
         self.time = (self.time + span.max(0.0)).min(self.horizon);
         if let Err(message) = self.yours.advance(self.time) {
-            return self.end(Verdict::Stopped { starts: self.agreed, message });
+            return self.end(Verdict::Stopped { decisions: self.agreed, message });
         }
         if let Err(message) = self.reference.advance(self.time) {
-            return self
-                .end(Verdict::Stopped { starts: self.agreed, message: format!("the reference stopped: {message}") });
+            return self.end(Verdict::Stopped {
+                decisions: self.agreed,
+                message: format!("the reference stopped: {message}"),
+            });
         }
         while let (Some(a), Some(b)) = (self.yours.pending.front(), self.reference.pending.front()) {
             if !same(a, b) {
@@ -227,12 +254,12 @@ impl Checker {
             self.reference.pending.pop_front();
             self.agreed += 1;
         }
-        // Starts one side made and the other has not (yet): they differ, but the other
-        // side's next start, made later, is what to set beside them. Wait for it, to the
-        // horizon or until the waiting starts would exceed the bound.
+        // Decisions one side made and the other has not (yet): they differ, but the other
+        // side's next decision, made later, is what to set beside them. Wait for it, to the
+        // horizon or until the waiting decisions would exceed the bound.
         let waiting = self.yours.pending.len().max(self.reference.pending.len());
         if self.time >= self.horizon || waiting > LOG {
-            return if waiting > 0 { self.differ() } else { self.end(Verdict::Pass { starts: self.agreed }) };
+            return if waiting > 0 { self.differ() } else { self.end(Verdict::Pass { decisions: self.agreed }) };
         }
         None
     }
@@ -255,7 +282,7 @@ impl Checker {
 
     fn differ(&mut self) -> Option<&Verdict> {
         let difference = Difference {
-            start: self.agreed + 1,
+            decision: self.agreed + 1,
             yours: self.yours.pending.pop_front(),
             reference: self.reference.pending.pop_front(),
         };

@@ -458,6 +458,12 @@ pub const TOURS: &[Tour] = &[
         paper: "MSFQ",
         steps: &[exercise_step(&exercises::MSF)],
     },
+    Tour {
+        id: exercises::JSQ.id,
+        title: "Write join the shortest queue yourself",
+        paper: "GH-RA",
+        steps: &[exercise_step(&exercises::JSQ)],
+    },
 ];
 
 /// The step of an exercise: its task, on its scenario (the reference racing alone, to play).

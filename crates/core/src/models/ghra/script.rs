@@ -24,6 +24,7 @@ type Reply<T> = Result<T, Box<EvalAltResult>>;
 pub const STARTERS: &[Starter] = &[
     Starter { policy: "alg2-jsq", source: include_str!("scripts/jsq.rhai") },
     Starter { policy: "alg2-po2", source: include_str!("scripts/po2.rhai") },
+    Starter { policy: "alg2-jsq:ties=lowest", source: include_str!("scripts/jsq_lowest.rhai") },
 ];
 
 /// What the page's editor shows a GH-RA script writer.

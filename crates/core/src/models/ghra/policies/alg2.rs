@@ -2,7 +2,8 @@
 //! power-of-two) routing, one Poisson clock per server and type, dummy jobs.
 //!
 //! An arriving type-j job joins the shortest type-j queue among the servers that could hold
-//! it when empty (RES-17; ties at random, RES-18), or the shorter of two sampled ones
+//! it when empty (RES-17; ties at random, RES-18, or with `ties=lowest` the lowest-numbered,
+//! RES-70), or the shorter of two sampled ones
 //! (Remark 1). Clock (ℓ, j) ticks at rate exp(f(Q_j^ℓ)); at a tick, if a type-j job fits
 //! server ℓ (real and dummy jobs counted), the head of Q_j^ℓ starts there, or a dummy when the
 //! queue is empty. Servers that can never hold type j keep no such queue and no clock.
@@ -12,15 +13,27 @@ use super::weight::{F, Weight};
 use crate::EngineError;
 use crate::decisions::short;
 use crate::models::ghra::{Ghra, GhraContext, GhraDecision, GhraEvent, GhraPolicy, QueueRef, Source, boxed};
-use crate::model::policy::Policy;
+use crate::model::policy::{Param, Policy};
+
+/// How JSQ breaks ties: the paper's uniform draw, or the lowest-numbered server, a rule a
+/// script can reproduce decision for decision (the GH-RA exercise, RES-70).
+const TIES: Param = Param::choice(
+    "ties",
+    &["random", "lowest"],
+    "which of the tied shortest queues a job joins: random (uniform, the paper's; default) or lowest (the lowest-numbered server)",
+)
+.symbol("ties");
 
 pub const POLICY: Policy<Ghra> = Policy::new(
     "alg2-jsq",
     "Alg. 2 (JSQ)",
     "join the shortest queue at a server; each server's type-j clock starts the head job or a dummy (GH-RA Alg. 2)",
-    |spec, _| boxed(Alg2::new(Weight::of(spec), Routing::Jsq)),
+    |spec, _| {
+        let routing = if spec.is("ties", "lowest") { Routing::JsqLowest } else { Routing::Jsq };
+        boxed(Alg2::new(Weight::of(spec), routing))
+    },
 )
-.params(&[F]);
+.params(&[F, TIES]);
 
 #[derive(Debug, Clone)]
 pub struct Alg2 {

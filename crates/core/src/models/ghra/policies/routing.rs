@@ -1,13 +1,14 @@
 //! Routing an arriving job to a server's own queue (GH-RA §3.2.2): join the shortest queue
 //! of its type, or the shorter of two sampled ones (power of two), among the servers that
 //! could hold one job of the type when empty (RES-17). Ties are broken uniformly at random
-//! and the two sampled servers are distinct (RES-18).
+//! and the two sampled servers are distinct (RES-18); `alg2-jsq:ties=lowest` takes the
+//! lowest-numbered of the tied servers instead, a rule a script can state exactly (RES-70).
 //!
 //! Algorithm 2 and the MaxWeight baselines (RES-19) share it. Each type keeps its eligible
 //! servers in [`LengthBuckets`], so a routing decision costs O(1) however many servers there
 //! are.
 
-use crate::index::LengthBuckets;
+use crate::index::{LengthBuckets, MinTree};
 use crate::models::ghra::GhraState;
 use crate::rng::StreamRng;
 use crate::workload::sample;
@@ -15,8 +16,10 @@ use crate::workload::sample;
 /// How an arrival picks among the eligible servers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Routing {
-    /// Join the shortest queue of the type.
+    /// Join the shortest queue of the type, a uniformly random one on ties.
     Jsq,
+    /// Join the shortest queue of the type, the lowest-numbered server on ties.
+    JsqLowest,
     /// Sample two distinct eligible servers, join the shorter.
     PowerOfTwo,
 }
@@ -30,6 +33,9 @@ pub struct Router {
     /// `member[j][ℓ]`: server ℓ's position in `eligible[j]` (u32::MAX if not eligible).
     member: Vec<Vec<u32>>,
     lengths: Vec<LengthBuckets>,
+    /// With [`Routing::JsqLowest`], each type's queue lengths by position in `eligible`
+    /// (ascending server numbers), so the lowest-numbered shortest is one O(log n) search.
+    by_number: Vec<MinTree>,
 }
 
 impl Router {
@@ -49,7 +55,18 @@ impl Router {
             })
             .collect();
         let lengths = eligible.iter().map(|s| LengthBuckets::new(s.len())).collect();
-        Self { routing, eligible, member, lengths }
+        let by_number = match routing {
+            Routing::JsqLowest => eligible
+                .iter()
+                .map(|s| {
+                    let mut tree = MinTree::new(s.len());
+                    (0..s.len()).for_each(|m| tree.set(m, 0));
+                    tree
+                })
+                .collect(),
+            Routing::Jsq | Routing::PowerOfTwo => Vec::new(),
+        };
+        Self { routing, eligible, member, lengths, by_number }
     }
 
     /// Whether `server` may queue jobs of `job_type`.
@@ -81,6 +98,19 @@ impl Router {
                 }
                 member
             }
+            Routing::JsqLowest => {
+                let tree = &self.by_number[job_type];
+                let member = tree.first_at_most(0, tree.min()).expect("a type has an eligible server");
+                if let Some(why) = why {
+                    *why = format!(
+                        "JSQ: shortest queue {} among {} eligible servers, {} tied (the lowest-numbered)",
+                        lengths.count(member),
+                        lengths.len(),
+                        lengths.shortest().len()
+                    );
+                }
+                member
+            }
             Routing::PowerOfTwo => {
                 let n = lengths.len();
                 if n == 1 {
@@ -107,8 +137,21 @@ impl Router {
                 }
             }
         };
-        self.lengths[job_type].increment(member);
+        self.count(job_type, member, 1);
         self.eligible[job_type][member]
+    }
+
+    /// Moves the queue length of `eligible[job_type][member]` by `by` (±1).
+    fn count(&mut self, job_type: usize, member: usize, by: i8) {
+        let lengths = &mut self.lengths[job_type];
+        if by > 0 {
+            lengths.increment(member)
+        } else {
+            lengths.decrement(member)
+        }
+        if let Some(tree) = self.by_number.get_mut(job_type) {
+            tree.set(member, u64::from(lengths.count(member)));
+        }
     }
 
     /// The eligible servers whose `job_type` queue is the shortest, in the order JSQ draws
@@ -121,13 +164,13 @@ impl Router {
     pub fn joined(&mut self, job_type: usize, server: u32) {
         let member = self.member[job_type][server as usize];
         debug_assert_ne!(member, u32::MAX, "server {server} does not queue type {job_type}");
-        self.lengths[job_type].increment(member as usize);
+        self.count(job_type, member as usize, 1);
     }
 
     /// A job of `job_type` left `server`'s queue (it started).
     pub fn left(&mut self, job_type: usize, server: u32) {
         let member = self.member[job_type][server as usize];
         debug_assert_ne!(member, u32::MAX, "server {server} does not queue type {job_type}");
-        self.lengths[job_type].decrement(member as usize);
+        self.count(job_type, member as usize, -1);
     }
 }
