@@ -6,13 +6,11 @@
 //   npm run lighthouse                      # Lighthouse's default throttling (simulate)
 //   npm run lighthouse -- --runs=3          # the median of three runs per page and preset
 //   npm run lighthouse -- --throttling-method=devtools
-//   npm run lighthouse -- --gzip            # served gzip-compressed, as static hosts do
+//   npm run lighthouse -- --gzip            # served gzip-compressed, as scripts/serve and static hosts do
 //
 // Scores move with the machine's load: note it with the numbers (docs/web.md).
 
-import { createServer } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { gzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -44,7 +42,7 @@ if (!['simulate', 'devtools', 'provided'].includes(throttlingMethod)) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 await mkdir(OUT, { recursive: true });
-const { server, origin } = values.gzip ? await serveGzipped(join(ROOT, 'dist')) : await serveDist(join(ROOT, 'dist'), BASE);
+const { server, origin } = await serveDist(join(ROOT, 'dist'), BASE, { gzip: values.gzip });
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   chromeFlags: [
@@ -101,25 +99,4 @@ for (const r of table) {
       `  accessibility ${String(r.accessibility).padStart(3)}  FCP ${Math.round(r.fcp)} ms  LCP ${Math.round(r.lcp)} ms` +
       `  TBT ${Math.round(r.tbt)} ms  CLS ${r.cls.toFixed(3)}  long tasks ${r.longTasks.join(', ') || 'none'} ms`,
   );
-}
-
-/** dist/ served as serveDist does, but through a proxy that gzips each answer (as GitHub Pages
- * and most static hosts compress wasm, JS and CSS). */
-async function serveGzipped(dist) {
-  const plain = await serveDist(dist, BASE);
-  const proxy = createServer(async (req, res) => {
-    const answer = await fetch(`${plain.origin}${req.url}`);
-    const body = Buffer.from(await answer.arrayBuffer());
-    const headers = { 'content-type': answer.headers.get('content-type') ?? 'application/octet-stream' };
-    if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
-      res.writeHead(answer.status, { ...headers, 'content-encoding': 'gzip' });
-      res.end(gzipSync(body));
-    } else {
-      res.writeHead(answer.status, headers);
-      res.end(body);
-    }
-  });
-  await new Promise((ok) => proxy.listen(0, '127.0.0.1', ok));
-  const close = (done) => plain.server.close(() => proxy.close(done));
-  return { server: { close }, origin: `http://127.0.0.1:${proxy.address().port}` };
 }
