@@ -474,6 +474,11 @@ fn msfq_bad_input_names_the_field() {
     fails(&["run", "--preset", "msfq-d6", "--classes-file", big.to_str().unwrap()], &["classes", "needs 4096 cores"]);
     fails(&["run", "--preset", "msfq-d1", "--policy", "msfq:l=32"], &["--policy", "l must be an integer in 0..=31"]);
     fails(&["run", "--preset", "msfq-d1", "--policy", "vqs"], &["--policy", "vqs is a policy of PG-RR"]);
+    // `script` is PG-RR's, MSFQ's and GH-RA's: PG-AS refuses it without naming one of them.
+    fails(
+        &["run", "--preset", "pgas-c3", "--policy", "script"],
+        &["--policy", "script is not a policy of this model", "this scenario is PG-AS", "takes dra"],
+    );
     fails(&["run", "--preset", "msfq-d5", "--policy", "msfq"], &["one-or-all"]);
     fails(&["run", "--preset", "msfq-d1", "--set", "load=-2"], &["load", "(0, 1000000]"]);
     fails(&["run", "--preset", "msfq-d1", "--set", "classes=1@0.5"], &["classes", "sum to 0.5"]);

@@ -212,15 +212,15 @@ pub struct TheorySweep {
 /// The error of a policy of another model than `M`.
 pub(crate) fn wrong_model<M: Model>(spec: &PolicySpec) -> ConfigError {
     let names: Vec<&str> = M::POLICIES.iter().map(|p| p.meta.name).collect();
+    // A shared name (`script`) belongs to several models: the spec's is only the first of them.
+    let whose = if spec.meta().shared {
+        format!("{} is not a policy of this model", spec.name())
+    } else {
+        format!("{} is a policy of {}", spec.name(), spec.model().label)
+    };
     ConfigError::new(
         crate::model::policy::KEY,
-        format!(
-            "{} is a policy of {}; this scenario is {} and takes {}",
-            spec.name(),
-            spec.model().label,
-            M::INFO.label,
-            names.join(", ")
-        ),
+        format!("{whose}; this scenario is {} and takes {}", M::INFO.label, names.join(", ")),
     )
 }
 

@@ -162,11 +162,21 @@ pub struct PolicyMeta {
     /// One line on what it does, citing the paper's section.
     pub summary: &'static str,
     pub params: &'static [Param],
+    /// Whether other models have a policy of the same name (`script`): a spec of it names no
+    /// one model.
+    pub shared: bool,
 }
 
 impl<M: Model> Policy<M> {
     pub const fn new(name: &'static str, label: &'static str, summary: &'static str, build: Build<M>) -> Self {
-        Self { meta: PolicyMeta { name, label, summary, params: &[] }, build, check: None, resolve: |_, _| None }
+        let meta = PolicyMeta { name, label, summary, params: &[], shared: false };
+        Self { meta, build, check: None, resolve: |_, _| None }
+    }
+
+    /// Other models have a policy of this name too (`script`).
+    pub const fn shared(mut self) -> Self {
+        self.meta.shared = true;
+        self
     }
 
     pub const fn params(mut self, params: &'static [Param]) -> Self {

@@ -29,7 +29,8 @@ pub const POLICY: Policy<Ghra> = Policy::new(
     "your own routing, a script that picks the server queue each arriving job joins; Algorithm 2's clocks start it (docs/scripts.md)",
     |spec, _| boxed(Scripted::build(spec)?),
 )
-.params(PARAMS);
+.params(PARAMS)
+.shared();
 
 /// A compiled script and Algorithm 2's clocks; clones (the timeline's checkpoints) share the
 /// script.

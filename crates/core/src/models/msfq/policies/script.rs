@@ -19,7 +19,8 @@ pub const POLICY: Policy<Msfq> = Policy::new(
     "your own rule, a script that starts jobs after each arrival and completion (docs/scripts.md)",
     |spec, _| boxed(Scripted::build(spec)?),
 )
-.params(script::PARAMS);
+.params(script::PARAMS)
+.shared();
 
 /// A compiled script; clones (the timeline's checkpoints) share it.
 #[derive(Debug, Clone)]

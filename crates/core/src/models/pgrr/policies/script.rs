@@ -20,7 +20,8 @@ pub const POLICY: Policy<Pgrr> = Policy::new(
     "your own rule, a script that starts jobs each slot (docs/scripts.md)",
     |spec, _| boxed(Scripted::build(spec)?),
 )
-.params(script::PARAMS);
+.params(script::PARAMS)
+.shared();
 
 /// A compiled script; clones (the timeline's checkpoints) share it.
 #[derive(Debug, Clone)]
