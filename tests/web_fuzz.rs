@@ -1,5 +1,6 @@
 //! Fuzz targets of the page's own inputs (see `scripts/fuzz` for the core's): the page keys of a
-//! link (`speed`, `embed`, `views`, `theme`, `present`, `tour`, `step`, `t`) and the timeline's
+//! link (`speed`, `embed`, `views`, `theme`, `present`, `tour`, `step`, `attempt`, `t`, `map`,
+//! `map_axis`) and the timeline's
 //! moves (play, step, step back, seek anywhere). A link never panics and every key it refuses
 //! is named; a race moved about at random always shows exactly what a race played straight to
 //! the same moment shows. Native only (proptest draws its seeds from the OS).
@@ -41,6 +42,11 @@ const VALUES: &[&str] = &[
     "contrast",
     "auto",
     "vqs-vs-best-fit",
+    "write-jsq",
+    "write-best-fit",
+    // A script that compiles and one that does not (line 2), as `attempt=` holds them.
+    "S8tTKE7OSE0pzUnVSC6p0FSo5lIAAiBTryi_tAQsqJeak5memQRUoRltEKtpzVXLBQA",
+    "S8tTKE7OSE0pzUnVSC6p0FSo5lIAgpzUEoUKBVsFa65aLgA",
     "nonsense",
     "2",
     "7",
@@ -77,6 +83,7 @@ fn refused_keys(pairs: &[(String, String)], scenario: &Scenario) -> BTreeSet<Str
             page::TOUR => tours::tour(value).is_err(),
             stability::MAP => MapSpec::parse_reps(value, stability::MAP).is_err(),
             stability::MAP_AXIS => MapSpec::parse_axis(value, stability::MAP_AXIS).is_err(),
+            page::ATTEMPT => !compiles(value),
             _ => false,
         };
         if bad {
@@ -89,6 +96,14 @@ fn refused_keys(pairs: &[(String, String)], scenario: &Scenario) -> BTreeSet<Str
     {
         refused.insert(page::STEP.to_string());
     }
+    // A script that compiles is still refused off an exercise's step.
+    let step = |tour: &tours::Tour| {
+        last(page::STEP).and_then(|k| k.trim().parse::<usize>().ok()).filter(|k| (1..=tour.steps.len()).contains(k))
+    };
+    let on_exercise = tour.is_some_and(|t| t.steps[step(t).map_or(0, |k| k - 1)].check.exercise().is_some());
+    if !on_exercise && pairs.iter().any(|(k, v)| k == page::ATTEMPT && compiles(v)) {
+        refused.insert(page::ATTEMPT.to_string());
+    }
     if let Some(t) = last(page::TIME) {
         let slotted = scenario.info().time == TimeUnit::Slots;
         let moment = t
@@ -100,6 +115,11 @@ fn refused_keys(pairs: &[(String, String)], scenario: &Scenario) -> BTreeSet<Str
         }
     }
     refused
+}
+
+/// Whether an `attempt=` value holds a script that compiles.
+fn compiles(value: &str) -> bool {
+    packlab_core::script::source::decode(value).is_ok_and(|source| packlab_core::script::check(&source).is_empty())
 }
 
 /// Cases per target: `PACKLAB_FUZZ_CASES` for a long run, else `default`.

@@ -1,8 +1,8 @@
 //! An exercise in a tour step: write the policy in the script editor, then check it. The core's
 //! checker races the script against the reference on the step's arrivals; the page only runs
 //! it, a piece per task so the page keeps responding, and shows its verdict: a pass, or the
-//! first start that differs, the learner's beside the reference's as the inspector shows
-//! decisions.
+//! first decision that differs, the learner's beside the reference's as the inspector shows
+//! decisions. The learner's script is the lab's (`attempt=` in its link), so a link shares it.
 
 use packlab_core::exercises::{Checker, Exercise, Verdict};
 use packlab_core::script::Scripting;
@@ -11,6 +11,7 @@ use yew::prelude::*;
 use crate::components::form::script_editor::ScriptEditor;
 use crate::components::inspector;
 use crate::dom::focus::focus_first_later;
+use crate::state::Action;
 
 #[derive(Properties, PartialEq)]
 pub struct ExercisePanelProps {
@@ -18,6 +19,11 @@ pub struct ExercisePanelProps {
     pub scripting: &'static Scripting,
     /// The model's word for a moment ("slot", "time").
     pub time_word: &'static str,
+    /// The learner's script once applied (the lab keeps it, and its link carries it); the
+    /// skeleton until then.
+    #[prop_or_default]
+    pub attempt: Option<String>,
+    pub dispatch: Callback<Action>,
 }
 
 /// Where a check is.
@@ -34,7 +40,7 @@ enum Checking {
 pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
     let exercise = props.exercise;
     // The learner's script: the skeleton until they apply their own.
-    let attempt = use_state(|| exercise.skeleton.to_string());
+    let attempt = props.attempt.clone().unwrap_or_else(|| exercise.skeleton.to_string());
     let editing = use_state(|| false);
     let checking = use_state(|| Checking::Idle);
     // Labelled on the exercise's own scenario (its link's), whatever the form shows now.
@@ -52,9 +58,9 @@ pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
         Callback::from(move |()| editing.set(false))
     };
     let on_apply = {
-        let (editing, attempt, checking) = (editing.clone(), attempt.clone(), checking.clone());
+        let (editing, checking, dispatch) = (editing.clone(), checking.clone(), props.dispatch.clone());
         Callback::from(move |source: String| {
-            attempt.set(source);
+            dispatch.emit(Action::Attempt(source));
             checking.set(Checking::Idle);
             editing.set(false);
         })
@@ -65,7 +71,7 @@ pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
             if matches!(*checking, Checking::Running(_)) {
                 return;
             }
-            let source = (*attempt).clone();
+            let source = attempt.clone();
             let checking = checking.clone();
             checking.set(Checking::Running(0.0));
             wasm_bindgen_futures::spawn_local(async move {
@@ -125,7 +131,7 @@ pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
                 </section>
             }
             if *editing {
-                <ScriptEditor lane={0} label={String::new()} source={(*attempt).clone()} scripting={props.scripting}
+                <ScriptEditor lane={0} label={String::new()} source={attempt.clone()} scripting={props.scripting}
                     {on_apply} {on_close} starters={false}
                     heading={AttrValue::from(format!("Exercise: write {reference}"))}
                     applies={AttrValue::Static("The script compiles; Apply keeps it for Check.")} />

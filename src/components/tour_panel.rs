@@ -23,6 +23,9 @@ pub struct TourPanelProps {
     /// The stability map once it is done, for a step whose outcome is the map's.
     #[prop_or_default]
     pub map: Option<Rc<Finder>>,
+    /// The learner's script, on an exercise's step, once applied.
+    #[prop_or_default]
+    pub attempt: Option<String>,
 }
 
 /// A guided tour's step: what to look at, a prediction to make, the run, then what happened,
@@ -87,7 +90,8 @@ pub fn TourPanel(props: &TourPanelProps) -> Html {
             </p>
             <p>{ step.text }</p>
             if let Some((exercise, scripting)) = exercise {
-                <ExercisePanel {exercise} {scripting} time_word={snapshot.model.time.prefix()} />
+                <ExercisePanel {exercise} {scripting} time_word={snapshot.model.time.prefix()}
+                    attempt={props.attempt.clone()} dispatch={props.dispatch.clone()} />
             }
             if let Some(q) = step.question {
                 <fieldset class="tour-question" id="tour-question">

@@ -142,7 +142,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                         <TourPanel key={format!("{}-{}", at.tour.id, at.step)} {at} snapshot={snapshot.clone()}
                             scenario={Rc::new(setup.scenario.clone())}
                             dispatch={props.dispatch.clone()} on_play={race.toggle.clone()}
-                            map={(*finished_map).clone()} />
+                            map={(*finished_map).clone()} attempt={lab.attempt.clone()} />
                     }
                     <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
                         on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_back={race.back.clone()}

@@ -33,6 +33,7 @@ impl Lab {
             predictions: Vec::new(),
             finished_tour: None,
             map: page.map.clone(),
+            attempt: None,
         };
         // One notice per key, saying everything the link got wrong about it (`policy=msf,dra`
         // on a PG-RR preset names both).
@@ -49,6 +50,8 @@ impl Lab {
         // A tour's step sets the scenario, whatever else the link says.
         if let Some(at) = page.tour {
             lab.go_to(at);
+            // The core kept it only for an exercise's step.
+            lab.attempt = page.attempt;
         }
         lab
     }
@@ -64,6 +67,7 @@ impl Lab {
             tour: self.tour,
             at: self.open_at,
             map: self.map.clone(),
+            attempt: self.attempt.clone(),
         }
     }
 

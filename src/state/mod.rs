@@ -73,6 +73,9 @@ pub struct Lab {
     pub finished_tour: Option<(&'static packlab_core::tours::Tour, Vec<Option<bool>>)>,
     /// The stability map, open and computed (`map=`, `map_axis=`).
     pub map: Option<packlab_core::stability::MapSpec>,
+    /// The learner's script on an exercise's step, once applied (`attempt=`): the step's
+    /// editor and Check start from it, and the link carries it.
+    pub attempt: Option<String>,
 }
 
 /// What the controls can ask for.
@@ -96,6 +99,8 @@ pub enum Action {
     },
     /// Close the summary of a finished tour.
     CloseTourSummary,
+    /// The learner applied this script in the exercise of the step on screen.
+    Attempt(String),
     /// Set one scenario key from its text form (the `--set` keys).
     Set {
         key: String,

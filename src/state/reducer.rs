@@ -42,6 +42,7 @@ impl Lab {
                 }
             }
             Action::LeaveTour => {
+                self.attempt = None;
                 // From the last step the tour is finished: its summary replaces the panel.
                 if let Some(at) = self.tour.take()
                     && at.step + 1 == at.tour.steps.len()
@@ -58,6 +59,11 @@ impl Lab {
                 self.predictions[step] = right;
             }
             Action::CloseTourSummary => self.finished_tour = None,
+            Action::Attempt(source) => {
+                if self.tour.is_some_and(|at| at.step().check.exercise().is_some()) {
+                    self.attempt = Some(source);
+                }
+            }
             Action::StartTour(id) => match tours::tour(id) {
                 Ok(tour) => {
                     self.predictions.clear();
@@ -212,6 +218,8 @@ impl Lab {
         self.setup = Rc::new(Setup { preset: link.preset, scenario: link.scenario, policies: link.policies });
         self.gallery = false;
         self.tour = Some(at);
+        // A script belongs to the exercise it was written for.
+        self.attempt = None;
         // A step that shows the stability map opens it; the others close it.
         self.map = link.page.map;
     }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ROOT, labTest } from './harness.mjs';
+import { ROOT, copyLink, labTest } from './harness.mjs';
 
 const AXE = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 
@@ -130,6 +130,18 @@ labTest('issue 34: the GH-RA exercise checks routings: the skeleton parts from J
   assert.equal(await check(page), 'pass');
   assert.match(await page.textContent('#exercise-status'), /^Pass: all \d+ decisions are the same as Alg\. 2 \(JSQ\) \(ties=lowest\)'s/);
   assert.deepEqual(await axeViolations(page), [], 'the exercise passed');
+
+  // The link carries the applied script: a fresh page opens the exercise with it, and its
+  // Check passes without writing anything.
+  const shared = await copyLink(page);
+  assert.match(shared, /[?&]tour=write-jsq&step=1&attempt=[\w-]+/);
+  const fresh = await open(shared, { waitFor: '#exercise' });
+  assert.equal(await check(fresh), 'pass');
+  await fresh.click('#exercise-write');
+  await fresh.waitForSelector('#script-editor');
+  assert.equal(await fresh.inputValue('#script-source'), JSQ_LOWEST, 'the editor opens on the shared script');
+  await fresh.click('#script-cancel');
+  await page.bringToFront();
 
   // The tour's one step is its last: finishing it says no prediction was asked, not "0 of 0".
   await page.click('#tour-leave');

@@ -29,9 +29,10 @@ pub const PRESENT: &str = "present";
 pub const TIME: &str = "t";
 pub const EMBED: &str = "embed";
 pub const VIEWS: &str = "views";
+pub const ATTEMPT: &str = "attempt";
 
 /// Every page key, in the order a link writes them.
-pub const PAGE_KEYS: [PageKey; 10] = [
+pub const PAGE_KEYS: [PageKey; 11] = [
     PageKey {
         key: SPEED,
         range: "max, a run duration such as 30s (1s..=3600s), or slots per second (1..=10000000)",
@@ -39,6 +40,11 @@ pub const PAGE_KEYS: [PageKey; 10] = [
     },
     PageKey { key: TOUR, range: "a tour's id (`packlab tours`)", help: "the guided tour under way" },
     PageKey { key: STEP, range: "a step of the tour, from 1", help: "the tour's step on screen" },
+    PageKey {
+        key: ATTEMPT,
+        range: "a script that compiles, as base64url of its deflate compression (as script:src= holds it), on an exercise's step",
+        help: "the learner's script in an exercise, to check again or to show",
+    },
     PageKey { key: THEME, range: "auto, light, dark or high-contrast", help: "the page's colours" },
     PageKey { key: PRESENT, range: "1 or 0", help: "presenter mode: large type, the controls folded away" },
     PageKey {
@@ -242,6 +248,8 @@ pub struct PageSettings {
     pub at: Option<f64>,
     /// The stability map, open and computed (`map=`, `map_axis=`).
     pub map: Option<MapSpec>,
+    /// The learner's script on an exercise's step (`attempt=`), its source.
+    pub attempt: Option<String>,
 }
 
 impl PageSettings {
@@ -263,6 +271,7 @@ impl PageSettings {
         let mut step = None;
         let mut at = None;
         let (mut map_reps, mut map_axis) = (None, None);
+        let mut attempt = None;
         for (key, value) in pairs {
             let result = match key.as_str() {
                 SPEED => Speed::parse(value).map(|s| page.speed = (s != Speed::DEFAULT).then_some(s)),
@@ -279,6 +288,7 @@ impl PageSettings {
                     step = Some(value.clone());
                     Ok(())
                 }
+                ATTEMPT => parse_attempt(value).map(|source| attempt = Some(source)),
                 MAP => MapSpec::parse_reps(value, MAP).map(|r| map_reps = Some(r)),
                 MAP_AXIS => MapSpec::parse_axis(value, MAP_AXIS).map(|a| map_axis = a),
                 _ => Ok(()),
@@ -308,6 +318,16 @@ impl PageSettings {
             };
             page.tour = Some(TourAt { tour, step: k });
         }
+        // The script belongs to an exercise's step: elsewhere nothing would check or show it.
+        if let Some(source) = attempt {
+            match page.tour.map(|at| at.step()) {
+                Some(step) if step.check.exercise().is_some() => page.attempt = Some(source),
+                _ => errors.push(ConfigError::new(
+                    ATTEMPT,
+                    "only an exercise's step takes a script (a link with tour= set to an exercise, such as write-best-fit)",
+                )),
+            }
+        }
         if let Some(value) = at {
             match moment(value, &run(page.tour.as_ref())) {
                 Ok(t) => page.at = Some(t),
@@ -328,6 +348,9 @@ impl PageSettings {
             pairs.push((TOUR, at.tour.id.to_string()));
             pairs.push((STEP, (at.step + 1).to_string()));
         }
+        if let Some(source) = &self.attempt {
+            pairs.push((ATTEMPT, crate::script::source::encode(source)));
+        }
         if self.theme != Theme::Auto {
             pairs.push((THEME, self.theme.name().into()));
         }
@@ -347,6 +370,15 @@ impl PageSettings {
             pairs.extend(map.pairs());
         }
         pairs
+    }
+}
+
+/// The source of an `attempt=` value: a script as a spec holds it, that compiles.
+fn parse_attempt(value: &str) -> Result<String, ConfigError> {
+    let source = crate::script::source::decode(value).map_err(|m| ConfigError::new(ATTEMPT, m))?;
+    match crate::script::check(&source).first() {
+        None => Ok(source),
+        Some(e) => Err(ConfigError::new(ATTEMPT, format!("the script does not compile: {e}"))),
     }
 }
 
@@ -458,6 +490,41 @@ mod tests {
             let (_, errors) = PageSettings::parse(&[(key.to_string(), bad.to_string())], |_| scenario.clone());
             assert_eq!(errors.len(), 1, "{key}={bad}");
             assert_eq!(errors[0].key, key);
+        }
+    }
+
+    /// The learner's script travels with an exercise's step and comes back the same; anywhere
+    /// else, or when it is not a script that compiles, the key is named with what it takes.
+    #[test]
+    fn an_exercise_keeps_its_attempt() {
+        let scenario = crate::scenario::preset("ghra-b3").unwrap().scenario;
+        let parse = |pairs: &[(&str, &str)]| {
+            let pairs: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+            PageSettings::parse(&pairs, |_| scenario.clone())
+        };
+        let source = "// name: mine\nfn schedule(ctx) {\n    ctx.route(ctx.eligible()[0]);\n}\n";
+        let encoded = crate::script::source::encode(source);
+        let (page, errors) = parse(&[("tour", "write-jsq"), ("attempt", &encoded)]);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(page.attempt.as_deref(), Some(source));
+        let written: Vec<(&str, String)> = page.pairs();
+        assert_eq!(
+            written,
+            [("tour", "write-jsq".to_string()), ("step", "1".to_string()), ("attempt", encoded.clone())]
+        );
+
+        let broken = crate::script::source::encode("fn schedule(ctx) {\n    let x = ;\n}");
+        for (pairs, needle) in [
+            (vec![("attempt", encoded.as_str())], "only an exercise's step"),
+            (vec![("tour", "msf-swings"), ("attempt", encoded.as_str())], "only an exercise's step"),
+            (vec![("tour", "write-jsq"), ("attempt", "not base64!")], "not base64url"),
+            (vec![("tour", "write-jsq"), ("attempt", broken.as_str())], "does not compile: script line 2"),
+        ] {
+            let (page, errors) = parse(&pairs);
+            assert_eq!(errors.len(), 1, "{pairs:?}: {errors:?}");
+            assert_eq!(errors[0].key, "attempt");
+            assert!(errors[0].message.contains(needle), "{pairs:?}: {}", errors[0].message);
+            assert_eq!(page.attempt, None);
         }
     }
 }
