@@ -252,6 +252,8 @@ impl GhraSim {
         let next = self.now + sample::exponential(&mut self.streams.arrivals, self.total_rate);
         self.events.push(next, Event::Arrival);
 
+        // The routing's notes are its own: not those of a clock tick that started nothing.
+        self.log.drop_notes();
         let (mut ctx, policy) = self.context();
         let target = match policy.distributed() {
             true => Some(policy.route(j, &mut ctx)?),

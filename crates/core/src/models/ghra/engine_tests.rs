@@ -4,6 +4,7 @@ use super::vms::{Fleet, VmCatalog};
 
 use super::{Ghra, GhraConfig, GhraContext, GhraDecision, GhraEvent, GhraPolicy, GhraScenario, GhraSim, Source};
 use crate::EngineError;
+use crate::decisions::Decision;
 use crate::model::Model;
 use crate::model::policy::PolicySpec;
 use crate::resources::Resources;
@@ -230,5 +231,21 @@ fn loss_system_has_the_product_form_law() {
         };
         let tv: f64 = (0..time.len()).map(|c| (time[c] / total - expected(c)).abs()).sum::<f64>() / 2.0;
         assert!(tv < 0.02, "L = {servers}: total variation {tv}");
+    }
+}
+
+/// A routing's decision carries its own notes only. A clock that ticked and started nothing
+/// noted its queue and rate; that note went with the next decision made, often a routing
+/// (the exercise's inspector showed "clock of this queue" beside "joins server 2's queue").
+#[test]
+fn a_routing_carries_only_its_own_notes() {
+    let mut s = sim("5xsmall,5xlarge", "ec2", &[1.0, 2.0, 0.7], 50.0, "alg2-jsq", 5).with_log(100_000);
+    s.run_until(50.0).unwrap();
+    let routes: Vec<&Decision> = s.log.records().iter().filter(|d| d.action == "route").collect();
+    assert!(routes.len() > 50, "{} routings", routes.len());
+    for d in routes {
+        let labels: Vec<&str> = d.facts.iter().map(|f| f.label.as_str()).collect();
+        assert!(labels.iter().all(|l| !l.starts_with("clock of this queue")), "{}: {labels:?}", d.what);
+        assert!(labels.contains(&"routing"), "{}: {labels:?}", d.what);
     }
 }
