@@ -91,7 +91,7 @@ pub fn inspector(s: &Snapshot, picked: Picked<'_>) -> Html {
     }
 }
 
-/// An exercise's first difference, as the inspector shows a decision: the learner's start and
+/// An exercise's first difference, as the inspector shows a decision: the learner's decision and
 /// the reference's side by side, each with what it did, its rule and the numbers (its notes).
 /// `time_word` is the model's ("slot", "time").
 pub fn difference(d: &Difference, time_word: &str, reference: &str) -> Html {
