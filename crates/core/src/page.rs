@@ -375,7 +375,11 @@ impl PageSettings {
 
 /// The source of an `attempt=` value: a script as a spec holds it, that compiles.
 fn parse_attempt(value: &str) -> Result<String, ConfigError> {
-    let source = crate::script::source::decode(value).map_err(|m| ConfigError::new(ATTEMPT, m))?;
+    let source = crate::script::source::decode(value).map_err(|m| {
+        // Say what the key takes, as every refused key does, then what is wrong with this one.
+        let takes = PAGE_KEYS.iter().find(|k| k.key == ATTEMPT).map_or("", |k| k.range);
+        ConfigError::new(ATTEMPT, format!("must be {takes}: {m}"))
+    })?;
     match crate::script::check(&source).first() {
         None => Ok(source),
         Some(e) => Err(ConfigError::new(ATTEMPT, format!("the script does not compile: {e}"))),
