@@ -420,6 +420,11 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub log: u64,
 
+    /// Time every run N times, in rounds (each round runs every case once, so a busy spell of
+    /// a shared machine slows all of them alike), and report the fastest and the median.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=100))]
+    pub repeat: u64,
+
     /// Print one JSON object per timed run per line.
     #[arg(long)]
     pub json: bool,

@@ -27,15 +27,33 @@ const MAX_POINTS: usize = 64;
 /// Arriving jobs timed per run when neither the case nor `--jobs` says.
 const DEFAULT_JOBS: u64 = 1_000_000;
 
-/// One timed run.
+/// One case under one policy: its fastest timed run, and every run's cost per job.
 #[derive(Debug, Serialize)]
 struct BenchRow {
     preset: String,
     /// The keys the case sets, `key=value` joined by spaces.
     setting: String,
     policy: String,
+    /// The fastest of the runs (the only one without `--repeat`).
     #[serde(flatten)]
     timing: Timing,
+    /// ns per job of every run, in the order they ran.
+    runs_ns_per_job: Vec<f64>,
+    ns_per_job_median: f64,
+}
+
+impl BenchRow {
+    /// Takes in one more run of the same case and policy.
+    fn add(&mut self, timing: Timing) {
+        self.runs_ns_per_job.push(timing.ns_per_job);
+        let mut sorted = self.runs_ns_per_job.clone();
+        sorted.sort_by(f64::total_cmp);
+        let n = sorted.len();
+        self.ns_per_job_median = if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
+        if timing.ns_per_job < self.timing.ns_per_job {
+            self.timing = timing;
+        }
+    }
 }
 
 /// A case to time: a scenario and its policies.
@@ -52,48 +70,84 @@ struct Case {
 
 pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<()> {
     let cases = cases(args)?;
+    let repeated = args.repeat > 1;
     if !args.json {
         writeln!(out, "untimed warm-up, then at least the given number of arriving jobs timed")?;
         writeln!(out, "events: arrivals + starts + departures (slotted), arrivals + departures + clock ticks")?;
-        writeln!(out, "queue: jobs waiting at the end; ↑ marks a queue that grew while timed (an unstable case)\n")?;
-        writeln!(
-            out,
-            "{}",
-            line(["preset", "setting", "policy", "jobs", "time", "events", "events/s", "jobs/s", "ns/job", "queue"])
-        )?;
+        writeln!(out, "queue: jobs waiting at the end; ↑ marks a queue that grew while timed (an unstable case)")?;
+        if repeated {
+            writeln!(
+                out,
+                "each run timed {} times in rounds; the figures are the fastest run's, `median` the median ns/job",
+                args.repeat
+            )?;
+        }
+        writeln!(out)?;
+        let mut header = vec!["preset", "setting", "policy", "jobs", "time", "events", "events/s", "jobs/s", "ns/job"];
+        if repeated {
+            header.push("median");
+        }
+        header.push("queue");
+        writeln!(out, "{}", line(&header))?;
     }
-    for case in &cases {
-        for policy in &case.policies {
+    let runs: Vec<(&Case, &PolicySpec)> =
+        cases.iter().flat_map(|case| case.policies.iter().map(move |policy| (case, policy))).collect();
+    let mut rows: Vec<Option<BenchRow>> = runs.iter().map(|_| None).collect();
+    for round in 1..=args.repeat {
+        for ((case, policy), row) in runs.iter().zip(&mut rows) {
             let watch = Watch { max_points: MAX_POINTS, details: args.details, log: args.log as usize };
-            let row = time_one(case, policy, watch)
+            let timing = time_one(case, policy, watch)
                 .with_context(|| format!("{} {}, policy {}", case.preset, case.setting, policy.brief()))?;
-            if args.json {
-                writeln!(out, "{}", serde_json::to_string(&row)?)?;
-            } else {
-                let t = &row.timing;
-                // A queue that grew while timed is flagged: its cost per job is not a steady state's.
-                let queue = if t.growing { format!("{} ↑", t.final_queue) } else { t.final_queue.to_string() };
-                writeln!(
-                    out,
-                    "{}",
-                    line([
-                        &row.preset,
-                        &row.setting,
-                        &row.policy,
-                        &t.jobs.to_string(),
-                        &t.time.to_string(),
-                        &t.events.to_string(),
-                        &format!("{:.3e}", t.events_per_s),
-                        &format!("{:.3e}", t.jobs_per_s),
-                        &format!("{:.1}", t.ns_per_job),
-                        &queue,
-                    ])
-                )?;
+            match row {
+                Some(row) => row.add(timing),
+                None => {
+                    *row = Some(BenchRow {
+                        preset: case.preset.clone(),
+                        setting: case.setting.clone(),
+                        policy: policy.brief(),
+                        runs_ns_per_job: vec![timing.ns_per_job],
+                        ns_per_job_median: timing.ns_per_job,
+                        timing,
+                    })
+                }
             }
-            // Each run takes seconds: show it as it comes rather than all at the end.
-            out.flush()?;
+            // Rows print when their last round is done; without --repeat, each as it comes
+            // (a run takes seconds).
+            if round == args.repeat {
+                let row = row.as_ref().expect("timed in the first round");
+                print_row(row, args.json, repeated, out)?;
+                out.flush()?;
+            }
         }
     }
+    Ok(())
+}
+
+fn print_row(row: &BenchRow, json: bool, repeated: bool, out: &mut dyn Write) -> Result<()> {
+    if json {
+        writeln!(out, "{}", serde_json::to_string(row)?)?;
+        return Ok(());
+    }
+    let t = &row.timing;
+    // A queue that grew while timed is flagged: its cost per job is not a steady state's.
+    let queue = if t.growing { format!("{} ↑", t.final_queue) } else { t.final_queue.to_string() };
+    let mut cells = vec![
+        row.preset.clone(),
+        row.setting.clone(),
+        row.policy.clone(),
+        t.jobs.to_string(),
+        t.time.to_string(),
+        t.events.to_string(),
+        format!("{:.3e}", t.events_per_s),
+        format!("{:.3e}", t.jobs_per_s),
+        format!("{:.1}", t.ns_per_job),
+    ];
+    if repeated {
+        cells.push(format!("{:.1}", row.ns_per_job_median));
+    }
+    cells.push(queue);
+    let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
+    writeln!(out, "{}", line(&cells))?;
     Ok(())
 }
 
@@ -208,23 +262,35 @@ fn cases(args: &BenchArgs) -> Result<Vec<Case>> {
     Ok(cases)
 }
 
-/// A fixed-width row: rows are printed one by one, before the widest value is known.
-fn line(cells: [&str; 10]) -> String {
-    let [preset, setting, policy, jobs, time, events, eps, jps, ns, queue] = cells;
-    format!(
-        "{preset:<8}  {setting:<24}  {policy:<12}  {jobs:>9}  {time:>9}  {events:>10}  {eps:>9}  {jps:>9}  {ns:>7}  {queue:>7}"
-    )
+/// A fixed-width row: rows are printed one by one, before the widest value is known. The
+/// cells are those of the header: nine, then `median` with `--repeat`, then the queue.
+fn line(cells: &[&str]) -> String {
+    const WIDTHS: [(usize, bool); 9] =
+        [(8, false), (24, false), (12, false), (9, true), (9, true), (10, true), (9, true), (9, true), (7, true)];
+    let mut text = String::new();
+    for (i, cell) in cells.iter().enumerate() {
+        // The columns after the ninth (median, queue) are right-aligned and 7 wide.
+        let (width, right) = WIDTHS.get(i).copied().unwrap_or((7, true));
+        if i > 0 {
+            text.push_str("  ");
+        }
+        if right {
+            text.push_str(&format!("{cell:>width$}"));
+        } else {
+            text.push_str(&format!("{cell:<width$}"));
+        }
+    }
+    text
 }
 
 /// Times one policy on one case: the untimed warm-up, then whole time units until `jobs`
 /// more jobs have arrived ([`packlab_core::bench::time_run`], as the page's wasm times it).
-fn time_one(case: &Case, policy: &PolicySpec, watch: Watch) -> Result<BenchRow> {
+fn time_one(case: &Case, policy: &PolicySpec, watch: Watch) -> Result<Timing> {
     let mut run = live_run(&case.scenario, policy, watch)?;
     let warmup = match case.warmup {
         Some(units) => Warmup::Units(units),
         None => Warmup::UntilOrFifth { until: case.scenario.warmup() },
     };
     let clock = Instant::now();
-    let timing = time_run(run.as_mut(), warmup, case.jobs, &mut || clock.elapsed().as_secs_f64())?;
-    Ok(BenchRow { preset: case.preset.clone(), setting: case.setting.clone(), policy: policy.brief(), timing })
+    Ok(time_run(run.as_mut(), warmup, case.jobs, &mut || clock.elapsed().as_secs_f64())?)
 }

@@ -277,6 +277,8 @@ fn bad_input_names_the_flag_or_key_and_never_panics() {
         (&["bench", "--servers", "10,,100"], &["--servers", "empty"]),
         (&["bench", "--policy", "nope"], &["--policy", "nope"]),
         (&["bench", "--jobs", "0"], &["--jobs", ">= 1"]),
+        (&["bench", "--repeat", "0"], &["--repeat", "1..=100"]),
+        (&["bench", "--repeat", "many"], &["--repeat", "many"]),
     ];
     for (args, needles) in cases {
         let mut full: Vec<&str> = args.to_vec();
@@ -395,6 +397,55 @@ fn bench_runs_with_tiny_numbers() {
     assert_eq!(lines.len(), 1);
     assert!(f(&lines[0], "jobs") >= 2000.0 && f(&lines[0], "ns_per_job") > 0.0);
     assert!(f(&lines[0], "events") >= f(&lines[0], "jobs"));
+}
+
+/// `--repeat N` times every run N times and reports the fastest, with every run's figure and
+/// their median.
+#[test]
+fn bench_repeat_reports_the_fastest_run_and_the_median() {
+    let out = ok(&[
+        "bench",
+        "--preset",
+        "pgrr-a3",
+        "--servers",
+        "10",
+        "--jobs",
+        "2000",
+        "--policy",
+        "bf-js,vqs",
+        "--repeat",
+        "3",
+        "--json",
+    ]);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 2, "{out}");
+    for line in &lines {
+        let runs: Vec<f64> = line["runs_ns_per_job"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        assert_eq!(runs.len(), 3);
+        let fastest = runs.iter().copied().fold(f64::INFINITY, f64::min);
+        assert_eq!(f(line, "ns_per_job"), fastest);
+        let mut sorted = runs.clone();
+        sorted.sort_by(f64::total_cmp);
+        assert_eq!(f(line, "ns_per_job_median"), sorted[1]);
+    }
+    let table = ok(&[
+        "bench",
+        "--preset",
+        "pgrr-a3",
+        "--servers",
+        "10",
+        "--jobs",
+        "2000",
+        "--policy",
+        "bf-js",
+        "--repeat",
+        "2",
+    ]);
+    assert!(table.contains("median") && table.contains("timed 2 times"), "{table}");
+    assert!(
+        !ok(&["bench", "--preset", "pgrr-a3", "--servers", "10", "--jobs", "2000", "--policy", "bf-js"])
+            .contains("median")
+    );
 }
 
 /// `--policy` without `--preset` times the headline cases of the model the policy belongs to
