@@ -43,6 +43,18 @@ struct BenchRow {
 }
 
 impl BenchRow {
+    /// The row of a case's first run.
+    fn first(case: &Case, policy: &PolicySpec, timing: Timing) -> Self {
+        Self {
+            preset: case.preset.clone(),
+            setting: case.setting.clone(),
+            policy: policy.brief(),
+            runs_ns_per_job: vec![timing.ns_per_job],
+            ns_per_job_median: timing.ns_per_job,
+            timing,
+        }
+    }
+
     /// Takes in one more run of the same case and policy.
     fn add(&mut self, timing: Timing) {
         self.runs_ns_per_job.push(timing.ns_per_job);
@@ -100,16 +112,7 @@ pub fn command(args: &BenchArgs, out: &mut dyn Write) -> Result<()> {
                 .with_context(|| format!("{} {}, policy {}", case.preset, case.setting, policy.brief()))?;
             match row {
                 Some(row) => row.add(timing),
-                None => {
-                    *row = Some(BenchRow {
-                        preset: case.preset.clone(),
-                        setting: case.setting.clone(),
-                        policy: policy.brief(),
-                        runs_ns_per_job: vec![timing.ns_per_job],
-                        ns_per_job_median: timing.ns_per_job,
-                        timing,
-                    })
-                }
+                None => *row = Some(BenchRow::first(case, policy, timing)),
             }
             // Rows print when their last round is done; without --repeat, each as it comes
             // (a run takes seconds).
