@@ -33,7 +33,14 @@ pub struct GroupedIds {
     kept: u32,
     /// Ids are below this.
     n: usize,
+    /// Emptied lists of sorted buckets, kept for the next bucket that needs one: at 10^4 servers
+    /// buckets go between one key and two all the time, and each change allocated or freed a
+    /// list. At most [`SPARE_MAX`].
+    spare: Vec<Vec<(u64, Group)>>,
 }
+
+/// Emptied lists kept for reuse (each a few dozen bytes).
+const SPARE_MAX: usize = 256;
 
 /// The keys whose high bits are one bucket's, each with its ids.
 ///
@@ -87,7 +94,7 @@ impl GroupedIds {
         // 2^(kept - 1) buckets per octave: about n/16, between 16 and 1024.
         let kept = (n.next_power_of_two().trailing_zeros()).clamp(7, 13) - 2;
         let buckets = bucket_of(max_key, kept) + 1;
-        Self { buckets: vec![Bucket::Empty; buckets], occupied: IdSet::new(buckets), kept, n }
+        Self { buckets: vec![Bucket::Empty; buckets], occupied: IdSet::new(buckets), kept, n, spare: Vec::new() }
     }
 
     /// Puts `id` under `key`; it must not be present under any key.
@@ -97,20 +104,20 @@ impl GroupedIds {
         if self.buckets[b].is_empty() {
             self.occupied.insert(b as u32);
         }
-        self.buckets[b].insert(key, id, self.n);
+        self.buckets[b].insert(key, id, self.n, &mut self.spare);
     }
 
     /// Takes `id` out from under `key`; false if it is not there.
     pub fn remove(&mut self, key: u64, id: u32) -> bool {
         let Some(b) = self.bucket_of(key) else { return false };
-        let taken = self.buckets[b].remove(key, id);
+        let taken = self.buckets[b].remove(key, id, &mut self.spare);
         if self.buckets[b].is_empty() {
             self.occupied.remove(b as u32);
         }
         taken
     }
 
-    /// A hint that `key`'s bucket will be read soon ([`prefetch`]).
+    /// A hint that `key`'s bucket will be read soon ([`prefetch()`]).
     #[inline]
     pub fn prefetch(&self, key: u64) {
         if let Some(b) = self.bucket_of(key) {
@@ -179,14 +186,19 @@ impl Bucket {
         matches!(self, Bucket::Empty)
     }
 
-    fn insert(&mut self, key: u64, id: u32, n: usize) {
+    fn insert(&mut self, key: u64, id: u32, n: usize, spare: &mut Vec<Vec<(u64, Group)>>) {
         match self {
             Bucket::Empty => *self = Bucket::One(key, Group::One(id)),
             Bucket::One(only, group) if *only == key => group.insert(id, n),
             Bucket::One(..) => {
                 let Bucket::One(only, group) = std::mem::replace(self, Bucket::Empty) else { unreachable!() };
-                let new = (key, Group::One(id));
-                let entries = if only < key { vec![(only, group), new] } else { vec![new, (only, group)] };
+                let (first, second) = if only < key {
+                    ((only, group), (key, Group::One(id)))
+                } else {
+                    ((key, Group::One(id)), (only, group))
+                };
+                let mut entries = spare.pop().unwrap_or_default();
+                entries.extend([first, second]);
                 *self = Bucket::Sorted(entries);
             }
             Bucket::Sorted(entries) => match entries.binary_search_by_key(&key, |&(k, _)| k) {
@@ -207,7 +219,7 @@ impl Bucket {
         }
     }
 
-    fn remove(&mut self, key: u64, id: u32) -> bool {
+    fn remove(&mut self, key: u64, id: u32, spare: &mut Vec<Vec<(u64, Group)>>) -> bool {
         let taken = match self {
             Bucket::Empty => Removal::Absent,
             Bucket::One(only, group) => {
@@ -227,6 +239,9 @@ impl Bucket {
                     entries.remove(at);
                     if entries.len() == 1 {
                         let (only, group) = entries.pop().expect("one entry");
+                        if spare.len() < SPARE_MAX {
+                            spare.push(std::mem::take(entries));
+                        }
                         *self = Bucket::One(only, group);
                     }
                 }

@@ -30,7 +30,7 @@ trait ResidualIndex {
     /// The index of servers with these residuals, each at most `capacity`.
     fn build(residuals: &[u64], capacity: u64) -> Self;
     fn update(&mut self, server: ServerId, residual: u64);
-    /// A hint that `server` will soon be re-entered under `residual` ([`prefetch`]).
+    /// A hint that `server` will soon be re-entered under `residual` ([`prefetch()`]).
     fn prefetch(&self, _server: ServerId, _residual: u64) {}
 }
 
@@ -177,6 +177,15 @@ impl Cluster {
         order.get(&self.servers).groups.first_at_least(size).map(|(_, s)| s)
     }
 
+    /// A hint that [`Cluster::best_fit`] will soon be asked about `size`: the residual index's
+    /// bucket where that search starts ([`prefetch()`]). Nothing if the index is not built yet.
+    #[inline]
+    pub fn prefetch_best_fit(&self, size: u64) {
+        if let Some(order) = &self.by_residual.borrow().index {
+            order.groups.prefetch(size);
+        }
+    }
+
     /// Best fit and its runner-up (the next server in the same order), each with its residual:
     /// what the page's inspector shows of a best-fit decision.
     pub fn best_two_fits(&self, size: u64) -> [Option<(u64, ServerId)>; 2] {
@@ -194,7 +203,7 @@ impl Cluster {
         self.first_fit(from, self.capacity)
     }
 
-    /// A hint that `server`'s record will be read soon ([`prefetch`]).
+    /// A hint that `server`'s record will be read soon ([`prefetch()`]).
     #[inline]
     pub(crate) fn prefetch_server(&self, server: ServerId) {
         prefetch(&self.servers[server as usize]);

@@ -1,0 +1,21 @@
+import { launchChromium, serveDist } from './browser.mjs';
+const q = process.argv[2] ?? 'preset=pgrr-a1&servers=1000&policy=bf-js&horizon=100000000';
+const { server, origin } = await serveDist(process.env.DIST ?? 'dist');
+const { context, close } = await launchChromium('probe-');
+const page = await context.newPage();
+await page.goto(`${origin}/?${q}&speed=max`);
+await page.waitForSelector('#stats tr[data-policy]');
+await page.click('#play');
+await page.waitForTimeout(2000);
+const r = await page.evaluate(() => new Promise((ok) => {
+  const counts = new Map();
+  let frames = 0;
+  const path = (n) => { const e = n.nodeType === 1 ? n : n.parentElement; if (!e) return '?'; let p = e; const parts = []; for (let i = 0; i < 3 && p; i++, p = p.parentElement) parts.push(p.id ? '#' + p.id : p.tagName.toLowerCase() + (p.className && typeof p.className === 'string' ? '.' + p.className.split(' ')[0] : '')); return parts.reverse().join('>'); };
+  const mo = new MutationObserver((ms) => { for (const m of ms) { const k = m.type + ' ' + (m.attributeName ?? '') + ' ' + path(m.target); counts.set(k, (counts.get(k) ?? 0) + 1); } });
+  mo.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  const tick = () => { frames++; if (frames < 120) requestAnimationFrame(tick); else { mo.disconnect(); ok({ frames, rows: [...counts].sort((a, b) => b[1] - a[1]).slice(0, 40) }); } };
+  requestAnimationFrame(tick);
+}));
+console.log('frames', r.frames);
+for (const [k, v] of r.rows) console.log(v, k);
+await close(); server.close();
