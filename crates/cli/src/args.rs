@@ -425,7 +425,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=100))]
     pub repeat: u64,
 
-    /// Print one JSON object per timed run per line.
+    /// Print JSON, one object per line: per timed run, or with `--repeat` per case and policy with every run in `runs_ns_per_job`.
     #[arg(long)]
     pub json: bool,
 }
