@@ -30,8 +30,6 @@ const METER_WINDOW_MS: f64 = 1000.0;
 /// What the page asks of a race.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub enum Command {
-    /// Play ⇄ pause; at the horizon, run again from 0.
-    Toggle,
     Play,
     Pause,
     /// Pause and run one step: a slot, or in continuous time the next event.
@@ -44,9 +42,26 @@ pub enum Command {
     OpenAt(f64),
     /// Back to time 0, paused.
     Restart,
+    /// Back to time 0 and play: "Run again" at the horizon.
+    RunAgain,
     /// The lane whose per-bin series the snapshots carry.
     Focus(usize),
     Speed(Speed),
+}
+
+impl Command {
+    /// What the play button (and Space) asks of a race the page shows in `phase`: it acts on
+    /// what the person sees. The race itself may be further on: in the worker it may have
+    /// reached the horizon after the snapshot the page shows, and a toggle decided there would
+    /// turn the "Pause" someone clicked into "Run again".
+    pub fn toggle(phase: &Phase) -> Option<Command> {
+        match phase {
+            Phase::Running => Some(Command::Pause),
+            Phase::Ready | Phase::Paused => Some(Command::Play),
+            Phase::Finished => Some(Command::RunAgain),
+            Phase::Failed(_) => None,
+        }
+    }
 }
 
 /// A race and where it is in play.
@@ -141,15 +156,6 @@ impl Player {
     /// change alone has not).
     pub fn apply(&mut self, command: Command) -> bool {
         match command {
-            Command::Toggle => match self.phase {
-                Phase::Running => self.apply(Command::Pause),
-                Phase::Ready | Phase::Paused => self.apply(Command::Play),
-                Phase::Finished => {
-                    self.restart();
-                    self.apply(Command::Play)
-                }
-                Phase::Failed(_) => false,
-            },
             Command::Play => {
                 if self.race.finished() || self.playing() || matches!(self.phase, Phase::Failed(_)) {
                     return false;
@@ -177,6 +183,10 @@ impl Player {
             Command::Restart => {
                 self.restart();
                 true
+            }
+            Command::RunAgain => {
+                self.restart();
+                self.apply(Command::Play)
             }
             Command::Focus(lane) => {
                 self.focus = lane;
@@ -317,14 +327,14 @@ mod tests {
         let mut d = player("preset=pgrr-a1&servers=10&horizon=500", Speed::Max);
         assert_eq!(d.phase(), &Phase::Ready);
         assert!(!d.apply(Command::Speed(Speed::PerSecond(1000))), "a speed alone shows nothing new");
-        assert!(d.apply(Command::Toggle));
+        assert!(d.apply(Command::toggle(d.phase()).unwrap()));
         assert!(d.playing());
         // The first slice counts as one frame at 60 Hz, then 1000 slots/s over a 100 ms gap.
         d.slice(0.0, 5.0, frozen(0.0));
         assert_eq!(d.snapshot().slot, 16);
         d.slice(100.0, 5.0, frozen(100.0));
         assert_eq!(d.snapshot().slot, 116);
-        assert!(d.apply(Command::Toggle));
+        assert!(d.apply(Command::toggle(d.phase()).unwrap()));
         assert_eq!(d.phase(), &Phase::Paused);
         assert_eq!(d.slice(200.0, 5.0, frozen(200.0)), (false, 0.0), "a paused race does not run");
         d.apply(Command::Step);
@@ -371,9 +381,27 @@ mod tests {
             d.slice(0.0, 50.0, frozen(0.0));
         }
         assert_eq!((d.snapshot().slot, d.phase().clone()), (300, Phase::Finished));
-        // Toggle at the horizon runs it again from 0.
-        d.apply(Command::Toggle);
+        // The button at the horizon runs it again from 0.
+        assert_eq!(Command::toggle(d.phase()), Some(Command::RunAgain));
+        d.apply(Command::RunAgain);
         assert!(d.playing());
         assert_eq!(d.snapshot().slot, 0);
+    }
+
+    /// The button acts on what the page shows. A worker's race can reach the horizon after
+    /// the last snapshot the page drew, while the button still says "Pause": the pause must
+    /// then leave the finished race where it is, not run it again from 0.
+    #[test]
+    fn a_pause_that_arrives_after_the_horizon_leaves_the_race_finished() {
+        let mut d = player("preset=pgrr-a1&servers=10&horizon=300", Speed::Max);
+        d.apply(Command::Play);
+        let shown = d.phase().clone();
+        while d.playing() {
+            d.slice(0.0, 50.0, frozen(0.0));
+        }
+        assert_eq!(d.phase(), &Phase::Finished);
+        d.apply(Command::toggle(&shown).unwrap());
+        assert_eq!((d.snapshot().slot, d.phase().clone()), (300, Phase::Finished));
+        assert_eq!(Command::toggle(&Phase::Failed("x".into())), None, "a failed race has nothing to toggle");
     }
 }

@@ -126,9 +126,13 @@ impl RaceSession {
         self.state.send(Command::Focus(lane));
     }
 
-    /// Play ⇄ pause; at the horizon, runs the race again from slot 0.
+    /// Play ⇄ pause; at the horizon, runs the race again from slot 0. Decided by the
+    /// snapshot shown ([`Command::toggle`]), not where the race has got to since.
     pub fn toggle(&self) {
-        self.state.send(Command::Toggle);
+        let command = Command::toggle(&self.snapshot().phase);
+        if let Some(command) = command {
+            self.state.send(command);
+        }
     }
 
     /// Starts or resumes playing.
