@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
 
-use super::IdSet;
+use super::{IdSet, prefetch};
 
 /// Ids in `0..n` (servers), each under one key in `0..=max_key` (its residual capacity),
 /// answering "the smallest key ≥ x, and the lowest id under it" (best fit: the fullest server
@@ -33,12 +33,25 @@ pub struct GroupedIds {
     kept: u32,
     /// Ids are below this.
     n: usize,
+    /// Emptied lists of sorted buckets, kept for the next bucket that needs one: at 10^4 servers
+    /// buckets go between one key and two all the time, and each change allocated or freed a
+    /// list. At most [`SPARE_MAX`].
+    spare: Vec<Vec<(u64, Group)>>,
 }
 
+/// Emptied lists kept for reuse (each a few dozen bytes).
+const SPARE_MAX: usize = 256;
+
 /// The keys whose high bits are one bucket's, each with its ids.
+///
+/// One key is kept in place, not in a list of its own: at 10^4 servers most buckets in use hold
+/// one residual, and a list cost a second cache miss (and an allocation) on every re-entry
+/// (issue 35). The enum stays four words either way.
 #[derive(Debug, Clone)]
 enum Bucket {
-    /// Sorted by key, at most [`SORTED_MAX`] entries.
+    Empty,
+    One(u64, Group),
+    /// Sorted by key, at least two and at most [`SORTED_MAX`] entries.
     Sorted(Vec<(u64, Group)>),
     Map(BTreeMap<u64, Group>),
 }
@@ -81,7 +94,7 @@ impl GroupedIds {
         // 2^(kept - 1) buckets per octave: about n/16, between 16 and 1024.
         let kept = (n.next_power_of_two().trailing_zeros()).clamp(7, 13) - 2;
         let buckets = bucket_of(max_key, kept) + 1;
-        Self { buckets: vec![Bucket::Sorted(Vec::new()); buckets], occupied: IdSet::new(buckets), kept, n }
+        Self { buckets: vec![Bucket::Empty; buckets], occupied: IdSet::new(buckets), kept, n, spare: Vec::new() }
     }
 
     /// Puts `id` under `key`; it must not be present under any key.
@@ -91,17 +104,25 @@ impl GroupedIds {
         if self.buckets[b].is_empty() {
             self.occupied.insert(b as u32);
         }
-        self.buckets[b].insert(key, id, self.n);
+        self.buckets[b].insert(key, id, self.n, &mut self.spare);
     }
 
     /// Takes `id` out from under `key`; false if it is not there.
     pub fn remove(&mut self, key: u64, id: u32) -> bool {
         let Some(b) = self.bucket_of(key) else { return false };
-        let taken = self.buckets[b].remove(key, id);
+        let taken = self.buckets[b].remove(key, id, &mut self.spare);
         if self.buckets[b].is_empty() {
             self.occupied.remove(b as u32);
         }
         taken
+    }
+
+    /// A hint that `key`'s bucket will be read soon ([`prefetch()`]).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        if let Some(b) = self.bucket_of(key) {
+            prefetch(&self.buckets[b]);
+        }
     }
 
     /// The smallest key ≥ `x` and the lowest id under it.
@@ -162,14 +183,24 @@ fn bucket_of(key: u64, kept: u32) -> usize {
 
 impl Bucket {
     fn is_empty(&self) -> bool {
-        match self {
-            Bucket::Sorted(entries) => entries.is_empty(),
-            Bucket::Map(map) => map.is_empty(),
-        }
+        matches!(self, Bucket::Empty)
     }
 
-    fn insert(&mut self, key: u64, id: u32, n: usize) {
+    fn insert(&mut self, key: u64, id: u32, n: usize, spare: &mut Vec<Vec<(u64, Group)>>) {
         match self {
+            Bucket::Empty => *self = Bucket::One(key, Group::One(id)),
+            Bucket::One(only, group) if *only == key => group.insert(id, n),
+            Bucket::One(..) => {
+                let Bucket::One(only, group) = std::mem::replace(self, Bucket::Empty) else { unreachable!() };
+                let (first, second) = if only < key {
+                    ((only, group), (key, Group::One(id)))
+                } else {
+                    ((key, Group::One(id)), (only, group))
+                };
+                let mut entries = spare.pop().unwrap_or_default();
+                entries.extend([first, second]);
+                *self = Bucket::Sorted(entries);
+            }
             Bucket::Sorted(entries) => match entries.binary_search_by_key(&key, |&(k, _)| k) {
                 Ok(at) => entries[at].1.insert(id, n),
                 Err(at) if entries.len() < SORTED_MAX => entries.insert(at, (key, Group::One(id))),
@@ -188,15 +219,33 @@ impl Bucket {
         }
     }
 
-    fn remove(&mut self, key: u64, id: u32) -> bool {
-        match self {
+    fn remove(&mut self, key: u64, id: u32, spare: &mut Vec<Vec<(u64, Group)>>) -> bool {
+        let taken = match self {
+            Bucket::Empty => Removal::Absent,
+            Bucket::One(only, group) => {
+                if *only != key {
+                    return false;
+                }
+                let taken = group.remove(id);
+                if taken == Removal::Emptied {
+                    *self = Bucket::Empty;
+                }
+                taken
+            }
             Bucket::Sorted(entries) => {
                 let Ok(at) = entries.binary_search_by_key(&key, |&(k, _)| k) else { return false };
                 let taken = entries[at].1.remove(id);
                 if taken == Removal::Emptied {
                     entries.remove(at);
+                    if entries.len() == 1 {
+                        let (only, group) = entries.pop().expect("one entry");
+                        if spare.len() < SPARE_MAX {
+                            spare.push(std::mem::take(entries));
+                        }
+                        *self = Bucket::One(only, group);
+                    }
                 }
-                taken != Removal::Absent
+                taken
             }
             Bucket::Map(map) => {
                 let Entry::Occupied(mut group) = map.entry(key) else { return false };
@@ -207,15 +256,18 @@ impl Bucket {
                         *self = Bucket::Sorted(std::mem::take(map).into_iter().collect());
                     }
                 }
-                taken != Removal::Absent
+                taken
             }
-        }
+        };
+        taken != Removal::Absent
     }
 
     /// The smallest key ≥ `x` in the bucket, with its group.
     #[inline]
     fn first_at_least(&self, x: u64) -> Option<(u64, &Group)> {
         match self {
+            Bucket::Empty => None,
+            Bucket::One(key, group) => (*key >= x).then_some((*key, group)),
             Bucket::Sorted(entries) => {
                 let at = entries.partition_point(|&(k, _)| k < x);
                 entries.get(at).map(|(key, group)| (*key, group))
@@ -341,6 +393,24 @@ mod tests {
         assert_eq!(g.first_at_least(base + 1), Some((base + 70, 35)));
         assert_eq!(g.first_two_at_least(base + 78), [Some((base + 78, 39)), None]);
         assert_eq!(g.first_at_least(0), Some((base + 70, 35)));
+    }
+
+    /// A bucket keeps one key in place and stays four words, so the bucket table is no larger
+    /// for it.
+    #[test]
+    fn a_bucket_is_four_words() {
+        assert_eq!(std::mem::size_of::<Bucket>(), 32);
+        let mut g = GroupedIds::new(10, 1000);
+        g.insert(500, 3);
+        assert!(matches!(g.buckets[g.bucket_of(500).unwrap()], Bucket::One(500, _)));
+        g.insert(501, 4);
+        assert!(matches!(g.buckets[g.bucket_of(500).unwrap()], Bucket::Sorted(_)));
+        assert!(g.remove(500, 3));
+        assert!(matches!(g.buckets[g.bucket_of(500).unwrap()], Bucket::One(501, _)));
+        assert!(!g.remove(500, 4));
+        assert!(g.remove(501, 4));
+        assert!(matches!(g.buckets[g.bucket_of(500).unwrap()], Bucket::Empty));
+        assert_eq!(g.first_at_least(0), None);
     }
 
     /// Against an ordered set of (key, id), through `ops` of (id, key, query): an id present

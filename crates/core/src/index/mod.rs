@@ -9,6 +9,7 @@ mod grouped_ids;
 mod id_set;
 mod length_buckets;
 mod min_tree;
+mod prefetch;
 mod size_order;
 
 pub use fifo_index::FifoIndex;
@@ -16,4 +17,5 @@ pub use grouped_ids::GroupedIds;
 pub use id_set::IdSet;
 pub use length_buckets::LengthBuckets;
 pub use min_tree::{MaxTree, MinTree};
+pub use prefetch::prefetch;
 pub use size_order::SizeOrder;

@@ -5,7 +5,7 @@
 //! placed by BF-J. Afterwards no waiting job fits any server (the invariant the tests check):
 //! servers without departures only lost room, and older jobs did not fit them before.
 
-use super::{LARGEST_FIT, best_fit_fill, best_server_place};
+use super::{LARGEST_FIT, best_fit_fill, best_server_place_arrivals};
 use crate::EngineError;
 use crate::models::pgrr::{Pgrr, boxed, PgrrContext, PgrrPolicy};
 use crate::model::policy::Policy;
@@ -26,9 +26,6 @@ impl PgrrPolicy for BfJs {
         for &server in ctx.departed() {
             best_fit_fill(ctx, server, LARGEST_FIT, |_| {})?;
         }
-        for job in ctx.arrivals() {
-            best_server_place(ctx, job.id)?;
-        }
-        Ok(())
+        best_server_place_arrivals(ctx)
     }
 }

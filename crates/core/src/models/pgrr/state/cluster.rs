@@ -3,7 +3,7 @@
 use std::cell::RefCell;
 
 use super::{JobId, RunningJob, Server, ServerId};
-use crate::index::{GroupedIds, MaxTree};
+use crate::index::{GroupedIds, MaxTree, prefetch};
 
 /// L identical one-resource servers with two indexes over their residual capacity:
 ///
@@ -30,6 +30,8 @@ trait ResidualIndex {
     /// The index of servers with these residuals, each at most `capacity`.
     fn build(residuals: &[u64], capacity: u64) -> Self;
     fn update(&mut self, server: ServerId, residual: u64);
+    /// A hint that `server` will soon be re-entered under `residual` ([`prefetch()`]).
+    fn prefetch(&self, _server: ServerId, _residual: u64) {}
 }
 
 /// Servers by residual, with the residual each server was entered under.
@@ -55,6 +57,11 @@ impl ResidualIndex for ResidualOrder {
             self.groups.insert(residual, server);
         }
     }
+
+    fn prefetch(&self, server: ServerId, residual: u64) {
+        self.groups.prefetch(self.entered[server as usize]);
+        self.groups.prefetch(residual);
+    }
 }
 
 impl ResidualIndex for MaxTree {
@@ -70,6 +77,9 @@ impl ResidualIndex for MaxTree {
         self.set(server as usize, residual);
     }
 }
+
+/// How many re-entries ahead [`Lazy::get`] asks for the cache lines of the next ones.
+const PREFETCH_AHEAD: usize = 8;
 
 /// An index built on first use, plus the servers changed since it was last brought up to date.
 #[derive(Debug, Clone)]
@@ -95,10 +105,18 @@ impl<I: ResidualIndex> Lazy<I> {
     /// The index, up to date with `servers`.
     fn get(&mut self, servers: &[Server]) -> &I {
         if let Some(index) = &mut self.index {
-            for s in self.stale.drain(..) {
+            // After a slot's departures the list is long (about one server per job at 10^4
+            // servers) and each re-entry misses the cache where the server's old and new
+            // residuals are kept: ask for those of the servers a few places ahead.
+            for k in 0..self.stale.len() {
+                if let Some(&ahead) = self.stale.get(k + PREFETCH_AHEAD) {
+                    index.prefetch(ahead, servers[ahead as usize].residual());
+                }
+                let s = self.stale[k];
                 self.is_stale[s as usize] = false;
                 index.update(s, servers[s as usize].residual());
             }
+            self.stale.clear();
         }
         self.index.get_or_insert_with(|| {
             let residuals: Vec<u64> = servers.iter().map(Server::residual).collect();
@@ -159,6 +177,15 @@ impl Cluster {
         order.get(&self.servers).groups.first_at_least(size).map(|(_, s)| s)
     }
 
+    /// A hint that [`Cluster::best_fit`] will soon be asked about `size`: the residual index's
+    /// bucket where that search starts ([`prefetch()`]). Nothing if the index is not built yet.
+    #[inline]
+    pub fn prefetch_best_fit(&self, size: u64) {
+        if let Some(order) = &self.by_residual.borrow().index {
+            order.groups.prefetch(size);
+        }
+    }
+
     /// Best fit and its runner-up (the next server in the same order), each with its residual:
     /// what the page's inspector shows of a best-fit decision.
     pub fn best_two_fits(&self, size: u64) -> [Option<(u64, ServerId)>; 2] {
@@ -174,6 +201,18 @@ impl Cluster {
     /// The lowest-index empty server at or after `from`.
     pub fn next_empty(&self, from: ServerId) -> Option<ServerId> {
         self.first_fit(from, self.capacity)
+    }
+
+    /// A hint that `server`'s record will be read soon ([`prefetch()`]).
+    #[inline]
+    pub(crate) fn prefetch_server(&self, server: ServerId) {
+        prefetch(&self.servers[server as usize]);
+    }
+
+    /// A hint that `server`'s list of jobs will be read soon; reads the server's record.
+    #[inline]
+    pub(crate) fn prefetch_jobs(&self, server: ServerId) {
+        self.servers[server as usize].prefetch_jobs();
     }
 
     pub(crate) fn place(&mut self, server: ServerId, job: RunningJob) {

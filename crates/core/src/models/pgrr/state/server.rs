@@ -1,6 +1,7 @@
 //! Servers: a capacity and the jobs in service.
 
 use super::{JobId, RunningJob};
+use crate::index::prefetch;
 use crate::resources::Resources;
 
 /// Servers are numbered 0..L; ties between servers go to the lowest index (SPEC RES-4).
@@ -82,6 +83,12 @@ impl Server {
 
     pub fn is_empty(&self) -> bool {
         self.jobs.is_empty()
+    }
+
+    /// A hint that the list of jobs will be read soon.
+    #[inline]
+    pub(crate) fn prefetch_jobs(&self) {
+        prefetch(self.jobs.as_ptr());
     }
 
     /// Whether a job occupying `space` fits beside the jobs in service.
