@@ -72,10 +72,10 @@ proptest! {
             let mut now: BTreeMap<JobId, (ServerId, u64)> = BTreeMap::new();
             for (id, server) in cluster.servers().iter().enumerate() {
                 // Capacity: what the server holds never exceeds it.
-                let held: u64 = server.jobs().map(|j| j.occupies.primary()).sum();
+                let held: u64 = cluster.jobs_on(id as ServerId).map(|j| j.occupies.primary()).sum();
                 prop_assert_eq!(held, server.used().primary());
                 prop_assert!(server.used().le(&server.capacity()), "server {} over capacity", id);
-                for job in server.jobs() {
+                for job in cluster.jobs_on(id as ServerId) {
                     prop_assert!(job.start >= job.arrival && job.departure > t);
                     prop_assert_eq!(job.departure, job.start + service[&job.id], "job {} served for the wrong time", job.id);
                     prop_assert!(now.insert(job.id, (id as ServerId, job.departure)).is_none(), "job {} twice", job.id);

@@ -21,7 +21,7 @@ use super::partition::Partition;
 use super::policy::{PgrrContext, PgrrPolicy, Placement};
 use super::service::{ServiceSampler, SlotService};
 use super::sizes::SizeDist;
-use super::state::{Cluster, Counters, JobId, ServerId, SlotState, WaitingJob, WaitingQueue};
+use super::state::{Cluster, Counters, JobId, RunKey, ServerId, SlotState, WaitingJob, WaitingQueue};
 use super::trace::{TraceCursor, TraceJobs};
 use crate::decisions::DecisionLog;
 use crate::limits::MAX_WAITING;
@@ -76,7 +76,7 @@ pub struct PgrrSim {
     pub(super) departed: Vec<ServerId>,
     pub(super) arrivals: Vec<WaitingJob>,
     /// Scratch list of this slot's departures.
-    pub(super) leaving: Vec<(JobId, ServerId)>,
+    pub(super) leaving: Vec<(RunKey, ServerId)>,
     /// Where the run is in its trace, with the traffic scaling, when it replays one.
     pub(super) traced: Option<(TraceCursor, f64)>,
     pub(super) measure: Measurements,
@@ -172,8 +172,10 @@ impl PgrrSim {
     pub fn check_invariants(&self) -> Result<(), String> {
         let t = self.slot();
         let mut running = 0u64;
-        for (id, server) in self.cluster().servers().iter().enumerate() {
-            let held: u64 = server.jobs().map(|j| j.occupies.primary()).sum();
+        let cluster = self.cluster();
+        for (id, server) in cluster.servers().iter().enumerate() {
+            let jobs = || cluster.jobs_on(id as ServerId);
+            let held: u64 = jobs().map(|j| j.occupies.primary()).sum();
             if held != server.used().primary() || !server.used().le(&server.capacity()) {
                 return Err(format!(
                     "server {id}: its jobs occupy {held}, it records {:?} of {:?}",
@@ -181,10 +183,13 @@ impl PgrrSim {
                     server.capacity()
                 ));
             }
-            if let Some(job) = server.jobs().find(|j| j.start < j.arrival || j.departure < t) {
+            if let Some(job) = jobs().find(|j| j.start < j.arrival || j.departure < t) {
                 return Err(format!("server {id}: job {} started before arriving or outstayed its service", job.id));
             }
-            running += server.jobs().len() as u64;
+            running += server.job_count() as u64;
+        }
+        if cluster.running_len() as u64 != running {
+            return Err(format!("the servers list {running} running jobs, the table holds {}", cluster.running_len()));
         }
         let c = self.counters();
         let waiting = self.queue().len() as u64;
@@ -262,17 +267,18 @@ impl PgrrSim {
         self.departed.clear();
         let st = &mut self.state;
         st.departures.take(t, &mut self.leaving);
-        for (k, &(job, server)) in self.leaving.iter().enumerate() {
-            // Each departure reads its server's record, then the server's list of jobs: two
-            // cache misses in turn at 10^4 servers. Asking for the records of the departures
-            // further ahead, and for the lists of those nearer, lets the misses overlap.
+        for (k, &(key, server)) in self.leaving.iter().enumerate() {
+            // Each departure reads the job's record, its server's record, then the server's
+            // list of keys: cache misses at 10^4 servers, the last two in turn. Asking for the
+            // servers' records further ahead, and for the rest nearer, lets the misses overlap.
             if let Some(&(_, ahead)) = self.leaving.get(k + 2 * PREFETCH_AHEAD) {
                 st.cluster.prefetch_server(ahead);
             }
-            if let Some(&(_, ahead)) = self.leaving.get(k + PREFETCH_AHEAD) {
+            if let Some(&(ahead_key, ahead)) = self.leaving.get(k + PREFETCH_AHEAD) {
+                st.cluster.prefetch_running(ahead_key);
                 st.cluster.prefetch_jobs(ahead);
             }
-            let done = st.cluster.remove(server, job);
+            let done = st.cluster.remove(server, key);
             debug_assert_eq!(done.departure, t);
             self.policy.on_departure(&done, server);
             st.counters.departed += 1;
@@ -484,8 +490,7 @@ pub(crate) mod testing {
         }
 
         pub fn server_of(&self, job: JobId) -> Option<ServerId> {
-            (0..self.state.cluster.len() as ServerId)
-                .find(|&s| self.state.cluster.server(s).jobs().any(|j| j.id == job))
+            (0..self.state.cluster.len() as ServerId).find(|&s| self.state.cluster.jobs_on(s).any(|j| j.id == job))
         }
 
         pub fn waiting_ids(&self) -> Vec<JobId> {

@@ -4,6 +4,7 @@
 use super::engine::PgrrSim;
 use super::partition::reduced_configs;
 use super::policy::Placement;
+use super::state::ServerId;
 use crate::EngineError;
 use crate::decisions::DecisionLog;
 use crate::metrics::{SeriesPoint, TrendVerdict};
@@ -75,11 +76,13 @@ impl LiveRun for PgrrSim {
             .servers()
             .iter()
             .zip(&self.state.tags)
-            .map(|(server, tag)| {
+            .enumerate()
+            .map(|(id, (server, tag))| {
                 let fill = (1.0 - server.residual() as f64 / capacity) as f32;
                 let blocks = if detail {
-                    server
-                        .jobs()
+                    self.state
+                        .cluster
+                        .jobs_on(id as ServerId)
                         .map(|job| {
                             Block::scalar(
                                 (job.occupies.primary() as f64 / capacity) as f32,
@@ -149,7 +152,7 @@ mod tests {
         assert_eq!(view.bins.iter().sum::<u64>(), sim.readings().queue_len);
         assert_eq!(sim.bin_labels()[0], "VQ0 (2/3, 1]");
         for (server, engine) in view.servers.iter().zip(sim.cluster().servers()) {
-            assert_eq!(server.blocks.len(), engine.jobs().len());
+            assert_eq!(server.blocks.len(), engine.job_count());
             let shares: f32 = server.blocks.iter().map(|b| b.share()).sum();
             assert!((shares - server.fill).abs() < 1e-5);
             assert_eq!(server.label.is_some(), !server.blocks.is_empty());

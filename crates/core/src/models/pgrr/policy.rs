@@ -219,8 +219,8 @@ impl<'a> PgrrContext<'a> {
             size: waiting.size,
             occupies: waiting.occupies,
         };
-        st.cluster.place(server, running);
-        st.departures.push(running.departure, job, server);
+        let key = st.cluster.place(server, running);
+        st.departures.push(running.departure, job, key, server);
         st.waiting_by_class[st.classes.type_of(waiting.size.primary())] -= 1;
         if let Rule::Config { config, .. } = rule {
             st.tags[server as usize] = Some(config);

@@ -144,7 +144,12 @@ impl VirtualQueues {
 
     /// Removes a waiting job of the given size.
     pub fn remove(&mut self, id: JobId, size: u64) {
-        let t = self.partition.type_of(size);
+        self.remove_of_type(id, self.partition.type_of(size));
+    }
+
+    /// Removes a waiting job of type `t`, for a caller that knows it (VQS takes jobs from a
+    /// queue it names, and the type of a size is a few dozen instructions per start).
+    pub fn remove_of_type(&mut self, id: JobId, t: usize) {
         self.counts[t] -= 1;
         if let Some(queues) = &mut self.arrival_order {
             let removed = queues[t].remove(id);
@@ -299,7 +304,11 @@ impl Configurations {
     /// Records a job of size `size` (occupying `occupies`) entering (+1) or leaving (−1)
     /// `server`, which has an active configuration.
     pub fn record(&mut self, server: ServerId, size: u64, occupies: u64, entering: bool) {
-        let t = self.partition.type_of(size);
+        self.record_of_type(server, self.partition.type_of(size), occupies, entering);
+    }
+
+    /// [`Configurations::record`] for a job of type `t`.
+    pub fn record_of_type(&mut self, server: ServerId, t: usize, occupies: u64, entering: bool) {
         let book = &mut self.servers[server as usize];
         let is_config_type =
             book.active.and_then(|k| self.configs[k as usize].other).is_some_and(|(other, _)| other == t);

@@ -162,16 +162,18 @@ impl Vqs {
         next
     }
 
+    /// Starts `job`, taken from virtual queue `t`, on `server`.
     fn start(
         &mut self,
         ctx: &mut PgrrContext<'_>,
-        job: JobId,
+        (job, t): (JobId, usize),
         server: ServerId,
         rule: Rule,
     ) -> Result<(), EngineError> {
         let running = ctx.apply(PgrrDecision::Start { job, server, rule })?;
-        self.queues.remove(job, running.size.primary());
-        self.configs.record(server, running.size.primary(), running.occupies.primary(), true);
+        debug_assert_eq!(self.configs.partition.type_of(running.size.primary()), t);
+        self.queues.remove_of_type(job, t);
+        self.configs.record_of_type(server, t, running.occupies.primary(), true);
         self.refresh(server);
         Ok(())
     }
@@ -184,7 +186,7 @@ impl Vqs {
             && self.configs.type_one(server) == 0
             && let Some((_, _, job)) = self.queues.head(1)
         {
-            self.start(ctx, job, server, rule(ConfigStep::TypeOne))?;
+            self.start(ctx, (job, 1), server, rule(ConfigStep::TypeOne))?;
         }
         if let Some((t, _)) = k.other {
             let mut from = 0;
@@ -198,7 +200,7 @@ impl Vqs {
                     Fill::Strict => self.queues.head(t).filter(|&(_, size, _)| size <= room),
                 };
                 let Some((position, _, job)) = next else { break };
-                self.start(ctx, job, server, rule(ConfigStep::ConfigType))?;
+                self.start(ctx, (job, t), server, rule(ConfigStep::ConfigType))?;
                 from = position + 1;
             }
         }

@@ -3,6 +3,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::running::RunKey;
 use super::{JobId, ServerId};
 
 /// Departures by slot: a ring of buckets (a timing wheel) for the near future and a heap for
@@ -15,11 +16,13 @@ use super::{JobId, ServerId};
 /// goes through the heap, and each such job moves to the wheel once.
 #[derive(Debug, Clone)]
 pub(crate) struct DepartureCalendar {
-    buckets: Vec<Vec<(JobId, ServerId)>>,
+    /// Each departure as the running job's key and its server: eight bytes, so a bucket of
+    /// eight departures is one cache line.
+    buckets: Vec<Vec<(RunKey, ServerId)>>,
     /// `window - 1`; the window is a power of two.
     mask: u64,
     /// Departures at or after `next + window`, earliest first, ties by job id.
-    far: BinaryHeap<Reverse<(u64, JobId, ServerId)>>,
+    far: BinaryHeap<Reverse<(u64, JobId, RunKey, ServerId)>>,
     /// The next slot to be taken; every bucket holds departures in `[next, next + window)`.
     next: u64,
 }
@@ -35,31 +38,32 @@ impl DepartureCalendar {
         self.mask + 1
     }
 
-    /// Schedules `job` to leave `server` at the start of `slot` (≥ the next slot to take).
-    pub fn push(&mut self, slot: u64, job: JobId, server: ServerId) {
+    /// Schedules `job`, running under `key`, to leave `server` at the start of `slot` (≥ the
+    /// next slot to take).
+    pub fn push(&mut self, slot: u64, job: JobId, key: RunKey, server: ServerId) {
         debug_assert!(slot >= self.next, "departure in the past");
         if slot < self.next + self.window() {
-            self.buckets[(slot & self.mask) as usize].push((job, server));
+            self.buckets[(slot & self.mask) as usize].push((key, server));
         } else {
-            self.far.push(Reverse((slot, job, server)));
+            self.far.push(Reverse((slot, job, key, server)));
         }
     }
 
     /// Moves the departures of slot `t` into `out`, in the order they were scheduled.
     /// Slots must be taken one after another, starting at 0.
-    pub fn take(&mut self, t: u64, out: &mut Vec<(JobId, ServerId)>) {
+    pub fn take(&mut self, t: u64, out: &mut Vec<(RunKey, ServerId)>) {
         debug_assert_eq!(t, self.next, "slots are taken in order");
         out.clear();
         std::mem::swap(out, &mut self.buckets[(t & self.mask) as usize]);
         self.next = t + 1;
         // The slot t + window now enters the window: pull its far departures in.
         let horizon = self.next + self.window();
-        while let Some(&Reverse((slot, job, server))) = self.far.peek() {
+        while let Some(&Reverse((slot, _, key, server))) = self.far.peek() {
             if slot >= horizon {
                 break;
             }
             self.far.pop();
-            self.buckets[(slot & self.mask) as usize].push((job, server));
+            self.buckets[(slot & self.mask) as usize].push((key, server));
         }
     }
 }
@@ -71,16 +75,19 @@ mod tests {
     #[test]
     fn near_and_far_departures_come_out_on_their_slot() {
         let mut c = DepartureCalendar::new(10.0); // window 64
-        c.push(3, 1, 0);
-        c.push(3, 2, 1);
-        c.push(200, 3, 0);
-        c.push(64, 4, 2);
+        // Keys 10 + id, so that the test sees keys and ids kept apart.
+        c.push(3, 1, 11, 0);
+        c.push(3, 2, 12, 1);
+        c.push(200, 3, 13, 0);
+        c.push(64, 4, 14, 2);
+        c.push(200, 0, 15, 2);
         let mut out = Vec::new();
         let mut seen = Vec::new();
         for t in 0..=200 {
             c.take(t, &mut out);
-            seen.extend(out.iter().map(|&(j, _)| (t, j)));
+            seen.extend(out.iter().map(|&(key, server)| (t, key, server)));
         }
-        assert_eq!(seen, vec![(3, 1), (3, 2), (64, 4), (200, 3)]);
+        // Far departures of one slot come in by job id, whatever order they were pushed in.
+        assert_eq!(seen, vec![(3, 11, 0), (3, 12, 1), (64, 14, 2), (200, 15, 2), (200, 13, 0)]);
     }
 }

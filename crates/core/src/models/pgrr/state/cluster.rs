@@ -2,7 +2,8 @@
 
 use std::cell::RefCell;
 
-use super::{JobId, RunningJob, Server, ServerId};
+use super::running::{RunKey, RunningTable};
+use super::{RunningJob, Server, ServerId};
 use crate::index::{GroupedIds, MaxTree, prefetch};
 
 /// L identical one-resource servers with two indexes over their residual capacity:
@@ -19,6 +20,8 @@ use crate::index::{GroupedIds, MaxTree, prefetch};
 #[derive(Debug, Clone)]
 pub struct Cluster {
     servers: Vec<Server>,
+    /// The records of the jobs in service; servers keep their keys.
+    running: RunningTable,
     capacity: u64,
     by_residual: RefCell<Lazy<ResidualOrder>>,
     residuals: RefCell<Lazy<MaxTree>>,
@@ -129,6 +132,7 @@ impl Cluster {
     pub fn new(servers: usize, capacity: u64) -> Self {
         Self {
             servers: vec![Server::new(capacity); servers],
+            running: RunningTable::default(),
             capacity,
             by_residual: RefCell::new(Lazy::new(servers, capacity)),
             residuals: RefCell::new(Lazy::new(servers, capacity)),
@@ -155,6 +159,11 @@ impl Cluster {
 
     pub fn server(&self, id: ServerId) -> &Server {
         &self.servers[id as usize]
+    }
+
+    /// The jobs in service on server `id`, in the order they started.
+    pub fn jobs_on(&self, id: ServerId) -> impl ExactSizeIterator<Item = RunningJob> + '_ {
+        self.servers[id as usize].keys().iter().map(|&key| self.running.get(key))
     }
 
     pub fn residual(&self, id: ServerId) -> u64 {
@@ -215,16 +224,36 @@ impl Cluster {
         self.servers[server as usize].prefetch_jobs();
     }
 
-    pub(crate) fn place(&mut self, server: ServerId, job: RunningJob) {
-        self.servers[server as usize].push(job);
-        self.touch(server);
-        self.used_total += job.occupies.primary() as u128;
+    /// How many jobs are in service on all servers: the records of the table, which the
+    /// invariant checks compare with the servers' lists.
+    pub fn running_len(&self) -> usize {
+        self.running.len()
     }
 
-    pub(crate) fn remove(&mut self, server: ServerId, job: JobId) -> RunningJob {
-        let job = self.servers[server as usize].remove(job).expect("departing job is on its server");
+    /// A hint that the record of the running job under `key` will be read soon.
+    #[inline]
+    pub(crate) fn prefetch_running(&self, key: RunKey) {
+        self.running.prefetch(key);
+    }
+
+    /// Starts `job` on `server`; returns the key the departure calendar keeps for it.
+    pub(crate) fn place(&mut self, server: ServerId, job: RunningJob) -> RunKey {
+        let key = self.running.insert(&job);
+        let space = job.occupies.primary();
+        self.servers[server as usize].push(key, space);
         self.touch(server);
-        self.used_total -= job.occupies.primary() as u128;
+        self.used_total += space as u128;
+        key
+    }
+
+    /// Ends the job under `key`, which runs on `server`.
+    pub(crate) fn remove(&mut self, server: ServerId, key: RunKey) -> RunningJob {
+        let job = self.running.remove(key);
+        let space = job.occupies.primary();
+        let here = self.servers[server as usize].remove(key, space);
+        assert!(here, "departing job {} is on server {server}", job.id);
+        self.touch(server);
+        self.used_total -= space as u128;
         job
     }
 
@@ -237,6 +266,7 @@ impl Cluster {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::models::pgrr::state::JobId;
     use crate::resources::Resources;
 
     fn job(id: JobId, size: u64) -> RunningJob {
@@ -250,7 +280,7 @@ mod tests {
     fn best_fit_takes_the_smallest_residual_that_fits() {
         let mut c = Cluster::new(3, 100);
         c.place(0, job(0, 65));
-        c.place(1, job(1, 50));
+        let key = c.place(1, job(1, 50));
         c.place(2, job(2, 69));
         assert_eq!(c.best_fit(30), Some(2));
         assert_eq!(c.best_fit(32), Some(0));
@@ -259,8 +289,9 @@ mod tests {
         assert_eq!(c.first_fit(1, 36), Some(1));
         assert_eq!(c.max_residual(), 50);
         assert_eq!(c.next_empty(0), None);
-        c.remove(1, 1);
+        assert_eq!(c.remove(1, key).id, 1);
         assert_eq!(c.next_empty(0), Some(1));
+        assert_eq!(c.jobs_on(0).map(|j| j.id).collect::<Vec<_>>(), vec![0]);
         assert_eq!(c.used_total(), 134);
     }
 

@@ -5,12 +5,14 @@ mod calendar;
 mod cluster;
 mod job;
 mod queue;
+mod running;
 mod server;
 
 pub(crate) use calendar::DepartureCalendar;
 pub use cluster::Cluster;
 pub use job::{JobId, RunningJob, WaitingJob};
 pub use queue::WaitingQueue;
+pub(crate) use running::RunKey;
 pub use server::{Server, ServerId};
 
 use serde::{Deserialize, Serialize};

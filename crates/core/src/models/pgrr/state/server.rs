@@ -1,6 +1,6 @@
 //! Servers: a capacity and the jobs in service.
 
-use super::{JobId, RunningJob};
+use super::running::RunKey;
 use crate::index::prefetch;
 use crate::resources::Resources;
 
@@ -10,51 +10,16 @@ pub type ServerId = u32;
 /// One server of a one-resource cluster. Only the engine mutates it, so its capacity can
 /// never be exceeded and no job can leave before its departure time.
 ///
-/// It keeps its numbers as plain `u64`s rather than [`Resources`] (40 bytes each): a server
-/// takes 40 bytes and a job on it 48, against 104 and 112. A cluster of 10^4 servers runs
-/// some 10^5 jobs, every start and departure reads one server's list, and at that size the
-/// general types spent a tenth of BF-J/S's time in cache misses and copies (issue 19).
+/// It keeps its numbers as plain `u64`s rather than [`Resources`] (40 bytes each), and its
+/// jobs as keys into the cluster's table of running jobs ([`super::Cluster::jobs_on`]): a
+/// cluster of 10^4 servers runs some 10^5 jobs, every start and departure reads one server's
+/// list, and at that size a longer record is a cache miss more (issues 19 and 35).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Server {
     capacity: u64,
     used: u64,
-    jobs: Vec<Held>,
-}
-
-/// What a server keeps of a running job: a [`RunningJob`] with one-resource sizes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Held {
-    id: JobId,
-    arrival: u64,
-    start: u64,
-    departure: u64,
-    size: u64,
-    occupies: u64,
-}
-
-impl Held {
-    fn of(job: &RunningJob) -> Self {
-        debug_assert!(job.size.dims() == 1 && job.occupies.dims() == 1, "PG-RR jobs need one resource");
-        Self {
-            id: job.id,
-            arrival: job.arrival,
-            start: job.start,
-            departure: job.departure,
-            size: job.size.primary(),
-            occupies: job.occupies.primary(),
-        }
-    }
-
-    fn job(self) -> RunningJob {
-        RunningJob {
-            id: self.id,
-            arrival: self.arrival,
-            start: self.start,
-            departure: self.departure,
-            size: Resources::scalar(self.size),
-            occupies: Resources::scalar(self.occupies),
-        }
-    }
+    /// The keys of the jobs in service, in the order they started (the drawing's order).
+    jobs: Vec<RunKey>,
 }
 
 impl Server {
@@ -76,13 +41,18 @@ impl Server {
         self.capacity - self.used
     }
 
-    /// The jobs in service, in the order they started.
-    pub fn jobs(&self) -> impl ExactSizeIterator<Item = RunningJob> + '_ {
-        self.jobs.iter().map(|held| held.job())
+    /// How many jobs are in service.
+    pub fn job_count(&self) -> usize {
+        self.jobs.len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.jobs.is_empty()
+    }
+
+    /// The keys of the jobs in service, in the order they started.
+    pub(crate) fn keys(&self) -> &[RunKey] {
+        &self.jobs
     }
 
     /// A hint that the list of jobs will be read soon.
@@ -97,20 +67,20 @@ impl Server {
         space <= self.residual()
     }
 
-    /// Adds a job; the caller has checked [`Server::fits`].
-    pub(crate) fn push(&mut self, job: RunningJob) {
-        let held = Held::of(&job);
-        debug_assert!(self.fits(held.occupies));
-        self.used += held.occupies;
-        self.jobs.push(held);
+    /// Adds the job under `key` occupying `space`; the caller has checked [`Server::fits`].
+    pub(crate) fn push(&mut self, key: RunKey, space: u64) {
+        debug_assert!(self.fits(space));
+        self.used += space;
+        self.jobs.push(key);
     }
 
-    /// Removes a job. A server holds few jobs (at most capacity / smallest size), so the
-    /// linear search is bounded by the server, not by the system.
-    pub(crate) fn remove(&mut self, id: JobId) -> Option<RunningJob> {
-        let at = self.jobs.iter().position(|j| j.id == id)?;
-        let held = self.jobs.remove(at); // keeps placement order for drawing
-        self.used -= held.occupies;
-        Some(held.job())
+    /// Removes the job under `key`, which occupied `space`. A server holds few jobs (at most
+    /// capacity / smallest size), so the linear search is bounded by the server, not by the
+    /// system. Returns whether the job was here.
+    pub(crate) fn remove(&mut self, key: RunKey, space: u64) -> bool {
+        let Some(at) = self.jobs.iter().position(|&k| k == key) else { return false };
+        self.jobs.remove(at); // keeps placement order for drawing
+        self.used -= space;
+        true
     }
 }
