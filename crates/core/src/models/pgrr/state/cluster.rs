@@ -295,6 +295,22 @@ mod tests {
         assert_eq!(c.used_total(), 134);
     }
 
+    /// The drawing stacks a server's jobs in the order they started; a departure from the
+    /// middle keeps the others' order.
+    #[test]
+    fn a_server_lists_its_jobs_in_start_order_after_a_departure() {
+        let mut c = Cluster::new(2, 100);
+        c.place(1, job(4, 10));
+        let middle = c.place(1, job(2, 20));
+        c.place(0, job(3, 5));
+        c.place(1, job(6, 30));
+        c.remove(1, middle);
+        assert_eq!(c.jobs_on(1).map(|j| j.id).collect::<Vec<_>>(), vec![4, 6]);
+        assert_eq!(c.server(1).job_count(), 2);
+        assert_eq!(c.residual(1), 60);
+        assert_eq!(c.running_len(), 3);
+    }
+
     #[test]
     fn ties_go_to_the_lowest_index() {
         let c = Cluster::new(4, 10);

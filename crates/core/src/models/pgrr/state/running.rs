@@ -94,3 +94,29 @@ impl RunningTable {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(id: JobId, size: u64) -> RunningJob {
+        let r = Resources::scalar(size);
+        RunningJob { id, arrival: id, start: id + 1, departure: id + 5, size: r, occupies: r }
+    }
+
+    #[test]
+    fn a_freed_key_is_handed_out_next_and_records_come_back_whole() {
+        let mut table = RunningTable::default();
+        let (a, b) = (table.insert(&job(7, 30)), table.insert(&job(8, 40)));
+        assert_ne!(a, b);
+        assert_eq!(table.len(), 2);
+        assert_eq!(table.remove(a), job(7, 30));
+        assert_eq!(table.len(), 1);
+        // Last in, first out: the next job reuses the key just freed.
+        let c = table.insert(&job(9, 50));
+        assert_eq!(c, a);
+        assert_eq!(table.get(c), job(9, 50));
+        assert_eq!(table.get(b), job(8, 40));
+        assert_eq!(table.len(), 2);
+    }
+}
