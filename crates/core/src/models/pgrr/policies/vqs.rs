@@ -20,7 +20,10 @@
 //! indexes, found in O(J log L); servers that cannot take anything are exactly the ones the
 //! full loop would leave unchanged. Within one slot's pass each tree's answer is kept
 //! ([`Candidates`]) until the pass moves past it or the size it was asked for changes, so a
-//! pass asks each tree about once per placing server rather than 2J times.
+//! pass asks each tree about once per placing server rather than 2J times. A departure does not
+//! touch the indexes: it marks its server, and the next pass judges each marked server from its
+//! own state when it gets there ([`Vqs::places`]), then re-enters it once, mostly with the room
+//! it had before the departure.
 
 use super::virtual_queues::{
     Configurations, FILL, Fill, J, SMALL, SmallJobs, TIES, VirtualQueues, VqOptions, WEIGHTS, Weights, partition, resolve_j,
@@ -57,6 +60,17 @@ pub struct Vqs {
     /// The empty servers: the policy's own copy of what the cluster knows, updated only when a
     /// server empties or takes its first job rather than at every start and departure.
     empty: IdSet,
+    /// Servers that lost jobs since they were last re-entered in the indexes above, in the
+    /// order of a pass once it sorts them, and a mark per server (cleared by [`Vqs::refresh`]).
+    ///
+    /// A departure only adds room, and most servers that lose a job take one back of the same
+    /// size in the next pass: re-entering them at the departure and again at the start moved
+    /// two tree leaves and back, about a tenth of VQS's time (issue 35). So a departure only
+    /// marks its server, and the pass looks at each marked server itself when it gets there:
+    /// its stale entries show less room than it has, so an index never offers it wrongly, and
+    /// once filled it is re-entered once, mostly with the room it had.
+    stale: Vec<ServerId>,
+    is_stale: Vec<bool>,
     /// Scratch space of a scheduling pass.
     found: Candidates,
 }
@@ -77,6 +91,8 @@ impl Vqs {
                 });
                 empty
             },
+            stale: Vec::new(),
+            is_stale: vec![false; servers],
             found: Candidates::default(),
         }
     }
@@ -97,14 +113,8 @@ impl Vqs {
     /// that change are written: most starts and departures move one tree leaf, not four.
     fn refresh(&mut self, server: ServerId) {
         let s = server as usize;
-        let (mut tree, mut room, mut wants) = (None, 0, false);
-        if !self.configs.is_empty(server) {
-            let (_, k) = self.config(server);
-            if let Some((t, _)) = k.other {
-                (tree, room) = (Some(t), self.room_thirds(server, &k));
-            }
-            wants = k.type1 && self.configs.type_one(server) == 0;
-        }
+        self.is_stale[s] = false;
+        let (tree, room, wants) = self.entries(server);
         let old = std::mem::replace(&mut self.room_tree[s], tree);
         if let Some(t) = old
             && old != tree
@@ -120,6 +130,27 @@ impl Vqs {
         set_flag(&mut self.empty, server, self.configs.is_empty(server));
     }
 
+    /// What the indexes should hold for `server`: the room tree it belongs in with its room
+    /// there (in thirds), and whether it still wants its type-1 job.
+    fn entries(&self, server: ServerId) -> (Option<usize>, u64, bool) {
+        if self.configs.is_empty(server) {
+            return (None, 0, false);
+        }
+        let (_, k) = self.config(server);
+        let (tree, room) = k.other.map_or((None, 0), |(t, _)| (Some(t), self.room_thirds(server, &k)));
+        (tree, room, k.type1 && self.configs.type_one(server) == 0)
+    }
+
+    /// Whether the indexes hold what [`Vqs::entries`] says for `server` (debug checks).
+    fn indexed_right(&self, server: ServerId) -> bool {
+        let s = server as usize;
+        let (tree, room, wants) = self.entries(server);
+        self.room_tree[s] == tree
+            && tree.is_none_or(|t| self.room_for[t].get(s) == room)
+            && self.wants_type_one.contains(server) == wants
+            && self.empty.contains(server) == self.configs.is_empty(server)
+    }
+
     /// Whether an empty server renewing now would place a job: some configuration the choice
     /// rule can pick has a non-empty queue (every job of such a queue fits an empty server).
     fn empty_server_places(&self, weights: &[u64]) -> bool {
@@ -129,9 +160,63 @@ impl Vqs {
             .any(|(_, k)| (k.type1 && q.len(1) > 0) || k.other.is_some_and(|(t, _)| q.len(t) > 0))
     }
 
-    /// The lowest-index server at or after `from` that would place a job. `found` holds the
-    /// answers of earlier calls in the same pass.
-    fn next_server(&self, from: ServerId, snapshot: Option<&[u64]>, found: &mut Candidates) -> Option<ServerId> {
+    /// The size of the job a fill from queue `t` would take first if there is room for it.
+    fn needed(&self, t: usize) -> Option<u64> {
+        match self.options.fill {
+            Fill::Skip => self.queues.min_size(t),
+            Fill::Strict => self.queues.head(t).map(|(_, size, _)| size),
+        }
+    }
+
+    /// Whether `server` would place a job now, from its own state rather than the indexes:
+    /// what [`Vqs::next_server_by_index`] asks of the indexes, for one server.
+    fn places(&self, server: ServerId, weights: &[u64]) -> bool {
+        if self.configs.is_empty(server) {
+            return self.empty_server_places(weights);
+        }
+        let (_, k) = self.config(server);
+        let wants_type_one = k.type1 && self.configs.type_one(server) == 0 && self.queues.len(1) > 0;
+        wants_type_one
+            || k.other.is_some_and(|(t, _)| self.needed(t).is_some_and(|size| self.room_thirds(server, &k) >= 3 * size))
+    }
+
+    /// The lowest-index server at or after `from` that would place a job: the first of what
+    /// the indexes offer and the marked servers ([`Vqs::stale`]) that would. A marked server
+    /// that would not is re-entered as the pass reaches it. `found` holds the indexes' answers
+    /// of earlier calls in the same pass; they stay right, since a marked server re-entered
+    /// at or after `from` neither places nor fits any bound asked.
+    fn next_server(
+        &mut self,
+        from: ServerId,
+        snapshot: Option<&[u64]>,
+        found: &mut Candidates,
+        marked: &mut usize,
+    ) -> Option<ServerId> {
+        loop {
+            let next = self.next_server_by_index(from, snapshot, found);
+            let Some(&stale) = self.stale.get(*marked) else { return next };
+            if !self.is_stale[stale as usize] || stale < from {
+                *marked += 1;
+                continue;
+            }
+            if next.is_some_and(|n| n < stale) {
+                return next;
+            }
+            *marked += 1;
+            if self.places(stale, snapshot.unwrap_or(self.queues.counts())) {
+                return Some(stale);
+            }
+            self.refresh(stale);
+        }
+    }
+
+    /// The lowest-index server at or after `from` that the indexes say would place a job.
+    fn next_server_by_index(
+        &self,
+        from: ServerId,
+        snapshot: Option<&[u64]>,
+        found: &mut Candidates,
+    ) -> Option<ServerId> {
         let mut next: Option<ServerId> = None;
         let mut consider = |s: Option<ServerId>| {
             if let Some(s) = s {
@@ -139,12 +224,7 @@ impl Vqs {
             }
         };
         for (t, tree) in self.room_for.iter().enumerate() {
-            // The job the fill would take first if there is room for it.
-            let needed = match self.options.fill {
-                Fill::Skip => self.queues.min_size(t),
-                Fill::Strict => self.queues.head(t).map(|(_, size, _)| size),
-            };
-            if let Some(size) = needed {
+            if let Some(size) = self.needed(t) {
                 consider(found.room[t].first_at_least(tree, from, 3 * size));
             }
         }
@@ -266,7 +346,10 @@ impl PgrrPolicy for Vqs {
         // above all); a pass that fails leaves an empty one, which `forget` sizes again.
         let mut found = std::mem::take(&mut self.found);
         found.forget(self.room_for.len());
-        while let Some(server) = self.next_server(from, snapshot.as_deref(), &mut found) {
+        // The marked servers in index order; a pass that fails leaves them to the next one.
+        self.stale.sort_unstable();
+        let mut marked = 0;
+        while let Some(server) = self.next_server(from, snapshot.as_deref(), &mut found, &mut marked) {
             if self.configs.is_empty(server) {
                 let weights = snapshot.as_deref().unwrap_or(self.queues.counts());
                 let choice = self.configs.argmax(weights, ctx.rng());
@@ -274,8 +357,15 @@ impl PgrrPolicy for Vqs {
                 self.configs.set_active(server, choice);
             }
             self.fill(ctx, server)?;
+            if self.is_stale[server as usize] {
+                // A marked server that placed nothing after all (its renewal chose otherwise).
+                self.refresh(server);
+            }
             from = server + 1;
         }
+        // The pass went past every marked server and re-entered each.
+        debug_assert!(self.stale.iter().all(|&s| !self.is_stale[s as usize] && self.indexed_right(s)));
+        self.stale.clear();
         self.found = found;
         Ok(())
     }
@@ -297,7 +387,10 @@ impl PgrrPolicy for Vqs {
 
     fn on_departure(&mut self, job: &RunningJob, server: ServerId) {
         self.configs.record(server, job.size.primary(), job.occupies.primary(), false);
-        self.refresh(server);
+        // Re-entered when the next pass reaches it ([`Vqs::stale`]).
+        if !std::mem::replace(&mut self.is_stale[server as usize], true) {
+            self.stale.push(server);
+        }
     }
 }
 
