@@ -22,5 +22,6 @@ pub mod player;
 pub mod race;
 pub mod session;
 pub mod snapshot;
+pub mod split;
 pub mod use_race;
 pub mod worker;

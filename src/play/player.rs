@@ -78,6 +78,12 @@ pub struct Player {
     /// Where playing stops by itself: the moment a link opens at (`t=`), reached at full
     /// speed.
     stop_at: Option<f64>,
+    /// The slot playing does not pass, where the race is one part of a race split over
+    /// several workers: the page sets it so that every part stops at the same slots
+    /// ([`crate::play::split`]).
+    limit: Option<u64>,
+    /// Whether the race is such a part.
+    part: bool,
     meter: Meter,
 }
 
@@ -113,7 +119,17 @@ impl Meter {
 
 impl Player {
     pub fn new(setup: Rc<Setup>, speed: Speed) -> Self {
-        let race = Race::new(&setup, PAGE_MAX_POINTS);
+        Self::build(setup, speed, false)
+    }
+
+    /// A player of one part of a race split over several workers ([`crate::play::split`]):
+    /// `setup` holds that part's policies.
+    pub fn part(setup: Rc<Setup>, speed: Speed) -> Self {
+        Self::build(setup, speed, true)
+    }
+
+    fn build(setup: Rc<Setup>, speed: Speed, part: bool) -> Self {
+        let race = new_race(&setup, part);
         Self {
             setup,
             race,
@@ -123,8 +139,20 @@ impl Player {
             last_slice: None,
             owed: 0.0,
             stop_at: None,
+            limit: None,
+            part,
             meter: Meter::default(),
         }
+    }
+
+    /// Sets the slot playing stops at (it stays playing there, held, until the limit moves).
+    pub fn set_limit(&mut self, limit: Option<u64>) {
+        self.limit = limit;
+    }
+
+    /// Slots every lane has run.
+    pub fn slot(&self) -> u64 {
+        self.race.slot()
     }
 
     pub fn setup(&self) -> &Rc<Setup> {
@@ -208,7 +236,7 @@ impl Player {
     }
 
     fn restart(&mut self) {
-        self.race = Race::new(&self.setup, PAGE_MAX_POINTS);
+        self.race = new_race(&self.setup, self.part);
         self.owed = 0.0;
         self.stop_at = None;
         self.enter(Phase::Ready);
@@ -262,6 +290,10 @@ impl Player {
                 whole as u64
             }
         };
+        let want = match self.limit {
+            Some(limit) => want.min(limit.saturating_sub(self.race.slot())),
+            None => want,
+        };
         let result = self.race.advance(want, budget_ms, &clock);
         let simulated = clock() - started;
         if let Ok(slots) = result {
@@ -307,6 +339,12 @@ impl Player {
             },
         };
     }
+}
+
+/// The race of `setup`, whole or as one part of a split race.
+fn new_race(setup: &Setup, part: bool) -> Race {
+    let race = Race::new(setup, PAGE_MAX_POINTS);
+    if part { race.into_part() } else { race }
 }
 
 #[cfg(test)]

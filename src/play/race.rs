@@ -67,6 +67,10 @@ pub struct Race {
     furthest: f64,
     /// The policy whose run stopped the race (the waiting-job limit), to name it.
     failed: Option<String>,
+    /// Whether these lanes are part of a race split over several workers
+    /// ([`crate::play::split`]): the lanes of the other parts may run on when all of these
+    /// stopped on their scripts.
+    part: bool,
 }
 
 /// Events a step passes over at most looking for one that changes something (stale clock
@@ -112,7 +116,17 @@ impl Race {
             checkpoints,
             furthest: 0.0,
             failed: None,
+            part: false,
         }
+    }
+
+    /// The same race as one part of a race split over several workers: when every lane here
+    /// stopped on its script, the race here is over (its lanes stay stopped) instead of failing,
+    /// since the other parts' lanes run on ([`crate::play::split`] leaves such a part out of
+    /// the moment it shows).
+    pub fn into_part(mut self) -> Self {
+        self.part = true;
+        self
     }
 
     /// The lanes still running: all but those whose script stopped them.
@@ -210,7 +224,7 @@ impl Race {
     fn lane_failed(&mut self, i: usize, before: f64, e: EngineError) -> Result<(), EngineError> {
         if matches!(e, EngineError::Script { .. }) {
             self.lanes[i].stopped = Some((before, e.to_string()));
-            if self.running().next().is_some() {
+            if self.running().next().is_some() || self.part {
                 return Ok(());
             }
             // The last lane running failed: the race stops, as for any other failure.

@@ -1,0 +1,398 @@
+//! A race split over several workers, one part of its lanes in each, shown as one race.
+//!
+//! Lanes are independent given the seed: each lane's arrivals come from the scenario's seed,
+//! not from the other lanes, so a part that holds some of the policies runs exactly the lanes
+//! the whole race would (the test below compares the numbers). The page ([`crate::play::worker`])
+//! runs each part in its own worker and keeps them in lockstep with [`Lockstep`]:
+//!
+//! * while playing, every part stops at the same slots, the *marks* the page hands out, and
+//!   sends a snapshot there; the page shows a mark once every part has reached it. A part that
+//!   gets ahead waits at its last mark, so the parts never drift further apart than two marks.
+//!   The marks' spacing adapts so that they come about once per frame;
+//! * a command (Pause, Step, a seek) goes to every part. Where the parts then stand at different
+//!   moments (a pause lands wherever each part was; a step in continuous time goes to each
+//!   part's own next event), the page moves them to one moment with a seek: the latest one
+//!   after a pause or a step back, the earliest after a step (the first event of any lane, as
+//!   the whole race's step), and where a part failed, the moment it failed at;
+//! * commands that arrive while the parts are on their way to one moment wait for it, so every
+//!   command starts from a moment the page has shown.
+//!
+//! Everything here is plain Rust, free of browser APIs, and tested natively.
+
+use std::collections::VecDeque;
+use std::ops::Range;
+use std::rc::Rc;
+
+use packlab_core::scenario::Setup;
+
+use crate::play::player::Command;
+use crate::play::snapshot::{Phase, Rate, Snapshot};
+
+/// One part of a split race: the setup with its policies, and which of the whole race's lanes
+/// they are.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Part {
+    pub setup: Setup,
+    pub lanes: Range<usize>,
+}
+
+/// Splits `setup`'s lanes into at most `parts` parts of consecutive lanes, as even as they go
+/// (a race of one lane, or one part, is the setup itself).
+pub fn split(setup: &Setup, parts: usize) -> Vec<Part> {
+    let n = setup.policies.len();
+    let parts = parts.clamp(1, n.max(1));
+    (0..parts)
+        .map(|k| {
+            let lanes = k * n / parts..(k + 1) * n / parts;
+            let setup = Setup { policies: setup.policies[lanes.clone()].to_vec(), ..setup.clone() };
+            Part { setup, lanes }
+        })
+        .collect()
+}
+
+/// Marks handed out ahead of the one shown: a part works on towards the second while the
+/// page draws the first.
+const MARKS_AHEAD: usize = 2;
+/// Wall time between two shown marks beyond which the spacing halves, in ms (a frame is 17).
+const SLOW_MARKS_MS: f64 = 40.0;
+/// Widest spacing of marks, in slots.
+const MAX_STRIDE: u64 = 1 << 24;
+
+/// A message for one part's worker.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToPart {
+    /// Carry out this command.
+    Do(Command),
+    /// Stop at these slots while playing, sending a snapshot at each (replacing any marks).
+    Marks(Vec<u64>),
+    /// Stop at this slot too, after the marks it has.
+    Mark(u64),
+}
+
+/// What a part last sent.
+struct Latest {
+    snapshot: Snapshot,
+    /// Whether the part waited for a mark before it sent it: it had nothing to do.
+    starved: bool,
+    /// How many commands the part had carried out when it sent it (it answers each one).
+    answered: u64,
+}
+
+/// The page's side of a split race: what to send each part, and when the parts' snapshots
+/// make one to show.
+pub struct Lockstep {
+    lanes: Vec<Range<usize>>,
+    latest: Vec<Option<Latest>>,
+    /// Commands sent to each part.
+    sent: Vec<u64>,
+    /// Marks handed out and not yet shown, in order.
+    marks: VecDeque<u64>,
+    /// Slots between two marks.
+    stride: u64,
+    /// The lane whose per-bin series are shown (the whole race's index).
+    focus: usize,
+    /// Commands that wait until the parts stand at one moment.
+    waiting: VecDeque<Command>,
+    /// Whether stopped parts meet at the earliest of their moments (after a step) rather
+    /// than the latest.
+    earliest: bool,
+    /// The seeks sent to bring the parts to one moment, by part (so that none is sent twice).
+    seeking: Vec<Option<u64>>,
+    /// When the last mark was shown (ms).
+    last_shown: Option<f64>,
+    /// The moment and phase last shown, or none yet.
+    shown: Option<(u64, Phase)>,
+}
+
+impl Lockstep {
+    pub fn new(parts: &[Part]) -> Self {
+        Self {
+            lanes: parts.iter().map(|p| p.lanes.clone()).collect(),
+            latest: parts.iter().map(|_| None).collect(),
+            sent: vec![0; parts.len()],
+            marks: VecDeque::new(),
+            stride: 1,
+            focus: 0,
+            waiting: VecDeque::new(),
+            earliest: false,
+            seeking: parts.iter().map(|_| None).collect(),
+            last_shown: None,
+            shown: None,
+        }
+    }
+
+    /// The number of parts.
+    pub fn parts(&self) -> usize {
+        self.lanes.len()
+    }
+
+    /// The messages that carry out `command`, now or (where the parts are on their way to one
+    /// moment) once they are there.
+    pub fn command(&mut self, command: Command) -> Vec<(usize, ToPart)> {
+        let settled = match &self.shown {
+            // Playing: a command goes out at once (the parts stop wherever they are and meet).
+            Some((_, Phase::Running)) => self.all_running(),
+            _ => self.at_one_moment().is_some(),
+        };
+        // Speed and focus do not move the race: they never wait.
+        let moves = !matches!(command, Command::Speed(_) | Command::Focus(_));
+        if moves && (!settled || !self.waiting.is_empty()) {
+            self.waiting.push_back(command);
+            return Vec::new();
+        }
+        self.send(command)
+    }
+
+    fn send(&mut self, command: Command) -> Vec<(usize, ToPart)> {
+        let out = self.messages(command);
+        self.count(&out);
+        out
+    }
+
+    /// Counts the commands among `out`: each part answers each of its own.
+    fn count(&mut self, out: &[(usize, ToPart)]) {
+        for (k, message) in out {
+            if matches!(message, ToPart::Do(_)) {
+                self.sent[*k] += 1;
+            }
+        }
+    }
+
+    fn messages(&mut self, command: Command) -> Vec<(usize, ToPart)> {
+        let parts = 0..self.parts();
+        if let Command::Focus(lane) = command {
+            self.focus = lane;
+            // Each part focuses on its own lane of that index, or its first.
+            return parts.map(|k| (k, ToPart::Do(Command::Focus(lane.saturating_sub(self.lanes[k].start))))).collect();
+        }
+        if !matches!(command, Command::Speed(_)) {
+            self.earliest = command == Command::Step;
+            self.seeking.iter_mut().for_each(|s| *s = None);
+        }
+        let mut out: Vec<(usize, ToPart)> = parts.clone().map(|k| (k, ToPart::Do(command))).collect();
+        // Playing starts from a moment every part stands at: its marks follow from there.
+        let from = match command {
+            Command::Play | Command::OpenAt(_) => self.at_one_moment(),
+            Command::RunAgain => Some(0),
+            _ => None,
+        };
+        if let Some(from) = from {
+            self.marks.clear();
+            let mut mark = from;
+            for _ in 0..MARKS_AHEAD {
+                mark = mark.saturating_add(self.stride);
+                self.marks.push_back(mark);
+            }
+            let marks: Vec<u64> = self.marks.iter().copied().collect();
+            out.extend(parts.map(|k| (k, ToPart::Marks(marks.clone()))));
+        }
+        out
+    }
+
+    /// A snapshot from part `part`, sent after it carried out `answered` commands; `starved`
+    /// says whether the part waited for a mark before it. Returns the snapshot of the whole
+    /// race to show, if the parts now make one, and the messages to send.
+    pub fn arrived(
+        &mut self,
+        part: usize,
+        snapshot: Snapshot,
+        starved: bool,
+        answered: u64,
+        now_ms: f64,
+    ) -> (Option<Snapshot>, Vec<(usize, ToPart)>) {
+        if part >= self.parts() {
+            return (None, Vec::new());
+        }
+        self.latest[part] = Some(Latest { snapshot, starved, answered });
+        // Until every part has answered every command, what they sent is of before it.
+        let answered = self.latest.iter().zip(&self.sent).all(|(l, &sent)| l.as_ref().is_some_and(|l| l.answered >= sent));
+        if !answered {
+            return (None, Vec::new());
+        }
+        if let Some(slot) = self.at_one_moment() {
+            let snapshots: Vec<&Snapshot> = self.latest.iter().flatten().map(|l| &l.snapshot).collect();
+            let whole = merge(&snapshots, &self.lanes, self.focus, self.active());
+            if whole.phase == Phase::Running {
+                self.adapt_stride(now_ms);
+            }
+            self.marks.retain(|&m| m > slot);
+            self.shown = Some((slot, whole.phase.clone()));
+            let mut out = Vec::new();
+            while let Some(command) = self.waiting.pop_front() {
+                out.extend(self.send(command));
+            }
+            return (Some(whole), out);
+        }
+        (None, self.meet())
+    }
+
+    /// The page drew the last snapshot shown: while playing, the parts get marks so that
+    /// [`MARKS_AHEAD`] are ahead of it again.
+    pub fn drawn(&mut self) -> Vec<(usize, ToPart)> {
+        let Some((slot, Phase::Running)) = self.shown else { return Vec::new() };
+        let mut out = Vec::new();
+        while self.marks.len() < MARKS_AHEAD {
+            let last = self.marks.back().copied().unwrap_or(slot);
+            let mark = last.saturating_add(self.stride);
+            self.marks.push_back(mark);
+            out.extend((0..self.parts()).map(|k| (k, ToPart::Mark(mark))));
+        }
+        out
+    }
+
+    /// Marks about one frame apart: wider when every part waited for one (the page, not the
+    /// simulation, set the pace), narrower when they come slower than frames.
+    fn adapt_stride(&mut self, now_ms: f64) {
+        let all_starved = self.latest.iter().flatten().all(|l| l.starved);
+        let slow = self.last_shown.is_some_and(|last| now_ms - last > SLOW_MARKS_MS);
+        self.last_shown = Some(now_ms);
+        if all_starved {
+            self.stride = (self.stride * 2).min(MAX_STRIDE);
+        } else if slow {
+            self.stride = (self.stride / 2).max(1);
+        }
+    }
+
+    /// Whether each part's lanes still run (a part whose lanes all stopped on their scripts
+    /// is left out of the moment shown).
+    fn active(&self) -> Vec<bool> {
+        self.latest.iter().map(|l| l.as_ref().is_none_or(|l| !all_stopped(&l.snapshot))).collect()
+    }
+
+    fn all_running(&self) -> bool {
+        self.latest.iter().flatten().all(|l| l.snapshot.phase == Phase::Running)
+    }
+
+    /// The slot the parts that run stand at, if they all stand at one moment (or have sent
+    /// nothing yet: they all start at 0), all playing or all stopped.
+    fn at_one_moment(&self) -> Option<u64> {
+        if self.latest.iter().all(Option::is_none) {
+            return Some(0);
+        }
+        let active = self.active();
+        let mut moments = self.latest.iter().zip(&active).filter(|(_, a)| **a).map(|(l, _)| l.as_ref());
+        let first = match moments.next() {
+            Some(Some(l)) => &l.snapshot,
+            Some(None) => return None,
+            // Every part's lanes stopped: the race is over where it is.
+            None => return self.latest.iter().flatten().map(|l| l.snapshot.slot).min(),
+        };
+        let running = first.phase == Phase::Running;
+        moments
+            .all(|l| {
+                l.is_some_and(|l| {
+                    let s = &l.snapshot;
+                    s.slot == first.slot && s.now.to_bits() == first.now.to_bits() && (s.phase == Phase::Running) == running
+                })
+            })
+            .then_some(first.slot)
+    }
+
+    /// Stopped parts at different moments: seeks that bring them to one.
+    fn meet(&mut self) -> Vec<(usize, ToPart)> {
+        let active = self.active();
+        let stopped: Vec<(usize, &Snapshot)> = self
+            .latest
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| active[*k])
+            .filter_map(|(k, l)| l.as_ref().map(|l| (k, &l.snapshot)))
+            .collect();
+        if stopped.iter().any(|(_, s)| s.phase == Phase::Running) {
+            // Some part still plays: it stops with the command it has, or at its next mark.
+            return Vec::new();
+        }
+        let failed = stopped.iter().filter(|(_, s)| matches!(s.phase, Phase::Failed(_))).map(|(_, s)| s.now);
+        let nows = stopped.iter().map(|(_, s)| s.now);
+        let target = match failed.reduce(f64::min) {
+            Some(t) => t,
+            None if self.earliest => nows.reduce(f64::min).unwrap_or(0.0),
+            None => nows.reduce(f64::max).unwrap_or(0.0),
+        };
+        let mut out = Vec::new();
+        for (k, s) in &stopped {
+            if s.now.to_bits() != target.to_bits() && self.seeking[*k] != Some(target.to_bits()) {
+                self.seeking[*k] = Some(target.to_bits());
+                out.push((*k, ToPart::Do(Command::Seek(target))));
+            }
+        }
+        self.count(&out);
+        out
+    }
+}
+
+/// Whether every lane of `snapshot` stopped on its script.
+fn all_stopped(snapshot: &Snapshot) -> bool {
+    !snapshot.lanes.is_empty() && snapshot.lanes.iter().all(|l| l.stopped.is_some())
+}
+
+/// The snapshot of the whole race from its parts' snapshots, all of one moment (`active`
+/// marks the parts whose lanes run: the moment and phase are theirs). `focus` is the whole
+/// race's focused lane; the part that holds it was told to focus on it.
+pub fn merge(parts: &[&Snapshot], lanes: &[Range<usize>], focus: usize, active: Vec<bool>) -> Snapshot {
+    let lead = parts.iter().zip(&active).find(|(_, a)| **a).map_or(parts[0], |(s, _)| *s);
+    let focused = lanes.iter().position(|r| r.contains(&focus)).unwrap_or(0);
+    let holder = parts[focused];
+    let phase = whole_phase(parts, &active);
+    let rate = parts.iter().map(|s| s.rate).collect::<Option<Vec<Rate>>>().and_then(|rates| {
+        rates.into_iter().reduce(|a, b| Rate {
+            fps: a.fps.min(b.fps),
+            slots_per_second: a.slots_per_second.min(b.slots_per_second),
+            simulating_ms: a.simulating_ms.max(b.simulating_ms),
+            worker: true,
+        })
+    });
+    let mut all = Vec::new();
+    for (snapshot, range) in parts.iter().zip(lanes) {
+        for lane in &snapshot.lanes {
+            let mut lane = lane.clone();
+            lane.color += range.start;
+            all.push(lane);
+        }
+    }
+    let first = parts[0];
+    Snapshot {
+        slot: lead.slot,
+        now: lead.now,
+        furthest: parts.iter().zip(&active).filter(|(_, a)| **a).map(|(s, _)| s.furthest).fold(lead.furthest, f64::min),
+        checkpoints: parts.iter().fold((0, 0), |(n, b), s| (n + s.checkpoints.0, b + s.checkpoints.1)),
+        horizon: first.horizon,
+        warmup: first.warmup,
+        model: first.model,
+        reward: first.reward,
+        phase,
+        lanes: all,
+        bin_labels: Rc::clone(&first.bin_labels),
+        focus: focus.min(lanes.last().map_or(0, |r| r.end.saturating_sub(1))),
+        bin_series: holder.bin_series.clone(),
+        bin_job_time_series: holder.bin_job_time_series.clone(),
+        bin_analysis: holder.bin_analysis.clone(),
+        detail: first.detail,
+        rate,
+    }
+}
+
+/// The phase of the whole race: a failure shows; else the parts that run agree (a part that
+/// reached the horizon with the others, a pause of all). When every part's lanes stopped on
+/// their scripts, the race failed with the last stop's message, as a whole race does.
+fn whole_phase(parts: &[&Snapshot], active: &[bool]) -> Phase {
+    let running = || parts.iter().zip(active).filter(|(_, a)| **a).map(|(s, _)| &s.phase);
+    if let Some(failed) = running().find(|p| matches!(p, Phase::Failed(_))) {
+        return failed.clone();
+    }
+    if running().next().is_none() {
+        let why = parts.iter().flat_map(|s| s.lanes.iter().filter_map(|l| l.stopped.clone())).last();
+        return Phase::Failed(format!("the simulation stopped: {}", why.unwrap_or_default()));
+    }
+    let rank = |p: &Phase| match p {
+        Phase::Failed(_) => 4,
+        Phase::Finished => 3,
+        Phase::Paused => 2,
+        Phase::Ready => 1,
+        Phase::Running => 0,
+    };
+    running().max_by_key(|p| rank(p)).cloned().unwrap_or(Phase::Ready)
+}
+
+#[cfg(test)]
+mod tests;
