@@ -2,7 +2,8 @@
 // the messages, client.rs there is the page's side). It loads the page's own wasm-bindgen
 // module (whose `main` does nothing outside a window) and steps a `RaceHost` in slices of wall
 // time; between slices it reads the page's messages, and sends a snapshot whenever the page has
-// taken the previous one.
+// taken the previous one. A worker that plays one part of a race split over several workers
+// (src/play/split.rs) sends one instead at each of the page's marks, and after each command.
 
 /** Wall time of one slice of play, in ms: short enough that a command (Pause) or the page's
  * request for the next snapshot waits little, long enough that yielding costs nothing. */
@@ -23,6 +24,11 @@ let taken = true;
 let fresh = false;
 /** When the last snapshot was sent. */
 let sentAt = 0;
+/** A part of a split race: the slots to stop and send a snapshot at while playing (else null). */
+let marks = null;
+/** Whether the part waited for a mark since its last snapshot, and the commands it carried out. */
+let starved = false;
+let answered = 0;
 /** Whether a slice is scheduled. */
 let scheduled = false;
 const ready = new Promise((resolve) => (self.resolveReady = resolve));
@@ -57,20 +63,57 @@ function fail(err) {
   host = null;
 }
 
+function send() {
+  const bytes = host.frame();
+  if (marks) {
+    self.postMessage({ race, snapshot: bytes.buffer, starved, answered }, [bytes.buffer]);
+    starved = false;
+  } else {
+    self.postMessage({ race, snapshot: bytes.buffer }, [bytes.buffer]);
+  }
+  fresh = false;
+  taken = false;
+  sentAt = performance.now();
+}
+
+/** A part of a split race plays to its next mark, sends its snapshot there, and waits for the
+ * page's next mark when it has none (the page hands them out as it draws, so a hidden page
+ * stops the race as it stops a whole one). */
+function pumpPart() {
+  if (!host.playing()) return;
+  if (!marks.length) {
+    starved = true;
+    return;
+  }
+  host.work_until(SLICE_MS, marks[0]);
+  if (!host.playing()) {
+    // The horizon, a link's t=, a failure: news at once.
+    send();
+    return;
+  }
+  if (host.slot() >= marks[0]) {
+    marks.shift();
+    send();
+  }
+  schedule(host.paced() ? PACED_MS : 0);
+}
+
 function pump() {
   if (!host) return;
+  if (marks) {
+    try {
+      pumpPart();
+    } catch (err) {
+      fail(err);
+    }
+    return;
+  }
   try {
     // Sent first: the page asked for it and draws it with its next frame. A race that
     // stopped is sent whether or not the page took the last one: it answers a command (or
     // ends the run), and a page out of sight, which gets no animation frames to take
     // snapshots in, must still learn that it paused.
-    if (fresh && (taken || !host.playing())) {
-      const bytes = host.frame();
-      self.postMessage({ race, snapshot: bytes.buffer }, [bytes.buffer]);
-      fresh = false;
-      taken = false;
-      sentAt = performance.now();
-    }
+    if (fresh && (taken || !host.playing())) send();
     // Unseen: wait for the page to take the snapshot it has (its message schedules the next
     // slice).
     if (!taken && performance.now() - sentAt > UNSEEN_MS) return;
@@ -120,20 +163,44 @@ async function handle(data) {
     host?.free();
     host = null;
     race = message.race;
+    marks = message.part ? [] : null;
+    (starved = false), (answered = 0);
     try {
-      host = new module.RaceHost(message.link, message.speed);
+      host = new module.RaceHost(message.link, message.speed, !!message.part);
     } catch (err) {
       fail(err);
       return;
     }
     (taken = true), (fresh = true);
-    schedule(0);
+    if (marks) send();
+    else schedule(0);
     return;
   }
   if (message.race !== race || !host) return;
   if (message.end) {
     host.free();
     host = null;
+  } else if (marks && message.marks) {
+    marks = message.marks;
+    schedule(0);
+  } else if (marks && message.mark !== undefined) {
+    marks.push(message.mark);
+    schedule(0);
+  } else if (marks && message.do !== undefined) {
+    // A part answers every command with its snapshot: the page waits for every part's answer
+    // before it shows the race or moves the parts to one moment.
+    // Its marks go with it: the page sends the marks that follow (playing on from where the
+    // command left the part) after the command.
+    marks = [];
+    try {
+      host.command(message.do);
+      answered += 1;
+      send();
+    } catch (err) {
+      fail(err);
+      return;
+    }
+    schedule(0);
   } else if (message.drawn) {
     taken = true;
     schedule(0);

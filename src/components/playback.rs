@@ -78,9 +78,13 @@ pub fn Playback(props: &PlaybackProps) -> Html {
         ),
         _ => (String::new(), String::new(), None),
     };
-    let thread_title = thread.map(|t| match t {
-        "worker" => "Simulated in a Web Worker; the page only draws",
-        _ => "Simulated on the page's own thread, between frames",
+    let workers = s.rate.map_or(0, |r| r.workers);
+    let thread_title = thread.map(|t| match (t, workers) {
+        ("worker", 2..) => {
+            format!("Simulated in {workers} Web Workers, each running some of the lanes; the page only draws")
+        }
+        ("worker", _) => "Simulated in a Web Worker; the page only draws".to_string(),
+        _ => "Simulated on the page's own thread, between frames".to_string(),
     });
     html! {
         <div class="playback" aria-busy={props.seeking.is_some().then_some("true")}>
@@ -117,6 +121,7 @@ pub fn Playback(props: &PlaybackProps) -> Html {
                     </span>
                 }
                 <span id="rate" class="rate" data-simulating-ms={simulating} data-thread={thread}
+                    data-workers={thread.map(|_| workers.max(1).to_string())}
                     title={thread_title}>{ rate }</span>
             </div>
             <Timeline snapshot={timeline} on_seek={props.on_seek.clone()} query={props.query.clone()} />

@@ -50,3 +50,10 @@ pub fn now_ms() -> f64 {
     }
     PERFORMANCE.with(|p| p.as_ref().map_or(0.0, web_sys::Performance::now))
 }
+
+/// The cores the browser reports (`navigator.hardwareConcurrency`), at least 1 and at most 16:
+/// how many workers the page runs at once.
+pub fn cores() -> usize {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    (cores as usize).clamp(1, 16)
+}

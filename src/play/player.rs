@@ -111,6 +111,7 @@ impl Meter {
                 slots_per_second: self.slots as f64 * 1000.0 / span,
                 simulating_ms: self.simulating / f64::from(self.slices),
                 worker: false,
+                workers: 0,
             });
             (self.since, self.slices, self.slots, self.simulating) = (Some(now), 0, 0, 0.0);
         }

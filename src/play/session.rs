@@ -11,7 +11,7 @@ use std::rc::{Rc, Weak};
 
 use packlab_core::scenario::Setup;
 
-use crate::dom::workers::now_ms;
+use crate::dom::workers::{cores, now_ms};
 use crate::play::frame_budget::FrameBudget;
 use crate::play::frame_loop::FrameLoop;
 use crate::play::player::{Command, Player};
@@ -64,33 +64,35 @@ impl RaceSession {
     /// A session that plays `setup` on the main thread. `notify` is called after each new
     /// snapshot.
     pub fn new(setup: Rc<Setup>, speed: Speed, notify: impl Fn() + 'static) -> Self {
-        Self::with(Player::new(setup, speed), speed, Box::new(notify), None)
+        Self::with(Player::new(setup, speed), speed, Box::new(notify), &[])
     }
 
-    /// A session that plays `setup` in the race worker where it can, else here.
+    /// A session that plays `setup` in the race workers where it can (its lanes split over
+    /// one worker per core), else here.
     pub fn threaded(setup: Rc<Setup>, speed: Speed, notify: impl Fn() + 'static) -> Self {
         let player = Player::new(setup.clone(), speed);
-        let worker = RaceWorker::get()
+        let workers: Vec<_> = RaceWorker::pool(cores().min(setup.policies.len()))
             .inspect_err(|e| {
                 web_sys::console::warn_1(&format!("packlab: the race runs on the page's thread: {e}").into())
             })
-            .ok()
-            .filter(|worker| worker_can_run(worker, &setup));
-        Self::with(player, speed, Box::new(notify), worker.as_ref())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|worker| worker_can_run(worker, &setup))
+            .collect();
+        Self::with(player, speed, Box::new(notify), &workers)
     }
 
-    /// A session whose first snapshot is `player`'s; with `worker`, the race is started in the
-    /// worker and `player` stands by until the worker answers.
-    fn with(player: Player, speed: Speed, notify: Box<dyn Fn()>, worker: Option<&Rc<RaceWorker>>) -> Self {
+    /// A session whose first snapshot is `player`'s; with `workers`, the race is started in
+    /// them and `player` stands by until they answer.
+    fn with(player: Player, speed: Speed, notify: Box<dyn Fn()>, workers: &[Rc<RaceWorker>]) -> Self {
         let snapshot = Rc::new(player.snapshot());
         let setup = player.setup().clone();
         let state = Rc::new_cyclic(|me: &Weak<SessionState>| {
-            let location = match worker {
-                Some(worker) => {
-                    let remote = worker.start(&setup, speed, ToSession(me.clone()));
-                    RaceLocation::Starting { player, sent: Vec::new(), remote }
-                }
-                None => RaceLocation::Page(player),
+            let location = if workers.is_empty() {
+                RaceLocation::Page(player)
+            } else {
+                let remote = RaceWorker::start(workers, &setup, speed, ToSession(me.clone()));
+                RaceLocation::Starting { player, sent: Vec::new(), remote }
             };
             SessionState {
                 snapshot: RefCell::new(snapshot),

@@ -83,6 +83,8 @@ pub struct Rate {
     pub simulating_ms: f64,
     /// Whether the race runs in the race worker (else on the page's thread).
     pub worker: bool,
+    /// How many workers it runs in, one part of its lanes in each ([`crate::play::split`]).
+    pub workers: u32,
 }
 
 /// Everything the page shows of a race at one moment.

@@ -50,11 +50,15 @@ pub fn split(setup: &Setup, parts: usize) -> Vec<Part> {
         .collect()
 }
 
-/// Marks handed out ahead of the one shown: a part works on towards the second while the
-/// page draws the first.
-const MARKS_AHEAD: usize = 2;
-/// Wall time between two shown marks beyond which the spacing halves, in ms (a frame is 17).
-const SLOW_MARKS_MS: f64 = 40.0;
+/// Marks handed out ahead of the last one shown: the parts work on towards them while the page
+/// merges and draws.
+const MARKS_AHEAD: usize = 3;
+/// Wall time the page wants between two marks, in ms: well within a frame at 60 Hz, so that
+/// every frame has a new mark to draw although the marks' pace wavers.
+const MARK_MS: f64 = 6.0;
+/// Marks shown but not drawn beyond which no more are handed out: a page that does not draw (a
+/// hidden tab gets no animation frames) stops the race, as it stops a race in one worker.
+const MAX_UNDRAWN: u32 = 8;
 /// Widest spacing of marks, in slots.
 const MAX_STRIDE: u64 = 1 << 24;
 
@@ -69,7 +73,8 @@ pub enum ToPart {
     Mark(u64),
 }
 
-/// What a part last sent.
+/// What a part sent.
+#[derive(Clone)]
 struct Latest {
     snapshot: Snapshot,
     /// Whether the part waited for a mark before it sent it: it had nothing to do.
@@ -83,6 +88,9 @@ struct Latest {
 pub struct Lockstep {
     lanes: Vec<Range<usize>>,
     latest: Vec<Option<Latest>>,
+    /// What each part sent at marks not yet shown, in order: the parts reach a mark at
+    /// different times, and one may be at the next mark before the other reaches this one.
+    at_marks: Vec<VecDeque<Latest>>,
     /// Commands sent to each part.
     sent: Vec<u64>,
     /// Marks handed out and not yet shown, in order.
@@ -98,8 +106,10 @@ pub struct Lockstep {
     earliest: bool,
     /// The seeks sent to bring the parts to one moment, by part (so that none is sent twice).
     seeking: Vec<Option<u64>>,
-    /// When the last mark was shown (ms).
-    last_shown: Option<f64>,
+    /// When the last mark was shown (ms), and its slot.
+    last_shown: Option<(f64, u64)>,
+    /// Marks shown since the page last drew.
+    undrawn: u32,
     /// The moment and phase last shown, or none yet.
     shown: Option<(u64, Phase)>,
 }
@@ -109,6 +119,7 @@ impl Lockstep {
         Self {
             lanes: parts.iter().map(|p| p.lanes.clone()).collect(),
             latest: parts.iter().map(|_| None).collect(),
+            at_marks: parts.iter().map(|_| VecDeque::new()).collect(),
             sent: vec![0; parts.len()],
             marks: VecDeque::new(),
             stride: 1,
@@ -117,6 +128,7 @@ impl Lockstep {
             earliest: false,
             seeking: parts.iter().map(|_| None).collect(),
             last_shown: None,
+            undrawn: 0,
             shown: None,
         }
     }
@@ -160,15 +172,28 @@ impl Lockstep {
 
     fn messages(&mut self, command: Command) -> Vec<(usize, ToPart)> {
         let parts = 0..self.parts();
+        // A part drops its marks with any command: one that leaves it playing gets them back.
+        let n = self.parts();
+        let marks_again = move |marks: &VecDeque<u64>| {
+            let marks: Vec<u64> = marks.iter().copied().collect();
+            (0..n).map(move |k| (k, ToPart::Marks(marks.clone())))
+        };
         if let Command::Focus(lane) = command {
             self.focus = lane;
             // Each part focuses on its own lane of that index, or its first.
-            return parts.map(|k| (k, ToPart::Do(Command::Focus(lane.saturating_sub(self.lanes[k].start))))).collect();
+            let mut out: Vec<_> =
+                parts.map(|k| (k, ToPart::Do(Command::Focus(lane.saturating_sub(self.lanes[k].start))))).collect();
+            out.extend(marks_again(&self.marks));
+            return out;
         }
-        if !matches!(command, Command::Speed(_)) {
-            self.earliest = command == Command::Step;
-            self.seeking.iter_mut().for_each(|s| *s = None);
+        if let Command::Speed(_) = command {
+            let mut out: Vec<_> = parts.map(|k| (k, ToPart::Do(command))).collect();
+            out.extend(marks_again(&self.marks));
+            return out;
         }
+        self.earliest = command == Command::Step;
+        self.seeking.iter_mut().for_each(|s| *s = None);
+        self.at_marks.iter_mut().for_each(VecDeque::clear);
         let mut out: Vec<(usize, ToPart)> = parts.clone().map(|k| (k, ToPart::Do(command))).collect();
         // Playing starts from a moment every part stands at: its marks follow from there.
         let from = match command {
@@ -183,8 +208,7 @@ impl Lockstep {
                 mark = mark.saturating_add(self.stride);
                 self.marks.push_back(mark);
             }
-            let marks: Vec<u64> = self.marks.iter().copied().collect();
-            out.extend(parts.map(|k| (k, ToPart::Marks(marks.clone()))));
+            out.extend(marks_again(&self.marks));
         }
         out
     }
@@ -203,21 +227,57 @@ impl Lockstep {
         if part >= self.parts() {
             return (None, Vec::new());
         }
-        self.latest[part] = Some(Latest { snapshot, starved, answered });
+        let latest = Latest { snapshot, starved, answered };
+        let at_mark = latest.snapshot.phase == Phase::Running && self.marks.contains(&latest.snapshot.slot);
+        if at_mark && answered >= self.sent[part] {
+            self.at_marks[part].push_back(latest.clone());
+        }
+        self.latest[part] = Some(latest);
         // Until every part has answered every command, what they sent is of before it.
-        let answered = self.latest.iter().zip(&self.sent).all(|(l, &sent)| l.as_ref().is_some_and(|l| l.answered >= sent));
+        let answered =
+            self.latest.iter().zip(&self.sent).all(|(l, &sent)| l.as_ref().is_some_and(|l| l.answered >= sent));
         if !answered {
             return (None, Vec::new());
         }
-        if let Some(slot) = self.at_one_moment() {
-            let snapshots: Vec<&Snapshot> = self.latest.iter().flatten().map(|l| &l.snapshot).collect();
-            let whole = merge(&snapshots, &self.lanes, self.focus, self.active());
-            if whole.phase == Phase::Running {
-                self.adapt_stride(now_ms);
+        let active = self.active();
+        // Playing: the first mark every part that runs has reached. Else where they all stand
+        // (stopped, or all just told to play, which they answer where they are).
+        let mark = self.marks.iter().copied().find(|&m| {
+            self.at_marks.iter().zip(&active).all(|(sent, &a)| !a || sent.iter().any(|l| l.snapshot.slot == m))
+        });
+        let moment = mark.or_else(|| self.at_one_moment());
+        if let Some(slot) = moment {
+            let snapshots: Vec<&Snapshot> = (0..self.parts())
+                .map(|k| match mark {
+                    Some(m) if active[k] => {
+                        &self.at_marks[k].iter().find(|l| l.snapshot.slot == m).expect("found above").snapshot
+                    }
+                    _ => &self.latest[k].as_ref().expect("every part answered").snapshot,
+                })
+                .collect();
+            let active_now = active.clone();
+            let whole = merge(&snapshots, &self.lanes, self.focus, active);
+            if mark.is_some() {
+                let all_starved = (0..self.parts()).all(|k| {
+                    !active_now[k] || self.at_marks[k].iter().take_while(|l| l.snapshot.slot <= slot).any(|l| l.starved)
+                });
+                self.adapt_stride(now_ms, slot, all_starved);
+            }
+            for sent in &mut self.at_marks {
+                sent.retain(|l| l.snapshot.slot > slot);
+            }
+            if whole.phase != Phase::Running {
+                self.last_shown = None;
             }
             self.marks.retain(|&m| m > slot);
             self.shown = Some((slot, whole.phase.clone()));
             let mut out = Vec::new();
+            if whole.phase == Phase::Running {
+                self.undrawn += 1;
+                if self.undrawn <= MAX_UNDRAWN {
+                    out.extend(self.more_marks());
+                }
+            }
             while let Some(command) = self.waiting.pop_front() {
                 out.extend(self.send(command));
             }
@@ -229,6 +289,12 @@ impl Lockstep {
     /// The page drew the last snapshot shown: while playing, the parts get marks so that
     /// [`MARKS_AHEAD`] are ahead of it again.
     pub fn drawn(&mut self) -> Vec<(usize, ToPart)> {
+        self.undrawn = 0;
+        self.more_marks()
+    }
+
+    /// Marks so that [`MARKS_AHEAD`] are ahead of the last one shown, while playing.
+    fn more_marks(&mut self) -> Vec<(usize, ToPart)> {
         let Some((slot, Phase::Running)) = self.shown else { return Vec::new() };
         let mut out = Vec::new();
         while self.marks.len() < MARKS_AHEAD {
@@ -240,16 +306,21 @@ impl Lockstep {
         out
     }
 
-    /// Marks about one frame apart: wider when every part waited for one (the page, not the
-    /// simulation, set the pace), narrower when they come slower than frames.
-    fn adapt_stride(&mut self, now_ms: f64) {
-        let all_starved = self.latest.iter().flatten().all(|l| l.starved);
-        let slow = self.last_shown.is_some_and(|last| now_ms - last > SLOW_MARKS_MS);
-        self.last_shown = Some(now_ms);
+    /// Marks about [`MARK_MS`] apart. When every part waited for its mark, the page (drawing,
+    /// handing out marks) set the pace, not the simulation: the spacing doubles. Otherwise the
+    /// slowest part ran all along, and its pace since the last mark shown says how many slots
+    /// that is (smoothed, and at most twofold at a time, so one odd mark does not throw it).
+    fn adapt_stride(&mut self, now_ms: f64, slot: u64, all_starved: bool) {
+        let last = self.last_shown.replace((now_ms, slot));
         if all_starved {
             self.stride = (self.stride * 2).min(MAX_STRIDE);
-        } else if slow {
-            self.stride = (self.stride / 2).max(1);
+        } else if let Some((then, from)) = last.filter(|(then, from)| now_ms > *then && slot > *from) {
+            let per_mark = (slot - from) as f64 * MARK_MS / (now_ms - then);
+            let lo = (self.stride / 2).max(1) as f64;
+            let hi = (self.stride * 2).min(MAX_STRIDE) as f64;
+            // Smoothed: the pace wavers from mark to mark with what else the machine runs.
+            let smooth = 0.75 * self.stride as f64 + 0.25 * per_mark;
+            self.stride = smooth.clamp(lo, hi).round().max(1.0) as u64;
         }
     }
 
@@ -282,7 +353,9 @@ impl Lockstep {
             .all(|l| {
                 l.is_some_and(|l| {
                     let s = &l.snapshot;
-                    s.slot == first.slot && s.now.to_bits() == first.now.to_bits() && (s.phase == Phase::Running) == running
+                    s.slot == first.slot
+                        && s.now.to_bits() == first.now.to_bits()
+                        && (s.phase == Phase::Running) == running
                 })
             })
             .then_some(first.slot)
@@ -340,8 +413,10 @@ pub fn merge(parts: &[&Snapshot], lanes: &[Range<usize>], focus: usize, active: 
             slots_per_second: a.slots_per_second.min(b.slots_per_second),
             simulating_ms: a.simulating_ms.max(b.simulating_ms),
             worker: true,
+            workers: 0,
         })
     });
+    let rate = rate.map(|rate| Rate { workers: parts.len() as u32, ..rate });
     let mut all = Vec::new();
     for (snapshot, range) in parts.iter().zip(lanes) {
         for lane in &snapshot.lanes {

@@ -192,6 +192,5 @@ impl<J: Jobs> Drop for WorkerPool<J> {
 
 /// Workers to start: one per core the browser reports, at least one, at most one per task.
 pub(crate) fn worker_count(tasks: usize) -> usize {
-    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
-    (cores as usize).clamp(1, 16).min(tasks.max(1))
+    crate::dom::workers::cores().min(tasks.max(1))
 }

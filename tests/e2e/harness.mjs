@@ -56,11 +56,13 @@ after(async () => {
 
 /**
  * Opens the lab in a new tab at `target` (a query such as `preset=pgrr-a1&seed=1`, or a full
- * URL) and waits for the stats table. The tab and its `problems` (console errors, page errors,
+ * URL) and waits for the stats table (`cores`: what `navigator.hardwareConcurrency` says). The tab and its `problems` (console errors, page errors,
  * failed requests, HTTP errors) go into `opened` first, so they are reported even if loading fails.
  */
-export async function openLab(opened, target, { viewport, waitFor = '#stats tr[data-policy]' } = {}) {
+export async function openLab(opened, target, { viewport, waitFor = '#stats tr[data-policy]', cores } = {}) {
   const page = await context.newPage();
+  // The cores the page believes it has: how many workers it splits a race's lanes over.
+  if (cores) await page.addInitScript((n) => Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => n }), cores);
   const problems = [];
   opened.push({ page, problems });
   page.on('console', (msg) => {

@@ -573,6 +573,84 @@ labTest('issue 17: the bundled Google sample replays on pgrr-a5 as in the CLI; a
   await bad.close();
 });
 
+/** The log's decisions, as the page lists them. */
+async function loggedDecisions(page) {
+  return page.$$eval('#log li.decision', (lis) => lis.map((li) => `${li.dataset.lane} ${li.textContent.trim()}`));
+}
+
+labTest('issue 35: a race\'s lanes run on one worker per core, in lockstep, and show what one worker shows', async (open) => {
+  // Three lanes on two "cores": two workers, one lane and two. Played to the horizon, the
+  // numbers are the CLI's, and the meter says how many workers run the race.
+  const long = await open('preset=pgrr-a1&servers=1000&policy=vqs,bf-js,bf-j&horizon=100000000&speed=max', { cores: 2 });
+  await long.waitForSelector('main.lab[data-race-thread="worker"]', { timeout: 10_000 });
+  await long.click('#play');
+  await long.waitForSelector('#rate[data-workers="2"]', { timeout: 10_000 });
+  assert.match(await long.getAttribute('#rate', 'title'), /2 Web Workers/);
+  await long.click('#play');
+  await long.waitForSelector('#play[aria-pressed="false"]', { timeout: 5_000 });
+  const paused = await slot(long);
+  await long.waitForTimeout(300);
+  assert.equal(await slot(long), paused, 'the workers ran on after Pause');
+  await long.close();
+
+  const query = 'preset=pgrr-a1&servers=20&policy=vqs,bf-js,bf-j&seed=5&horizon=3000&warmup=100&speed=max';
+  const split = await open(query, { cores: 2 });
+  await split.waitForSelector('main.lab[data-race-thread="worker"]', { timeout: 10_000 });
+  await split.click('#play');
+  await runToEnd(split, 3000);
+  const cli = cliReports(query);
+  const end = await rows(split);
+  assert.deepEqual(Object.keys(end), ['vqs', 'bf-js', 'bf-j']);
+  for (const [policy, row] of Object.entries(end)) {
+    assert.equal(row.time, 3000, `${policy} data-time`);
+    assertClose(row.meanQueue, cli[policy].mean_queue, `${policy} mean queue`);
+    assertClose(row.meanOccupancy, cli[policy].mean_occupancy, `${policy} occupancy`);
+  }
+  // Back and forth again: the parts move together.
+  await split.click('#back');
+  await waitForSlot(split, 2999, 5_000);
+  await split.click('#step');
+  await waitForSlot(split, 3000, 5_000);
+  assert.deepEqual(await rows(split), end);
+
+  // A moment opened from a link, in two workers and in one: the same numbers, the same decisions
+  // in the log, the same answer from the inspector; after a pause in the middle of a run too.
+  for (const [moment, label] of [
+    ['t=1234', 'slotted, a link'],
+    ['t=77.5', 'continuous time, a link'],
+  ]) {
+    const link = label.startsWith('slotted') ? `${query}&${moment}` : `preset=msfq-d1&policy=msf,msfq,fcfs&seed=3&horizon=400&speed=max&${moment}`;
+    const pages = [];
+    for (const cores of [2, 1]) {
+      const page = await open(link, { cores });
+      await page.waitForSelector('#play[aria-pressed="false"]:not([disabled])', { timeout: 20_000 });
+      await page.waitForFunction((t) => Number(document.querySelector('#timeline')?.dataset.now) === t, Number(moment.slice(2)), {
+        timeout: 20_000,
+      });
+      pages.push(page);
+    }
+    const [two, one] = pages;
+    assert.deepEqual(await statsAttributes(two), await statsAttributes(one), `${label}: the numbers`);
+    assert.deepEqual(await loggedDecisions(two), await loggedDecisions(one), `${label}: the decisions`);
+    // Steps: in continuous time, each goes to the next event of any lane, in every part.
+    for (let i = 0; i < 3; i++) {
+      for (const page of pages) {
+        const before = await timelineNow(page);
+        await page.click('#step');
+        await page.waitForFunction((t) => Number(document.querySelector('#timeline')?.dataset.now) > t, before, { timeout: 10_000 });
+      }
+      assert.equal(await timelineNow(two), await timelineNow(one), `${label}: step ${i + 1}`);
+      assert.deepEqual(await statsAttributes(two), await statsAttributes(one), `${label}: step ${i + 1}`);
+    }
+    const last = async (page) => {
+      await page.locator('#log li.decision button').last().click();
+      return inspected(page);
+    };
+    assert.deepEqual(await last(two), await last(one), `${label}: the inspector`);
+    for (const page of pages) await page.close();
+  }
+});
+
 labTest('issue 19: the race runs in a Web Worker; the page draws its snapshots, and the numbers are the CLI\'s', async (open) => {
   // While it plays, the meter says where the simulation runs; Pause stops it at once.
   const long = await open('preset=pgrr-a1&servers=1000&policy=vqs,bf-js&seed=3&horizon=100000000&speed=max');

@@ -64,6 +64,7 @@ impl Split {
             match message {
                 // A part answers every command with a snapshot.
                 ToPart::Do(command) => {
+                    self.marks[k].clear();
                     self.players[k].apply(command);
                     self.answered[k] += 1;
                     self.send_snapshot(k);
@@ -128,7 +129,17 @@ impl Split {
 fn shown(s: &Snapshot) -> String {
     format!(
         "{:?}",
-        (s.now, s.slot, &s.phase, &s.lanes, &s.bin_labels, s.focus, &s.bin_series, &s.bin_job_time_series, &s.bin_analysis)
+        (
+            s.now,
+            s.slot,
+            &s.phase,
+            &s.lanes,
+            &s.bin_labels,
+            s.focus,
+            &s.bin_series,
+            &s.bin_job_time_series,
+            &s.bin_analysis
+        )
     )
 }
 
@@ -178,6 +189,11 @@ fn a_split_race_shows_what_the_whole_race_shows() {
         while split.latest().slot < 700 {
             split.slice(k);
             k += 1;
+            // Commands that leave the race playing keep its marks.
+            if k == 5 {
+                split.command(Command::Speed(Speed::Max));
+                split.command(Command::Focus(2));
+            }
         }
         // Every moment shown while playing is one the whole race passed.
         let playing = split.latest().clone();
@@ -245,7 +261,12 @@ fn in_continuous_time_parts_meet_at_the_next_event_of_any_lane() {
 /// and going back runs them again.
 #[test]
 fn a_race_whose_scripts_all_fail_stops_and_goes_back() {
-    let script = |n: u32| packlab_core::script::spec_text(&format!("fn schedule(ctx) {{\n  if ctx.slot > {n} {{\n    loop {{ }}\n  }}\n}}\n")).unwrap();
+    let script = |n: u32| {
+        packlab_core::script::spec_text(&format!(
+            "fn schedule(ctx) {{\n  if ctx.slot > {n} {{\n    loop {{ }}\n  }}\n}}\n"
+        ))
+        .unwrap()
+    };
     let s = setup("pgrr-a1", &[&script(50), &script(80)], &[("servers", "10"), ("horizon", "400")]);
     let mut split = Split::new(&s, 2);
     split.command(Command::Play);
@@ -266,7 +287,8 @@ fn a_race_whose_scripts_all_fail_stops_and_goes_back() {
 /// other parts run on to the horizon, as the whole race's other lanes do.
 #[test]
 fn a_part_of_failed_scripts_does_not_stop_the_others() {
-    let script = packlab_core::script::spec_text("fn schedule(ctx) {\n  if ctx.slot > 50 {\n    loop { }\n  }\n}\n").unwrap();
+    let script =
+        packlab_core::script::spec_text("fn schedule(ctx) {\n  if ctx.slot > 50 {\n    loop { }\n  }\n}\n").unwrap();
     let s = setup("pgrr-a1", &["bf-js", &script], &[("servers", "10"), ("horizon", "400")]);
     let mut split = Split::new(&s, 2);
     split.command(Command::Play);
@@ -283,7 +305,10 @@ fn a_part_of_failed_scripts_does_not_stop_the_others() {
     whole.phase = Phase::Finished;
     // The failed lane's decisions are made by each side's own replay: compared without them.
     let numbers = |s: &Snapshot| {
-        format!("{:?}", s.lanes.iter().map(|l| (l.slot, l.queue, l.arrivals, &l.stopped, &l.queue_series)).collect::<Vec<_>>())
+        format!(
+            "{:?}",
+            s.lanes.iter().map(|l| (l.slot, l.queue, l.arrivals, &l.stopped, &l.queue_series)).collect::<Vec<_>>()
+        )
     };
     assert_eq!(numbers(&end), numbers(&whole));
     // Going back before the failure runs the script's lane again.
@@ -318,8 +343,13 @@ fn commands_wait_for_the_parts_to_meet() {
     assert_eq!(shown.map(|s| s.slot), Some(40));
     assert_eq!(out, [(0, ToPart::Do(Command::Step)), (1, ToPart::Do(Command::Step))]);
     // The speed never waits, and a focus is each part's own lane.
-    assert_eq!(lockstep.command(Command::Focus(1)), [
-        (0, ToPart::Do(Command::Focus(1))),
-        (1, ToPart::Do(Command::Focus(0)))
-    ]);
+    assert_eq!(
+        lockstep.command(Command::Focus(1)),
+        [
+            (0, ToPart::Do(Command::Focus(1))),
+            (1, ToPart::Do(Command::Focus(0))),
+            (0, ToPart::Marks(vec![])),
+            (1, ToPart::Marks(vec![]))
+        ]
+    );
 }

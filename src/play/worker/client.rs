@@ -1,6 +1,8 @@
-//! The page's side of the race worker: [`RaceWorker`] starts it, hands it the files of a
-//! trace, and plays [`RemoteRace`]s in it, drawing the snapshots it sends with the page's
-//! animation frames (the messages are listed in [`crate::play::worker`]).
+//! The page's side of the race workers: [`RaceWorker`] starts them, hands them the files of a
+//! trace, and plays [`RemoteRace`]s in them, drawing the snapshots they send with the page's
+//! animation frames (the messages are listed in [`crate::play::worker`]). A race of several
+//! lanes is split over up to `navigator.hardwareConcurrency` workers, one part of its lanes in
+//! each, kept in lockstep by [`Lockstep`] ([`crate::play::split`]).
 
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
@@ -11,9 +13,10 @@ use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use packlab_core::scenario::Setup;
 
-use crate::dom::workers::{asset_url, js_object, module_urls, now_ms, worker_init};
+use crate::dom::workers::{asset_url, cores, js_object, module_urls, now_ms, worker_init};
 use crate::play::player::Command;
 use crate::play::snapshot::{Phase, Snapshot};
+use crate::play::split::{Lockstep, ToPart, split};
 use crate::play::worker::host::link_of;
 use crate::state::Speed;
 
@@ -25,12 +28,12 @@ pub trait Listener {
     fn failed(&self, message: String);
 }
 
-/// The page's race worker.
+/// One of the page's race workers.
 pub struct RaceWorker {
     worker: Worker,
-    /// The race shown now: its messages are the only ones heeded.
-    current: RefCell<Weak<RemoteRace>>,
-    next_id: Cell<u64>,
+    /// The race shown now, and which of its parts this worker plays: its messages are the only
+    /// ones heeded.
+    current: RefCell<(Weak<RemoteRace>, usize)>,
     /// Why the worker cannot run races, once it has said so.
     broken: RefCell<Option<String>>,
     /// The fingerprints of the trace files the worker was given.
@@ -40,13 +43,17 @@ pub struct RaceWorker {
 }
 
 thread_local! {
-    static WORKER: RefCell<Option<Rc<RaceWorker>>> = const { RefCell::new(None) };
+    /// The race workers started so far; the first is the one a race of one part plays in.
+    static WORKERS: RefCell<Vec<Rc<RaceWorker>>> = const { RefCell::new(Vec::new()) };
+    /// The number of the next race, in every worker.
+    static NEXT_RACE: Cell<u64> = const { Cell::new(0) };
 }
 
 impl RaceWorker {
-    /// The page's race worker, started on first use.
+    /// The page's first race worker, started on first use.
     pub fn get() -> Result<Rc<RaceWorker>, String> {
-        if let Some(race_worker) = WORKER.with(|t| t.borrow().clone()) {
+        let first = WORKERS.with(|w| w.borrow().first().cloned());
+        if let Some(race_worker) = first {
             let broken = race_worker.broken.borrow().clone();
             return match broken {
                 Some(why) => Err(why),
@@ -54,8 +61,28 @@ impl RaceWorker {
             };
         }
         let race_worker = Self::spawn()?;
-        WORKER.with(|t| *t.borrow_mut() = Some(race_worker.clone()));
+        WORKERS.with(|w| w.borrow_mut().push(race_worker.clone()));
         Ok(race_worker)
+    }
+
+    /// Up to `n` race workers that can run races (the first of them [`RaceWorker::get`]'s),
+    /// started on first use; fewer where the page cannot start more.
+    pub fn pool(n: usize) -> Result<Vec<Rc<RaceWorker>>, String> {
+        let first = Self::get()?;
+        while WORKERS.with(|w| w.borrow().len()) < n {
+            match Self::spawn() {
+                Ok(more) => WORKERS.with(|w| w.borrow_mut().push(more)),
+                Err(e) => {
+                    web_sys::console::warn_1(&format!("packlab: fewer race workers: {e}").into());
+                    break;
+                }
+            }
+        }
+        let all = WORKERS.with(|w| w.borrow().clone());
+        let mut usable: Vec<_> =
+            all.into_iter().skip(1).filter(|w| w.broken.borrow().is_none()).take(n.saturating_sub(1)).collect();
+        usable.insert(0, first);
+        Ok(usable)
     }
 
     fn spawn() -> Result<Rc<RaceWorker>, String> {
@@ -86,8 +113,7 @@ impl RaceWorker {
             worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
             RaceWorker {
                 worker: worker.clone(),
-                current: RefCell::new(Weak::new()),
-                next_id: Cell::new(0),
+                current: RefCell::new((Weak::new(), 0)),
                 broken: RefCell::new(None),
                 traces: RefCell::new(std::collections::BTreeSet::new()),
                 _on_message: on_message,
@@ -99,24 +125,24 @@ impl RaceWorker {
         Ok(race_worker)
     }
 
-    /// Gives the worker the files of a trace the page is reading (the blobs themselves, not
-    /// copies), for its own library. Returns the worker, to be told the trace's fingerprint
-    /// once the page knows it ([`RaceWorker::has_trace`]); `None` when there is no worker.
-    pub fn share_trace(files: &[(String, web_sys::Blob)]) -> Option<Rc<RaceWorker>> {
-        let race_worker = Self::get().ok()?;
+    /// Gives every race worker the files of a trace the page is reading (the blobs themselves,
+    /// not copies), for its own library. Returns the workers, to be told the trace's
+    /// fingerprint once the page knows it ([`TraceHolders::has_trace`]); `None` when there is
+    /// no worker.
+    pub fn share_trace(files: &[(String, web_sys::Blob)]) -> Option<TraceHolders> {
+        // Every worker a race may be split over, started now if need be.
+        Self::pool(cores()).ok()?;
         let list = js_sys::Array::new();
         for (name, blob) in files {
             list.push(&js_object(&[("name", JsValue::from_str(name)), ("blob", blob.into())]).ok()?);
         }
-        race_worker.worker.post_message(&js_object(&[("trace", list.into())]).ok()?).ok()?;
-        Some(race_worker)
-    }
-
-    /// Notes that the worker was given the files of trace `fingerprint`: races replaying it
-    /// run there (the worker reads messages in order, so it has read them before any race
-    /// that needs them; should it fail, that race runs on the page).
-    pub fn has_trace(&self, fingerprint: String) {
-        self.traces.borrow_mut().insert(fingerprint);
+        let message = js_object(&[("trace", list.into())]).ok()?;
+        let holders: Vec<_> = WORKERS
+            .with(|w| w.borrow().clone())
+            .into_iter()
+            .filter(|race_worker| race_worker.worker.post_message(&message).is_ok())
+            .collect();
+        Some(TraceHolders(holders))
     }
 
     /// Whether the worker was given trace `fingerprint`.
@@ -124,24 +150,37 @@ impl RaceWorker {
         self.traces.borrow().contains(fingerprint)
     }
 
-    /// Plays `setup` in the worker from now on, shown through `listener`.
-    pub fn start(self: &Rc<Self>, setup: &Setup, speed: Speed, listener: impl Listener + 'static) -> Rc<RemoteRace> {
-        let id = self.next_id.get();
-        self.next_id.set(id + 1);
+    /// Plays `setup` in `workers` from now on (its lanes split over them, where it has more
+    /// than one lane and there is more than one worker), shown through `listener`.
+    pub fn start(
+        workers: &[Rc<RaceWorker>],
+        setup: &Setup,
+        speed: Speed,
+        listener: impl Listener + 'static,
+    ) -> Rc<RemoteRace> {
+        let id = NEXT_RACE.with(|n| n.replace(n.get() + 1));
+        let parts = split(setup, workers.len());
+        let workers: Vec<_> = workers.iter().take(parts.len()).cloned().collect();
+        let lockstep = (parts.len() > 1).then(|| RefCell::new(Lockstep::new(&parts)));
         let race = Rc::new(RemoteRace {
             id,
-            worker: self.clone(),
+            workers: workers.clone(),
+            lockstep,
             pending: RefCell::new(None),
             frame: RefCell::new(None),
             requested: Cell::new(None),
             meter: RefCell::new(DrawMeter::default()),
             listener: Box::new(listener),
         });
-        *self.current.borrow_mut() = Rc::downgrade(&race);
-        let speed = serde_json::to_value(speed).unwrap_or_default();
-        let message = serde_json::json!({ "race": id, "link": link_of(setup), "speed": speed.to_string() });
-        if let Err(e) = self.post(&message.to_string()) {
-            self.break_down(e);
+        let speed = serde_json::to_value(speed).unwrap_or_default().to_string();
+        for (k, (worker, part)) in workers.iter().zip(&parts).enumerate() {
+            *worker.current.borrow_mut() = (Rc::downgrade(&race), k);
+            let message = serde_json::json!({
+                "race": id, "link": link_of(&part.setup), "speed": speed, "part": parts.len() > 1
+            });
+            if let Err(e) = worker.post(&message.to_string()) {
+                worker.break_down(e);
+            }
         }
         race
     }
@@ -161,30 +200,52 @@ impl RaceWorker {
             let message = error.as_string().unwrap_or_else(|| format!("{error:?}"));
             if race < 0.0 {
                 self.break_down(message);
-            } else if let Some(current) = self.current_if(race) {
+            } else if let Some((current, _)) = self.current_if(race) {
                 current.listener.failed(message);
             }
             return;
         }
-        let Some(current) = self.current_if(race) else { return };
+        let Some((current, part)) = self.current_if(race) else { return };
         let Some(buffer) = field("snapshot") else { return };
+        let starved = field("starved").is_some_and(|v| v.is_truthy());
+        let answered = field("answered").and_then(|v| v.as_f64()).unwrap_or(0.0) as u64;
         match Snapshot::from_bytes(&js_sys::Uint8Array::new(&buffer).to_vec()) {
-            Ok(snapshot) => current.arrived(snapshot),
+            Ok(snapshot) => current.arrived_from(part, snapshot, starved, answered),
             Err(e) => current.listener.failed(e),
         }
     }
 
-    /// The race shown now, if it is race `id`.
-    fn current_if(&self, id: f64) -> Option<Rc<RemoteRace>> {
-        self.current.borrow().upgrade().filter(|race| race.id as f64 == id)
+    /// The race shown now and the part of it this worker plays, if it is race `id`.
+    fn current_if(&self, id: f64) -> Option<(Rc<RemoteRace>, usize)> {
+        let (race, part) = &*self.current.borrow();
+        race.upgrade().filter(|race| race.id as f64 == id).map(|race| (race, *part))
+    }
+
+    /// Whether this worker plays race `id` now.
+    fn plays(&self, id: u64) -> bool {
+        self.current.borrow().0.upgrade().is_some_and(|race| race.id == id)
     }
 
     /// The worker cannot run races: says so to the race shown, and to every later one.
     fn break_down(&self, message: String) {
         *self.broken.borrow_mut() = Some(message.clone());
-        let current = self.current.borrow().upgrade();
+        let current = self.current.borrow().0.upgrade();
         if let Some(current) = current {
             current.listener.failed(message);
+        }
+    }
+}
+
+/// The race workers given a trace's files.
+pub struct TraceHolders(Vec<Rc<RaceWorker>>);
+
+impl TraceHolders {
+    /// Notes that the workers were given the files of trace `fingerprint`: races replaying it
+    /// run there (a worker reads messages in order, so it has read them before any race that
+    /// needs them; should it fail, that race runs on the page).
+    pub fn has_trace(&self, fingerprint: String) {
+        for race_worker in &self.0 {
+            race_worker.traces.borrow_mut().insert(fingerprint.clone());
         }
     }
 }
@@ -192,10 +253,13 @@ impl RaceWorker {
 /// The JS function handed to requestAnimationFrame.
 type FrameCallback = Closure<dyn FnMut(f64)>;
 
-/// A race played in the worker, as the page sees it.
+/// A race played in the race workers, as the page sees it.
 pub struct RemoteRace {
     id: u64,
-    worker: Rc<RaceWorker>,
+    /// The workers it plays in, one per part.
+    workers: Vec<Rc<RaceWorker>>,
+    /// The parts' lockstep, where the race is split over several workers.
+    lockstep: Option<RefCell<Lockstep>>,
     /// The snapshot to draw with the next animation frame.
     pending: RefCell<Option<Snapshot>>,
     frame: RefCell<Option<FrameCallback>>,
@@ -206,26 +270,65 @@ pub struct RemoteRace {
 }
 
 impl RemoteRace {
-    /// Sends `command` to the worker.
+    /// Sends `command` to the workers.
     pub fn command(&self, command: Command) {
-        let command = serde_json::to_value(command).unwrap_or_default();
-        let message = serde_json::json!({ "race": self.id, "do": command.to_string() });
-        if let Err(e) = self.worker.post(&message.to_string()) {
+        match &self.lockstep {
+            Some(lockstep) => {
+                let out = lockstep.borrow_mut().command(command);
+                self.post_parts(out);
+            }
+            None => self.post_part(0, ToPart::Do(command)),
+        }
+    }
+
+    /// Sends each part its messages.
+    fn post_parts(&self, out: Vec<(usize, ToPart)>) {
+        for (part, message) in out {
+            self.post_part(part, message);
+        }
+    }
+
+    fn post_part(&self, part: usize, message: ToPart) {
+        let Some(worker) = self.workers.get(part) else { return };
+        let message = match message {
+            ToPart::Do(command) => {
+                let command = serde_json::to_value(command).unwrap_or_default();
+                serde_json::json!({ "race": self.id, "do": command.to_string() })
+            }
+            ToPart::Marks(marks) => serde_json::json!({ "race": self.id, "marks": marks }),
+            ToPart::Mark(mark) => serde_json::json!({ "race": self.id, "mark": mark }),
+        };
+        if let Err(e) = worker.post(&message.to_string()) {
             self.listener.failed(e);
         }
     }
 
-    /// The race is no longer shown: the worker drops it, unless it plays a newer one already.
+    /// The race is no longer shown: the workers drop it, unless they play a newer one already.
     pub fn end(&self) {
         if let (Some(id), Some(window)) = (self.requested.take(), web_sys::window()) {
             let _ = window.cancel_animation_frame(id);
         }
         self.frame.borrow_mut().take();
-        let current = self.worker.current.borrow().upgrade().is_some_and(|race| race.id == self.id);
-        if current {
-            *self.worker.current.borrow_mut() = Weak::new();
-            // Nothing more to do if this fails: the worker's next race replaces this one.
-            let _ = self.worker.post(&serde_json::json!({ "race": self.id, "end": true }).to_string());
+        for worker in &self.workers {
+            if worker.plays(self.id) {
+                *worker.current.borrow_mut() = (Weak::new(), 0);
+                // Nothing more to do if this fails: the worker's next race replaces this one.
+                let _ = worker.post(&serde_json::json!({ "race": self.id, "end": true }).to_string());
+            }
+        }
+    }
+
+    /// A snapshot from the worker of part `part`, sent after it carried out `answered`
+    /// commands: the race's own, or with the other parts' one of the whole race.
+    fn arrived_from(self: &Rc<Self>, part: usize, snapshot: Snapshot, starved: bool, answered: u64) {
+        let Some(lockstep) = &self.lockstep else {
+            self.arrived(snapshot);
+            return;
+        };
+        let (whole, out) = lockstep.borrow_mut().arrived(part, snapshot, starved, answered, now_ms());
+        self.post_parts(out);
+        if let Some(whole) = whole {
+            self.arrived(whole);
         }
     }
 
@@ -272,7 +375,17 @@ impl RemoteRace {
     fn draw(&self) {
         self.requested.set(None);
         let Some(mut snapshot) = self.pending.borrow_mut().take() else { return };
-        let _ = self.worker.post(&serde_json::json!({ "race": self.id, "drawn": true }).to_string());
+        match &self.lockstep {
+            Some(lockstep) => {
+                let out = lockstep.borrow_mut().drawn();
+                self.post_parts(out);
+            }
+            None => {
+                if let Some(worker) = self.workers.first() {
+                    let _ = worker.post(&serde_json::json!({ "race": self.id, "drawn": true }).to_string());
+                }
+            }
+        }
         let fps = self.meter.borrow_mut().count(now_ms(), snapshot.phase == Phase::Running);
         // The worker measured its slices; the page's frames are what the person sees.
         snapshot.rate = match (snapshot.rate, fps) {
@@ -281,6 +394,7 @@ impl RemoteRace {
                 rate.fps = fps;
                 rate.simulating_ms = simulating_per_second / fps;
                 rate.worker = true;
+                rate.workers = rate.workers.max(1);
                 Some(rate)
             }
             _ => None,

@@ -45,13 +45,15 @@ pub struct RaceHost {
 
 #[wasm_bindgen]
 impl RaceHost {
-    /// The race of `link` (a query as [`link_of`] writes it), at `speed` (JSON of [`Speed`]).
+    /// The race of `link` (a query as [`link_of`] writes it), at `speed` (JSON of [`Speed`]);
+    /// with `part`, one part of a race split over several workers ([`crate::play::split`]).
     #[wasm_bindgen(constructor)]
-    pub fn new(link: &str, speed: &str) -> Result<RaceHost, JsValue> {
+    pub fn new(link: &str, speed: &str, part: bool) -> Result<RaceHost, JsValue> {
         keep_panic_messages();
-        let setup = setup_of(link).map_err(|e| JsValue::from_str(&e))?;
+        let setup = Rc::new(setup_of(link).map_err(|e| JsValue::from_str(&e))?);
         let speed: Speed = serde_json::from_str(speed).map_err(|e| JsValue::from_str(&format!("bad speed: {e}")))?;
-        Ok(Self { player: Player::new(Rc::new(setup), speed) })
+        let player = if part { Player::part(setup, speed) } else { Player::new(setup, speed) };
+        Ok(Self { player })
     }
 
     /// Carries out a command (JSON of [`Command`]). Returns whether the page has something
@@ -74,7 +76,20 @@ impl RaceHost {
 
     /// Plays for up to `budget_ms` of wall time.
     pub fn work(&mut self, budget_ms: f64) {
+        self.player.set_limit(None);
         self.player.slice(now_ms(), budget_ms, now_ms);
+    }
+
+    /// Plays for up to `budget_ms` of wall time, not past slot `mark` (a part of a split race
+    /// stops at the page's marks).
+    pub fn work_until(&mut self, budget_ms: f64, mark: f64) {
+        self.player.set_limit(Some(mark as u64));
+        self.player.slice(now_ms(), budget_ms, now_ms);
+    }
+
+    /// Slots every lane has run.
+    pub fn slot(&self) -> f64 {
+        self.player.slot() as f64
     }
 
     /// The race now, as bytes for [`crate::play::snapshot::Snapshot::from_bytes`].

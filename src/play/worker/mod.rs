@@ -6,25 +6,33 @@
 //! * [`client`]: the page's side, [`client::RaceWorker`] and the [`client::RemoteRace`]s it
 //!   plays.
 //!
-//! One worker serves the page for as long as it is open: it loads the page's wasm once, and
-//! each new race (a new scenario) replaces the one it played. Messages, as JSON strings to the
-//! worker:
+//! The race workers serve the page for as long as it is open: each loads the page's wasm once,
+//! and each new race (a new scenario) replaces the one it played. A race of several lanes is
+//! split over up to one worker per core, each playing one part of its lanes
+//! ([`crate::play::split`]); a race of one lane, or on one core, plays whole in the first worker.
+//! Messages, as JSON strings to a worker:
 //!
 //! * `{init: {js: URL, wasm: URL, module: WebAssembly.Module}}` (an object), once;
 //! * `{trace: [{name, blob}, …]}` (an object): the files of a trace the page is reading, for
-//!   the worker's own library;
-//! * `{"race": N, "link": QUERY, "speed": SPEED}`: play race N from now on;
+//!   the worker's own library (every worker gets them);
+//! * `{"race": N, "link": QUERY, "speed": SPEED, "part": BOOL}`: play race N from now on (with
+//!   `part`, one part of a split race: QUERY names that part's policies);
 //! * `{"race": N, "do": COMMAND}`: a [`Command`](crate::play::player::Command) for race N;
 //! * `{"race": N, "drawn": true}`: the page has taken race N's last snapshot;
+//! * `{"race": N, "marks": [SLOT, …]}`, `{"race": N, "mark": SLOT}`: a part's marks, the slots
+//!   it stops at while playing (replaced, or one more);
 //! * `{"race": N, "end": true}`: race N is no longer shown.
 //!
 //! and from it, as objects: `{race: N, snapshot: ArrayBuffer}` (transferred,
-//! [`Snapshot`](crate::play::snapshot::Snapshot) bytes) or `{race: N, error: TEXT}` (`race` is -1
-//! when the worker could not load at all).
+//! [`Snapshot`](crate::play::snapshot::Snapshot) bytes; a part adds `starved`, whether it waited
+//! for a mark, and `answered`, the commands it carried out) or `{race: N, error: TEXT}` (`race`
+//! is -1 when the worker could not load at all).
 //!
-//! The worker sends a snapshot only once the page has taken the previous one, so however fast
-//! the race runs, at most one is on its way, and the page decodes and draws at most one per
-//! animation frame.
+//! A whole race's worker sends a snapshot only once the page has taken the previous one, so
+//! however fast the race runs, at most one is on its way, and the page decodes and draws at
+//! most one per animation frame. A part sends one at each mark and after each command; the page
+//! hands out marks about 6 ms of play apart, a few ahead, and stops handing them out when it
+//! stops drawing.
 
 pub mod client;
 pub mod host;
