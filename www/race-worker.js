@@ -163,10 +163,10 @@ async function handle(data) {
     host?.free();
     host = null;
     race = message.race;
-    marks = message.part ? [] : null;
+    marks = message.parts > 1 ? [] : null;
     (starved = false), (answered = 0);
     try {
-      host = new module.RaceHost(message.link, message.speed, !!message.part);
+      host = new module.RaceHost(message.link, message.speed, message.parts ?? 0);
     } catch (err) {
       fail(err);
       return;

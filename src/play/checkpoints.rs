@@ -41,6 +41,9 @@ pub struct Checkpoints {
     kept: Vec<Checkpoint>,
     spacing: u64,
     bytes: u64,
+    /// Most bytes the checkpoints hold: [`BUDGET_BYTES`], or its share in one part of a race
+    /// split over several workers.
+    budget: u64,
     /// Bytes cloned since the start, kept or since dropped: what checkpointing has cost.
     cloned: u64,
 }
@@ -48,9 +51,15 @@ pub struct Checkpoints {
 impl Checkpoints {
     /// Starts with the race at time 0.
     pub fn new<'a>(runs: impl IntoIterator<Item = &'a (dyn LiveRun + 'static)>) -> Self {
-        let mut checkpoints = Self { kept: Vec::new(), spacing: 1, bytes: 0, cloned: 0 };
+        let mut checkpoints = Self { kept: Vec::new(), spacing: 1, bytes: 0, budget: BUDGET_BYTES, cloned: 0 };
         checkpoints.push(0, runs);
         checkpoints
+    }
+
+    /// The checkpoints of one of `parts` parts of a race: a share of the budget, so that the
+    /// parts together hold no more than a whole race.
+    pub fn share(&mut self, parts: u64) {
+        self.budget = BUDGET_BYTES / parts.max(1);
     }
 
     /// Time units between checkpoints.
@@ -106,7 +115,7 @@ impl Checkpoints {
                 self.spacing *= 2;
             }
         }
-        while (self.kept.len() > MAX_CHECKPOINTS || self.bytes > BUDGET_BYTES) && self.kept.len() > 1 {
+        while (self.kept.len() > MAX_CHECKPOINTS || self.bytes > self.budget) && self.kept.len() > 1 {
             self.thin();
         }
     }

@@ -82,8 +82,8 @@ pub struct Player {
     /// several workers: the page sets it so that every part stops at the same slots
     /// ([`crate::play::split`]).
     limit: Option<u64>,
-    /// Whether the race is such a part.
-    part: bool,
+    /// How many parts the race it is part of has (0: a whole race).
+    parts: u64,
     meter: Meter,
 }
 
@@ -120,17 +120,17 @@ impl Meter {
 
 impl Player {
     pub fn new(setup: Rc<Setup>, speed: Speed) -> Self {
-        Self::build(setup, speed, false)
+        Self::build(setup, speed, 0)
     }
 
-    /// A player of one part of a race split over several workers ([`crate::play::split`]):
-    /// `setup` holds that part's policies.
-    pub fn part(setup: Rc<Setup>, speed: Speed) -> Self {
-        Self::build(setup, speed, true)
+    /// A player of one of `parts` parts of a race split over several workers
+    /// ([`crate::play::split`]): `setup` holds that part's policies.
+    pub fn part(setup: Rc<Setup>, speed: Speed, parts: u64) -> Self {
+        Self::build(setup, speed, parts.max(1))
     }
 
-    fn build(setup: Rc<Setup>, speed: Speed, part: bool) -> Self {
-        let race = new_race(&setup, part);
+    fn build(setup: Rc<Setup>, speed: Speed, parts: u64) -> Self {
+        let race = new_race(&setup, parts);
         Self {
             setup,
             race,
@@ -141,7 +141,7 @@ impl Player {
             owed: 0.0,
             stop_at: None,
             limit: None,
-            part,
+            parts,
             meter: Meter::default(),
         }
     }
@@ -237,7 +237,7 @@ impl Player {
     }
 
     fn restart(&mut self) {
-        self.race = new_race(&self.setup, self.part);
+        self.race = new_race(&self.setup, self.parts);
         self.owed = 0.0;
         self.stop_at = None;
         self.enter(Phase::Ready);
@@ -342,10 +342,10 @@ impl Player {
     }
 }
 
-/// The race of `setup`, whole or as one part of a split race.
-fn new_race(setup: &Setup, part: bool) -> Race {
+/// The race of `setup`: whole (`parts` 0), or one of `parts` parts of a split race.
+fn new_race(setup: &Setup, parts: u64) -> Race {
     let race = Race::new(setup, PAGE_MAX_POINTS);
-    if part { race.into_part() } else { race }
+    if parts > 0 { race.into_part(parts) } else { race }
 }
 
 #[cfg(test)]

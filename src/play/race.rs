@@ -67,7 +67,7 @@ pub struct Race {
     furthest: f64,
     /// The policy whose run stopped the race (the waiting-job limit), to name it.
     failed: Option<String>,
-    /// Whether these lanes are part of a race split over several workers
+    /// Whether these lanes are one of several parts of a race split over workers
     /// ([`crate::play::split`]): the lanes of the other parts may run on when all of these
     /// stopped on their scripts.
     part: bool,
@@ -124,8 +124,11 @@ impl Race {
     /// stopped on its script, the race here is over (its lanes stay stopped) instead of failing,
     /// since the other parts' lanes run on ([`crate::play::split`] leaves such a part out of
     /// the moment it shows).
-    pub fn into_part(mut self) -> Self {
+    /// `parts` is how many parts the race has: this one keeps its share of the checkpoint
+    /// budget.
+    pub fn into_part(mut self, parts: u64) -> Self {
         self.part = true;
+        self.checkpoints.share(parts);
         self
     }
 

@@ -34,7 +34,10 @@ struct Split {
 impl Split {
     fn new(setup: &Setup, parts: usize) -> Self {
         let parts = split(setup, parts);
-        let players = parts.iter().map(|p| Player::part(Rc::new(p.setup.clone()), Speed::Max)).collect::<Vec<_>>();
+        let players = parts
+            .iter()
+            .map(|p| Player::part(Rc::new(p.setup.clone()), Speed::Max, parts.len() as u64))
+            .collect::<Vec<_>>();
         let n = players.len();
         let mut split = Self {
             players,
@@ -322,7 +325,8 @@ fn commands_wait_for_the_parts_to_meet() {
     let s = setup("pgrr-a1", &["vqs", "bf-js"], &[("servers", "10"), ("horizon", "2000")]);
     let parts = split(&s, 2);
     let mut lockstep = Lockstep::new(&parts);
-    let mut players: Vec<Player> = parts.iter().map(|p| Player::part(Rc::new(p.setup.clone()), Speed::Max)).collect();
+    let mut players: Vec<Player> =
+        parts.iter().map(|p| Player::part(Rc::new(p.setup.clone()), Speed::Max, 2)).collect();
     for (k, player) in players.iter().enumerate() {
         lockstep.arrived(k, player.snapshot(), false, 0, 0.0);
     }

@@ -176,7 +176,8 @@ impl RaceWorker {
         for (k, (worker, part)) in workers.iter().zip(&parts).enumerate() {
             *worker.current.borrow_mut() = (Rc::downgrade(&race), k);
             let message = serde_json::json!({
-                "race": id, "link": link_of(&part.setup), "speed": speed, "part": parts.len() > 1
+                "race": id, "link": link_of(&part.setup), "speed": speed,
+                "parts": if parts.len() > 1 { parts.len() } else { 0 }
             });
             if let Err(e) = worker.post(&message.to_string()) {
                 worker.break_down(e);

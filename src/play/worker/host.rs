@@ -46,13 +46,14 @@ pub struct RaceHost {
 #[wasm_bindgen]
 impl RaceHost {
     /// The race of `link` (a query as [`link_of`] writes it), at `speed` (JSON of [`Speed`]);
-    /// with `part`, one part of a race split over several workers ([`crate::play::split`]).
+    /// with `parts` above 0, one of that many parts of a race split over several workers
+    /// ([`crate::play::split`]).
     #[wasm_bindgen(constructor)]
-    pub fn new(link: &str, speed: &str, part: bool) -> Result<RaceHost, JsValue> {
+    pub fn new(link: &str, speed: &str, parts: u32) -> Result<RaceHost, JsValue> {
         keep_panic_messages();
         let setup = Rc::new(setup_of(link).map_err(|e| JsValue::from_str(&e))?);
         let speed: Speed = serde_json::from_str(speed).map_err(|e| JsValue::from_str(&format!("bad speed: {e}")))?;
-        let player = if part { Player::part(setup, speed) } else { Player::new(setup, speed) };
+        let player = if parts > 0 { Player::part(setup, speed, u64::from(parts)) } else { Player::new(setup, speed) };
         Ok(Self { player })
     }
 

@@ -15,8 +15,8 @@
 //! * `{init: {js: URL, wasm: URL, module: WebAssembly.Module}}` (an object), once;
 //! * `{trace: [{name, blob}, …]}` (an object): the files of a trace the page is reading, for
 //!   the worker's own library (every worker gets them);
-//! * `{"race": N, "link": QUERY, "speed": SPEED, "part": BOOL}`: play race N from now on (with
-//!   `part`, one part of a split race: QUERY names that part's policies);
+//! * `{"race": N, "link": QUERY, "speed": SPEED, "parts": K}`: play race N from now on (with
+//!   K above 1, one of K parts of a split race: QUERY names that part's policies);
 //! * `{"race": N, "do": COMMAND}`: a [`Command`](crate::play::player::Command) for race N;
 //! * `{"race": N, "drawn": true}`: the page has taken race N's last snapshot;
 //! * `{"race": N, "marks": [SLOT, …]}`, `{"race": N, "mark": SLOT}`: a part's marks, the slots
