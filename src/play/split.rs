@@ -86,7 +86,9 @@ struct Latest {
 /// The page's side of a split race: what to send each part, and when the parts' snapshots
 /// make one to show.
 pub struct Lockstep {
+    /// Which of the whole race's lanes each part plays.
     lanes: Vec<Range<usize>>,
+    /// What each part sent last.
     latest: Vec<Option<Latest>>,
     /// What each part sent at marks not yet shown, in order: the parts reach a mark at
     /// different times, and one may be at the next mark before the other reaches this one.

@@ -29,6 +29,8 @@ struct Split {
     inbox: VecDeque<(usize, Snapshot, bool, u64)>,
     shown: Vec<Snapshot>,
     clock: f64,
+    /// Whether the page draws what it shows (a hidden tab does not).
+    drawing: bool,
 }
 
 impl Split {
@@ -48,6 +50,7 @@ impl Split {
             inbox: VecDeque::new(),
             shown: Vec::new(),
             clock: 0.0,
+            drawing: true,
         };
         // Every worker sends its race's first snapshot.
         for k in 0..n {
@@ -86,8 +89,10 @@ impl Split {
             self.deliver(out);
             if let Some(whole) = whole {
                 self.shown.push(whole);
-                let out = self.lockstep.drawn();
-                self.deliver(out);
+                if self.drawing {
+                    let out = self.lockstep.drawn();
+                    self.deliver(out);
+                }
             }
         }
     }
@@ -103,23 +108,28 @@ impl Split {
     fn slice(&mut self, first: usize) {
         let n = self.players.len();
         for k in (0..n).map(|i| (first + i) % n) {
-            if !self.players[k].playing() {
-                continue;
-            }
-            let Some(&mark) = self.marks[k].front() else {
-                self.starved[k] = true;
-                continue;
-            };
-            self.players[k].set_limit(Some(mark));
-            self.players[k].slice(self.clock, f64::INFINITY, || 0.0);
-            if !self.players[k].playing() {
-                self.send_snapshot(k);
-            } else if self.players[k].slot() >= mark {
-                self.marks[k].pop_front();
-                self.send_snapshot(k);
-            }
+            self.run_part(k);
         }
         self.settle();
+    }
+
+    /// Part `k` runs to its next mark.
+    fn run_part(&mut self, k: usize) {
+        if !self.players[k].playing() {
+            return;
+        }
+        let Some(&mark) = self.marks[k].front() else {
+            self.starved[k] = true;
+            return;
+        };
+        self.players[k].set_limit(Some(mark));
+        self.players[k].slice(self.clock, f64::INFINITY, || 0.0);
+        if !self.players[k].playing() {
+            self.send_snapshot(k);
+        } else if self.players[k].slot() >= mark {
+            self.marks[k].pop_front();
+            self.send_snapshot(k);
+        }
     }
 
     fn latest(&self) -> &Snapshot {
@@ -356,4 +366,70 @@ fn commands_wait_for_the_parts_to_meet() {
             (1, ToPart::Marks(vec![]))
         ]
     );
+}
+
+/// A page that stops drawing (a hidden tab) stops the race after a few marks, as a race in one
+/// worker waits for the page; drawing again, it plays on. Marks widen while every part waits
+/// for them.
+#[test]
+fn a_page_that_does_not_draw_stops_the_race_and_marks_widen_while_parts_wait() {
+    let s = setup("pgrr-a1", &["vqs", "bf-js"], &[("servers", "10"), ("horizon", "1000000")]);
+    let mut split = Split::new(&s, 2);
+    split.command(Command::Play);
+    // Every part waits for marks in this driver (the page hands them out only as it shows
+    // them), so the spacing doubles from one slot.
+    for k in 0..12 {
+        split.slice(k);
+    }
+    assert!(split.lockstep.stride >= 8, "{}", split.lockstep.stride);
+    split.drawing = false;
+    let shown = split.shown.len();
+    for k in 0..100 {
+        split.slice(k);
+    }
+    let stopped = split.shown.len();
+    // The marks handed out before the eighth shown but undrawn one are still reached.
+    assert!(stopped - shown <= MAX_UNDRAWN as usize + MARKS_AHEAD, "{} marks shown undrawn", stopped - shown);
+    let at = split.latest().slot;
+    split.slice(0);
+    assert_eq!(split.latest().slot, at, "the parts wait");
+    assert!(split.players.iter().all(|p| p.slot() <= at + MARKS_AHEAD as u64 * split.lockstep.stride));
+    split.drawing = true;
+    let out = split.lockstep.drawn();
+    split.deliver(out);
+    split.slice(0);
+    split.slice(1);
+    assert!(split.latest().slot > at, "drawing again, it plays on");
+    assert_eq!(split.latest().phase, Phase::Running);
+}
+
+/// Parts that take turns being ahead: every mark is shown once all have reached it, though a
+/// part is at the next one by then (keeping only each part's latest snapshot lost half the
+/// marks in the browser).
+#[test]
+fn every_mark_is_shown_whichever_part_is_ahead() {
+    let s = setup("pgrr-a1", &["vqs", "bf-js"], &[("servers", "10"), ("horizon", "100000")]);
+    let mut split = Split::new(&s, 2);
+    split.command(Command::Play);
+    let marks: Vec<u64> = split.lockstep.marks.iter().copied().collect();
+    assert_eq!(marks.len(), MARKS_AHEAD);
+    // Part 0 runs two marks ahead, then part 1 catches up one mark at a time.
+    split.run_part(0);
+    split.run_part(0);
+    split.settle();
+    split.run_part(1);
+    split.settle();
+    assert_eq!(split.latest().slot, marks[0]);
+    split.run_part(1);
+    split.settle();
+    assert_eq!(split.latest().slot, marks[1]);
+    // Now part 1 is ahead.
+    split.run_part(1);
+    split.run_part(1);
+    split.settle();
+    split.run_part(0);
+    split.settle();
+    assert_eq!(split.latest().slot, marks[2]);
+    let shown: Vec<u64> = split.shown.iter().map(|s| s.slot).filter(|&slot| slot > 0).collect();
+    assert_eq!(&shown[..3], &marks[..], "every mark shown, in order");
 }
