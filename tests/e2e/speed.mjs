@@ -167,14 +167,19 @@ try {
       rows.push(row);
     }
     const fmt = (runs, f) => runs.map(f).join(', ');
-    console.log('\n| race (`policy=`) | workers | frames/s | page: jobs/s per lane | against one worker |');
-    console.log('|---|---|---|---|---|');
+    // Per lane against a race of one lane (the first row), round by round.
+    const single = rows.find((r) => r.lanes === 1)?.one ?? [];
+    const perOne = (runs) => fmt(runs, (m, i) => (single[i] ? (m.pageJobs / single[i].pageJobs).toFixed(2) : '-'));
+    console.log('\n| race (`policy=`) | workers | frames/s | page: jobs/s per lane | against one lane | against one worker |');
+    console.log('|---|---|---|---|---|---|');
     for (const r of rows) {
       const policy = new URLSearchParams(r.query).get('policy');
-      console.log(`| ${r.lanes} (\`${policy}\`) | 1 | ${fmt(r.one, (m) => median(m.fps))} | ${fmt(r.one, (m) => millions(m.pageJobs))} | 1 |`);
+      console.log(
+        `| ${r.lanes} (\`${policy}\`) | 1 | ${fmt(r.one, (m) => median(m.fps))} | ${fmt(r.one, (m) => millions(m.pageJobs))} | ${perOne(r.one)} | 1 |`,
+      );
       if (r.many.length) {
         console.log(
-          `| ${r.lanes} (\`${policy}\`) | ${r.many[0].workers} | ${fmt(r.many, (m) => median(m.fps))} | ${fmt(r.many, (m) => millions(m.pageJobs))} | ${fmt(r.ratios, (x) => x.toFixed(2))} |`,
+          `| ${r.lanes} (\`${policy}\`) | ${r.many[0].workers} | ${fmt(r.many, (m) => median(m.fps))} | ${fmt(r.many, (m) => millions(m.pageJobs))} | ${perOne(r.many)} | ${fmt(r.ratios, (x) => x.toFixed(2))} |`,
         );
       }
     }
