@@ -19,7 +19,7 @@
 // `--lanes` measures races of one, two and four lanes (LANE_ROWS) instead, each race first in
 // one worker (the page told `navigator.hardwareConcurrency` is 1) and then on the machine's
 // cores (its lanes split over one worker per core), ROUNDS times in turn (default 3), and prints
-// each race's jobs/s per lane on several workers against the same race in one worker.
+// each race's jobs/s per lane against a race of one lane and against the same race in one worker.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
