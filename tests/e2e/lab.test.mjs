@@ -573,6 +573,26 @@ labTest('issue 17: the bundled Google sample replays on pgrr-a5 as in the CLI; a
   await bad.close();
 });
 
+/**
+ * At the horizon: every lane's numbers are `packlab run`'s for `query`, and one slot back and
+ * one forward (the workers' moves too) give them again. Returns the rows.
+ */
+async function assertHorizonIsCli(page, query, horizon) {
+  const cli = cliReports(query);
+  const end = await rows(page);
+  for (const [policy, row] of Object.entries(end)) {
+    assert.equal(row.time, horizon, `${policy} data-time`);
+    assertClose(row.meanQueue, cli[policy].mean_queue, `${policy} mean queue`);
+    assertClose(row.meanOccupancy, cli[policy].mean_occupancy, `${policy} occupancy`);
+  }
+  await page.click('#back');
+  await waitForSlot(page, horizon - 1, 5_000);
+  await page.click('#step');
+  await waitForSlot(page, horizon, 5_000);
+  assert.deepEqual(await rows(page), end);
+  return end;
+}
+
 /** The log's decisions, as the page lists them. */
 async function loggedDecisions(page) {
   return page.$$eval('#log li.decision', (lis) => lis.map((li) => `${li.dataset.lane} ${li.textContent.trim()}`));
@@ -598,20 +618,9 @@ labTest('issue 35: a race\'s lanes run on one worker per core, in lockstep, and 
   await split.waitForSelector('main.lab[data-race-thread="worker"]', { timeout: 10_000 });
   await split.click('#play');
   await runToEnd(split, 3000);
-  const cli = cliReports(query);
-  const end = await rows(split);
+  // Back and forth again at the horizon: the parts move together.
+  const end = await assertHorizonIsCli(split, query, 3000);
   assert.deepEqual(Object.keys(end), ['vqs', 'bf-js', 'bf-j']);
-  for (const [policy, row] of Object.entries(end)) {
-    assert.equal(row.time, 3000, `${policy} data-time`);
-    assertClose(row.meanQueue, cli[policy].mean_queue, `${policy} mean queue`);
-    assertClose(row.meanOccupancy, cli[policy].mean_occupancy, `${policy} occupancy`);
-  }
-  // Back and forth again: the parts move together.
-  await split.click('#back');
-  await waitForSlot(split, 2999, 5_000);
-  await split.click('#step');
-  await waitForSlot(split, 3000, 5_000);
-  assert.deepEqual(await rows(split), end);
 
   // A moment opened from a link, in two workers and in one: the same numbers, the same decisions
   // in the log, the same answer from the inspector; after a pause in the middle of a run too.
@@ -672,20 +681,9 @@ labTest('issue 19: the race runs in a Web Worker; the page draws its snapshots, 
   await page.waitForFunction(() => document.querySelector('#play')?.textContent.trim() === 'Run again', null, {
     timeout: 5_000,
   });
-  const cli = cliReports(query);
-  const pageRows = await rows(page);
-  for (const [policy, row] of Object.entries(pageRows)) {
-    assert.equal(row.time, 4000, `${policy} data-time`);
-    assertClose(row.meanQueue, cli[policy].mean_queue, `${policy} mean queue`);
-    assertClose(row.meanOccupancy, cli[policy].mean_occupancy, `${policy} occupancy`);
-  }
   // Going back and stepping are the worker's too, and land exactly: back one slot and
   // forward one give the horizon's numbers again.
-  await page.click('#back');
-  await waitForSlot(page, 3999, 5_000);
-  await page.click('#step');
-  await waitForSlot(page, 4000, 5_000);
-  assert.deepEqual(await rows(page), pageRows);
+  const pageRows = await assertHorizonIsCli(page, query, 4000);
   // "Run again" at the horizon plays the same race from 0 to the same numbers: the button
   // sends what it says, and the worker starts over (its first snapshot is at 0).
   await page.waitForSelector('#play:has-text("Run again")', { timeout: 5_000 });

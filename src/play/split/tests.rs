@@ -132,6 +132,17 @@ impl Split {
         }
     }
 
+    /// Slices until the race shown stops (the horizon, a failure), after a command to play.
+    fn play_until_stopped(&mut self) {
+        for k in 0..10_000 {
+            if self.latest().phase != Phase::Running && k > 0 {
+                return;
+            }
+            self.slice(k);
+        }
+        panic!("still playing after 10 000 slices");
+    }
+
     fn latest(&self) -> &Snapshot {
         self.shown.last().unwrap()
     }
@@ -232,12 +243,7 @@ fn a_split_race_shows_what_the_whole_race_shows() {
         same(split.latest(), &whole_at(&s, 2_500.0, 2), "");
         // Played on to the horizon, the parts finish together.
         split.command(Command::Play);
-        for k in 0..10_000 {
-            if split.latest().phase != Phase::Running && k > 0 {
-                break;
-            }
-            split.slice(k);
-        }
+        split.play_until_stopped();
         assert_eq!((split.latest().slot, split.latest().phase.clone()), (3_000, Phase::Finished));
         let mut end = whole_at(&s, 3_000.0, 2);
         end.phase = Phase::Finished;
@@ -283,12 +289,7 @@ fn a_race_whose_scripts_all_fail_stops_and_goes_back() {
     let s = setup("pgrr-a1", &[&script(50), &script(80)], &[("servers", "10"), ("horizon", "400")]);
     let mut split = Split::new(&s, 2);
     split.command(Command::Play);
-    for k in 0..10_000 {
-        if split.latest().phase != Phase::Running && k > 0 {
-            break;
-        }
-        split.slice(k);
-    }
+    split.play_until_stopped();
     let Phase::Failed(why) = split.latest().phase.clone() else { panic!("{:?}", split.latest().phase) };
     assert!(why.contains("exceeded 1000000 operations"), "{why}");
     split.command(Command::Seek(30.0));
@@ -305,12 +306,7 @@ fn a_part_of_failed_scripts_does_not_stop_the_others() {
     let s = setup("pgrr-a1", &["bf-js", &script], &[("servers", "10"), ("horizon", "400")]);
     let mut split = Split::new(&s, 2);
     split.command(Command::Play);
-    for k in 0..10_000 {
-        if split.latest().phase != Phase::Running && k > 0 {
-            break;
-        }
-        split.slice(k);
-    }
+    split.play_until_stopped();
     let end = split.latest().clone();
     assert_eq!((end.slot, end.phase.clone()), (400, Phase::Finished));
     assert!(end.lanes[1].stopped.as_deref().is_some_and(|why| why.contains("exceeded")), "{:?}", end.lanes[1].stopped);
