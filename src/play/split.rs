@@ -257,11 +257,10 @@ impl Lockstep {
                     _ => &self.latest[k].as_ref().expect("every part answered").snapshot,
                 })
                 .collect();
-            let active_now = active.clone();
-            let whole = merge(&snapshots, &self.lanes, self.focus, active);
+            let whole = merge(&snapshots, &self.lanes, self.focus, &active);
             if mark.is_some() {
                 let all_starved = (0..self.parts()).all(|k| {
-                    !active_now[k] || self.at_marks[k].iter().take_while(|l| l.snapshot.slot <= slot).any(|l| l.starved)
+                    !active[k] || self.at_marks[k].iter().take_while(|l| l.snapshot.slot <= slot).any(|l| l.starved)
                 });
                 self.adapt_stride(now_ms, slot, all_starved);
             }
@@ -404,11 +403,11 @@ fn all_stopped(snapshot: &Snapshot) -> bool {
 /// The snapshot of the whole race from its parts' snapshots, all of one moment (`active`
 /// marks the parts whose lanes run: the moment and phase are theirs). `focus` is the whole
 /// race's focused lane; the part that holds it was told to focus on it.
-pub fn merge(parts: &[&Snapshot], lanes: &[Range<usize>], focus: usize, active: Vec<bool>) -> Snapshot {
-    let lead = parts.iter().zip(&active).find(|(_, a)| **a).map_or(parts[0], |(s, _)| *s);
+pub fn merge(parts: &[&Snapshot], lanes: &[Range<usize>], focus: usize, active: &[bool]) -> Snapshot {
+    let lead = parts.iter().zip(active).find(|(_, a)| **a).map_or(parts[0], |(s, _)| *s);
     let focused = lanes.iter().position(|r| r.contains(&focus)).unwrap_or(0);
     let holder = parts[focused];
-    let phase = whole_phase(parts, &active);
+    let phase = whole_phase(parts, active);
     let rate = parts.iter().map(|s| s.rate).collect::<Option<Vec<Rate>>>().and_then(|rates| {
         rates.into_iter().reduce(|a, b| Rate {
             fps: a.fps.min(b.fps),
@@ -431,7 +430,7 @@ pub fn merge(parts: &[&Snapshot], lanes: &[Range<usize>], focus: usize, active: 
     Snapshot {
         slot: lead.slot,
         now: lead.now,
-        furthest: parts.iter().zip(&active).filter(|(_, a)| **a).map(|(s, _)| s.furthest).fold(lead.furthest, f64::min),
+        furthest: parts.iter().zip(active).filter(|(_, a)| **a).map(|(s, _)| s.furthest).fold(lead.furthest, f64::min),
         checkpoints: parts.iter().fold((0, 0), |(n, b), s| (n + s.checkpoints.0, b + s.checkpoints.1)),
         horizon: first.horizon,
         warmup: first.warmup,

@@ -574,6 +574,21 @@ labTest('issue 17: the bundled Google sample replays on pgrr-a5 as in the CLI; a
 });
 
 /**
+ * Plays the race of `page` until `#rate` matches `meter` (where it runs), pauses, and checks that
+ * Pause stopped it at once: nothing runs on after it.
+ */
+async function playsWhereTheMeterSaysAndPausesAtOnce(page, meter) {
+  await page.waitForSelector('main.lab[data-race-thread="worker"]', { timeout: 10_000 });
+  await page.click('#play');
+  await page.waitForSelector(`#rate${meter}`, { timeout: 10_000 });
+  await page.click('#play');
+  await page.waitForSelector('#play[aria-pressed="false"]', { timeout: 5_000 });
+  const paused = await slot(page);
+  await page.waitForTimeout(300);
+  assert.equal(await slot(page), paused, 'the race ran on after Pause');
+}
+
+/**
  * At the horizon: every lane's numbers are `packlab run`'s for `query`, and one slot back and
  * one forward (the workers' moves too) give them again. Returns the rows.
  */
@@ -602,15 +617,7 @@ labTest('issue 35: a race\'s lanes run on one worker per core, in lockstep, and 
   // Three lanes on two "cores": two workers, one lane and two. Played to the horizon, the
   // numbers are the CLI's, and the meter says how many workers run the race.
   const long = await open('preset=pgrr-a1&servers=1000&policy=vqs,bf-js,bf-j&horizon=100000000&speed=max', { cores: 2 });
-  await long.waitForSelector('main.lab[data-race-thread="worker"]', { timeout: 10_000 });
-  await long.click('#play');
-  await long.waitForSelector('#rate[data-workers="2"]', { timeout: 10_000 });
-  assert.match(await long.getAttribute('#rate', 'title'), /2 Web Workers/);
-  await long.click('#play');
-  await long.waitForSelector('#play[aria-pressed="false"]', { timeout: 5_000 });
-  const paused = await slot(long);
-  await long.waitForTimeout(300);
-  assert.equal(await slot(long), paused, 'the workers ran on after Pause');
+  await playsWhereTheMeterSaysAndPausesAtOnce(long, '[data-workers="2"][title*="2 Web Workers"]');
   await long.close();
 
   const query = 'preset=pgrr-a1&servers=20&policy=vqs,bf-js,bf-j&seed=5&horizon=3000&warmup=100&speed=max';
@@ -663,14 +670,7 @@ labTest('issue 35: a race\'s lanes run on one worker per core, in lockstep, and 
 labTest('issue 19: the race runs in a Web Worker; the page draws its snapshots, and the numbers are the CLI\'s', async (open) => {
   // While it plays, the meter says where the simulation runs; Pause stops it at once.
   const long = await open('preset=pgrr-a1&servers=1000&policy=vqs,bf-js&seed=3&horizon=100000000&speed=max');
-  await long.waitForSelector('main.lab[data-race-thread="worker"]', { timeout: 10_000 });
-  await long.click('#play');
-  await long.waitForSelector('#rate[data-thread="worker"]', { timeout: 10_000 });
-  await long.click('#play');
-  await long.waitForSelector('#play[aria-pressed="false"]', { timeout: 5_000 });
-  const paused = await slot(long);
-  await long.waitForTimeout(300);
-  assert.equal(await slot(long), paused, 'the worker ran on after Pause');
+  await playsWhereTheMeterSaysAndPausesAtOnce(long, '[data-thread="worker"]');
   await long.close();
 
   const query = 'preset=pgrr-a1&servers=1000&policy=vqs,bf-js&seed=3&horizon=4000&speed=max';
