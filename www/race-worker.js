@@ -183,8 +183,8 @@ async function handle(data) {
   } else if (marks && message.marks) {
     marks = message.marks;
     schedule(0);
-  } else if (marks && message.mark !== undefined) {
-    marks.push(message.mark);
+  } else if (marks && message.more) {
+    marks.push(...message.more);
     schedule(0);
   } else if (marks && message.do !== undefined) {
     // A part answers every command with its snapshot: the page waits for every part's answer

@@ -24,6 +24,10 @@ pub struct ClusterCanvasProps {
     /// Told what a click points at (the inspector).
     #[prop_or_default]
     pub on_hit: Option<Callback<Hit>>,
+    /// Whether the race plays: the canvas's label then says to pause instead of describing a
+    /// cluster that changes every frame, as the charts' summaries do.
+    #[prop_or_default]
+    pub playing: bool,
 }
 
 /// The canvas of one lane, redrawn when a new view arrives and when its size changes.
@@ -57,7 +61,13 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
             }
         });
     }
-    let title = describe(&props.view, &props.bin_labels);
+    // Rewriting the label sixty times a second tells a screen reader nothing it can keep up
+    // with, and makes the browser rebuild the canvas's accessible node every frame.
+    let title = if props.playing {
+        format!("{} servers: playing, pause to hear how full they are.", props.view.servers.len())
+    } else {
+        describe(&props.view, &props.bin_labels)
+    };
     let onclick = props.on_hit.clone().map(|on_hit| {
         let (view, detail, style) = (props.view.clone(), props.detail, props.style);
         Callback::from(move |e: MouseEvent| {

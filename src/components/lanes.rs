@@ -9,7 +9,7 @@ use yew::prelude::*;
 use crate::cluster::layout::{Hit, ServerStyle};
 use crate::components::cluster_canvas::ClusterCanvas;
 use crate::components::swatch::Swatch;
-use crate::play::snapshot::Snapshot;
+use crate::play::snapshot::{Phase, Snapshot};
 use packlab_core::format::moment;
 
 #[derive(Properties, PartialEq)]
@@ -39,7 +39,7 @@ pub fn Lanes(props: &LanesProps) -> Html {
                     <h2><Swatch color={lane.color} markers=true />{ &lane.label }</h2>
                     <ClusterCanvas view={lane.view.clone()} bin_labels={snapshot.bin_labels.clone()}
                         detail={snapshot.detail} min_interval_ms={if props.reduced_motion { 500.0 } else { 0.0 }}
-                        {style} on_hit={props.on_hit.as_ref().map(|on_hit| on_hit.reform(move |hit| (i, hit)))} />
+                        {style} playing={snapshot.phase == Phase::Running} on_hit={props.on_hit.as_ref().map(|on_hit| on_hit.reform(move |hit| (i, hit)))} />
                     <p class="why">{ lane.view.last.as_ref().map_or_else(
                         || "No job placed yet.".to_string(),
                         |w| format!("{} {}: {}", time_word, moment(w.time), w.text)) }</p>

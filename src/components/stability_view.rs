@@ -346,13 +346,15 @@ fn map_body(run: &MapRun, theme: packlab_plot::Theme) -> Html {
     let finder = &run.finder;
     let now = now_ms();
     let seconds = |at: f64| (at - run.started_ms) / 1000.0;
+    let on_workers = match &run.pool {
+        Some(pool) if run.done_ms.is_none() => pool.on_workers(),
+        _ => format!("on {} worker{}", run.workers, if run.workers == 1 { "" } else { "s" }),
+    };
     let mut status = format!(
-        "Round {}: {} runs in {:.1} s on {} worker{}",
+        "Round {}: {} runs in {:.1} s {on_workers}",
         finder.rounds,
         finder.runs,
         seconds(run.done_ms.unwrap_or(now)),
-        run.workers,
-        if run.workers == 1 { "" } else { "s" }
     );
     if let Some(first) = run.first_ms {
         status += &format!("; first picture after {:.1} s", seconds(first));
@@ -372,7 +374,8 @@ fn map_body(run: &MapRun, theme: packlab_plot::Theme) -> Html {
         <div class="map-body" id="map-body" data-done={done.to_string()} data-rounds={finder.rounds.to_string()}
             data-first-ms={run.first_ms.map(|f| format!("{:.0}", f - run.started_ms)).unwrap_or_default()}
             data-done-ms={run.done_ms.map(|f| format!("{:.0}", f - run.started_ms)).unwrap_or_default()}>
-            <p class="status" id="map-status" role="status">{ status }</p>
+            <p class="status" id="map-status" role="status"
+                data-at-a-time={run.pool.as_ref().map(|pool| pool.at_a_time().to_string())}>{ status }</p>
             // Said in the page's live region as it happens; shown here for whoever looks.
             if let Some((message, failed)) = ended {
                 <p class={if failed { "field-error" } else { "hint" }} id="map-stopped">{ message }</p>

@@ -101,6 +101,8 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
         })
     };
     let state = pool.borrow();
+    let at_a_time = state.as_ref().map(|pool| pool.at_a_time().to_string());
+    let in_flight = state.as_ref().map(|pool| pool.progress.borrow().in_flight.to_string());
     let (plan, cells, status, command, running, failed) = match &*state {
         None => (None, Vec::new(), String::new(), None, false, None),
         Some(workers) => {
@@ -108,10 +110,10 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
             let cells = p.jobs.plan.cells(&p.results);
             let seconds = (p.finished_ms.unwrap_or_else(now_ms) - p.started_ms) / 1000.0;
             let status = format!(
-                "{} of {} runs in {seconds:.1} s on {} workers{}",
+                "{} of {} runs in {seconds:.1} s {}{}",
                 group_digits(p.done as u64),
                 group_digits(p.results.len() as u64),
-                workers.workers.len(),
+                workers.on_workers(),
                 if p.finished_ms.is_some() { ": done" } else { "" }
             );
             let command = p.jobs.command(&page_address());
@@ -160,7 +162,8 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
             <summary>{ format!("The paper's figure: {what} against {against}, in this page") }</summary>
             <p class="hint">
                 { format!("Runs the grid of {against} with replications (seeds seed, seed + 1, …) in Web Workers, one \
-                   per core, at this page's scenario and lanes; each point is the mean of its replications with its \
+                   per core (fewer at a time while the race above plays: it comes first), at this page's scenario \
+                   and lanes; each point is the mean of its replications with its \
                    95% interval, drawn when they are done. The same numbers as the command below.") }
             </p>
             <div class="sweep-form">
@@ -186,7 +189,8 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
                 <p class="error" role="alert">{ format!("The sweep stopped: {message}") }</p>
             }
             if plan.is_some() {
-                <p class="status" id="sweep-status" role="status">{ status }</p>
+                <p class="status" id="sweep-status" role="status" data-at-a-time={at_a_time}
+                    data-in-flight={in_flight}>{ status }</p>
                 <figure class="chart">
                     <canvas ref={canvas} id="chart-sweep" role="img"
                         aria-label={format!("Line chart of {what} against {against}, one line per policy, with 95% intervals")} />

@@ -4,10 +4,12 @@
 //!
 //! * [`page`]: the page's address, form values, media queries, element sizes, downloads;
 //! * [`workers`]: starting Web Workers on the page's own wasm, and the clock they share;
+//! * [`cores`]: the cores shared between the race that plays and the sweeps and maps;
 //! * [`focus`]: where the keyboard focus goes when what held it leaves, and the page's title;
 //! * [`recorder`]: the lanes and charts recorded as a WebM video;
 //! * [`crash`]: the message a panic leaves on the page.
 
+pub mod cores;
 pub mod crash;
 pub mod focus;
 pub mod page;

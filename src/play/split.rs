@@ -51,8 +51,12 @@ pub fn split(setup: &Setup, parts: usize) -> Vec<Part> {
 }
 
 /// Marks handed out ahead of the last one shown: the parts work on towards them while the page
-/// merges and draws.
-const MARKS_AHEAD: usize = 3;
+/// merges and draws. They are topped up to this many when fewer than [`MARKS_LOW`] are left,
+/// in one message per part: a message to a worker cost the page's thread about 80 µs (it
+/// wakes the worker's thread), and one per mark was a tenth of that thread in a two-worker race.
+const MARKS_AHEAD: usize = 8;
+/// Marks left ahead below which more are handed out.
+const MARKS_LOW: usize = 4;
 /// Wall time the page wants between two marks, in ms: well within a frame at 60 Hz, so that
 /// every frame has a new mark to draw although the marks' pace wavers.
 const MARK_MS: f64 = 6.0;
@@ -69,8 +73,8 @@ pub enum ToPart {
     Do(Command),
     /// Stop at these slots while playing, sending a snapshot at each (replacing any marks).
     Marks(Vec<u64>),
-    /// Stop at this slot too, after the marks it has.
-    Mark(u64),
+    /// Stop at these slots too, after the marks it has.
+    More(Vec<u64>),
 }
 
 /// What a part sent.
@@ -242,11 +246,19 @@ impl Lockstep {
             return (None, Vec::new());
         }
         let active = self.active();
-        // Playing: the first mark every part that runs has reached. Else where they all stand
-        // (stopped, or all just told to play, which they answer where they are).
-        let mark = self.marks.iter().copied().find(|&m| {
-            self.at_marks.iter().zip(&active).all(|(sent, &a)| !a || sent.iter().any(|l| l.snapshot.slot == m))
-        });
+        // Playing: the last of the marks every part that runs has reached. Mostly one mark is
+        // new; when a part drops out (its scripts all stopped), every mark the others reached
+        // meanwhile is, and showing only the first would leave the rest, and the race, waiting
+        // for snapshots already sent. Else where they all stand (stopped, or all just told to
+        // play, which they answer where they are).
+        let mark = self
+            .marks
+            .iter()
+            .copied()
+            .take_while(|&m| {
+                self.at_marks.iter().zip(&active).all(|(sent, &a)| !a || sent.iter().any(|l| l.snapshot.slot == m))
+            })
+            .last();
         let moment = mark.or_else(|| self.at_one_moment());
         if let Some(slot) = moment {
             let snapshots: Vec<&Snapshot> = (0..self.parts())
@@ -294,17 +306,21 @@ impl Lockstep {
         self.more_marks()
     }
 
-    /// Marks so that [`MARKS_AHEAD`] are ahead of the last one shown, while playing.
+    /// While playing, when fewer than [`MARKS_LOW`] marks are ahead of the last one shown,
+    /// marks so that [`MARKS_AHEAD`] are.
     fn more_marks(&mut self) -> Vec<(usize, ToPart)> {
         let Some((slot, Phase::Running)) = self.shown else { return Vec::new() };
-        let mut out = Vec::new();
+        if self.marks.len() >= MARKS_LOW {
+            return Vec::new();
+        }
+        let mut more = Vec::new();
         while self.marks.len() < MARKS_AHEAD {
             let last = self.marks.back().copied().unwrap_or(slot);
             let mark = last.saturating_add(self.stride);
             self.marks.push_back(mark);
-            out.extend((0..self.parts()).map(|k| (k, ToPart::Mark(mark))));
+            more.push(mark);
         }
-        out
+        (0..self.parts()).map(|k| (k, ToPart::More(more.clone()))).collect()
     }
 
     /// Marks about [`MARK_MS`] apart. When every part waited for its mark, the page (drawing,

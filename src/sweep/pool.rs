@@ -1,6 +1,7 @@
 //! The Web Workers that run a batch of tasks (`www/sweep-worker.js`, each on the page's own
 //! wasm): a sweep's runs, or a stability map's round after round ([`Jobs`]), one task each
-//! at a time, with what they have done so far; dropped, they stop.
+//! at a time, with what they have done so far; dropped, they stop. No more tasks run at once
+//! than the batch's share of the cores ([`crate::dom::cores`]): fewer while a race plays.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -13,6 +14,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::Callback;
 
+use crate::dom::cores::{BatchTicket, batch_share};
 use crate::dom::workers::{asset_url, module_urls, now_ms, worker_init};
 use crate::sweep::plan::PageSweep;
 
@@ -76,6 +78,12 @@ pub(crate) struct Progress<J: Jobs> {
     pub(crate) error: Option<String>,
     pub(crate) started_ms: f64,
     pub(crate) finished_ms: Option<f64>,
+    /// Tasks handed out and not answered yet.
+    pub(crate) in_flight: usize,
+    /// Workers without a task while tasks are left: held back by the batch's share.
+    idle: Vec<Worker>,
+    /// The batch's place among what uses the cores, while it has tasks to run.
+    ticket: Option<BatchTicket>,
 }
 
 /// Web Workers running a batch of tasks, one task each at a time; dropped, they stop.
@@ -83,6 +91,7 @@ pub struct WorkerPool<J: Jobs = PageSweep> {
     pub(crate) workers: Vec<Worker>,
     _listeners: Vec<Closure<dyn FnMut(MessageEvent)>>,
     pub(crate) progress: Rc<RefCell<Progress<J>>>,
+    changed: Callback<()>,
 }
 
 impl<J: Jobs> WorkerPool<J> {
@@ -98,10 +107,14 @@ impl<J: Jobs> WorkerPool<J> {
             error: None,
             started_ms: now_ms(),
             finished_ms: None,
+            in_flight: 0,
+            idle: Vec::new(),
+            ticket: None,
         }));
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
-        let mut pool = Self { workers: Vec::new(), _listeners: Vec::new(), progress: progress.clone() };
+        let mut pool =
+            Self { workers: Vec::new(), _listeners: Vec::new(), progress: progress.clone(), changed: changed.clone() };
         let init = worker_init(&js, &wasm)?;
         for _ in 0..workers.max(1) {
             let worker =
@@ -112,6 +125,7 @@ impl<J: Jobs> WorkerPool<J> {
                 let answer: Result<Answer, _> = serde_json::from_str(&text);
                 {
                     let mut p = progress.borrow_mut();
+                    p.in_flight = p.in_flight.saturating_sub(1);
                     match answer {
                         Ok(Answer { id, run: Some(run), .. }) if (0..p.results.len() as i64).contains(&id) => {
                             match serde_json::from_str::<J::Out>(&run) {
@@ -133,6 +147,12 @@ impl<J: Jobs> WorkerPool<J> {
                         p.finished_ms = Some(now_ms());
                     }
                 }
+                // A batch done or failed leaves the cores to the others.
+                let finished = {
+                    let mut p = progress.borrow_mut();
+                    if p.finished_ms.is_some() || p.error.is_some() { p.ticket.take() } else { None }
+                };
+                drop(finished);
                 hand_out(&progress, &me);
                 changed.emit(());
             });
@@ -141,10 +161,44 @@ impl<J: Jobs> WorkerPool<J> {
             pool.workers.push(worker);
             pool._listeners.push(listener);
         }
-        for worker in &pool.workers {
-            hand_out(&pool.progress, worker);
-        }
+        pool.progress.borrow_mut().idle = pool.workers.clone();
+        pool.join_cores();
+        hand_out_to_idle(&pool.progress);
         Ok(pool)
+    }
+
+    /// Takes the batch's place among what uses the cores: told when its share changes, it
+    /// hands out tasks to the workers it held back, and redraws.
+    fn join_cores(&self) {
+        let (progress, changed) = (Rc::downgrade(&self.progress), self.changed.clone());
+        let ticket = BatchTicket::join(move || {
+            if let Some(progress) = progress.upgrade() {
+                hand_out_to_idle(&progress);
+                changed.emit(());
+            }
+        });
+        // The last round's place, if any, leaves outside the borrow: leaving tells the batches.
+        let last = self.progress.borrow_mut().ticket.replace(ticket);
+        drop(last);
+    }
+
+    /// Tasks the pool runs at a time now: its workers, or fewer while a race plays
+    /// ([`crate::dom::cores`]).
+    pub(crate) fn at_a_time(&self) -> usize {
+        self.workers.len().min(batch_share())
+    }
+
+    /// Where the status says the tasks run: "on 2 workers", and while a race holds some of them
+    /// back, "on 2 workers, 1 at a time while the race plays".
+    pub(crate) fn on_workers(&self) -> String {
+        let n = self.workers.len();
+        let on = format!("on {n} worker{}", if n == 1 { "" } else { "s" });
+        let p = self.progress.borrow();
+        let under_way = p.finished_ms.is_none() && p.error.is_none();
+        match self.at_a_time() {
+            k if k < n && under_way => format!("{on}, {k} at a time while the race plays"),
+            _ => on,
+        }
     }
 
     /// Hands the workers a new batch (a stability map's next round) once the last one is
@@ -158,22 +212,46 @@ impl<J: Jobs> WorkerPool<J> {
             p.done = 0;
             p.error = None;
             p.finished_ms = None;
+            p.in_flight = 0;
+            p.idle = self.workers.clone();
         }
-        for worker in &self.workers {
-            hand_out(&self.progress, worker);
-        }
+        self.join_cores();
+        hand_out_to_idle(&self.progress);
     }
 }
 
-/// Gives `worker` the next task, unless the batch failed or has none left.
+/// Gives waiting workers tasks while the batch's share allows.
+fn hand_out_to_idle<J: Jobs>(progress: &Rc<RefCell<Progress<J>>>) {
+    loop {
+        let worker = {
+            let mut p = progress.borrow_mut();
+            if p.in_flight >= batch_share() {
+                return;
+            }
+            match p.idle.pop() {
+                Some(worker) => worker,
+                None => return,
+            }
+        };
+        hand_out(progress, &worker);
+    }
+}
+
+/// Gives `worker` the next task, unless the batch failed or has none left; holds it back while
+/// the batch already runs its share of tasks.
 fn hand_out<J: Jobs>(progress: &Rc<RefCell<Progress<J>>>, worker: &Worker) {
     let message = {
         let mut p = progress.borrow_mut();
         if p.error.is_some() || p.next >= p.results.len() {
             return;
         }
+        if p.in_flight >= batch_share() {
+            p.idle.push(worker.clone());
+            return;
+        }
         let id = p.next;
         p.next += 1;
+        p.in_flight += 1;
         let task = p.jobs.task(id);
         serde_json::json!({ "id": id, "task": task, "kind": J::KIND }).to_string()
     };

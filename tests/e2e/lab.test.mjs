@@ -667,6 +667,42 @@ labTest('issue 35: a race\'s lanes run on one worker per core, in lockstep, and 
   }
 });
 
+labTest('issue 35: a sweep runs fewer tasks at a time while the race plays, and all again when it pauses', async (open) => {
+  // Two "cores", a race of three lanes on both, and a sweep of 18 runs beside it. The race is
+  // paced so that it plays all through the test (it claims its workers while it plays, paced
+  // or not).
+  const page = await open('preset=pgrr-a4&seed=1&horizon=3000000&speed=1000', { cores: 2 });
+  await page.waitForSelector('main.lab[data-race-thread="worker"]', { timeout: 10_000 });
+  await page.click('#sweep > summary');
+  await page.fill('#sweep-loads', '0.8,0.85,0.9');
+  await page.press('#sweep-loads', 'Tab');
+  await page.fill('#sweep-reps', '2');
+  await page.press('#sweep-reps', 'Tab');
+  await page.click('#sweep-run');
+  const status = page.locator('#sweep-status');
+  // The race paused: both workers run tasks.
+  await page.waitForSelector('#sweep-status[data-at-a-time="2"][data-in-flight="2"]', { timeout: 10_000 });
+  assert.match(await status.textContent(), /runs in [\d.]+ s on 2 workers$/);
+  // Playing, the race comes first: one task at a time, and the status says why.
+  await page.click('#play');
+  await page.waitForSelector('#sweep-status[data-at-a-time="1"]', { timeout: 10_000 });
+  assert.match(await status.textContent(), /on 2 workers, 1 at a time while the race plays$/);
+  // The task that was running when it started ends; from then on only one runs.
+  await page.waitForSelector('#sweep-status[data-in-flight="1"]', { timeout: RUN_TIMEOUT_MS });
+  const seen = [];
+  for (let i = 0; i < 10; i++) {
+    seen.push(await status.getAttribute('data-in-flight'));
+    await page.waitForTimeout(150);
+  }
+  assert.ok(seen.every((n) => Number(n) <= 1), `tasks at a time while the race plays: ${seen}`);
+  assert.equal(await page.getAttribute('#sweep', 'data-done'), 'false', 'the sweep still runs');
+  // Paused, both workers run tasks again.
+  await page.click('#play');
+  await page.waitForSelector('#sweep-status[data-at-a-time="2"][data-in-flight="2"]', { timeout: 10_000 });
+  assert.match(await status.textContent(), /on 2 workers$/);
+  await page.click('#sweep-stop');
+});
+
 labTest('issue 19: the race runs in a Web Worker; the page draws its snapshots, and the numbers are the CLI\'s', async (open) => {
   // While it plays, the meter says where the simulation runs; Pause stops it at once.
   const long = await open('preset=pgrr-a1&servers=1000&policy=vqs,bf-js&seed=3&horizon=100000000&speed=max');

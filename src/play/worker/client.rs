@@ -169,6 +169,8 @@ impl RaceWorker {
             pending: RefCell::new(None),
             frame: RefCell::new(None),
             requested: Cell::new(None),
+            playing: Cell::new(false),
+            idle_frames: Cell::new(0),
             meter: RefCell::new(DrawMeter::default()),
             listener: Box::new(listener),
         });
@@ -251,6 +253,10 @@ impl TraceHolders {
     }
 }
 
+/// Animation frames without a new snapshot after which a playing race stops asking for them
+/// (a race in a hidden tab, or held back, sends none).
+const IDLE_FRAMES: u32 = 30;
+
 /// The JS function handed to requestAnimationFrame.
 type FrameCallback = Closure<dyn FnMut(f64)>;
 
@@ -266,6 +272,10 @@ pub struct RemoteRace {
     frame: RefCell<Option<FrameCallback>>,
     /// The animation frame requested, to cancel at the end.
     requested: Cell<Option<i32>>,
+    /// Whether the last snapshot drawn was of the race playing, and the animation frames
+    /// since the last snapshot came ([`RemoteRace::frame_fired`]).
+    playing: Cell<bool>,
+    idle_frames: Cell<u32>,
     meter: RefCell<DrawMeter>,
     listener: Box<dyn Listener>,
 }
@@ -297,7 +307,7 @@ impl RemoteRace {
                 serde_json::json!({ "race": self.id, "do": command.to_string() })
             }
             ToPart::Marks(marks) => serde_json::json!({ "race": self.id, "marks": marks }),
-            ToPart::Mark(mark) => serde_json::json!({ "race": self.id, "mark": mark }),
+            ToPart::More(more) => serde_json::json!({ "race": self.id, "more": more }),
         };
         if let Err(e) = worker.post(&message.to_string()) {
             self.listener.failed(e);
@@ -309,6 +319,8 @@ impl RemoteRace {
         if let (Some(id), Some(window)) = (self.requested.take(), web_sys::window()) {
             let _ = window.cancel_animation_frame(id);
         }
+        self.playing.set(false);
+        crate::dom::cores::race_plays(self.id, 0);
         self.frame.borrow_mut().take();
         for worker in &self.workers {
             if worker.plays(self.id) {
@@ -348,6 +360,11 @@ impl RemoteRace {
             self.draw();
             return;
         }
+        self.request_frame();
+    }
+
+    /// Asks for an animation frame, unless one is asked for already.
+    fn request_frame(self: &Rc<Self>) {
         if self.requested.get().is_some() {
             return;
         }
@@ -355,7 +372,7 @@ impl RemoteRace {
             let me = Rc::downgrade(self);
             *self.frame.borrow_mut() = Some(Closure::new(move |_: f64| {
                 if let Some(race) = me.upgrade() {
-                    race.draw();
+                    race.frame_fired();
                 }
             }));
         }
@@ -372,10 +389,34 @@ impl RemoteRace {
         }
     }
 
+    /// An animation frame: draws the snapshot that came since the last one, if any. While the
+    /// race plays, the next frame is asked for here and now, whether or not a snapshot came:
+    /// asked for from a worker's message instead, each frame cost the page's thread a quarter
+    /// of a millisecond to start the browser's frames again (measured in a two-worker race),
+    /// time the workers need. A loop that waited [`IDLE_FRAMES`] frames in vain stops; the
+    /// next snapshot starts it again.
+    fn frame_fired(self: &Rc<Self>) {
+        self.requested.set(None);
+        if self.pending.borrow().is_some() {
+            self.idle_frames.set(0);
+            self.draw();
+        } else {
+            self.idle_frames.set(self.idle_frames.get() + 1);
+        }
+        if self.playing.get() && self.idle_frames.get() < IDLE_FRAMES {
+            self.request_frame();
+        }
+    }
+
     /// Draws the pending snapshot and asks the worker for the next.
     fn draw(&self) {
         self.requested.set(None);
         let Some(mut snapshot) = self.pending.borrow_mut().take() else { return };
+        let playing = snapshot.phase == Phase::Running;
+        if self.playing.replace(playing) != playing {
+            // Sweeps and maps run fewer tasks at a time while the race plays.
+            crate::dom::cores::race_plays(self.id, if playing { self.workers.len() } else { 0 });
+        }
         match &self.lockstep {
             Some(lockstep) => {
                 let out = lockstep.borrow_mut().drawn();

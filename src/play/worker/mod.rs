@@ -19,8 +19,8 @@
 //!   K above 1, one of K parts of a split race: QUERY names that part's policies);
 //! * `{"race": N, "do": COMMAND}`: a [`Command`](crate::play::player::Command) for race N;
 //! * `{"race": N, "drawn": true}`: the page has taken race N's last snapshot;
-//! * `{"race": N, "marks": [SLOT, …]}`, `{"race": N, "mark": SLOT}`: a part's marks, the slots
-//!   it stops at while playing (replaced, or one more);
+//! * `{"race": N, "marks": [SLOT, …]}`, `{"race": N, "more": [SLOT, …]}`: a part's marks, the
+//!   slots it stops at while playing (replaced, or more after those it has);
 //! * `{"race": N, "end": true}`: race N is no longer shown.
 //!
 //! and from it, as objects: `{race: N, snapshot: ArrayBuffer}` (transferred,
@@ -31,7 +31,7 @@
 //! A whole race's worker sends a snapshot only once the page has taken the previous one, so
 //! however fast the race runs, at most one is on its way, and the page decodes and draws at
 //! most one per animation frame. A part sends one at each mark and after each command; the page
-//! hands out marks about 6 ms of play apart, a few ahead, and stops handing them out when it
+//! hands out marks about 6 ms of play apart, a few ahead and several to a message, and stops handing them out when it
 //! stops drawing.
 
 pub mod client;
