@@ -77,12 +77,16 @@ fn with_ledger<T>(f: impl FnOnce(&mut Ledger) -> T) -> T {
     LEDGER.with_borrow_mut(|ledger| f(ledger.get_or_insert_with(|| Ledger::new(crate::dom::workers::cores()))))
 }
 
-/// Tells every batch that its share changed (outside the ledger's borrow: a batch handing
-/// out tasks reads its share).
+/// Tells every batch that its share changed, once the task at hand is done: the change may come
+/// from inside a batch's own bookkeeping (a stability map starting its next round holds its
+/// state while it joins again), and a batch told at once would find its state borrowed.
 fn tell_batches() {
-    for changed in with_ledger(|ledger| ledger.listeners()) {
-        changed();
-    }
+    let listeners = with_ledger(|ledger| ledger.listeners());
+    wasm_bindgen_futures::spawn_local(async move {
+        for changed in listeners {
+            changed();
+        }
+    });
 }
 
 /// Tasks a batch runs at a time now.
