@@ -23,7 +23,7 @@ use crate::dom::page::{current_link, value_of};
 use crate::dom::workers::now_ms;
 use crate::state::Action;
 use crate::sweep::plan::scenario_link;
-use crate::sweep::pool::{WorkerPool, worker_count};
+use crate::sweep::pool::{WorkerPool, on_workers, worker_count};
 use crate::sweep::stability::MapRound;
 
 #[derive(Properties, PartialEq)]
@@ -347,8 +347,8 @@ fn map_body(run: &MapRun, theme: packlab_plot::Theme) -> Html {
     let now = now_ms();
     let seconds = |at: f64| (at - run.started_ms) / 1000.0;
     let on_workers = match &run.pool {
-        Some(pool) if run.done_ms.is_none() => pool.on_workers(),
-        _ => format!("on {} worker{}", run.workers, if run.workers == 1 { "" } else { "s" }),
+        Some(pool) if run.done_ms.is_none() && run.ended.is_none() => pool.on_workers(),
+        _ => on_workers(run.workers),
     };
     let mut status = format!(
         "Round {}: {} runs in {:.1} s {on_workers}",

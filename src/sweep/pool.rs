@@ -123,7 +123,7 @@ impl<J: Jobs> WorkerPool<J> {
             let listener = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
                 let text = event.data().as_string().unwrap_or_default();
                 let answer: Result<Answer, _> = serde_json::from_str(&text);
-                {
+                let leaving = {
                     let mut p = progress.borrow_mut();
                     p.in_flight = p.in_flight.saturating_sub(1);
                     match answer {
@@ -146,13 +146,11 @@ impl<J: Jobs> WorkerPool<J> {
                     if p.done == p.results.len() && p.finished_ms.is_none() {
                         p.finished_ms = Some(now_ms());
                     }
-                }
-                // A batch done or failed leaves the cores to the others.
-                let finished = {
-                    let mut p = progress.borrow_mut();
-                    if p.finished_ms.is_some() || p.error.is_some() { p.ticket.take() } else { None }
+                    // A batch done or failed leaves the cores to the others.
+                    if p.under_way() { None } else { p.ticket.take() }
                 };
-                drop(finished);
+                // Outside the borrow: leaving tells the batches.
+                drop(leaving);
                 hand_out(&progress, &me);
                 changed.emit(());
             });
@@ -182,23 +180,19 @@ impl<J: Jobs> WorkerPool<J> {
         drop(last);
     }
 
-    /// Tasks the pool runs at a time now: its workers, or fewer while a race plays
-    /// ([`crate::dom::cores`]).
+    /// Tasks the pool runs at a time: its workers, or while its batch is under way and a race
+    /// plays, fewer ([`crate::dom::cores`]).
     pub(crate) fn at_a_time(&self) -> usize {
-        self.workers.len().min(batch_share())
+        let n = self.workers.len();
+        if self.progress.borrow().under_way() { n.min(batch_share()) } else { n }
     }
 
     /// Where the status says the tasks run: "on 2 workers", and while a race holds some of them
     /// back, "on 2 workers, 1 at a time while the race plays".
     pub(crate) fn on_workers(&self) -> String {
-        let n = self.workers.len();
-        let on = format!("on {n} worker{}", if n == 1 { "" } else { "s" });
-        let p = self.progress.borrow();
-        let under_way = p.finished_ms.is_none() && p.error.is_none();
-        match self.at_a_time() {
-            k if k < n && under_way => format!("{on}, {k} at a time while the race plays"),
-            _ => on,
-        }
+        let (n, k) = (self.workers.len(), self.at_a_time());
+        let on = on_workers(n);
+        if k < n { format!("{on}, {k} at a time while the race plays") } else { on }
     }
 
     /// Hands the workers a new batch (a stability map's next round) once the last one is
@@ -217,6 +211,18 @@ impl<J: Jobs> WorkerPool<J> {
         }
         self.join_cores();
         hand_out_to_idle(&self.progress);
+    }
+}
+
+/// "on 1 worker", "on 2 workers".
+pub(crate) fn on_workers(n: usize) -> String {
+    format!("on {n} worker{}", if n == 1 { "" } else { "s" })
+}
+
+impl<J: Jobs> Progress<J> {
+    /// Whether the batch still has tasks to run (not done, not failed).
+    fn under_way(&self) -> bool {
+        self.finished_ms.is_none() && self.error.is_none()
     }
 }
 
