@@ -260,7 +260,8 @@ impl Program {
         register(&mut engine);
         let ast = engine.compile(source).map_err(|e| {
             let mut kind = e.0.to_string();
-            kind.truncate(200);
+            // It quotes the script, so cut it between characters.
+            kind.truncate(kind.floor_char_boundary(200));
             ScriptError::new(e.1.line(), format!("syntax error: {kind}"))
         })?;
         if !ast.iter_functions().any(|f| f.name == ENTRY && f.params.len() == 1) {

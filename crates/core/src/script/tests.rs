@@ -24,6 +24,19 @@ fn hostile_top_level_code_is_stopped_with_its_line_and_limit() {
     }
 }
 
+/// A syntax error's message quotes the script, and is cut to 200 bytes: where byte 200 fell
+/// inside a character of four bytes, cutting it there panicked (found by the fuzz test below
+/// with a char literal of such characters).
+#[test]
+fn a_long_syntax_error_is_cut_between_characters() {
+    for pad in 0..4 {
+        let source = format!("'{}{}'", "a".repeat(pad), "\u{10000}".repeat(100));
+        let e = first_error(&source);
+        assert!(e.message.starts_with("syntax error"), "{e}");
+        assert!(e.message.len() <= "syntax error: ".len() + 200, "{e}");
+    }
+}
+
 #[test]
 fn syntax_errors_huge_sources_and_missing_entries_are_named() {
     let e = first_error("fn schedule(ctx) {\n  let = 3;\n}");
