@@ -32,7 +32,7 @@ pub struct EmbeddedLabProps {
 pub fn EmbeddedLab(props: &EmbeddedLabProps) -> Html {
     let lab = &props.lab;
     let setup = lab.setup.clone();
-    let LabRace { race, marks, reduced_motion, help, toggle_help, theme, intent, seeking } =
+    let LabRace { race, text, marks, reduced_motion, help, toggle_help, theme, intent, seeking } =
         use_lab_race(lab, &props.dispatch);
     let root = use_node_ref();
     use_pause_when_hidden(root.clone(), race.snapshot.phase == Phase::Running, race.pause.clone(), race.play.clone());
@@ -67,7 +67,7 @@ pub fn EmbeddedLab(props: &EmbeddedLabProps) -> Html {
                     { "Open in packlab ↗" }
                 </a>
             </header>
-            <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
+            <Playback snapshot={text.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
                 on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_back={race.back.clone()}
                 on_seek={race.seek.clone()} query={lab.query_at(None)} on_restart={race.restart.clone()}
                 on_help={toggle_help.reform(|()| Some(true))} {seeking} />
@@ -76,12 +76,12 @@ pub fn EmbeddedLab(props: &EmbeddedLabProps) -> Html {
                 <p class="error" role="alert">{ message.to_string() }</p>
             }
             if views.contains(&View::Stats) {
-                <StatsTable lanes={snapshot.lanes.clone()} warmup={snapshot.warmup}
+                <StatsTable lanes={text.lanes.clone()} warmup={snapshot.warmup}
                     unit={snapshot.model.time.plural()} job_time={snapshot.job_time()}
                     queues={snapshot.queues()} rewards={snapshot.model.reward} reward={snapshot.reward} />
             }
             if views.contains(&View::Lanes) {
-                <Lanes snapshot={snapshot.clone()} {reduced_motion} />
+                <Lanes snapshot={snapshot.clone()} text={text.clone()} {reduced_motion} />
             }
             if !charts.is_empty() {
                 <div class="charts">

@@ -14,7 +14,10 @@ use packlab_core::format::moment;
 
 #[derive(Properties, PartialEq)]
 pub struct LanesProps {
+    /// The race as the canvases draw it, every frame.
     pub snapshot: Rc<Snapshot>,
+    /// The race as the sentences under them say it ([`crate::hooks::use_text_pace`]).
+    pub text: Rc<Snapshot>,
     pub reduced_motion: bool,
     /// Told which lane was clicked and where (the inspector); clicks do nothing without.
     #[prop_or_default]
@@ -31,6 +34,9 @@ pub fn Lanes(props: &LanesProps) -> Html {
         Drawing::Slots => ServerStyle::Slots,
         Drawing::Bars => ServerStyle::Bars,
     };
+    // A lane's sentences, from the text's snapshot of the same race (the text shows a new race
+    // at once, so its lanes are these).
+    let said = |i: usize| props.text.lanes.get(i).unwrap_or(&snapshot.lanes[i]);
     html! {
         <div class="lanes">
             { for snapshot.lanes.iter().enumerate().map(|(i, lane)| html! {
@@ -40,13 +46,13 @@ pub fn Lanes(props: &LanesProps) -> Html {
                     <ClusterCanvas view={lane.view.clone()} bin_labels={snapshot.bin_labels.clone()}
                         detail={snapshot.detail} min_interval_ms={if props.reduced_motion { 500.0 } else { 0.0 }}
                         {style} playing={snapshot.phase == Phase::Running} on_hit={props.on_hit.as_ref().map(|on_hit| on_hit.reform(move |hit| (i, hit)))} />
-                    <p class="why">{ lane.view.last.as_ref().map_or_else(
+                    <p class="why">{ said(i).view.last.as_ref().map_or_else(
                         || "No job placed yet.".to_string(),
                         |w| format!("{} {}: {}", time_word, moment(w.time), w.text)) }</p>
-                    if let Some(readout) = &lane.view.readout {
+                    if let Some(readout) = &said(i).view.readout {
                         <p class="readout">{ readout }</p>
                     }
-                    if let Some(legend) = &lane.view.legend {
+                    if let Some(legend) = &said(i).view.legend {
                         <p class="legend">{ legend }</p>
                     }
                 </article>

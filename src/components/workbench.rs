@@ -38,7 +38,7 @@ pub struct WorkbenchProps {
 pub fn Workbench(props: &WorkbenchProps) -> Html {
     let lab = &props.lab;
     let setup = lab.setup.clone();
-    let LabRace { race, marks, reduced_motion, help, toggle_help, theme, intent, seeking } =
+    let LabRace { race, text, marks, reduced_motion, help, toggle_help, theme, intent, seeking } =
         use_lab_race(lab, &props.dispatch);
     let snapshot = &race.snapshot;
     let preset = &setup.preset;
@@ -144,7 +144,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                             dispatch={props.dispatch.clone()} on_play={race.toggle.clone()}
                             map={(*finished_map).clone()} attempt={lab.attempt.clone()} />
                     }
-                    <Playback snapshot={snapshot.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
+                    <Playback snapshot={text.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
                         on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_back={race.back.clone()}
                         on_seek={race.seek.clone()} query={lab.query_at(None)} on_restart={race.restart.clone()}
                         on_help={toggle_help.reform(|()| Some(true))} {seeking} />
@@ -156,7 +156,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     if let Some(message) = snapshot.error() {
                         <p class="error" role="alert">{ message.to_string() }</p>
                     }
-                    <StatsTable lanes={snapshot.lanes.clone()} warmup={snapshot.warmup}
+                    <StatsTable lanes={text.lanes.clone()} warmup={snapshot.warmup}
                         unit={snapshot.model.time.plural()} job_time={snapshot.job_time()}
                         queues={snapshot.queues()} rewards={snapshot.model.reward} reward={snapshot.reward} />
                     <p class="hint colour-key">
@@ -164,7 +164,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                            bins and their lines take light colours outlined in grey, one per " }
                         { snapshot.model.classes }{ "." }
                     </p>
-                    <Lanes snapshot={snapshot.clone()} {reduced_motion} on_hit={Some(on_hit)} />
+                    <Lanes snapshot={snapshot.clone()} text={text.clone()} {reduced_motion} on_hit={Some(on_hit)} />
                     <EventLog snapshot={logged} {playing} inspect={*inspect} {on_inspect}
                         link={lab.query()} name={name.clone()} />
                     <div class="charts">

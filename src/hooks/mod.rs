@@ -5,7 +5,8 @@
 //! * [`use_keyboard`]: the page's shortcuts;
 //! * [`use_system_dark`]: whether the system asks for dark colours;
 //! * [`use_pause_when_hidden`]: an embedded race pauses while out of sight;
-//! * [`use_canvas_size`]: a canvas's CSS size from a ResizeObserver.
+//! * [`use_canvas_size`]: a canvas's CSS size from a ResizeObserver;
+//! * [`use_text_pace`]: the race as its text shows it, ten times a second while it plays.
 //!
 //! The race itself is played through [`crate::play::use_race`].
 
@@ -14,3 +15,4 @@ pub mod use_keyboard;
 pub mod use_lab_race;
 pub mod use_pause_when_hidden;
 pub mod use_system_dark;
+pub mod use_text_pace;

@@ -11,6 +11,8 @@ use crate::components::announcer::{Intent, IntentCell};
 use crate::dom::page::prefers_reduced_motion;
 use crate::hooks::use_keyboard::use_keyboard;
 use crate::hooks::use_system_dark::use_system_dark;
+use crate::hooks::use_text_pace::use_text_pace;
+use crate::play::snapshot::Snapshot;
 use crate::play::use_race::{RaceHandle, use_race};
 use crate::state::{Action, Lab};
 
@@ -18,6 +20,9 @@ use crate::state::{Action, Lab};
 /// keyboard and its help, and the chart theme.
 pub struct LabRace {
     pub race: RaceHandle,
+    /// The race as its numbers and sentences show it: while it plays, ten times a second
+    /// ([`use_text_pace`]); the pictures follow `race.snapshot`, every frame.
+    pub text: Rc<Snapshot>,
     pub marks: Rc<[LoadMark]>,
     pub reduced_motion: bool,
     pub help: UseStateHandle<bool>,
@@ -81,7 +86,8 @@ pub fn use_lab_race(lab: &Lab, dispatch: &Callback<Action>) -> LabRace {
         present_toggle(dispatch, lab.present),
     );
     let theme = crate::state::theme::chart_theme(lab.theme, use_system_dark(), lab.present);
-    LabRace { race, marks: (*marks).clone(), reduced_motion, help, toggle_help, theme, intent, seeking }
+    let text = use_text_pace(&race.snapshot);
+    LabRace { race, text, marks: (*marks).clone(), reduced_motion, help, toggle_help, theme, intent, seeking }
 }
 
 /// `P`: presenter mode on or off, full screen with it where the browser allows (a key press

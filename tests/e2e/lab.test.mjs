@@ -703,6 +703,66 @@ labTest('issue 35: a sweep runs fewer tasks at a time while the race plays, and 
   await page.click('#sweep-stop');
 });
 
+labTest('issue 35: while a race plays, its numbers move ten times a second and its lanes every frame; paused, the numbers are exact', async (open) => {
+  // Counts, over a second of play, the changes of the text (the stats table, the progress
+  // label, the lanes' sentences) and the heat strips drawn on the lanes' canvases.
+  const page = await open('preset=pgrr-a1&servers=1000&policy=bf-js,bf-j&seed=3&horizon=100000000&speed=max', { cores: 2 });
+  await page.waitForSelector('main.lab[data-race-thread="worker"]', { timeout: 10_000 });
+  await page.click('#play');
+  await page.waitForSelector('#rate[data-thread="worker"]', { timeout: 10_000 });
+  const seen = await page.evaluate(async () => {
+    const text = new Map();
+    const watch = (selector) => {
+      for (const [i, element] of [...document.querySelectorAll(selector)].entries()) {
+        const key = `${selector} ${i}`;
+        text.set(key, 0);
+        new MutationObserver(() => text.set(key, text.get(key) + 1)).observe(element, {
+          subtree: true,
+          childList: true,
+          characterData: true,
+        });
+      }
+    };
+    watch('#stats tr[data-policy] td.num');
+    watch('.progress .slots');
+    watch('.lane .why');
+    let drawn = 0;
+    const put = CanvasRenderingContext2D.prototype.putImageData;
+    CanvasRenderingContext2D.prototype.putImageData = function (...args) {
+      if (this.canvas.closest('.lane')) drawn += 1;
+      return put.apply(this, args);
+    };
+    let frames = 0;
+    const start = performance.now();
+    await new Promise((done) => {
+      const frame = () => {
+        frames += 1;
+        if (performance.now() - start < 1000) requestAnimationFrame(frame);
+        else done();
+      };
+      requestAnimationFrame(frame);
+    });
+    CanvasRenderingContext2D.prototype.putImageData = put;
+    return { text: Object.fromEntries(text), drawn, frames, ms: performance.now() - start };
+  });
+  const most = Math.max(...Object.values(seen.text));
+  assert.ok(Object.keys(seen.text).length >= 5, `the text watched: ${JSON.stringify(seen)}`);
+  // Ten times a second, and one more for a second that starts just after a change.
+  assert.ok(most <= Math.ceil(seen.ms / 100) + 1, `the text changed ${most} times in ${seen.ms} ms: ${JSON.stringify(seen)}`);
+  assert.ok(most >= 3, `the text follows the race: ${JSON.stringify(seen)}`);
+  // Two lanes, each drawn in most frames (a frame without a new snapshot draws nothing): at
+  // least twice as often as the text changes, even on a machine that draws 30 frames a second.
+  assert.ok(seen.drawn >= 2 * 2 * most, `the lanes were drawn ${seen.drawn} times in ${seen.frames} frames: ${JSON.stringify(seen)}`);
+  // Paused, every number is the moment on screen: the table's, the label's and the timeline's.
+  await pause(page);
+  const shown = await slot(page);
+  const label = await page.$eval('.progress .slots', (e) => Number(e.textContent.split(' of ')[0].replace(/\D/g, '')));
+  const timeline = Number(await page.getAttribute('#timeline', 'data-now'));
+  assert.equal(label, shown, 'the progress label');
+  assert.equal(timeline, shown, 'the timeline');
+  await page.close();
+});
+
 labTest('issue 19: the race runs in a Web Worker; the page draws its snapshots, and the numbers are the CLI\'s', async (open) => {
   // While it plays, the meter says where the simulation runs; Pause stops it at once.
   const long = await open('preset=pgrr-a1&servers=1000&policy=vqs,bf-js&seed=3&horizon=100000000&speed=max');

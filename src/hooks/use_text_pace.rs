@@ -1,0 +1,78 @@
+//! The race as the page's text shows it: the numbers and sentences (the stats table, the
+//! progress and pace, the lanes' last placements) follow a playing race ten times a second,
+//! while its pictures (the lanes' canvases, the charts) follow it every frame.
+//!
+//! Digits that change sixty times a second cannot be read, and every change of text makes the
+//! browser lay out and repaint the page: about a tenth of a core in a race on two workers
+//! ("Cheaper drawing" in docs/web.md), which the workers' lanes then lacked. A race that is not
+//! playing shows its text exactly, and any change of phase (a pause, the horizon, a failure, a
+//! new race) shows at once.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::dom::workers::now_ms;
+use crate::play::snapshot::{Phase, Snapshot};
+
+/// Least wall time between two updates of the text while the race plays, in ms.
+pub const TEXT_EVERY_MS: f64 = 100.0;
+
+/// What the text shows of `snapshot`: the snapshot itself, or while the race plays, the one it
+/// last showed until [`TEXT_EVERY_MS`] have passed.
+#[hook]
+pub fn use_text_pace(snapshot: &Rc<Snapshot>) -> Rc<Snapshot> {
+    let shown: Rc<RefCell<(Rc<Snapshot>, f64)>> = use_mut_ref(|| (snapshot.clone(), f64::NEG_INFINITY));
+    let now = now_ms();
+    let mut shown = shown.borrow_mut();
+    if follows(&shown.0, snapshot, now - shown.1) {
+        *shown = (snapshot.clone(), now);
+    }
+    shown.0.clone()
+}
+
+/// Whether the text moves from `shown` to `next`, `elapsed_ms` after it showed `shown`.
+pub fn follows(shown: &Snapshot, next: &Snapshot, elapsed_ms: f64) -> bool {
+    next.phase != Phase::Running
+        || shown.phase != next.phase
+        // Another race (lanes added or taken away) is never described by the last one's text.
+        || shown.lanes.len() != next.lanes.len()
+        || elapsed_ms >= TEXT_EVERY_MS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::player::{Command, Player};
+    use crate::state::Speed;
+    use packlab_core::scenario::Setup;
+
+    fn snapshots() -> (Snapshot, Snapshot) {
+        let setup = Rc::new(Setup::from_preset("pgrr-a1").unwrap());
+        let mut player = Player::new(setup, Speed::Max);
+        let paused = player.snapshot();
+        player.apply(Command::Play);
+        (paused, player.snapshot())
+    }
+
+    #[test]
+    fn a_playing_race_moves_its_text_ten_times_a_second() {
+        let (_, playing) = snapshots();
+        assert!(!follows(&playing, &playing, 16.7), "one frame later");
+        assert!(!follows(&playing, &playing, 99.9));
+        assert!(follows(&playing, &playing, TEXT_EVERY_MS));
+        assert!(follows(&playing, &playing, f64::INFINITY), "the first time");
+    }
+
+    #[test]
+    fn a_change_of_phase_or_of_lanes_shows_at_once() {
+        let (paused, playing) = snapshots();
+        assert!(follows(&paused, &playing, 0.0), "play");
+        assert!(follows(&playing, &paused, 0.0), "pause");
+        assert!(follows(&paused, &paused, 0.0), "a stopped race shows every move exactly");
+        let mut fewer = playing.clone();
+        fewer.lanes.pop();
+        assert!(follows(&playing, &fewer, 0.0), "another race");
+    }
+}
