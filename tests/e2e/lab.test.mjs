@@ -703,13 +703,17 @@ labTest('issue 35: a sweep runs fewer tasks at a time while the race plays, and 
   await page.click('#sweep-stop');
 });
 
-labTest('issue 35: while a race plays, its numbers move ten times a second and its lanes every frame; paused, the numbers are exact', async (open) => {
+labTest('issue 35: while a race plays, its numbers move ten times a second and its lanes every frame; paused, the numbers are exact; nothing moves on the page', async (open) => {
   // Counts, over a second of play, the changes of the text (the stats table, the progress
   // label, the lanes' sentences) and the heat strips drawn on the lanes' canvases.
   const page = await open('preset=pgrr-a1&servers=1000&policy=bf-js,bf-j&seed=3&horizon=100000000&speed=max', { cores: 2 });
   await page.waitForSelector('main.lab[data-race-thread="worker"]', { timeout: 10_000 });
+  // Where the lanes are on the page: Play and Pause do not move them (the pace's line stays).
+  const lanesAt = () => page.$eval('.lanes', (lanes) => lanes.getBoundingClientRect().top + window.scrollY);
+  const before = await lanesAt();
   await page.click('#play');
   await page.waitForSelector('#rate[data-thread="worker"]', { timeout: 10_000 });
+  assert.equal(await lanesAt(), before, 'the lanes stay where they were when the race plays');
   const seen = await page.evaluate(async () => {
     const text = new Map();
     const watch = (selector) => {
@@ -760,6 +764,7 @@ labTest('issue 35: while a race plays, its numbers move ten times a second and i
   const timeline = Number(await page.getAttribute('#timeline', 'data-now'));
   assert.equal(label, shown, 'the progress label');
   assert.equal(timeline, shown, 'the timeline');
+  assert.equal(await lanesAt(), before, 'and where they were when it pauses');
   await page.close();
 });
 
