@@ -16,8 +16,8 @@ use crate::hooks::use_lab_race::{LabRace, use_lab_race};
 use crate::hooks::use_pause_when_hidden::use_pause_when_hidden;
 use crate::play::snapshot::Phase;
 use crate::state::Action;
-use crate::state::Lab;
 use crate::state::views::View;
+use crate::state::{Lab, SameLab};
 
 #[derive(Properties, PartialEq)]
 pub struct EmbeddedLabProps {
@@ -53,7 +53,11 @@ pub fn EmbeddedLab(props: &EmbeddedLabProps) -> Html {
             _ => None,
         })
         .collect();
-    let full = Lab { embed: None, ..(**lab).clone() };
+    // The links, written once per state of the lab rather than in every frame.
+    let links = use_memo(SameLab(lab.clone()), |SameLab(lab)| {
+        (current_link(&Lab { embed: None, ..(**lab).clone() }.query()), lab.query_at(None))
+    });
+    let (full_link, from_start) = (*links).clone();
     let preset = &setup.preset;
     html! {
         <main class="embed" ref={root} aria-label={format!("packlab: {}", preset.title)} data-race-thread={race.thread}>
@@ -63,13 +67,13 @@ pub fn EmbeddedLab(props: &EmbeddedLabProps) -> Html {
             <header class="embed-head">
                 <span class="figure">{ preset.figure }</span>
                 <h1 class="embed-title">{ preset.title }</h1>
-                <a id="open-full" class="open-full" href={current_link(&full.query())} target="_blank" rel="noopener">
+                <a id="open-full" class="open-full" href={full_link} target="_blank" rel="noopener">
                     { "Open in packlab ↗" }
                 </a>
             </header>
             <Playback snapshot={text.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
                 on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_back={race.back.clone()}
-                on_seek={race.seek.clone()} query={lab.query_at(None)} on_restart={race.restart.clone()}
+                on_seek={race.seek.clone()} query={from_start} on_restart={race.restart.clone()}
                 on_help={toggle_help.reform(|()| Some(true))} {seeking} />
             <Announcer snapshot={snapshot.clone()} {intent} />
             if let Some(message) = snapshot.error() {

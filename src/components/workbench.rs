@@ -25,7 +25,7 @@ use crate::components::theory_view::TheoryView;
 use crate::components::tour_panel::{TourPanel, TourSummary};
 use crate::hooks::use_lab_race::{LabRace, use_lab_race};
 use crate::play::snapshot::{Phase, Shown};
-use crate::state::{Action, Lab};
+use crate::state::{Action, Lab, SameLab};
 
 #[derive(Properties, PartialEq)]
 pub struct WorkbenchProps {
@@ -50,7 +50,8 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     // of a race.
     let theory_only = setup.scenario.any().theory_only();
     // During a tour, its step says what is on screen, and its summary after it.
-    let edited = if lab.tour.is_some() || lab.finished_tour.is_some() { None } else { edited_note(&setup) };
+    let written = use_memo(SameLab(lab.clone()), |SameLab(lab)| Written::of(lab));
+    let edited = written.edited.clone();
     // While a tour's question waits for the run, the preset's title, summary and explanation
     // (and the theory's marks: main[data-asking]) would give the answer away.
     let asking = lab.tour.filter(|at| at.step().question.is_some() && snapshot.phase != Phase::Finished);
@@ -92,7 +93,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     // After going back, the link to share is the moment on screen (`t=`): the run so far
     // reaches further, and a link without `t` would open at its start.
     let rewound = !playing && snapshot.now < snapshot.furthest;
-    let share_query = if rewound { lab.query_at(Some(snapshot.now)) } else { lab.query() };
+    let share_query = if rewound { lab.query_at(Some(snapshot.now)) } else { written.query.clone() };
     let on_hit = {
         let (inspect, snapshot) = (inspect.clone(), snapshot.clone());
         Callback::from(move |(lane, hit): (usize, Hit)| inspect.set(Inspect::after_hit(&snapshot, lane, hit)))
@@ -146,7 +147,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     }
                     <Playback snapshot={text.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
                         on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_back={race.back.clone()}
-                        on_seek={race.seek.clone()} query={lab.query_at(None)} on_restart={race.restart.clone()}
+                        on_seek={race.seek.clone()} query={written.from_start.clone()} on_restart={race.restart.clone()}
                         on_help={toggle_help.reform(|()| Some(true))} {seeking} />
                     <Record query={share_query.clone()} on_announce={on_announcement.clone()} />
                     <Announcer snapshot={snapshot.clone()} intent={intent.clone()} note={(*announcement).clone()} />
@@ -166,19 +167,19 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     </p>
                     <Lanes snapshot={snapshot.clone()} text={text.clone()} {reduced_motion} on_hit={Some(on_hit)} />
                     <EventLog snapshot={logged} {playing} inspect={*inspect} {on_inspect}
-                        link={lab.query()} name={name.clone()} />
+                        link={written.query.clone()} name={name.clone()} />
                     <div class="charts">
                         <Charts snapshot={snapshot.clone()} marks={marks.clone()} {load}
                             on_focus={race.focus.clone()} {reduced_motion} {theme} />
                         <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                     </div>
-                    <SweepView setup={setup.clone()} query={lab.query()} name={name.clone()} {theme} />
+                    <SweepView setup={setup.clone()} query={written.query.clone()} name={name.clone()} {theme} />
                     <StabilityView setup={setup.clone()} map={lab.map.clone()} dispatch={props.dispatch.clone()} {theme}
                         on_done={on_map_done} on_announce={on_announcement.clone()} />
                 }
                 <ShareAndExport snapshot={snapshot.clone()} query={share_query} {name} charts={!theory_only}
                     seed={setup.scenario.seed()} marks={marks.clone()} {load}
-                    command={run_command(&setup.preset, &setup.policies, &setup.scenario)}
+                    command={written.command.clone()}
                     traced={setup.scenario.any().replaying()} />
             </section>
             // After the run in the page's order (Play is the first control a Tab reaches), though
@@ -187,6 +188,31 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                 <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()} />
             </aside>
         </main>
+    }
+}
+
+/// What the workbench writes out of the lab alone, once per state of the lab rather than in
+/// every frame of a playing race.
+struct Written {
+    /// The lab's link ([`Lab::query`]).
+    query: String,
+    /// Its link from time 0, to which "Link to this moment" adds the time.
+    from_start: String,
+    /// The command line that runs the same scenario.
+    command: String,
+    /// What the preset's description no longer says ([`edited_note`]); none during a tour.
+    edited: Option<String>,
+}
+
+impl Written {
+    fn of(lab: &Lab) -> Self {
+        let setup = &lab.setup;
+        Self {
+            query: lab.query(),
+            from_start: lab.query_at(None),
+            command: run_command(&setup.preset, &setup.policies, &setup.scenario),
+            edited: if lab.tour.is_some() || lab.finished_tour.is_some() { None } else { edited_note(setup) },
+        }
     }
 }
 

@@ -48,6 +48,19 @@ fn raced_policies(all: &[PolicySpec]) -> Vec<PolicySpec> {
     }
 }
 
+/// A lab compared by identity, as a key for `use_memo` of what follows from the lab alone (its
+/// links, the command line): the page re-renders sixty times a second while a race plays, and
+/// each link is the whole scenario written out. The app makes a new `Rc<Lab>` for each state, and
+/// the memo holds the old one, so no other lab can take its address.
+#[derive(Clone)]
+pub struct SameLab(pub Rc<Lab>);
+
+impl PartialEq for SameLab {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 /// The whole state of the controls.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Lab {
