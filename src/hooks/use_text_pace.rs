@@ -1,12 +1,14 @@
 //! The race as the page's text shows it: the numbers and sentences (the stats table, the
 //! progress and pace, the lanes' last placements) follow a playing race ten times a second,
-//! while its pictures (the lanes' canvases, the charts) follow it every frame.
+//! while its pictures follow it as before (the lanes' canvases every frame, each chart twenty
+//! times a second).
 //!
 //! Digits that change sixty times a second cannot be read, and every change of text makes the
 //! browser lay out and repaint the page: about a tenth of a core in a race on two workers
-//! ("Cheaper drawing" in docs/web.md), which the workers' lanes then lacked. A race that is not
-//! playing shows its text exactly, and any change of phase (a pause, the horizon, a failure, a
-//! new race) shows at once.
+//! ("Text ten times a second" in docs/web.md), which the workers' lanes then lacked. A race
+//! that is not playing shows its text exactly, and a change of phase (a pause, the horizon, a
+//! failure) or of race (other lanes, or back to an earlier moment: a new race plays from time
+//! 0) shows at once.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -36,9 +38,11 @@ pub fn use_text_pace(snapshot: &Rc<Snapshot>) -> Rc<Snapshot> {
 pub fn follows(shown: &Snapshot, next: &Snapshot, elapsed_ms: f64) -> bool {
     next.phase != Phase::Running
         || shown.phase != next.phase
-        // Another race (lanes added or taken away) is never described by the last one's text.
-        || shown.lanes.len() != next.lanes.len()
         || elapsed_ms >= TEXT_EVERY_MS
+        // Another race is never described by the last one's text.
+        || next.now < shown.now
+        || shown.lanes.len() != next.lanes.len()
+        || shown.lanes.iter().zip(&next.lanes).any(|(a, b)| a.policy != b.policy)
 }
 
 #[cfg(test)]
@@ -74,5 +78,12 @@ mod tests {
         let mut fewer = playing.clone();
         fewer.lanes.pop();
         assert!(follows(&playing, &fewer, 0.0), "another race");
+        let mut other = playing.clone();
+        other.lanes[0].policy = "bf-s".into();
+        assert!(follows(&playing, &other, 0.0), "other lanes");
+        let mut later = playing.clone();
+        later.now += 1000.0;
+        assert!(follows(&later, &playing, 0.0), "a race that plays again from an earlier moment");
+        assert!(!follows(&playing, &later, 0.0), "playing on");
     }
 }
