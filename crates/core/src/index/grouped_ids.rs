@@ -66,16 +66,31 @@ const BACK_TO_SORTED: usize = 8;
 #[derive(Debug, Clone)]
 enum Group {
     One(u32),
-    /// Sorted, at most [`FEW`] ids.
+    /// Sorted, at most [`few`] ids.
     #[allow(clippy::box_collection, reason = "a boxed Vec keeps the enum two words")]
     Few(Box<Vec<u32>>),
     Many(Box<IdSet>),
 }
 
-/// Largest sorted list before a group turns into a bit set ...
-const FEW: usize = 64;
-/// ... and the size at which a bit set turns back.
-const BACK_TO_FEW: usize = 16;
+/// Largest sorted list before a group of ids below `n` turns into a bit set.
+///
+/// A bit set flips one bit where a sorted list searches and moves its tail, but it takes n/8
+/// bytes whatever it holds. So lists stay short where bit sets are small, and never longer than
+/// 64 ids, which bounds a list's move. At 64 for every n, the few residuals of pgrr-a1 at
+/// L = 1000 kept groups of dozens of servers as lists, whose inserts and removals were a sixth
+/// of BF-J's time; at 8 there, BF-J runs about 10 % faster (issue 35). Up to 16 384 ids a bit
+/// set takes at most about eight times the list it replaces; beyond, lists stop at 64. Every
+/// bit set holds more than `few` ids, so together they take at most n²/(8·(few + 1)) bytes:
+/// 14 kB at 1000 servers, 19 MB at the largest cluster (10^5 servers), as before.
+fn few(n: usize) -> usize {
+    (n / 256).clamp(8, 64)
+}
+
+/// The size at which a bit set turns back into a list: apart from [`few`], so that a group at
+/// the threshold does not convert back and forth, and at least 2, since a list holds two or more.
+fn back_to_few(n: usize) -> usize {
+    (few(n) / 4).max(3)
+}
 
 /// What taking an id out of a group did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,7 +125,7 @@ impl GroupedIds {
     /// Takes `id` out from under `key`; false if it is not there.
     pub fn remove(&mut self, key: u64, id: u32) -> bool {
         let Some(b) = self.bucket_of(key) else { return false };
-        let taken = self.buckets[b].remove(key, id, &mut self.spare);
+        let taken = self.buckets[b].remove(key, id, self.n, &mut self.spare);
         if self.buckets[b].is_empty() {
             self.occupied.remove(b as u32);
         }
@@ -129,6 +144,14 @@ impl GroupedIds {
     #[inline]
     pub fn first_at_least(&self, x: u64) -> Option<(u64, u32)> {
         self.group_at_least(x).map(|(key, group)| (key, group.lowest()))
+    }
+
+    /// The largest key (`None` when no id is present): the last key of the last bucket that
+    /// holds any.
+    #[inline]
+    pub fn largest_key(&self) -> Option<u64> {
+        let last = self.occupied.highest()?;
+        self.buckets[last as usize].last_key()
     }
 
     /// What [`GroupedIds::first_at_least`] answers, and the runner-up: the next id under the
@@ -219,14 +242,14 @@ impl Bucket {
         }
     }
 
-    fn remove(&mut self, key: u64, id: u32, spare: &mut Vec<Vec<(u64, Group)>>) -> bool {
+    fn remove(&mut self, key: u64, id: u32, n: usize, spare: &mut Vec<Vec<(u64, Group)>>) -> bool {
         let taken = match self {
             Bucket::Empty => Removal::Absent,
             Bucket::One(only, group) => {
                 if *only != key {
                     return false;
                 }
-                let taken = group.remove(id);
+                let taken = group.remove(id, n);
                 if taken == Removal::Emptied {
                     *self = Bucket::Empty;
                 }
@@ -234,7 +257,7 @@ impl Bucket {
             }
             Bucket::Sorted(entries) => {
                 let Ok(at) = entries.binary_search_by_key(&key, |&(k, _)| k) else { return false };
-                let taken = entries[at].1.remove(id);
+                let taken = entries[at].1.remove(id, n);
                 if taken == Removal::Emptied {
                     entries.remove(at);
                     if entries.len() == 1 {
@@ -249,7 +272,7 @@ impl Bucket {
             }
             Bucket::Map(map) => {
                 let Entry::Occupied(mut group) = map.entry(key) else { return false };
-                let taken = group.get_mut().remove(id);
+                let taken = group.get_mut().remove(id, n);
                 if taken == Removal::Emptied {
                     group.remove();
                     if map.len() < BACK_TO_SORTED {
@@ -260,6 +283,17 @@ impl Bucket {
             }
         };
         taken != Removal::Absent
+    }
+
+    /// The bucket's largest key.
+    #[inline]
+    fn last_key(&self) -> Option<u64> {
+        match self {
+            Bucket::Empty => None,
+            Bucket::One(key, _) => Some(*key),
+            Bucket::Sorted(entries) => entries.last().map(|&(key, _)| key),
+            Bucket::Map(map) => map.last_key_value().map(|(&key, _)| key),
+        }
     }
 
     /// The smallest key ≥ `x` in the bucket, with its group.
@@ -288,7 +322,7 @@ impl Group {
             }
             Group::Few(ids) => {
                 let at = ids.binary_search(&id).expect_err("id inserted twice");
-                if ids.len() < FEW {
+                if ids.len() < few(n) {
                     ids.insert(at, id);
                 } else {
                     let mut bits = Box::new(IdSet::new(n));
@@ -305,7 +339,7 @@ impl Group {
         }
     }
 
-    fn remove(&mut self, id: u32) -> Removal {
+    fn remove(&mut self, id: u32, n: usize) -> Removal {
         match self {
             Group::One(only) => {
                 if *only == id {
@@ -326,7 +360,7 @@ impl Group {
                 if !bits.remove(id) {
                     return Removal::Absent;
                 }
-                if bits.len() < BACK_TO_FEW {
+                if bits.len() < back_to_few(n) {
                     *self = Group::Few(Box::new(bits.ids()));
                 }
                 Removal::Removed
@@ -413,6 +447,22 @@ mod tests {
         assert_eq!(g.first_at_least(0), None);
     }
 
+    /// Lists stay short (at most 64 ids), a bit set stays within about eight times the list it
+    /// replaces up to 16 384 ids, and the two thresholds stay apart.
+    #[test]
+    fn lists_stay_short_and_bit_sets_small() {
+        for n in [1, 100, 1000, 2048, 4096, 10_000, 16_384, 100_000, IdSet::CAPACITY] {
+            let (few, back) = (few(n), back_to_few(n));
+            assert!((8..=64).contains(&few), "n = {n}");
+            assert!((2..few).contains(&back), "n = {n}");
+            if n <= 16_384 {
+                assert!(n.div_ceil(8) <= 8 * 4 * few + 8, "n = {n}");
+            }
+        }
+        assert_eq!(few(1000), 8);
+        assert_eq!(few(100_000), 64);
+    }
+
     /// Against an ordered set of (key, id), through `ops` of (id, key, query): an id present
     /// is taken out (and cannot be taken twice), an absent one is put under the key.
     fn check_against_a_set(
@@ -439,6 +489,7 @@ mod tests {
                 }
             }
             prop_assert_eq!(g.first_at_least(x), model.range((x, 0)..).next().copied());
+            prop_assert_eq!(g.largest_key(), model.last().map(|&(key, _)| key));
             let mut two = model.range((x, 0)..).copied();
             prop_assert_eq!(g.first_two_at_least(x), [two.next(), two.next()]);
         }

@@ -72,6 +72,15 @@ impl IdSet {
         Some((w * 64) as u32 + self.words[w].trailing_zeros())
     }
 
+    pub fn highest(&self) -> Option<u32> {
+        if self.top == 0 {
+            return None;
+        }
+        let s = (u64::BITS - 1 - self.top.leading_zeros()) as usize;
+        let w = s * 64 + (u64::BITS - 1 - self.summary[s].leading_zeros()) as usize;
+        Some((w * 64) as u32 + (u64::BITS - 1 - self.words[w].leading_zeros()))
+    }
+
     pub fn contains(&self, id: u32) -> bool {
         self.words.get(id as usize / 64).is_some_and(|word| word & (1 << (id % 64)) != 0)
     }
@@ -147,6 +156,8 @@ mod tests {
                 prop_assert_eq!(bits.first_from(q), model.range(q..).next().copied());
                 prop_assert_eq!(bits.contains(q), model.contains(&q));
             }
+            prop_assert_eq!(bits.lowest(), model.first().copied());
+            prop_assert_eq!(bits.highest(), model.last().copied());
         }
     }
 }

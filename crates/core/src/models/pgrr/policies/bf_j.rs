@@ -25,7 +25,7 @@ impl PgrrPolicy for BfJ {
         // Only jobs no larger than the largest residual can start, and the largest residual
         // only shrinks during the slot, so the walk jumps from one such job to the next.
         let mut from = 0;
-        while let Some(job) = ctx.queue().first_fitting(from, ctx.cluster().max_residual()) {
+        while let Some(job) = ctx.queue().first_fitting(from, ctx.cluster().max_residual_by_fit()) {
             best_server_place(ctx, job.id)?;
             from = job.id + 1;
         }

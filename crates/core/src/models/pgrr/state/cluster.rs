@@ -175,9 +175,19 @@ impl Cluster {
         self.used_total
     }
 
-    /// The largest residual of any server.
+    /// The largest residual of any server, from the first-fit tree (a first-fit policy keeps
+    /// that tree anyway).
     pub fn max_residual(&self) -> u64 {
         self.residuals.borrow_mut().get(&self.servers).max()
+    }
+
+    /// The largest residual of any server, as [`Cluster::max_residual`], from the residual
+    /// order best fit keeps: a best-fit policy that asks it keeps one index up to date instead
+    /// of two. Re-entering every changed server in the first-fit tree as well was about a tenth
+    /// of BF-J's time (issue 35).
+    pub fn max_residual_by_fit(&self) -> u64 {
+        let mut order = self.by_residual.borrow_mut();
+        order.get(&self.servers).groups.largest_key().unwrap_or(0)
     }
 
     /// Best fit: the server with the smallest residual ≥ `size`; lowest index on ties.
@@ -288,6 +298,7 @@ mod tests {
         assert_eq!(c.first_fit(0, 31), Some(0));
         assert_eq!(c.first_fit(1, 36), Some(1));
         assert_eq!(c.max_residual(), 50);
+        assert_eq!(c.max_residual_by_fit(), 50);
         assert_eq!(c.next_empty(0), None);
         assert_eq!(c.remove(1, key).id, 1);
         assert_eq!(c.next_empty(0), Some(1));
