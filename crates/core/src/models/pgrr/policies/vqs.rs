@@ -60,8 +60,9 @@ pub struct Vqs {
     /// The empty servers: the policy's own copy of what the cluster knows, updated only when a
     /// server empties or takes its first job rather than at every start and departure.
     empty: IdSet,
-    /// Servers that lost jobs since they were last re-entered in the indexes above, in the
-    /// order of a pass once it sorts them, and a mark per server (cleared by [`Vqs::refresh`]).
+    /// Servers that lost jobs since they were last re-entered in the indexes above (cleared by
+    /// [`Vqs::refresh`]). A bit set hands them out in index order, as the pass visits servers,
+    /// without sorting a list and walking a cursor along it at every pass.
     ///
     /// A departure only adds room, and most servers that lose a job take one back of the same
     /// size in the next pass: re-entering them at the departure and again at the start moved
@@ -69,8 +70,7 @@ pub struct Vqs {
     /// marks its server, and the pass looks at each marked server itself when it gets there:
     /// its stale entries show less room than it has, so an index never offers it wrongly, and
     /// once filled it is re-entered once, mostly with the room it had.
-    stale: Vec<ServerId>,
-    is_stale: Vec<bool>,
+    marked: IdSet,
     /// Scratch space of a scheduling pass.
     found: Candidates,
 }
@@ -91,8 +91,7 @@ impl Vqs {
                 });
                 empty
             },
-            stale: Vec::new(),
-            is_stale: vec![false; servers],
+            marked: IdSet::new(servers),
             found: Candidates::default(),
         }
     }
@@ -113,7 +112,7 @@ impl Vqs {
     /// that change are written: most starts and departures move one tree leaf, not four.
     fn refresh(&mut self, server: ServerId) {
         let s = server as usize;
-        self.is_stale[s] = false;
+        self.marked.remove(server);
         let (tree, room, wants) = self.entries(server);
         let old = std::mem::replace(&mut self.room_tree[s], tree);
         if let Some(t) = old
@@ -142,6 +141,7 @@ impl Vqs {
     }
 
     /// Whether the indexes hold what [`Vqs::entries`] says for `server` (debug checks).
+    #[cfg(debug_assertions)]
     fn indexed_right(&self, server: ServerId) -> bool {
         let s = server as usize;
         let (tree, room, wants) = self.entries(server);
@@ -181,7 +181,7 @@ impl Vqs {
     }
 
     /// The lowest-index server at or after `from` that would place a job: the first of what
-    /// the indexes offer and the marked servers ([`Vqs::stale`]) that would. A marked server
+    /// the indexes offer and the marked servers ([`Vqs::marked`]) that would. A marked server
     /// that would not is re-entered as the pass reaches it. `found` holds the indexes' answers
     /// of earlier calls in the same pass; they stay right, since a marked server re-entered
     /// at or after `from` neither places nor fits any bound asked.
@@ -190,19 +190,13 @@ impl Vqs {
         from: ServerId,
         snapshot: Option<&[u64]>,
         found: &mut Candidates,
-        marked: &mut usize,
     ) -> Option<ServerId> {
         loop {
             let next = self.next_server_by_index(from, snapshot, found);
-            let Some(&stale) = self.stale.get(*marked) else { return next };
-            if !self.is_stale[stale as usize] || stale < from {
-                *marked += 1;
-                continue;
-            }
+            let Some(stale) = self.marked.first_from(from) else { return next };
             if next.is_some_and(|n| n < stale) {
                 return next;
             }
-            *marked += 1;
             if self.places(stale, snapshot.unwrap_or(self.queues.counts())) {
                 return Some(stale);
             }
@@ -346,10 +340,10 @@ impl PgrrPolicy for Vqs {
         // above all); a pass that fails leaves an empty one, which `forget` sizes again.
         let mut found = std::mem::take(&mut self.found);
         found.forget(self.room_for.len());
-        // The marked servers in index order; a pass that fails leaves them to the next one.
-        self.stale.sort_unstable();
-        let mut marked = 0;
-        while let Some(server) = self.next_server(from, snapshot.as_deref(), &mut found, &mut marked) {
+        // A pass that fails leaves its marked servers to the next one.
+        #[cfg(debug_assertions)]
+        let was_marked = self.marked.ids();
+        while let Some(server) = self.next_server(from, snapshot.as_deref(), &mut found) {
             if self.configs.is_empty(server) {
                 let weights = snapshot.as_deref().unwrap_or(self.queues.counts());
                 let choice = self.configs.argmax(weights, ctx.rng());
@@ -357,15 +351,16 @@ impl PgrrPolicy for Vqs {
                 self.configs.set_active(server, choice);
             }
             self.fill(ctx, server)?;
-            if self.is_stale[server as usize] {
+            if self.marked.contains(server) {
                 // A marked server that placed nothing after all (its renewal chose otherwise).
                 self.refresh(server);
             }
             from = server + 1;
         }
         // The pass went past every marked server and re-entered each.
-        debug_assert!(self.stale.iter().all(|&s| !self.is_stale[s as usize] && self.indexed_right(s)));
-        self.stale.clear();
+        debug_assert!(self.marked.is_empty());
+        #[cfg(debug_assertions)]
+        debug_assert!(was_marked.iter().all(|&s| self.indexed_right(s)));
         self.found = found;
         Ok(())
     }
@@ -387,10 +382,8 @@ impl PgrrPolicy for Vqs {
 
     fn on_departure(&mut self, job: &RunningJob, server: ServerId) {
         self.configs.record(server, job.size.primary(), job.occupies.primary(), false);
-        // Re-entered when the next pass reaches it ([`Vqs::stale`]).
-        if !std::mem::replace(&mut self.is_stale[server as usize], true) {
-            self.stale.push(server);
-        }
+        // Re-entered when the next pass reaches it ([`Vqs::marked`]).
+        self.marked.insert(server);
     }
 }
 
