@@ -168,6 +168,8 @@ export async function waitPastSlot(page, previous, timeout = 30_000) {
 /** Clicks #play and waits for the run to reach `horizon`, where #play offers "Run again". */
 export async function runToEnd(page, horizon) {
   await page.bringToFront();
+  // A click on a playing race pauses it, and the wait below would then time out far from here.
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false', 'runToEnd starts from a paused page');
   await page.click('#play');
   await waitForSlot(page, horizon);
   await page.waitForFunction(() => document.querySelector('#play')?.textContent.trim() === 'Run again', null, {

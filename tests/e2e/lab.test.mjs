@@ -623,7 +623,6 @@ labTest('issue 35: a race\'s lanes run on one worker per core, in lockstep, and 
   const query = 'preset=pgrr-a1&servers=20&policy=vqs,bf-js,bf-j&seed=5&horizon=3000&warmup=100&speed=max';
   const split = await open(query, { cores: 2 });
   await split.waitForSelector('main.lab[data-race-thread="worker"]', { timeout: 10_000 });
-  await split.click('#play');
   await runToEnd(split, 3000);
   // Back and forth again at the horizon: the parts move together.
   const end = await assertHorizonIsCli(split, query, 3000);
