@@ -28,6 +28,8 @@ export const RESULTS = join(ROOT, 'test-results');
 export const BASE = '/packlab/';
 /** How long a run to the horizon at speed=max may take. */
 export const RUN_TIMEOUT_MS = 120_000;
+/** How long a stability map may take (dozens of runs on the machine's workers). */
+export const MAP_TIMEOUT_MS = 10 * 60_000;
 /** The race of tests (a): VQS is unstable on one server, BF-J/S is not. */
 export const RACE = 'preset=pgrr-a1&policy=vqs,bf-js&seed=1';
 
@@ -141,16 +143,32 @@ export async function slot(page) {
   return times[0];
 }
 
-/** Waits until every row has simulated exactly `target` slots. */
+/**
+ * Waits until every row has simulated exactly `target` slots. On a timeout the error says what
+ * the page showed instead: a paused race and a stuck one look alike from the wait alone.
+ */
 export async function waitForSlot(page, target, timeout = RUN_TIMEOUT_MS) {
-  await page.waitForFunction(
-    (t) => {
-      const trs = [...document.querySelectorAll('#stats tr[data-policy]')];
-      return trs.length > 0 && trs.every((tr) => Number(tr.dataset.time) === t);
-    },
-    target,
-    { timeout },
-  );
+  try {
+    await page.waitForFunction(
+      (t) => {
+        const trs = [...document.querySelectorAll('#stats tr[data-policy]')];
+        return trs.length > 0 && trs.every((tr) => Number(tr.dataset.time) === t);
+      },
+      target,
+      { timeout },
+    );
+  } catch (err) {
+    if (page.isClosed()) throw err;
+    const shown = await page
+      .evaluate(() => ({
+        play: document.querySelector('#play')?.textContent.trim(),
+        times: Object.fromEntries([...document.querySelectorAll('#stats tr[data-policy]')].map((tr) => [tr.dataset.policy, tr.dataset.time])),
+        notices: document.querySelector('#notices')?.textContent.trim(),
+      }))
+      .catch(() => 'nothing (the page did not answer)');
+    err.message += `\nwaiting for slot ${target}, the page showed ${JSON.stringify(shown)}`;
+    throw err;
+  }
 }
 
 /** Waits until every row is past slot `previous`. */
@@ -168,8 +186,9 @@ export async function waitPastSlot(page, previous, timeout = 30_000) {
 /** Clicks #play and waits for the run to reach `horizon`, where #play offers "Run again". */
 export async function runToEnd(page, horizon) {
   await page.bringToFront();
-  // A click on a playing race pauses it, and the wait below would then time out far from here.
-  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false', 'runToEnd starts from a paused page');
+  // A click on a playing race pauses it, and one on a finished race starts it again while the
+  // waits below pass on the end it shows: either way the test would wait or read far from here.
+  assert.match(await playLabel(page), /^(Play|Resume)$/, 'runToEnd starts from a race that is ready or paused');
   await page.click('#play');
   await waitForSlot(page, horizon);
   await page.waitForFunction(() => document.querySelector('#play')?.textContent.trim() === 'Run again', null, {
@@ -178,10 +197,21 @@ export async function runToEnd(page, horizon) {
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
 }
 
-/** Pauses if playing (clicking #play after the horizon would start again). */
+/** What #play offers now: Play, Pause, Resume or Run again. */
+export async function playLabel(page) {
+  return (await page.textContent('#play')).trim();
+}
+
+/**
+ * Pauses a race that plays (the caller waits until it does: right after a click on Play, the
+ * worker may not have answered yet). A race that reached its horizon meanwhile is left there:
+ * clicking "Run again" would start it over.
+ */
 export async function pause(page) {
-  if ((await page.getAttribute('#play', 'aria-pressed')) === 'true') await page.click('#play');
-  await page.waitForSelector('#play[aria-pressed="false"]', { timeout: 5_000 });
+  if ((await playLabel(page)) === 'Pause') await page.click('#play');
+  await page.waitForFunction(() => /^(Resume|Run again)$/.test(document.querySelector('#play')?.textContent.trim()), null, {
+    timeout: 5_000,
+  });
 }
 
 /** Types `value` into the `#field-KEY` input and commits it, as a person would. */

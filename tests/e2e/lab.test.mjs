@@ -22,6 +22,7 @@ import { launchChromium, serveDist } from './browser.mjs';
 import {
   BASE,
   DIST,
+  MAP_TIMEOUT_MS,
   RACE,
   RESULTS,
   ROOT,
@@ -188,13 +189,19 @@ labTest('the charts and the clusters are redrawn while playing', async (open) =>
   assert.equal(await page.$('#chart-class-job-time'), null, 'nor per-class response times');
   const idle = await grabCanvases(page);
   await page.click('#play');
-  // The race plays in the race worker: the button turns when its first snapshot is back.
-  await page.waitForSelector('#play[aria-pressed="true"]', { timeout: 5_000 });
+  // The race plays in the race worker: the button turns when its first snapshot is back (the
+  // worker may still be starting).
+  await page.waitForSelector('#play[aria-pressed="true"]', { timeout: 20_000 });
   assert.equal((await page.textContent('#play')).trim(), 'Pause');
   await waitPastSlot(page, 0);
   const first = await grabCanvases(page);
+  // Half a second of play, or more where the machine is slow to draw: until both canvases moved.
   await page.waitForTimeout(500);
-  const second = await grabCanvases(page);
+  let second = await grabCanvases(page);
+  for (let tries = 0; tries < 40 && (second.queue === first.queue || second.cluster === first.cluster); tries++) {
+    await page.waitForTimeout(250);
+    second = await grabCanvases(page);
+  }
 
   assert.ok(second.slot > first.slot, `slot ${first.slot} -> ${second.slot}`);
   for (const grab of [idle, first, second]) {
@@ -675,7 +682,9 @@ labTest('issue 35: a sweep runs fewer tasks at a time while the race plays, and 
   await page.click('#sweep > summary');
   await page.fill('#sweep-loads', '0.8,0.85,0.9');
   await page.press('#sweep-loads', 'Tab');
-  await page.fill('#sweep-reps', '2');
+  // Far more runs than the test watches (it stops the sweep at the end): a machine twice as
+  // fast must not finish them while the test still looks at them.
+  await page.fill('#sweep-reps', '10');
   await page.press('#sweep-reps', 'Tab');
   await page.click('#sweep-run');
   const status = page.locator('#sweep-status');
@@ -753,9 +762,10 @@ labTest('issue 35: while a race plays, its numbers move ten times a second and i
   // Ten times a second, and one more for a second that starts just after a change.
   assert.ok(most <= Math.ceil(seen.ms / 100) + 1, `the text changed ${most} times in ${seen.ms} ms: ${JSON.stringify(seen)}`);
   assert.ok(most >= 3, `the text follows the race: ${JSON.stringify(seen)}`);
-  // Two lanes, each drawn in most frames (a frame without a new snapshot draws nothing): at
-  // least twice as often as the text changes, even on a machine that draws 30 frames a second.
-  assert.ok(seen.drawn >= 2 * 2 * most, `the lanes were drawn ${seen.drawn} times in ${seen.frames} frames: ${JSON.stringify(seen)}`);
+  // Two lanes, each drawn in at least half the frames (a frame without a new snapshot draws
+  // nothing), whatever the machine's frame rate: here about 60 a second, six times as often
+  // as the text changes.
+  assert.ok(seen.drawn >= seen.frames, `the lanes were drawn ${seen.drawn} times in ${seen.frames} frames: ${JSON.stringify(seen)}`);
   // Paused, every number is the moment on screen: the table's, the label's and the timeline's.
   await pause(page);
   const shown = await slot(page);
@@ -858,7 +868,7 @@ labTest('space plays and pauses, the right arrow steps one slot, reset goes back
   await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
 
   await page.keyboard.press('Space');
-  await page.waitForSelector('#play[aria-pressed="true"]', { timeout: 5_000 });
+  await page.waitForSelector('#play[aria-pressed="true"]', { timeout: 20_000 });
   assert.equal((await page.textContent('#play')).trim(), 'Pause');
   await waitPastSlot(page, 0);
 
@@ -895,7 +905,7 @@ labTest('space and the right arrow keep working after the scenario changes', asy
   await page.keyboard.press('ArrowRight');
   await waitForSlot(page, 1, 5_000);
   await page.keyboard.press('Space');
-  await page.waitForSelector('#play[aria-pressed="true"]', { timeout: 5_000 });
+  await page.waitForSelector('#play[aria-pressed="true"]', { timeout: 20_000 });
   await waitPastSlot(page, 1);
   await page.keyboard.press('Space');
   await page.waitForSelector('#play[aria-pressed="false"]', { timeout: 5_000 });
@@ -1435,7 +1445,9 @@ labTest('every tour of `packlab tours` plays step by step as listed: its questio
       }
       await page.selectOption('#speed', 'max');
       await page.click('#tour-play');
-      await page.locator('#tour-check').waitFor({ timeout: RUN_TIMEOUT_MS });
+      // A step that draws a stability map is checked once the map is done.
+      const waits = listed.link.get('map') ? MAP_TIMEOUT_MS : RUN_TIMEOUT_MS;
+      await page.locator('#tour-check').waitFor({ timeout: waits });
       assert.equal(await page.getAttribute('#tour-check', 'data-holds'), 'true', where);
       const statement = await page.textContent('#tour-check');
       if (listed.asks) assert.match(statement, /^You predicted .+?(: right\. |; the run says .+?\. )/, where);
@@ -1491,9 +1503,9 @@ labTest('screenshots of the lab, wide and narrow', async (open) => {
 labTest('screenshot of a 1000-server heat strip', async (open) => {
   const page = await open('preset=pgrr-a3&servers=1000&speed=max');
   await page.click('#play');
+  await waitPastSlot(page, 0);
   await page.waitForTimeout(1_000);
   await pause(page);
-  assert.ok((await slot(page)) > 0, 'nothing ran in 1 s');
   const lane = page.locator('article.lane').first();
   await lane.scrollIntoViewIfNeeded();
   await lane.screenshot({ path: join(RESULTS, 'lab-heat-1000.png') });

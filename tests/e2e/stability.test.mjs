@@ -13,12 +13,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { ROOT, axeViolations, cliCommand, labTest } from './harness.mjs';
+import { MAP_TIMEOUT_MS, ROOT, axeViolations, cliCommand, labTest } from './harness.mjs';
 
 /** A small map: two policies, a short horizon, 2 replications per load. */
 const MAP = 'preset=pgrr-a1&policy=vqs,bf-js&seed=3&horizon=20000';
 const REPS = 2;
-const MAP_TIMEOUT_MS = 10 * 60_000;
 
 /** `packlab stability --link LINK --reps R …`: its CSV rows by policy, and what it printed. */
 function cliMap(query, args) {
