@@ -2,43 +2,18 @@
 //! few seconds; the statistics themselves are tested in the core.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use packlab_core::models::{all_policies, policies_of};
 use packlab_core::scenario::Sweep;
 use packlab_core::scenario::{preset, presets};
 use serde_json::Value;
 
+mod common;
+
+use common::{fails, json_lines, ok, packlab};
+
 /// Long enough for a stable verdict on the one-server presets, short enough to be instant.
 const H: &str = "200000";
-
-fn packlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_packlab")).args(args).output().expect("the binary runs")
-}
-
-/// Runs a command that must succeed; returns its stdout.
-fn ok(args: &[&str]) -> String {
-    let out = packlab(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "packlab {args:?} failed: {stderr}");
-    String::from_utf8(out.stdout).expect("utf-8 stdout")
-}
-
-/// Runs a command that must fail cleanly; returns its stderr.
-fn fails(args: &[&str], needles: &[&str]) -> String {
-    let out = packlab(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!out.status.success(), "packlab {args:?} should fail");
-    assert!(!stderr.contains("panicked"), "packlab {args:?} panicked: {stderr}");
-    for needle in needles {
-        assert!(stderr.contains(needle), "packlab {args:?}: stderr lacks '{needle}': {stderr}");
-    }
-    stderr
-}
-
-fn json_lines(stdout: &str) -> Vec<Value> {
-    stdout.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}"))).collect()
-}
 
 fn f(v: &Value, key: &str) -> f64 {
     v[key].as_f64().unwrap_or_else(|| panic!("{key} is not a number in {v}"))

@@ -4,31 +4,10 @@
 //! is `run --trace … --set load=X` at that point.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-use serde_json::Value;
+mod common;
 
-fn packlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_packlab")).args(args).output().expect("the binary runs")
-}
-
-fn ok(args: &[&str]) -> (String, String) {
-    let out = packlab(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "packlab {args:?} failed: {stderr}");
-    (String::from_utf8(out.stdout).expect("utf-8 stdout"), stderr)
-}
-
-fn json_lines(text: &str) -> Vec<Value> {
-    text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("replay-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{json_lines, ok, ok_with_stderr, scratch};
 
 /// An SWF log as another project would write it: 800 jobs on a machine of 16 processors, its
 /// header first, a comment in the middle, jobs of 1 to 16 processors, and its lines not in
@@ -70,12 +49,12 @@ fn a_log_replays_at_its_own_pace_and_says_so() {
     let log = foreign_log(&dir);
     let log = log.to_str().unwrap();
     // The preset's λ = 4.5 is an arrival rate, not a scaling: the log replays at 1/β = 1.
-    let (stdout, _) = ok(&["run", "--preset", "msfq-d6", "--trace", log]);
+    let stdout = ok(&["run", "--preset", "msfq-d6", "--trace", log]);
     assert!(stdout.contains("scaling 1/β = 1 ·"), "{stdout}");
     assert!(stdout.contains("the trace replays at 1/β = 1: offered load 0."), "{stdout}");
     assert!(!stdout.contains("NaN"), "every class completes jobs at the log's own pace:\n{stdout}");
     assert!(!stdout.lines().any(|l| l.trim_end().ends_with("UNSTABLE")), "{stdout}");
-    let (stdout, stderr) = ok(&["run", "--preset", "msfq-d6", "--trace", log, "--json", "--policy", "msf"]);
+    let (stdout, stderr) = ok_with_stderr(&["run", "--preset", "msfq-d6", "--trace", log, "--json", "--policy", "msf"]);
     assert!(stderr.contains("replays at 1/β = 1"), "the note goes to stderr with --json: {stderr}");
     let run = &json_lines(&stdout)[0];
     assert_eq!(run["load"], 1.0);
@@ -89,14 +68,14 @@ fn a_log_replays_at_its_own_pace_and_says_so() {
     assert!(rate > 0.5 && rate < 5.0, "{rate}");
 
     // Compressed 4.5×, the log overloads the machine, and the run says so.
-    let (stdout, _) = ok(&["run", "--preset", "msfq-d6", "--trace", log, "--set", "load=4.5", "--policy", "msf"]);
+    let stdout = ok(&["run", "--preset", "msfq-d6", "--trace", log, "--set", "load=4.5", "--policy", "msf"]);
     assert!(stdout.contains("replays at 1/β = 4.5") && stdout.contains("more than the machine can serve"), "{stdout}");
     // The horizon follows the scaling: 4.5 times shorter, one unit past the last arrival.
     let horizon = |text: &str| -> u64 {
         let at = text.find("horizon ").unwrap() + "horizon ".len();
         text[at..].split_whitespace().next().unwrap().parse().unwrap()
     };
-    let (slow, _) = ok(&["run", "--preset", "msfq-d6", "--trace", log, "--policy", "msf"]);
+    let slow = ok(&["run", "--preset", "msfq-d6", "--trace", log, "--policy", "msf"]);
     let (h1, h45) = (horizon(&slow), horizon(&stdout));
     assert!((h1 as f64 / h45 as f64 - 4.5).abs() < 0.1, "{h1} against {h45}");
 }
@@ -112,7 +91,7 @@ fn each_point_of_a_trace_sweep_is_the_run_at_its_scaling() {
         [("msfq-d6", log.to_str().unwrap(), "msf,first-fit"), ("pgrr-a5", sample.to_str().unwrap(), "bf-js,fifo-ff")]
     {
         let out = dir.join(preset);
-        let (stdout, _) = ok(&[
+        let stdout = ok(&[
             "sweep",
             "--preset",
             preset,
@@ -136,7 +115,7 @@ fn each_point_of_a_trace_sweep_is_the_run_at_its_scaling() {
         for row in lines {
             let cells: Vec<&str> = row.split(',').collect();
             let (policy, load) = (cells[column("policy")], cells[column("load")]);
-            let (stdout, _) = ok(&[
+            let stdout = ok(&[
                 "run",
                 "--preset",
                 preset,

@@ -3,29 +3,11 @@
 //! (Operation limits, not timing, bound how long a hostile script runs: see docs/scripts.md
 //! for the measured times.)
 
-use std::process::{Command, Output};
-
 use packlab_core::script::{self, MAX_SOURCE_BYTES};
 
-fn packlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_packlab")).args(args).output().expect("the binary runs")
-}
+mod common;
 
-fn ok(args: &[&str]) -> String {
-    let out = packlab(args);
-    assert!(out.status.success(), "packlab {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).expect("utf-8 stdout")
-}
-
-fn fails(args: &[&str], needles: &[&str]) {
-    let out = packlab(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "packlab {args:?} should fail");
-    assert!(!stderr.contains("panicked"), "packlab {args:?} panicked: {stderr}");
-    for needle in needles {
-        assert!(stderr.contains(needle), "packlab {args:?}: stderr lacks '{needle}': {stderr}");
-    }
-}
+use common::{fails, ok};
 
 fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
     let path = dir.path().join(name);

@@ -5,36 +5,11 @@
 //! capacity and BF-J/S all of it; on pgrr-a2's (0.2 and 0.5, fixed service) best fit keeps 0.9
 //! and VQS all of it; on msfq-d1's, MSF keeps k / E[need × size] = 32/4.1 = 7.805.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-fn packlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_packlab")).args(args).output().expect("the binary runs")
-}
+mod common;
 
-fn ok(args: &[&str]) -> String {
-    let out = packlab(args);
-    assert!(out.status.success(), "packlab {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).expect("utf-8 stdout")
-}
-
-fn fails(args: &[&str], needles: &[&str]) {
-    let out = packlab(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "packlab {args:?} should fail");
-    assert!(!stderr.contains("panicked"), "packlab {args:?} panicked: {stderr}");
-    for needle in needles {
-        assert!(stderr.contains(needle), "packlab {args:?}: stderr lacks '{needle}': {stderr}");
-    }
-}
-
-/// A fresh directory under the target directory.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("stability-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{fails, ok, scratch};
 
 /// The map's CSV rows as (policy, lo, hi, status).
 fn boundaries(dir: &Path, id: &str) -> Vec<(String, f64, f64, String)> {

@@ -1,37 +1,13 @@
 //! `packlab trace stats` on SWF logs as the Parallel Workloads Archive writes them: checkpointed
 //! jobs count once, lines out of submit order are counted, and the run it suggests runs.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 use serde_json::Value;
 
-fn packlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_packlab")).args(args).output().expect("the binary runs")
-}
+mod common;
 
-fn ok(args: &[&str]) -> String {
-    let out = packlab(args);
-    assert!(out.status.success(), "packlab {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).expect("utf-8 stdout")
-}
-
-fn fails(args: &[&str], needles: &[&str]) {
-    let out = packlab(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "packlab {args:?} should fail");
-    assert!(!stderr.contains("panicked"), "packlab {args:?} panicked: {stderr}");
-    for needle in needles {
-        assert!(stderr.contains(needle), "packlab {args:?}: stderr lacks '{needle}': {stderr}");
-    }
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("trace-stats-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{fails, ok, scratch};
 
 /// An SWF job line: job `n` submitted at `submit`, ran `run` s on `procs` processors, `status`.
 fn line(n: u32, submit: u32, run: i64, procs: u32, status: i32) -> String {
