@@ -66,6 +66,15 @@ const MAX_UNDRAWN: u32 = 8;
 /// Widest spacing of marks, in slots.
 const MAX_STRIDE: u64 = 1 << 24;
 
+/// Whether a command can go out to the parts.
+enum Readiness {
+    Now,
+    /// Once the parts answered what they were sent, and stand at one moment.
+    Wait,
+    /// Never: the parts do it already.
+    Moot,
+}
+
 /// A message for one part's worker.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ToPart {
@@ -147,18 +156,59 @@ impl Lockstep {
     /// The messages that carry out `command`, now or (where the parts are on their way to one
     /// moment) once they are there.
     pub fn command(&mut self, command: Command) -> Vec<(usize, ToPart)> {
-        let settled = match &self.shown {
-            // Playing: a command goes out at once (the parts stop wherever they are and meet).
-            Some((_, Phase::Running)) => self.all_running(),
-            _ => self.at_one_moment().is_some(),
-        };
-        // Speed and focus do not move the race: they never wait.
+        // Speed and focus do not move the race: they never wait, nor does anything wait for them.
         let moves = !matches!(command, Command::Speed(_) | Command::Focus(_));
-        if moves && (!settled || !self.waiting.is_empty()) {
+        if moves && !self.waiting.is_empty() {
             self.waiting.push_back(command);
             return Vec::new();
         }
-        self.send(command)
+        match self.readiness(&command) {
+            Readiness::Now => self.send(command),
+            Readiness::Wait => {
+                self.waiting.push_back(command);
+                Vec::new()
+            }
+            Readiness::Moot => Vec::new(),
+        }
+    }
+
+    /// Whether `command` can go out now. A command that moves the race goes out only when
+    /// every part has answered every command before it (a second command sent before then
+    /// would be carried out from moments the page never knew: a Pause and a Play sent
+    /// together left the parts playing from different slots without marks, and the race stood
+    /// still showing itself playing), and, unless the parts play, when they stand at one moment.
+    fn readiness(&self, command: &Command) -> Readiness {
+        if matches!(command, Command::Speed(_) | Command::Focus(_)) {
+            return Readiness::Now;
+        }
+        let answered =
+            self.latest.iter().zip(&self.sent).all(|(l, &sent)| l.as_ref().map_or(0, |l| l.answered) >= sent);
+        if !answered {
+            return Readiness::Wait;
+        }
+        if self.latest.iter().all(Option::is_some) && self.all_running() {
+            // Playing: a command stops the parts wherever they are, and they meet. Play is what
+            // they do already (a second click on Play before the first was shown).
+            return if *command == Command::Play { Readiness::Moot } else { Readiness::Now };
+        }
+        if self.at_one_moment().is_some() { Readiness::Now } else { Readiness::Wait }
+    }
+
+    /// The waiting commands that can go out now, in order: each that moves the race waits for
+    /// the parts to answer the one before.
+    fn release(&mut self) -> Vec<(usize, ToPart)> {
+        let mut out = Vec::new();
+        while let Some(command) = self.waiting.pop_front() {
+            match self.readiness(&command) {
+                Readiness::Now => out.extend(self.send(command)),
+                Readiness::Moot => {}
+                Readiness::Wait => {
+                    self.waiting.push_front(command);
+                    break;
+                }
+            }
+        }
+        out
     }
 
     fn send(&mut self, command: Command) -> Vec<(usize, ToPart)> {
@@ -291,9 +341,7 @@ impl Lockstep {
                     out.extend(self.more_marks());
                 }
             }
-            while let Some(command) = self.waiting.pop_front() {
-                out.extend(self.send(command));
-            }
+            out.extend(self.release());
             return (Some(whole), out);
         }
         (None, self.meet())

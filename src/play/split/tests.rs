@@ -465,3 +465,5 @@ fn a_part_that_drops_out_behind_the_others_does_not_hold_the_race() {
     }
     assert_eq!(split.latest().phase, Phase::Paused);
 }
+
+mod random;
