@@ -25,7 +25,7 @@ struct Worker {
     answered: u64,
 }
 
-/// The page and its workers, moved one step at a time by the numbers of `choices`.
+/// The page and its workers, moved one step at a time by random numbers ([`World::step`]).
 struct World {
     setup: Setup,
     /// The whole race in one player, moved forward to each moment shown to compare (a fresh
@@ -35,8 +35,9 @@ struct World {
     /// Snapshots each worker sent and the page has not read yet, in order.
     outbox: Vec<VecDeque<(Snapshot, bool, u64)>>,
     lockstep: Lockstep,
-    /// Every moment shown, and whether it was drawn since.
+    /// Every moment shown.
     shown: Vec<Snapshot>,
+    /// Whether the last moment shown is not drawn yet.
     undrawn: bool,
     clock: f64,
     focus: usize,
@@ -93,6 +94,9 @@ impl World {
     /// The page: what the person sees decides which commands they can give.
     fn command(&mut self, pick: u32) {
         let Some(latest) = self.shown.last() else { return };
+        if matches!(latest.phase, Phase::Failed(_)) {
+            return;
+        }
         let lanes = latest.lanes.len();
         let command = match pick % 7 {
             0 | 1 => Command::toggle(&latest.phase),
@@ -103,11 +107,9 @@ impl World {
             6 => Some(Command::Focus(pick as usize / 7 % lanes)),
             _ => None,
         };
-        let Some(command) = command else { return };
-        if matches!(latest.phase, Phase::Failed(_)) {
-            return;
+        if let Some(command) = command {
+            self.give(command);
         }
-        self.give(command);
     }
 
     /// The page hands `command` to the lockstep.
@@ -235,9 +237,8 @@ impl World {
     }
 
     /// No more commands: the page reads and draws, the workers work, until nothing moves.
-    /// Returns the moves it took.
-    fn rest(&mut self) -> usize {
-        for moves in 0..200_000 {
+    fn rest(&mut self) {
+        for _ in 0..200_000 {
             let mut moved = false;
             for k in 0..self.workers.len() {
                 moved |= self.read(k);
@@ -247,7 +248,7 @@ impl World {
                 moved |= self.work(k);
             }
             if !moved {
-                return moves;
+                return;
             }
         }
         panic!("the race never came to rest");
