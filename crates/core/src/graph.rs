@@ -42,15 +42,8 @@ pub struct VerdictPoint {
     pub verdict: Verdict,
 }
 
-/// The stability test's verdict on one load ([`crate::stability::judge`]), as a map draws it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    Stable,
-    Unstable,
-    /// Neither is shown at this horizon: run longer.
-    Undecided,
-}
+/// The stability test's verdict on one load ([`crate::metrics::judge`]), as a map draws it.
+pub use crate::metrics::Verdict;
 
 /// One line of a graph.
 #[derive(Debug, Clone, PartialEq)]

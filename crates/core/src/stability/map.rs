@@ -6,25 +6,36 @@ use crate::model::table::sig;
 
 use super::finder::{Cell, Finder, Tested};
 
-/// The CSV's columns: the axis and its value, the policy, the bracket, how the search ended,
-/// the runs it took, the test's statistic at each end (the mean growth of the second halves,
-/// a fraction of the arrivals), whether `hi` was undecided at the longest horizon, and the
+/// The CSV's columns: the axis and its value, the policy, the bracket (the largest load judged
+/// stable, the smallest judged not stable), where that places the boundary (`boundary_lo` is
+/// `lo` less the test's 0.5% resolution), the undecided band inside the bracket, how the search
+/// ended, the runs it took, the test's statistic at each end (the mean growth of the second
+/// halves, a fraction of the arrivals), the verdicts that contradicted the bracket, and the
 /// theory (capacity and proven load, empty where unknown).
-pub const COLUMNS: [&str; 13] = [
+pub const COLUMNS: [&str; 16] = [
     "axis",
     "value",
     "policy",
     "lo",
     "hi",
+    "boundary_lo",
+    "boundary_hi",
+    "undecided_lo",
+    "undecided_hi",
     "status",
     "runs",
     "growth_lo",
     "growth_hi",
-    "hi_undecided",
     "conflicts",
     "capacity",
     "proven",
 ];
+
+/// What the map's intervals rest on, in a sentence: each verdict's error rate and what the
+/// interval can say.
+pub const COVERAGE_RULE: &str = "the boundary lies in [boundary_lo, boundary_hi] unless the verdict at lo or at hi \
+     is wrong; each load's verdict is wrong with probability at most 5% (its looks share one budget), and on the \
+     boundaries known exactly the intervals contained the exact value in the share docs/stability.md reports";
 
 /// A number for the CSV: exact (Rust's shortest round trip), empty when absent.
 fn number(v: Option<f64>) -> String {
@@ -44,11 +55,14 @@ pub fn csv_rows(finder: &Finder) -> Vec<Vec<String>> {
                 labels[c.policy].clone(),
                 number(c.lo.map(|t| t.load)),
                 number(c.hi.map(|t| t.load)),
+                number(c.boundary().map(|b| b.0)),
+                number(c.boundary().map(|b| b.1)),
+                number(c.band().map(|b| b.0)),
+                number(c.band().map(|b| b.1)),
                 c.status.describe().to_string(),
                 c.runs.to_string(),
                 number(c.lo.map(|t| t.judgement.growth)),
                 number(c.hi.map(|t| t.judgement.growth)),
-                c.hi_undecided.to_string(),
                 c.conflicts.to_string(),
                 number(c.theory.capacity.as_ref().map(|c| c.load)),
                 number(c.theory.proven_load()),
@@ -83,14 +97,13 @@ pub fn below_proven(finder: &Finder) -> Vec<String> {
         .collect()
 }
 
-/// A cell's boundary as a point: the bracket's middle with the bracket as its interval; from
-/// 0 to hi when nothing was stable, at lo when nothing was unstable. `None` before a verdict.
+/// A cell's boundary as a point: where the test places it ([`Cell::boundary`]), its middle
+/// with the interval; from 0 to hi when nothing was stable, at lo when nothing was unstable.
+/// `None` before a verdict.
 fn boundary(cell: &Cell, x: f64) -> Option<Point> {
-    let (lo, hi) = match (cell.lo, cell.hi) {
-        (Some(lo), Some(hi)) => (lo.load, hi.load),
-        (None, Some(hi)) => (0.0, hi.load),
-        (Some(lo), None) => (lo.load, lo.load),
-        (None, None) => return None,
+    let (lo, hi) = match cell.boundary()? {
+        (lo, hi) if hi.is_finite() => (lo, hi),
+        _ => (cell.lo?.load, cell.lo?.load),
     };
     Some(Point { x, y: (lo + hi) / 2.0, interval: Some((lo, hi)) })
 }
@@ -222,8 +235,10 @@ pub fn graph(finder: &Finder) -> Graph {
         y_marks,
         x_range: lo.is_finite().then_some((lo - 0.1 * span, hi + 0.1 * span)),
         legend: Legend::Below,
-        caption: "Each policy's interval [lo, hi], stable at lo and not stable at hi, with a mark at its middle; \
-                  each load tested is a dot, a square or a cross by its verdict (stable, undecided, not stable)."
+        caption: "Each policy's interval, from the largest load judged stable (less the test's 0.5% resolution) to \
+                  the smallest judged not stable, with a mark at its middle; each load tested is a dot, a square or \
+                  a cross by its verdict (stable, undecided, not stable). Each verdict is wrong with probability at \
+                  most 5%."
             .into(),
         description: format!("The largest stable {} of each policy, with the capacity and the proven loads", knob.name),
         verdicts: probed(finder)
@@ -241,7 +256,7 @@ mod tests {
     use crate::stability::{Judgement, Options, Tested, Verdict};
 
     fn tested(load: f64, verdict: Verdict) -> Tested {
-        let judgement = Judgement { verdict, growth: 0.0, ci: [0.0, 0.0], first: 0.0, reps: 8 };
+        let judgement = Judgement { verdict, ..Judgement::before(6, f64::NAN) };
         Tested { load, judgement, doublings: 0 }
     }
 
