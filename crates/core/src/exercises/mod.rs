@@ -14,9 +14,14 @@
 //! same server and bin; their reasons and notes may differ (a script explains itself in its
 //! own words).
 //!
-//! The check is bounded: the scenario's horizon is the link's, chosen so a check runs well
-//! under a second natively, and the decisions waiting to be compared never exceed [`LOG`]. It
-//! runs in pieces ([`Checker::advance`]) so the page can check without freezing.
+//! Each exercise's scenario is one where its rule matters at many decisions (several servers
+//! whose rooms differ, several classes, ties and servers a job may not go to): a folder of
+//! plausible wrong rules (`wrong/`) must each fail it, and the tests count how often the
+//! scenario tells them apart (`wrong_rules.rs`). The check is bounded: the scenario's horizon
+//! is the link's, chosen so a check of a right script takes under half a second natively
+//! (docs/scripts.md has the measurements), and the decisions waiting to be compared never
+//! exceed [`LOG`]. It runs in pieces ([`Checker::advance`]) so the page can check without
+//! freezing; `packlab exercise ID --check FILE…` runs the same check on files.
 
 use std::collections::VecDeque;
 
