@@ -9,7 +9,7 @@ use packlab_core::policy::PolicyMeta;
 use packlab_core::scenario::{Preset, Sweep, preset, presets};
 
 /// Width the explanation paragraph is wrapped to.
-const WRAP: usize = 96;
+pub const WRAP: usize = 96;
 
 pub fn list_presets(out: &mut dyn Write) -> Result<()> {
     let all = presets();
@@ -38,8 +38,8 @@ pub fn list_tours(out: &mut dyn Write) -> Result<()> {
             if let Some(exercise) = step.check.exercise() {
                 writeln!(
                     out,
-                    "    exercise: {} (write {} as a script; the page checks it)",
-                    exercise.id, exercise.reference
+                    "    exercise: {} (write {} as a script; the page checks it, and so does `packlab exercise {} --check FILE`)",
+                    exercise.id, exercise.reference, exercise.id
                 )?;
             }
             // A step about the stability map: the map it shows, as the CLI makes it.
@@ -122,7 +122,7 @@ fn write_policies(out: &mut dyn Write, model: &ModelInfo, is_default: impl Fn(&P
 }
 
 /// Greedy word wrap.
-fn wrap(text: &str, width: usize) -> Vec<String> {
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in text.split_whitespace() {
