@@ -14,7 +14,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
-use packlab_core::stability::{COLUMNS, Finder, Growth, Options, Round, TEST_RULE, below_proven, csv_rows, graph};
+use packlab_core::stability::{
+    COLUMNS, Finder, Growth, Options, Round, TEST_RULE, below_proven, csv_rows, graph, not_proven,
+};
 use packlab_core::sweep::shard::{Grid, Header, Shard, ShardFile, ShardRun, merge};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -295,7 +297,7 @@ fn finish(finder: &Finder, dir: &Path, out: &mut dyn Write) -> Result<()> {
     }
     w.flush().with_context(context)?;
     write_svg(&svg_path, &packlab_plot::GraphChart::new(&graph(finder)).chart())?;
-    let shown = [2usize, 1, 3, 4, 5, 6, 7, 8, 11, 12];
+    let shown = [2usize, 1, 3, 4, 5, 6, 7, 8, 11, 12, 13];
     let header: Vec<&str> = shown.iter().map(|&i| COLUMNS[i]).collect();
     let mut table = Table::new(&header).left(4);
     for row in &rows {
@@ -306,6 +308,9 @@ fn finish(finder: &Finder, dir: &Path, out: &mut dyn Write) -> Result<()> {
     print_table(&table, out)?;
     for warning in below_proven(finder) {
         writeln!(out, "below a proven boundary: {warning}")?;
+    }
+    for note in not_proven(finder) {
+        writeln!(out, "not proven here: {note}")?;
     }
     writeln!(out)?;
     writeln!(out, "{} rounds, {} runs", finder.rounds, finder.runs)?;

@@ -42,6 +42,6 @@ mod spec;
 mod test;
 
 pub use finder::{Cell, FIRST_ROUND, Finder, Options, Probe, Round, Status, Tested};
-pub use map::{COLUMNS, Probed, below_proven, boundaries, csv_rows, graph, probed};
+pub use map::{COLUMNS, Probed, below_proven, boundaries, csv_rows, graph, not_proven, probed};
 pub use spec::{MAP, MAP_AXIS, MAP_MAX_REPS, MapSpec};
 pub use test::{Growth, Judgement, RESOLUTION, SLOWING, TEST_RULE, Verdict, judge};
