@@ -50,7 +50,7 @@ pub fn along(direction: &[f64], kinds: &[Kind<'_>]) -> Option<f64> {
 }
 
 /// Most configurations [`along_by_pricing`] adds before it gives up.
-pub const MAX_PRICING_ROUNDS: usize = 1_000;
+pub const MAX_PRICING_ROUNDS: usize = 500;
 
 /// [`along`] for one kind of `count` servers whose configurations are too many to list, from
 /// `best(w)`, the configuration k of largest w·k for weights w ≥ 0 (a knapsack). It solves the

@@ -68,10 +68,9 @@ fn at(finder: &Finder, c: &Cell) -> String {
 }
 
 /// Where a theorem's fraction is drawn but not proven: one sentence per policy and reason,
-/// naming the axis values it holds at, the load it states and the hypotheses that fail.
-/// "BF-J/S: 0.5 (Theorem 2: BF-J/S is stable below half the capacity) is not proven here,
-/// drawn dotted: Theorem 2 assumes geometric service (§II; …); this scenario's is fixed (100
-/// slots)".
+/// naming the axis values, the load the theorem states and the hypotheses that fail. "BF-J/S:
+/// 0.5 (Theorem 2: BF-J/S is stable below half the capacity), drawn apart: Theorem 2 assumes
+/// geometric service (§II; …); this scenario's is fixed (100 slots)".
 pub fn not_proven(finder: &Finder) -> Vec<String> {
     let labels = finder.labels();
     // (policy, why) with its cells, in the finder's order.
@@ -87,8 +86,7 @@ pub fn not_proven(finder: &Finder) -> Vec<String> {
         .into_iter()
         .map(|(policy, why, cells)| {
             let guarantee = cells[0].theory.guarantee.as_ref().expect("a guarantee not proven");
-            let loads: Vec<String> = cells.iter().filter_map(|c| c.theory.stated_load()).map(sig).collect();
-            let mut loads = loads;
+            let mut loads: Vec<String> = cells.iter().filter_map(|c| c.theory.stated_load()).map(sig).collect();
             loads.dedup();
             let at = match finder.axis {
                 Some(axis) => {
@@ -97,13 +95,8 @@ pub fn not_proven(finder: &Finder) -> Vec<String> {
                 }
                 None => String::new(),
             };
-            format!(
-                "{}{at}: {} ({}: {}), drawn dotted: {why}",
-                labels[policy],
-                loads.join(", "),
-                guarantee.theorem,
-                guarantee.claim
-            )
+            let (label, theorem, claim) = (&labels[policy], guarantee.theorem, guarantee.claim);
+            format!("{label}{at}: {} ({theorem}: {claim}), drawn apart: {why}", loads.join(", "))
         })
         .collect()
 }

@@ -2,6 +2,8 @@
 //! schedules), the guarantees of Theorems 1 and 3 (MSF and MSFQ, one-or-all classes) and of
 //! Remark 1 (Static Quickswap) with their hypotheses, and the load marks.
 
+use std::cell::RefCell;
+
 use super::classes::JobClasses;
 use super::policies;
 use super::scenario::MsfqScenario;
@@ -50,9 +52,19 @@ pub fn capacity_of(scenario: &MsfqScenario) -> Option<Capacity> {
 }
 
 /// Largest cores × classes the knapsack pricing of [`schedule_capacity`] takes on (each of its
-/// rounds costs that many steps); past it, and past the schedules' enumeration, the capacity
-/// is not computed.
-pub const PRICING_BUDGET: u64 = 4_000_000;
+/// rounds costs that many steps, and a table of many classes takes many rounds); past it, and
+/// past the schedules' enumeration, the capacity is not computed. msfq-d6 (26 classes on
+/// 2048 cores) takes 53 248.
+pub const PRICING_BUDGET: u64 = 1 << 18;
+
+/// A capacity with the cores and classes it was computed for.
+type Cached = ((u32, JobClasses), Option<f64>);
+
+thread_local! {
+    /// The last capacity computed, by its cores and classes: the page asks for it (the load's
+    /// marks, the map's cells) at every render, and pricing a large table takes a while.
+    static LAST: RefCell<Option<Cached>> = const { RefCell::new(None) };
+}
 
 /// The capacity: the largest total arrival rate λ for which the classes' work λ·p_i·E\[S_i\]
 /// fits a time-sharing of the maximal schedules (Σ_m π_m·u_{m,i} ≥ λ·p_i·E\[S_i\], Σ π_m = 1).
@@ -61,6 +73,18 @@ pub const PRICING_BUDGET: u64 = 4_000_000;
 /// them; past it, the same LP by pricing (a knapsack finds each next schedule); `None` past
 /// [`PRICING_BUDGET`].
 pub fn schedule_capacity(cores: u32, classes: &JobClasses) -> Option<f64> {
+    let hit = LAST.with_borrow(|last| {
+        last.as_ref().filter(|((k, c), _)| *k == cores && c == classes).map(|(_, capacity)| *capacity)
+    });
+    if let Some(capacity) = hit {
+        return capacity;
+    }
+    let capacity = compute_capacity(cores, classes);
+    LAST.with_borrow_mut(|last| *last = Some(((cores, classes.clone()), capacity)));
+    capacity
+}
+
+fn compute_capacity(cores: u32, classes: &JobClasses) -> Option<f64> {
     let needs: Vec<u32> = classes.as_slice().iter().map(|c| c.need).collect();
     let direction: Vec<f64> = classes.as_slice().iter().map(|c| c.probability * c.mean_size).collect();
     match policies::nmsr::maximal_schedules(cores, &needs) {
