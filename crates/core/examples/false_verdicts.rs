@@ -23,9 +23,9 @@
 use packlab_core::keys::{HORIZON, LOAD, SEED};
 use packlab_core::limits::PAGE_MAX_POINTS;
 use packlab_core::model::policy::PolicySpec;
-use packlab_core::report::{live_run, run};
+use packlab_core::report::live_run;
 use packlab_core::scenario::{Scenario, Setup};
-use packlab_core::stability::{Finder, Growth, Options, Verdict, growth, judge, look_budget};
+use packlab_core::stability::{Finder, Growth, Options, Verdict, judge, look_budget, measure};
 use packlab_core::view::Watch;
 
 /// (preset, policy, boundary on the load knob, horizon of the map's runs or the preset's).
@@ -134,7 +134,7 @@ fn decide(setup: &Setup, policy: &PolicySpec, load: f64, first_seed: u64, base: 
         let growths: Vec<Growth> = reps
             .map(|r| {
                 let s = scenario(setup, load, first_seed + r, base << doublings);
-                growth(&run(setup.preset.id, &s, policy).expect("run"))
+                measure(setup.preset.id, &s, policy).expect("run")
             })
             .collect();
         let verdict = judge(&growths, alpha).verdict;

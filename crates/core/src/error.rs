@@ -108,6 +108,13 @@ pub enum Moment {
 }
 
 impl Moment {
+    /// The slot or the whole time units, as a number of the model's time.
+    pub fn value(&self) -> u64 {
+        match *self {
+            Self::Slot(t) | Self::Time(t) => t,
+        }
+    }
+
     fn describe(&self) -> String {
         match self {
             Self::Slot(t) => format!("slot {t}"),

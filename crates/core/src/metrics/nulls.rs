@@ -1,11 +1,14 @@
 //! JSON has no NaN or infinity: these serialise them as `null` and read `null` back.
+//!
+//! Each writes an `Option` and reads one, so that formats that are not self-describing (postcard,
+//! which carries the page's snapshots to and from its workers) read back what was written.
 
 /// Serialises NaN as `null` and reads `null` back as NaN.
 pub(crate) mod nan_as_null {
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-        if v.is_finite() { s.serialize_f64(*v) } else { s.serialize_none() }
+        if v.is_finite() { s.serialize_some(v) } else { s.serialize_none() }
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {

@@ -220,7 +220,6 @@ impl Check {
                 format!("{} has no interval or no capacity to compare", labels[index]),
             ));
         };
-        let share = (lo + hi) / 2.0 / capacity.load;
         // The numbers the map's table shows, so the statement can be checked against the page.
         let mut statement = format!(
             "{}'s frontier lies in [{}, {}], the capacity is {}",
@@ -241,8 +240,25 @@ impl Check {
                 _ => {}
             }
         }
+        // The expected place is fraction × capacity, give or take `within` of it. An interval
+        // inside it places the frontier there, one clear of it elsewhere; one that straddles
+        // an edge of it (an undecided band reaching past it) decides neither way.
+        let (low, high) = (fraction * capacity.load * (1.0 - within), fraction * capacity.load * (1.0 + within));
+        let holds = if low <= lo && hi <= high {
+            Some(true)
+        } else if hi < low || lo > high {
+            Some(false)
+        } else {
+            statement += &format!(
+                "; that interval reaches past {}-{} of the capacity, so the map does not place {}'s frontier",
+                sig(fraction * (1.0 - within)),
+                sig(fraction * (1.0 + within)),
+                labels[index]
+            );
+            None
+        };
         statement.push('.');
-        Ok((Some((share / fraction - 1.0).abs() <= within), statement))
+        Ok((holds, statement))
     }
 }
 
@@ -368,25 +384,27 @@ pub const TOURS: &[Tour] = &[
                 text: "The same 32 cores and the same mix of jobs. The stability map under the charts runs each \
                    policy at many arrival rates and narrows down the largest at which its queue stays put: its \
                    frontier. No policy can keep more than k / E[need × size] = 32 / 4.1 = 7.805 jobs per time \
-                   unit, the capacity; the first step ran MSF at 7.5, just below it, with a long queue.",
-                after: "Why: when every job needs one core or all of them, MSF never leaves idle a core that a \
-                    waiting job could use, and Theorem 1 proves it throughput-optimal (MSF is MSFQ with ℓ = 0): its queue stays put up to \
-                    the capacity, however long its phases. The long queue of the first step is slow phases, not \
-                    growth. MSFQ keeps the same frontier with short phases. Follow a tested load in the map's \
-                    table to watch the queue there.",
+                   unit, the capacity; the first step ran both at 7.5, just below it, MSF with a long queue.",
+                after: "Why: when every job needs one core or all of them, MSFQ never leaves idle for long a core \
+                    that a waiting job could use, and Theorem 3 proves it throughput-optimal: its queue stays put \
+                    up to the capacity. So does MSF's (Theorem 1: MSF is MSFQ with ℓ = 0), but look at its row: \
+                    near and past the capacity its phases grow with its queue (a phase of large jobs serves one \
+                    per time unit while 7.8 arrive), so no run of the map's length decides there, and the map \
+                    says so with an undecided band rather than guess. Follow a tested load in the map's table \
+                    to watch the queue there.",
                 link: "preset=msfq-d1&policy=msf,msfq:l=31&seed=1&horizon=400000&map=4",
                 highlight: "stability-map",
                 question: Some(Question {
-                    prompt: "Where will MSF's frontier sit on this mix?",
+                    prompt: "Where will MSFQ's frontier sit on this mix?",
                     choices: &[
                         "at the capacity, 7.805",
-                        "near 7.5, where its queue was so long in the first step",
+                        "near 7.5, where MSF's queue was so long in the first step",
                         "well below 7.5",
                     ],
                     answer: 0,
                 }),
-                check: Check::Frontier { policy: "msf", fraction: 1.0, within: 0.05 },
-                source: "MSFQ §5.1 (Theorem 1: MSFQ is throughput-optimal for every ℓ, and ℓ = 0 is MSF: §4.2), \
+                check: Check::Frontier { policy: "msfq:l=31", fraction: 1.0, within: 0.05 },
+                source: "MSFQ §5.1 (Theorem 3: MSFQ is throughput-optimal for every ℓ; Theorem 1, ℓ = 0, is MSF: §4.2), \
                      §1 Fig. 1 (k = 32, λ = 7.5 close to the limit 7.805)",
             },
         ],
