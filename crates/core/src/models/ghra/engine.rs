@@ -27,7 +27,7 @@ use super::state::{Event, GhraConfig, GhraEvent, GhraJob, GhraState, QueueRef};
 use super::stats::GhraStats;
 use crate::des::{Clocks, EventDriven, EventQueue, run_until};
 use crate::limits::MAX_WAITING;
-use crate::metrics::{TrendVerdict, trend_verdict};
+use crate::metrics::VerdictWatch;
 use crate::resources::Resources;
 use crate::rng::Streams;
 use crate::workload::sample;
@@ -130,8 +130,9 @@ impl GhraSim {
     }
 
     /// Whether Q(t) grows: the verdict the report and the page state.
-    pub fn trend(&self) -> TrendVerdict {
-        trend_verdict(self.stats.waiting.points(), self.now)
+    /// The verdict on the waiting jobs: the one the report and the page state.
+    pub fn verdict(&self) -> &VerdictWatch {
+        self.stats.waiting.watch().expect("the waiting jobs are judged")
     }
 
     pub fn stats(&self) -> &GhraStats {
