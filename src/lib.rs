@@ -31,8 +31,12 @@ pub mod sweep;
 pub mod trace_file;
 
 /// Mounts the app on `<body>`, with a panic hook that shows what happened on the page. In a
-/// Web Worker (the sweep's, which loads this same module) there is no page: nothing to do.
+/// Web Worker (the race's and the sweep's, which load this same module) there is no page:
+/// only the clock is lent, there as here.
 pub fn start() {
+    // Scripts' wall-clock safety net (the core has no clock of its own in the browser); their
+    // budget proper counts operations and needs none.
+    packlab_core::script::set_clock(dom::workers::now_ms);
     if web_sys::window().is_none() {
         return;
     }

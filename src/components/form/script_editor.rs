@@ -53,8 +53,9 @@ pub fn ScriptEditor(props: &ScriptEditorProps) -> Html {
         });
     }
     // The core's verdict on the text as it stands: compiled, `fn schedule(ctx)` defined, and
-    // top-level code run under the limits.
-    let problems = script::check(&text);
+    // top-level code run under the limits and the budget (at most a tenth of a second or so,
+    // once per text, not on every render). Its messages come escaped from the core.
+    let problems = use_memo((*text).clone(), |text| script::check(text));
     let oninput = {
         let text = text.clone();
         Callback::from(move |e: InputEvent| {

@@ -115,20 +115,37 @@ pub fn decode_link(input: &str) -> (Link, Vec<ConfigError>) {
     if let Err(e) = scenario.follow(&chosen.scenario, &chosen.scenario, &applied) {
         errors.push(e);
     }
-    // Relations between keys: revert the key the error names if the link set it, otherwise
-    // the related key the link set last, until the scenario is valid.
+    // Relations between keys: revert the key the error names if the link set it; otherwise
+    // the key the link set whose own value brings the error (`cores=3` on msfq-d2 is refused
+    // under `classes`), else the related key the link set last; until the scenario is valid.
+    // Each error is said once, and the link's other keys stay.
     while let Err(e) = scenario.validate() {
-        errors.push(e.clone());
+        let reverted = |key: &str| {
+            let mut trial = scenario.clone();
+            let original = chosen.scenario.get(key).expect("a known key");
+            trial.set(key, &original).is_ok() && trial.validate().err().as_ref() != Some(&e)
+        };
         let culprit = if applied.contains(&e.key.as_str()) {
-            e.key.clone()
+            Some(e.key.clone())
         } else {
-            match applied.iter().rev().find(|k| RELATED.contains(k)) {
-                Some(k) => k.to_string(),
-                None => {
-                    scenario = chosen.scenario.clone();
-                    break;
-                }
-            }
+            applied
+                .iter()
+                .rev()
+                .find(|k| reverted(k))
+                .or_else(|| applied.iter().rev().find(|k| RELATED.contains(k)))
+                .map(|k| k.to_string())
+        };
+        // Said under the key the link gave, with the relation it broke.
+        let said = match &culprit {
+            Some(k) if *k != e.key => ConfigError::new(k.clone(), format!("{}: {}", e.key, e.message)),
+            _ => e.clone(),
+        };
+        if !errors.contains(&said) {
+            errors.push(said);
+        }
+        let Some(culprit) = culprit else {
+            scenario = chosen.scenario.clone();
+            break;
         };
         let original = chosen.scenario.get(&culprit).expect("a known key");
         scenario.set(&culprit, &original).expect("preset values are valid");
@@ -316,6 +333,16 @@ mod tests {
         assert_eq!(errors.len(), 8, "one per threshold of the preset: {errors:?}");
         assert_eq!(link.policies, vec![PolicySpec::parse("fcfs").unwrap()]);
         assert!(!link.named_policies);
+        // A key refused under another's name (`cores` under `classes`) is the one reverted,
+        // said once; the link's other keys stay.
+        let (link, errors) = decode_link("preset=msfq-d2&cores=3&horizon=105&seed=411");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].key, "cores");
+        assert!(errors[0].message.starts_with("classes: a class needs 32 cores"), "{errors:?}");
+        assert_eq!(
+            (link.scenario.get("cores").unwrap(), link.scenario.horizon(), link.scenario.seed()),
+            ("32".into(), 105, 411)
+        );
         let (_, errors) = decode_link("preset=nope");
         assert_eq!(errors[0].key, "preset");
         let (link, errors) = decode_link("");

@@ -11,7 +11,7 @@ use crate::model::policy::{Policy, PolicySpec};
 use crate::models::pgrr::script::{Contexts, Ctx, SCRIPTING, register};
 use crate::models::pgrr::{PgrrContext, PgrrPolicy, Pgrr, boxed};
 use crate::script::lease::Lease;
-use crate::script::{self, Program};
+use crate::script::{self, Program, RunBudget};
 use crate::ConfigError;
 
 pub const POLICY: Policy<Pgrr> = Policy::new(
@@ -23,10 +23,12 @@ pub const POLICY: Policy<Pgrr> = Policy::new(
 .params(script::PARAMS)
 .shared();
 
-/// A compiled script; clones (the timeline's checkpoints) share it.
+/// A compiled script, and what this run has spent of its budget; clones (the timeline's
+/// checkpoints) share the script and carry the spending.
 #[derive(Debug, Clone)]
 pub struct Scripted {
     program: Rc<Program>,
+    run: RunBudget,
 }
 
 impl Scripted {
@@ -34,13 +36,13 @@ impl Scripted {
     pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
         // The spec's script, or the model's first starting point: what the editor shows too.
         let source = SCRIPTING.source_of(spec).map_err(|m| spec.error(m))?;
-        Ok(Self { program: Rc::new(Program::compile(&source, register)?) })
+        Ok(Self { program: Rc::new(Program::compile(&source, register)?), run: RunBudget::default() })
     }
 }
 
 impl PgrrPolicy for Scripted {
     fn schedule(&mut self, ctx: &mut PgrrContext<'_>) -> Result<(), EngineError> {
-        Lease::<Contexts>::lend(ctx, |lease| self.program.call(rhai::Dynamic::from(Ctx(lease.clone()))))
+        Lease::<Contexts>::lend(ctx, |lease| self.program.call(rhai::Dynamic::from(Ctx(lease.clone())), &mut self.run))
             .map_err(|e| EngineError::Script { message: e.to_string() })
     }
 }
