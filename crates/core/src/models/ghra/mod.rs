@@ -20,10 +20,13 @@ pub mod state;
 pub mod stats;
 pub mod summary;
 pub mod theory;
+mod ticks;
 pub mod vms;
 
 #[cfg(test)]
 mod engine_tests;
+#[cfg(test)]
+mod thinning_tests;
 
 pub use engine::GhraSim;
 pub use policy::{GhraContext, GhraDecision, GhraObservation, GhraPolicy, LastStart, boxed};
@@ -31,6 +34,7 @@ pub use scenario::GhraScenario;
 pub use state::{GhraConfig, GhraEvent, GhraJob, GhraState, QueueRef, Source};
 pub use stats::GhraStats;
 pub use summary::GhraSummary;
+pub use ticks::ClockMode;
 pub use vms::{Fleet, ServerKind, VmCatalog};
 
 use crate::ConfigError;
