@@ -51,9 +51,14 @@ impl SumTree {
             return;
         }
         self.nodes[at] = weight;
+        // Each parent is its two children's sum. The new sum is carried up in a register
+        // rather than read back from the node just written; addition is commutative in IEEE
+        // 754, so `sum + sibling` has the bits of `left + right` either way.
+        let mut sum = weight;
         while at > 1 {
+            sum += self.nodes[at ^ 1];
             at /= 2;
-            self.nodes[at] = self.nodes[2 * at] + self.nodes[2 * at + 1];
+            self.nodes[at] = sum;
         }
     }
 

@@ -61,11 +61,15 @@ impl Resources {
     pub fn fits_with(&self, other: &Self, capacity: &Self) -> bool {
         debug_assert_eq!(self.dims, other.dims);
         debug_assert_eq!(self.dims, capacity.dims);
-        self.as_slice()
-            .iter()
-            .zip(other.as_slice())
-            .zip(capacity.as_slice())
-            .all(|((a, b), c)| a.checked_add(*b).is_some_and(|s| s <= *c))
+        // Every lane with no early exit (lanes past `dims` count as fitting): a few compares
+        // the compiler does side by side, where a loop that stopped at the first full resource
+        // took a branch per resource (GH-RA's clocks ask this at every start and departure).
+        // A sum that overflows does not fit.
+        let dims = self.dims as usize;
+        (0..MAX_RESOURCES).fold(true, |ok, r| {
+            let (sum, overflow) = self.amounts[r].overflowing_add(other.amounts[r]);
+            ok & (r >= dims || (!overflow & (sum <= capacity.amounts[r])))
+        })
     }
 
     /// Componentwise sum. Callers check capacity first, so overflow is a bug.

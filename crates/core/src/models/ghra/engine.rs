@@ -40,7 +40,11 @@ pub struct GhraSim {
     pub(super) config: GhraConfig,
     pub(super) policy: Box<dyn GhraPolicy>,
     pub(super) state: GhraState,
+    /// Departures (and, every tick simulated, clock ticks). The next arrival and the next
+    /// thinned tick are kept beside it: one of each is ever pending, so a heap push and pop
+    /// per job are saved.
     pub(super) events: EventQueue<Event>,
+    pub(super) next_arrival: Option<f64>,
     pub(super) ticks: Ticks,
     pub(super) streams: Streams,
     pub(super) stats: GhraStats,
@@ -100,10 +104,7 @@ impl GhraSim {
             })
             .collect();
         let mut streams = Streams::new(seed);
-        let mut events = EventQueue::new();
-        if total_rate > 0.0 {
-            events.push(sample::exponential(&mut streams.arrivals, total_rate), Event::Arrival);
-        }
+        let next_arrival = (total_rate > 0.0).then(|| sample::exponential(&mut streams.arrivals, total_rate));
         let stats = GhraStats::new(&config);
         let distributed = policy.distributed();
         let mut sim = Self {
@@ -112,7 +113,8 @@ impl GhraSim {
             config,
             policy,
             state,
-            events,
+            events: EventQueue::new(),
+            next_arrival,
             streams,
             stats,
             now: 0.0,
@@ -275,8 +277,7 @@ impl GhraSim {
         let service = self.config.service.sample(&mut self.streams.service, self.config.mean_service[j]);
         let job = GhraJob { id: self.next_id, arrival: self.now, service };
         self.next_id += 1;
-        let next = self.now + sample::exponential(&mut self.streams.arrivals, self.total_rate);
-        self.events.push(next, Event::Arrival);
+        self.next_arrival = Some(self.now + sample::exponential(&mut self.streams.arrivals, self.total_rate));
 
         // The routing's notes are its own: not those of a clock tick that started nothing.
         self.log.drop_notes();
@@ -367,21 +368,23 @@ impl GhraSim {
 
 impl EventDriven for GhraSim {
     fn next_time(&self) -> Option<f64> {
-        match (self.events.peek_time(), self.ticks.next()) {
-            (Some(event), Some(tick)) => Some(event.min(tick)),
-            (event, tick) => event.or(tick),
+        let (heap, tick) = (self.events.peek_time(), self.ticks.next());
+        match (heap, self.next_arrival) {
+            (Some(h), Some(a)) => Some(tick.map_or(h.min(a), |t| t.min(h.min(a)))),
+            (h, a) => match h.or(a) {
+                Some(e) => Some(tick.map_or(e, |t| t.min(e))),
+                None => tick,
+            },
         }
     }
 
     fn step(&mut self) -> Result<(), EngineError> {
-        // The superposed clocks' tick, unless an arrival or a departure comes first (or at
-        // the same time: heap events first).
-        let tick = self.ticks.next().filter(|&t| self.events.peek_time().is_none_or(|e| t < e));
-        let event = if let Some(t) = tick {
-            self.now = t;
-            self.tick(None).expect("an acting tick finds room")
-        } else {
-            let Some((t, event)) = self.events.pop() else { return Ok(()) };
+        // The earliest of the heap's next event, the next arrival and the superposed clocks'
+        // next tick; at equal times in that order.
+        let (heap, arrival, tick) = (self.events.peek_time(), self.next_arrival, self.ticks.next());
+        let heap_first = heap.is_some_and(|h| arrival.is_none_or(|a| h <= a) && tick.is_none_or(|t| h <= t));
+        let event = if heap_first {
+            let Some((t, event)) = self.events.pop() else { unreachable!("peeked") };
             match event {
                 Event::Tick(tick) if !self.ticks.is_current(tick) => {
                     self.stale += 1;
@@ -396,16 +399,20 @@ impl EventDriven for GhraSim {
                     };
                     event
                 }
-                Event::Arrival => {
-                    self.now = t;
-                    self.arrive()?
-                }
                 Event::Departure { server, job_type, dummy } => {
                     self.now = t;
                     self.depart(server as usize, job_type as usize, dummy);
                     GhraEvent::Departure { server, job_type, dummy }
                 }
             }
+        } else if let Some(a) = arrival.filter(|&a| tick.is_none_or(|t| a <= t)) {
+            self.now = a;
+            self.arrive()?
+        } else if let Some(t) = tick {
+            self.now = t;
+            self.tick(None).expect("an acting tick finds room")
+        } else {
+            return Ok(());
         };
         self.handled += 1;
         self.dispatch(event)?;

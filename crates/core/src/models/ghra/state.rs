@@ -94,7 +94,6 @@ pub enum GhraEvent {
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Event {
-    Arrival,
     Departure { server: u32, job_type: u16, dummy: bool },
     Tick(Tick),
 }
