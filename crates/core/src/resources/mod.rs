@@ -61,15 +61,11 @@ impl Resources {
     pub fn fits_with(&self, other: &Self, capacity: &Self) -> bool {
         debug_assert_eq!(self.dims, other.dims);
         debug_assert_eq!(self.dims, capacity.dims);
-        // Every lane with no early exit (lanes past `dims` count as fitting): a few compares
-        // the compiler does side by side, where a loop that stopped at the first full resource
-        // took a branch per resource (GH-RA's clocks ask this at every start and departure).
-        // A sum that overflows does not fit.
-        let dims = self.dims as usize;
-        (0..MAX_RESOURCES).fold(true, |ok, r| {
-            let (sum, overflow) = self.amounts[r].overflowing_add(other.amounts[r]);
-            ok & (r >= dims || (!overflow & (sum <= capacity.amounts[r])))
-        })
+        self.as_slice()
+            .iter()
+            .zip(other.as_slice())
+            .zip(capacity.as_slice())
+            .all(|((a, b), c)| a.checked_add(*b).is_some_and(|s| s <= *c))
     }
 
     /// Componentwise sum. Callers check capacity first, so overflow is a bug.
@@ -88,6 +84,14 @@ impl Resources {
             *a = a.checked_sub(b).expect("resource amount underflow");
         }
         out
+    }
+
+    /// `self ≤ other` in every dimension, compared without an early exit: for asking of
+    /// several demands whether each fits the same free room (GH-RA's clocks, at every start
+    /// and departure), where the branch of a loop that stops at the first full resource is
+    /// hard to predict.
+    pub fn fits_in(&self, free: &Self) -> bool {
+        self.as_slice().iter().zip(free.as_slice()).fold(true, |ok, (a, b)| ok & (a <= b))
     }
 
     /// `self ≤ other` in every dimension.

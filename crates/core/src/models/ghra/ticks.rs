@@ -145,9 +145,12 @@ impl Ticks {
             return;
         }
         let (mut changed, mut central) = (false, false);
+        // One type fits when its demand fits the room left (the same as `state.fits`: what is
+        // used never exceeds the capacity, so the difference is exact).
+        let free = state.capacities[server].minus(&state.used[server]);
         for j in 0..self.types {
             let slot = server * self.types + j;
-            let fits = state.fits(j, server);
+            let fits = state.demands[j].fits_in(&free);
             if fits == self.fits[slot] {
                 continue;
             }
