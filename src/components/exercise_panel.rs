@@ -85,19 +85,9 @@ pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
     let status = match &*checking {
         Checking::Idle => String::new(),
         Checking::Running(done) => format!("Checking… {:.0}%", done * 100.0),
-        Checking::Done(Ok(Verdict::Pass { decisions })) => {
-            format!("Pass: all {decisions} decisions are the same as {reference}'s, on the same arrivals.")
-        }
-        Checking::Done(Ok(Verdict::Differs(d))) => format!(
-            "Not yet: decision {} differs from {reference}'s, at {} {}; the decisions before it agreed.",
-            d.decision,
-            props.time_word,
-            packlab_core::format::moment(d.time())
-        ),
-        Checking::Done(Ok(Verdict::Stopped { decisions, message })) => {
-            format!("Your script stopped after {decisions} decisions that agreed: {message}")
-        }
-        Checking::Done(Err(message)) => format!("The check could not start: {message}"),
+        // The core's sentence, the one `packlab exercise --check` prints.
+        Checking::Done(Ok(verdict)) => verdict.sentence(&reference, props.time_word),
+        Checking::Done(Err(message)) => packlab_core::exercises::could_not_start(message),
     };
     let outcome = match &*checking {
         Checking::Done(Ok(Verdict::Pass { .. })) => "pass",

@@ -72,7 +72,8 @@ fn target_at(finder: &Finder, frame: &Frame, at: (f64, f64)) -> Option<Target> {
     })
 }
 
-/// The verdict as the table says it.
+/// The verdict as an identifier, in `data-verdict` attributes and class names (the words
+/// people read are [`Verdict::word`]'s).
 pub fn verdict_word(verdict: Verdict) -> &'static str {
     match verdict {
         Verdict::Stable => "stable",
@@ -84,7 +85,7 @@ pub fn verdict_word(verdict: Verdict) -> &'static str {
 /// What a point says of itself (the table's link says the same).
 pub fn point_label(finder: &Finder, cell: usize, load: f64, verdict: Verdict) -> String {
     let policy = &finder.labels()[finder.cells[cell].policy];
-    format!("{policy} at load {}: {}; open the lab there", sig(load), verdict_word(verdict))
+    format!("{policy} at load {}: {}; open the lab there", sig(load), verdict.word())
 }
 
 /// The lab's address at a point of the map (relative: `?…`).

@@ -15,10 +15,12 @@ use std::rc::Rc;
 use packlab_core::ConfigError;
 use packlab_core::model::table::sig;
 use packlab_core::scenario::Setup;
-use packlab_core::stability::{Finder, MAP_MAX_REPS, MapSpec, Status, Verdict, below_proven, probed};
+use packlab_core::stability::{
+    COVERAGE_RULE, Finder, MAP_MAX_REPS, MapSpec, Status, Verdict, below_proven, not_proven, probed,
+};
 use yew::prelude::*;
 
-use crate::components::map_chart::{MapChart, point_label, verdict_word};
+use crate::components::map_chart::{MapChart, point_label};
 use crate::dom::page::{current_link, value_of};
 use crate::dom::workers::now_ms;
 use crate::state::Action;
@@ -363,6 +365,8 @@ fn map_body(run: &MapRun, theme: packlab_plot::Theme) -> Html {
         status += ": done";
     }
     let warnings = below_proven(finder);
+    // The theorems' fractions drawn apart, with the hypotheses that fail here.
+    let unproven = not_proven(finder);
     let done = run.done_ms.is_some() && run.ended.is_none();
     // How the map ended, when it did not simply narrow every interval.
     let ended = match &run.ended {
@@ -389,13 +393,18 @@ fn map_body(run: &MapRun, theme: packlab_plot::Theme) -> Html {
                 </div>
             }
             <MapChart finder={finder.clone()} {theme} />
+            if !unproven.is_empty() {
+                <ul class="map-notes" id="map-not-proven">
+                    { for unproven.iter().map(|n| html! { <li>{ format!("Not proven here: {n}") }</li> }) }
+                </ul>
+            }
             <MapTable finder={finder.clone()} />
         </div>
     }
 }
 
 fn verdict_class(verdict: Verdict) -> (&'static str, &'static str, &'static str) {
-    let word = verdict_word(verdict);
+    let word = verdict.word();
     match verdict {
         Verdict::Stable => ("verdict stable", "✓", word),
         Verdict::Unstable => ("verdict unstable", "✗", word),
@@ -432,28 +441,39 @@ fn MapTable(props: &MapTableProps) -> Html {
             <thead><tr>
                 <th scope="col">{ "Policy" }</th>
                 if let Some(label) = &axis_label { <th scope="col">{ label }</th> }
-                <th scope="col">{ "Interval [lo, hi]" }</th><th scope="col">{ "Search" }</th>
+                <th scope="col" title={COVERAGE_RULE}>{ "Boundary in" }</th><th scope="col">{ "Search" }</th>
                 <th scope="col">{ "Capacity" }</th><th scope="col">{ "Proven" }</th>
                 <th scope="col">{ "Loads tested" }</th>
             </tr></thead>
             <tbody>
                 { for finder.cells.iter().enumerate().map(|(index, c)| {
                     let (lo, hi) = (c.lo.map(|t| t.load), c.hi.map(|t| t.load));
-                    let interval = format!("[{}, {}]{}", number(lo), number(hi),
-                        if c.hi_undecided { " (hi undecided)" } else { "" });
+                    // Where the test places the boundary: lo less its 0.5% resolution, up to hi.
+                    let boundary = c.boundary();
+                    let interval = format!(
+                        "[{}, {}]{}",
+                        number(boundary.map(|b| b.0)),
+                        number(boundary.map(|b| b.1).filter(|h| h.is_finite())),
+                        c.band().map_or(String::new(), |(a, b)| format!(", undecided in [{}, {}]", sig(a), sig(b)))
+                    );
                     let status = if c.status == Status::Searching { "searching".to_string() } else { c.status.describe().to_string() };
                     html! {
                         <tr data-policy={finder.setup.policies[c.policy].to_string()} data-label={labels[c.policy].clone()}
                             data-value={finder.values[c.value].to_string()}
                             data-lo={lo.map(|v| v.to_string()).unwrap_or_default()}
                             data-hi={hi.map(|v| v.to_string()).unwrap_or_default()}
+                            data-boundary-lo={boundary.map(|b| b.0.to_string()).unwrap_or_default()}
                             data-status={status.clone()}>
                             <th scope="row">{ &labels[c.policy] }</th>
                             if axis_label.is_some() { <td>{ sig(finder.values[c.value]) }</td> }
                             <td>{ interval }</td>
                             <td>{ format!("{status}, {} runs", c.runs) }</td>
                             <td>{ number(c.theory.capacity.as_ref().map(|k| k.load)) }</td>
-                            <td>{ number(c.theory.proven_load()) }</td>
+                            if let Some((stated, why)) = c.theory.not_proven() {
+                                <td class="not-proven" title={why}>{ format!("{} not proven here", sig(stated)) }</td>
+                            } else {
+                                <td>{ number(c.theory.proven_load()) }</td>
+                            }
                             <td class="map-loads">
                                 { for probed.iter().filter(|p| p.cell == index).map(|p| {
                                     let t = p.tested;

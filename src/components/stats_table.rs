@@ -1,7 +1,7 @@
 //! The stats table: one row per policy, numbers both visible and as `data-*` attributes for
 //! tests and scripts.
 
-use packlab_core::metrics::{VERDICT_RULE, verdict_word};
+use packlab_core::metrics::{Reason, VERDICT_RULE};
 use packlab_core::model::{JobTime, RewardReference};
 use yew::prelude::*;
 
@@ -38,7 +38,13 @@ pub fn StatsTable(props: &StatsTableProps) -> Html {
     let job_time = props.job_time;
     let unit = props.unit;
     let time_header = if unit == "slots" { "Slots".to_string() } else { "Time".to_string() };
-    let columns = Columns { job_time, queues: props.queues, rewards: props.rewards, reward: props.reward };
+    let columns = Columns {
+        slotted: unit == "slots",
+        job_time,
+        queues: props.queues,
+        rewards: props.rewards,
+        reward: props.reward,
+    };
     html! {
         <div id="stats" data-greedy-reward={props.reward.map(|r| r.greedy.to_string())}
             data-optimal-reward={props.reward.map(|r| r.optimal.to_string())}>
@@ -101,6 +107,8 @@ pub fn StatsTable(props: &StatsTableProps) -> Html {
 
 /// Which columns the table has.
 struct Columns {
+    /// Whether time comes in slots (how the verdict names its next look).
+    slotted: bool,
     job_time: Option<JobTime>,
     queues: bool,
     rewards: bool,
@@ -117,12 +125,22 @@ fn occupancy(lane: &LaneStats) -> String {
     }
 }
 
-/// The verdict as the CLI words it, or "–" before anything was measured.
-fn verdict(lane: &LaneStats) -> &'static str {
-    match lane.unstable {
-        Some(unstable) if lane.measured > 0 => verdict_word(unstable),
-        _ => "–",
-    }
+/// The verdict as the CLI words it ("–" where nothing waits), what it rests on or waits for
+/// (the cell's tooltip), and, while undecided, when it looks next.
+fn verdict(lane: &LaneStats, unit: &str) -> Html {
+    let Some(judgement) = lane.verdict else { return html! { { "–" } } };
+    let time = if unit == "slots" { "slot" } else { "time" };
+    let waiting = match judgement.reason {
+        Reason::Decided => None,
+        _ if judgement.next.is_finite() => {
+            Some(format!("next look at {time} {}", packlab_core::format::moment(judgement.next)))
+        }
+        _ => Some("a longer run may decide".to_string()),
+    };
+    html! { <>
+        { judgement.verdict.word() }
+        if let Some(waiting) = waiting { <span class="verdict-wait">{ waiting }</span> }
+    </> }
 }
 
 fn row(lane: &LaneStats, columns: &Columns) -> Html {
@@ -138,7 +156,8 @@ fn row(lane: &LaneStats, columns: &Columns) -> Html {
             data-arrivals={lane.arrivals.to_string()}
             data-queue={lane.queue.to_string()}
             data-mean-queue={lane.mean_queue.to_string()}
-            data-unstable={lane.unstable.map(|u| u.to_string())}
+            data-unstable={lane.verdict.map(|j| j.unstable().to_string())}
+            data-verdict={lane.verdict.map(|j| j.verdict.word())}
             data-mean-occupancy={lane.mean_occupancy.to_string()}
             data-mean-response={mean("response")}
             data-mean-delay={mean("delay")}
@@ -156,7 +175,9 @@ fn row(lane: &LaneStats, columns: &Columns) -> Html {
             if columns.queues {
                 <td class="num">{ group_digits(lane.queue) }</td>
                 <td class="num">{ format_mean(lane.mean_queue, lane.measured) }</td>
-                <td class="verdict">{ verdict(lane) }</td>
+                <td class="verdict" title={lane.verdict.map(|j| j.explain(if columns.slotted { "slot" } else { "time" }))}>
+                    { verdict(lane, if columns.slotted { "slots" } else { "time units" }) }
+                </td>
             }
             if columns.rewards {
                 <td class="num">{ lane.mean_reward.map_or_else(|| "–".to_string(), |r| group_decimal(r, 1)) }</td>

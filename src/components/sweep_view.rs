@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use packlab_core::metrics::VERDICT_RULE;
 use packlab_core::scenario::Setup;
 use packlab_core::sweep::{Cell, SweepPlan};
 use packlab_plot::GraphChart;
@@ -227,7 +228,7 @@ fn SweepTable(props: &SweepTableProps) -> Html {
             <thead><tr>
                 <th>{ "Policy" }</th><th>{ plan.key_label() }</th><th>{ "Figure" }</th><th>{ "Mean" }</th>
                 <th>{ "95% interval" }</th>
-                if queues { <th>{ "Unstable runs" }</th> }
+                if queues { <th title={VERDICT_RULE}>{ "Verdict" }</th> }
             </tr></thead>
             <tbody>
                 { for props.cells.iter().map(|c| {
@@ -241,7 +242,11 @@ fn SweepTable(props: &SweepTableProps) -> Html {
                             <td>{ figures[c.figure].label }</td>
                             <td>{ format!("{:.3}", s.value) }</td>
                             <td>{ format!("[{:.3}, {:.3}]", s.ci[0], s.ci[1]) }</td>
-                            if queues { <td>{ format!("{} of {}", s.unstable_reps, s.reps) }</td> }
+                            if queues {
+                                <td title={s.verdict.map(|j| j.explain("time"))}>
+                                    { s.verdict.map_or("–", |j| j.verdict.word()) }
+                                </td>
+                            }
                         </tr>
                     }
                 }) }

@@ -45,7 +45,7 @@ pub fn TourPanel(props: &TourPanelProps) -> Html {
                 policy: l.policy.clone(),
                 label: l.label.clone(),
                 mean_queue: l.mean_queue,
-                unstable: l.unstable,
+                verdict: l.verdict.map(|j| j.verdict),
                 normalized_reward: l.mean_reward,
                 greedy_reward: snapshot.reward.map(|r| r.greedy),
                 optimal_reward: snapshot.reward.map(|r| r.optimal),
@@ -120,9 +120,13 @@ pub fn TourPanel(props: &TourPanelProps) -> Html {
                         _ => String::new(),
                     };
                     html! { <>
-                        <p class="tour-check" id="tour-check" role="status" data-holds={holds.to_string()}>
+                        <p class="tour-check" id="tour-check" role="status" data-holds={holds.map_or("undecided".to_string(), |h| h.to_string())}>
                             { verdict }{ statement }
-                            if !holds { { " (not what this step expects: the scenario was changed)" } }
+                            { match holds {
+                                Some(true) => "",
+                                Some(false) => " (not what this step expects: the scenario was changed)",
+                                None => " (not yet decided at this horizon: the verdict's tooltip says what it waits for)",
+                            } }
                         </p>
                         if !step.after.is_empty() {
                             <p class="tour-after" id="tour-after">{ step.after }</p>

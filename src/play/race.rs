@@ -452,7 +452,7 @@ impl Race {
                     slot: run.time(),
                     queue: r.queue_len,
                     mean_queue: r.mean_queue,
-                    unstable: run.trend().map(|t| t.unstable),
+                    verdict: run.verdict(),
                     mean_occupancy: r.mean_occupancy,
                     mean_job_time: r.mean_job_time,
                     analysis: lane.analysis.as_ref().map(|a| (a.mean_response, format!("{} analysis", lane.label))),

@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use packlab_core::decisions::Decision;
+use packlab_core::metrics::Judgement;
 use packlab_core::model::{JobTime, ModelInfo, RewardReference};
 use packlab_core::view::ClusterView;
 use packlab_plot::Point;
@@ -37,9 +38,9 @@ pub struct LaneStats {
     pub queue: u64,
     /// Time-average number of waiting jobs after the warm-up (the CLI's `mean_queue`).
     pub mean_queue: f64,
-    /// The instability verdict so far (the CLI's `unstable`, on the page's series); `None`
-    /// where nothing waits.
-    pub unstable: Option<bool>,
+    /// The verdict on the queue as of the run's last look (the CLI's `verdict` at the
+    /// horizon); `None` where nothing waits.
+    pub verdict: Option<Judgement>,
     /// Time-average occupied fraction of the capacity after the warm-up.
     pub mean_occupancy: f64,
     /// Mean per-job time of the measured jobs (response time, delay: [`Snapshot::job_time`]),

@@ -1,12 +1,42 @@
 // Issue 34: an exercise. The tour step asks for best fit; a wrong script (first fit) is
 // checked against BF-J on the same arrivals and its first different start is shown beside the
 // reference's; the right one passes. axe finds nothing on the open exercise.
+// Issue 52: the page's verdicts are the CLI's: `packlab exercise write-best-fit --check` prints
+// the same sentence and the same two decisions for first fit, and passes the shipped best fit
+// with the same count.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { ROOT, copyLink, labTest } from './harness.mjs';
+import { ROOT, cliCommand, copyLink, labTest } from './harness.mjs';
+
+/**
+ * `packlab exercise ID --check FILE --json` on `source`: its one JSON line (the command exits 1
+ * when the script does not pass, which is not an error here).
+ */
+function cliVerdict(id, source) {
+  const dir = mkdtempSync(join(tmpdir(), 'packlab-exercise-'));
+  const file = join(dir, 'attempt.rhai');
+  writeFileSync(file, source);
+  const [command, prefix] = cliCommand();
+  const args = [...prefix, 'exercise', id, '--check', file, '--json'];
+  let stdout;
+  try {
+    stdout = execFileSync(command, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30 * 60_000 });
+  } catch (err) {
+    if (err.status !== 1 || !err.stdout) throw new Error(`${command} ${args.join(' ')} failed: ${err.message}\n${err.stderr ?? ''}`);
+    stdout = err.stdout;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return JSON.parse(stdout.trim());
+}
+
+// The shipped best fit: the editor's starting point for BF-J, which the exercise hides.
+const SHIPPED_BEST_FIT = readFileSync(join(ROOT, 'crates/core/src/models/pgrr/scripts/best_fit.rhai'), 'utf8');
 
 const AXE = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 
@@ -62,7 +92,7 @@ async function check(page) {
   return page.getAttribute('#exercise-result', 'data-outcome');
 }
 
-labTest('issue 34: an exercise checks a written best fit against BF-J: the first different start side by side, then a pass', async (open) => {
+labTest('issue 34, 52: an exercise checks a written best fit against BF-J: the first different start side by side, as the CLI prints it, then a pass', async (open) => {
   const page = await open('tour=write-best-fit', { waitFor: '#exercise' });
   assert.match(await page.textContent('#tour'), /Write best fit yourself/);
 
@@ -82,25 +112,47 @@ labTest('issue 34: an exercise checks a written best fit against BF-J: the first
   assert.equal(await check(page), 'differs');
   assert.match(await page.textContent('#exercise-result [data-side="yours"]'), /no more decisions/);
 
-  // First fit: the first start that differs, with both decisions and their reasons.
+  // First fit: the first start that differs, with both decisions and their reasons. On five
+  // servers, job 3 (a 0.17) fits the empty server 1 and the fuller server 2: first fit takes
+  // server 1, best fit server 2.
   await write(page, FIRST_FIT);
   assert.equal(await page.locator('#exercise-result').count(), 0, 'a new script clears the old verdict');
   assert.equal(await check(page), 'differs');
-  assert.match(await page.textContent('#exercise-result h3'), /First difference: decision 3/);
+  assert.match(await page.textContent('#exercise-result h3'), /First difference: decision 4/);
   const yours = await page.textContent('#exercise-result [data-side="yours"]');
   const reference = await page.textContent('#exercise-result [data-side="reference"]');
-  assert.match(yours, /slot 575.*job 2 \(size 0\.60.*→ server 1.*the script's choice/s, yours);
-  assert.match(reference, /Reference: BF-J.*slot 274.*job 3 \(size 0\.40.*→ server 1.*best fit: the fullest server it fits/s, reference);
+  assert.match(yours, /slot 63.*job 3 \(size 0\.17.*→ server 1.*the script's choice/s, yours);
+  assert.match(reference, /Reference: BF-J.*slot 63.*job 3 \(size 0\.17.*→ server 2.*best fit: the fullest server it fits/s, reference);
   assert.equal(await page.locator('#exercise-result [data-side="reference"] tr[data-fact="fullest server it fits"]').count(), 1);
-  assert.match(await page.textContent('#exercise-status'), /Not yet: decision 3 differs from BF-J's, at slot 274/);
+  assert.match(await page.textContent('#exercise-status'), /Not yet: decision 4 differs from BF-J's, at slot 63/);
   assert.equal(await page.getAttribute('#exercise-status', 'role'), 'status', 'the verdict is announced');
   assert.deepEqual(await axeViolations(page), [], 'the exercise with its first difference');
+
+  // The CLI grades the same script with the same words and the same two decisions.
+  const cli = cliVerdict('write-best-fit', FIRST_FIT);
+  assert.equal(cli.outcome, 'differs');
+  assert.equal(await page.textContent('#exercise-status'), cli.verdict, 'the page announces what the CLI prints');
+  assert.equal(cli.difference.decision, 4);
+  for (const [side, decision] of [['yours', cli.difference.yours], ['reference', cli.difference.reference]]) {
+    const shown = `#exercise-result [data-side="${side}"]`;
+    assert.equal(await page.textContent(`${shown} .what`), decision.what, side);
+    assert.equal(await page.textContent(`${shown} .when`), `slot ${decision.time}`, side);
+    assert.equal(await page.textContent(`${shown} .why`), `why: ${decision.why}`, side);
+  }
 
   // Best fit, written another way than the starting point: every start is BF-J's.
   await write(page, BEST_FIT);
   assert.equal(await check(page), 'pass');
   assert.match(await page.textContent('#exercise-status'), /^Pass: all \d+ decisions are the same as BF-J's/);
   assert.deepEqual(await axeViolations(page), [], 'the exercise passed');
+
+  // The shipped best fit passes too, with the count the CLI prints.
+  await write(page, SHIPPED_BEST_FIT);
+  assert.equal(await check(page), 'pass');
+  const shipped = cliVerdict('write-best-fit', SHIPPED_BEST_FIT);
+  assert.equal(shipped.outcome, 'pass');
+  assert.equal(await page.textContent('#exercise-status'), shipped.verdict);
+  assert.match(shipped.verdict, /^Pass: all 1710 decisions are the same as BF-J's/);
 });
 
 // Join the shortest queue, the lowest-numbered server on ties, written by hand.

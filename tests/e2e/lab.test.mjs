@@ -1459,7 +1459,7 @@ labTest('every tour of `packlab tours` plays step by step as listed: its questio
       assert.equal(named.length, statement.split("'s queue ").length - 1, `${where}: every lane named has a row: ${statement}`);
       for (const row of named) {
         const rest = statement.slice(statement.indexOf(`${row.label}'s queue `) + row.label.length);
-        const [, verdict, mean] = rest.match(/^'s queue (?:grew|settled) \((UNSTABLE|stable)\), mean waiting (\d[\d\u202f]*\.\d+)/) ?? [];
+        const [, verdict, mean] = rest.match(/^'s queue (?:grew|settled) \((not stable|stable)\), mean waiting (\d[\d\u202f]*\.\d+)/) ?? [];
         assert.ok(row.cells.includes(verdict) && row.cells.includes(mean), `${where}: ${row.label} ${verdict} ${mean} vs ${row.cells}`);
       }
       // Every other number it quotes is on the page: in #stats or in what the step highlights.

@@ -51,6 +51,9 @@ function pageIntervals(page) {
   );
 }
 
+/** The words a verdict's identifier (`data-verdict`) reads as. */
+const WORD = { stable: 'stable', unstable: 'not stable', undecided: 'undecided' };
+
 labTest('the stability map in the page finds the CLI intervals for the same link and seeds', async (open) => {
   const page = await open(`${MAP}&map=${REPS}`);
   await page.waitForSelector('#stability-map[open]');
@@ -105,7 +108,7 @@ labTest('a tested load opens the lab there, by click or by Enter, and the link r
   const load = await first.getAttribute('data-load');
   const verdict = await first.getAttribute('data-verdict');
   assert.ok(['stable', 'unstable', 'undecided'].includes(verdict), verdict);
-  assert.match(await first.getAttribute('aria-label'), new RegExp(`load .*: ${verdict}; open the lab there`));
+  assert.match(await first.getAttribute('aria-label'), new RegExp(`load .*: ${WORD[verdict]}; open the lab there`));
   // Keyboard: focus the point and press Enter.
   await first.focus();
   await Promise.all([page.waitForURL(/load=/), page.keyboard.press('Enter')]);
@@ -225,7 +228,7 @@ labTest('the chart colours each tested load by its verdict in every theme, axe f
   const box = await page.locator('#chart-stability').boundingBox();
   await page.mouse.move(box.x + target.x + 2, box.y + target.y - 1);
   await page.waitForFunction(() => document.querySelector('#chart-stability').dataset.pointing === 'true');
-  assert.match(await page.getAttribute('#chart-stability', 'title'), new RegExp(`at load .*: unstable; open the lab there`));
+  assert.match(await page.getAttribute('#chart-stability', 'title'), new RegExp(`at load .*: not stable; open the lab there`));
   await Promise.all([page.waitForURL(/load=/), page.mouse.click(box.x + target.x + 2, box.y + target.y - 1)]);
   await page.waitForSelector('#stats tr[data-policy]');
   const opened = new URL(page.url());

@@ -24,6 +24,9 @@ pub enum Command {
     Policies,
     /// List the guided tours, with the link each step plays.
     Tours,
+    /// List the exercises (write a paper's policy as a script), describe one, or grade
+    /// scripts against it with the page's check: `packlab exercise ID --check FILE...`.
+    Exercise(crate::exercise::ExerciseArgs),
     /// Run a preset under one or more policies and report the queue statistics.
     Run(RunArgs),
     /// Run a preset over a grid (of loads, or of server counts) and draw its paper's figure.

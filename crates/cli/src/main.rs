@@ -6,6 +6,7 @@ mod bench;
 mod bounds;
 mod catalog;
 mod events;
+mod exercise;
 mod output;
 mod run;
 mod setup;
@@ -44,6 +45,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<()> {
         },
         Command::Policies => catalog::list_policies(out),
         Command::Tours => catalog::list_tours(out),
+        Command::Exercise(a) => exercise::command(a, out),
         Command::Run(a) => run::command(a, out),
         Command::Sweep(a) => sweep::command(a, out),
         Command::Merge(a) => sweep::merge(a, out),

@@ -14,7 +14,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
-use packlab_core::stability::{COLUMNS, Finder, Growth, Options, Round, TEST_RULE, below_proven, csv_rows, graph};
+use packlab_core::stability::{
+    COLUMNS, COVERAGE_RULE, Finder, Growth, Options, Round, TEST_RULE, below_proven, csv_rows, graph, not_proven,
+};
 use packlab_core::sweep::shard::{Grid, Header, Shard, ShardFile, ShardRun, merge};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -27,11 +29,20 @@ use crate::setup::resolve;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Journal {
     packlab: String,
+    /// The test the verdicts came from ([`VERDICT_TEST`]): a journal of another test's rounds
+    /// would resume a different search.
+    #[serde(default)]
+    test: String,
     link: String,
     axis: Option<String>,
-    values: Vec<f64>,
+    /// The axis values; `None` for the scenario alone (NaN, which JSON cannot hold).
+    values: Vec<Option<f64>>,
     options: JournalOptions,
 }
+
+/// The test of this version's journals: looks within one error budget, undecided loads
+/// bounding nothing.
+const VERDICT_TEST: &str = "growth test, 5% per load over its looks";
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct JournalOptions {
@@ -79,9 +90,10 @@ pub fn command(args: &StabilityArgs, out: &mut dyn Write) -> Result<()> {
     let id = setup.preset.id;
     let journal = Journal {
         packlab: Header::VERSION.to_string(),
+        test: VERDICT_TEST.to_string(),
         link: link_of(&finder),
         axis: finder.axis.map(str::to_string),
-        values: finder.values.clone(),
+        values: finder.values.iter().map(|v| v.is_finite().then_some(*v)).collect(),
         options: JournalOptions {
             reps: options.reps,
             tolerance: options.tolerance,
@@ -156,7 +168,7 @@ fn replay(path: &Path, journal: &Journal, finder: &mut Finder) -> Result<()> {
         serde_json::from_str(&first).map_err(|e| anyhow!("{name}: line 1 is not a map's header: {e}"))?;
     if &theirs != journal {
         bail!(
-            "--out: {name} is the journal of another map (its link, axis, options or version differ); give another --out or remove it"
+            "--out: {name} is the journal of another map (its link, axis, options, test or version differ); give another --out or remove it"
         );
     }
     for (i, line) in lines {
@@ -295,17 +307,38 @@ fn finish(finder: &Finder, dir: &Path, out: &mut dyn Write) -> Result<()> {
     }
     w.flush().with_context(context)?;
     write_svg(&svg_path, &packlab_plot::GraphChart::new(&graph(finder)).chart())?;
-    let shown = [2usize, 1, 3, 4, 5, 6, 7, 8, 11, 12];
+    let shown: Vec<usize> = [
+        "policy",
+        "value",
+        "lo",
+        "hi",
+        "boundary_lo",
+        "boundary_hi",
+        "undecided_lo",
+        "undecided_hi",
+        "status",
+        "runs",
+        "capacity",
+        "proven",
+        "not_proven",
+    ]
+    .iter()
+    .filter_map(|name| COLUMNS.iter().position(|c| c == name))
+    .collect();
     let header: Vec<&str> = shown.iter().map(|&i| COLUMNS[i]).collect();
-    let mut table = Table::new(&header).left(4);
+    let mut table = Table::new(&header).left(8);
     for row in &rows {
         table.row(shown.iter().map(|&i| row[i].clone()).collect());
     }
     table.notes.push(format!("test: {TEST_RULE}"));
+    table.notes.push(format!("boundary: {COVERAGE_RULE}"));
     table.notes.push("growth: the queue's growth over the runs' second halves, a fraction of the arrivals".into());
     print_table(&table, out)?;
     for warning in below_proven(finder) {
         writeln!(out, "below a proven boundary: {warning}")?;
+    }
+    for note in not_proven(finder) {
+        writeln!(out, "not proven here: {note}")?;
     }
     writeln!(out)?;
     writeln!(out, "{} rounds, {} runs", finder.rounds, finder.runs)?;

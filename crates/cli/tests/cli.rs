@@ -321,7 +321,7 @@ fn sweep_writes_runs_summary_and_chart() {
 
     let summary = read(&out.join("pgrr-a1-summary.csv"));
     let mut lines = summary.lines();
-    assert_eq!(lines.next(), Some("policy,load,reps,metric,value,ci_lo,ci_hi,unstable_reps,analysis"));
+    assert_eq!(lines.next(), Some("policy,load,reps,metric,value,ci_lo,ci_hi,verdict,analysis"));
     assert_eq!(lines.count(), 2 * 2);
 
     let svg = read(&out.join("pgrr-a1.svg"));

@@ -1,5 +1,6 @@
-//! `packlab stability`: the boundaries the papers know exactly, found within 2%; a map made in
-//! shards is the map made whole; bad flags name the flag and its range.
+//! `packlab stability`: the boundaries the papers know exactly lie in the intervals the map
+//! reports, and the intervals are narrow; a map made in shards is the map made whole; a map
+//! resumes without a run; bad flags name the flag and its range.
 //!
 //! The known answers: on pgrr-a1's mix (one server, sizes 0.4 and 0.6) VQS keeps 2/3 of the
 //! capacity and BF-J/S all of it; on pgrr-a2's (0.2 and 0.5, fixed service) best fit keeps 0.9
@@ -11,7 +12,7 @@ mod common;
 
 use common::{fails, ok, scratch};
 
-/// The map's CSV rows as (policy, lo, hi, status).
+/// The map's CSV rows as (policy, boundary_lo, boundary_hi, status).
 fn boundaries(dir: &Path, id: &str) -> Vec<(String, f64, f64, String)> {
     let text = std::fs::read_to_string(dir.join(format!("{id}-stability.csv"))).unwrap();
     let mut lines = text.lines();
@@ -21,15 +22,16 @@ fn boundaries(dir: &Path, id: &str) -> Vec<(String, f64, f64, String)> {
         .map(|line| {
             let cells: Vec<&str> = line.split(',').collect();
             let number = |name: &str| cells[col(name)].parse::<f64>().unwrap_or(f64::NAN);
-            (cells[col("policy")].to_string(), number("lo"), number("hi"), cells[col("status")].to_string())
+            let (lo, hi) = (number("boundary_lo"), number("boundary_hi"));
+            (cells[col("policy")].to_string(), lo, hi, cells[col("status")].to_string())
         })
         .collect()
 }
 
 /// Runs the map of `args` and checks each policy's interval against its known boundary: the
-/// search narrowed it, its middle is within 2% of the boundary, and neither end is more than
-/// 2% on the wrong side of it.
-fn known(name: &str, id: &str, args: &[&str], expected: &[(&str, f64)]) {
+/// search ended narrowed (or narrowed around loads it could not decide), the interval holds
+/// the boundary, and it is at most `width` of the boundary wide.
+fn known(name: &str, id: &str, args: &[&str], expected: &[(&str, f64)], width: f64) {
     let dir = scratch(name);
     let mut all = vec!["stability", "--preset", id, "--out", dir.to_str().unwrap()];
     all.extend_from_slice(args);
@@ -38,26 +40,26 @@ fn known(name: &str, id: &str, args: &[&str], expected: &[(&str, f64)]) {
     assert_eq!(found.len(), expected.len(), "{found:?}");
     for ((policy, lo, hi, status), (label, boundary)) in found.iter().zip(expected) {
         assert_eq!(policy, label);
-        assert_eq!(status, "narrowed", "{policy}: [{lo}, {hi}]");
-        let middle = (lo + hi) / 2.0;
-        assert!((middle / boundary - 1.0).abs() <= 0.02, "{policy}: [{lo}, {hi}] against {boundary}");
-        assert!(*lo <= boundary * 1.02 && *hi >= boundary * 0.98, "{policy}: [{lo}, {hi}] against {boundary}");
+        assert!(["narrowed", "narrowed to an undecided band"].contains(&status.as_str()), "{policy}: {status}");
+        assert!(*lo <= *boundary && *boundary <= *hi, "{policy}: [{lo}, {hi}] misses {boundary}");
+        assert!(hi - lo <= width * boundary, "{policy}: [{lo}, {hi}] is wider than {width} of {boundary}");
     }
 }
 
 #[test]
 fn a1_vqs_keeps_two_thirds_and_best_fit_all() {
-    known("a1", "pgrr-a1", &["--policy", "vqs,bf-js"], &[("VQS (J=2)", 2.0 / 3.0), ("BF-J/S", 1.0)]);
+    known("a1", "pgrr-a1", &["--policy", "vqs,bf-js"], &[("VQS (J=2)", 2.0 / 3.0), ("BF-J/S", 1.0)], 0.06);
 }
 
 #[test]
 fn a2_best_fit_keeps_nine_tenths_and_vqs_all() {
-    known("a2", "pgrr-a2", &["--policy", "bf-js,vqs", "--horizon", "4000000"], &[("BF-J/S", 0.9), ("VQS (J=3)", 1.0)]);
+    let args = ["--policy", "bf-js,vqs", "--horizon", "4000000"];
+    known("a2", "pgrr-a2", &args, &[("BF-J/S", 0.9), ("VQS (J=3)", 1.0)], 0.06);
 }
 
 #[test]
 fn d1_msf_keeps_the_capacity() {
-    known("d1", "msfq-d1", &["--policy", "msf"], &[("MSF", 32.0 / 4.1)]);
+    known("d1", "msfq-d1", &["--policy", "msf"], &[("MSF", 32.0 / 4.1)], 0.1);
 }
 
 #[test]
@@ -110,6 +112,37 @@ fn a_map_in_shards_is_the_map_made_whole() {
     assert_eq!(std::fs::read(whole.join("pgrr-a1-stability.csv")).unwrap(), csv.as_bytes());
 }
 
+/// A finished map without a second axis resumes from its journal and makes no run (the
+/// journal once held its one value as NaN, which JSON writes as null and could not read back).
+#[test]
+fn a_map_at_one_scenario_resumes_without_a_run() {
+    let dir = scratch("resume");
+    let args = [
+        "stability",
+        "--preset",
+        "pgrr-a1",
+        "--policy",
+        "bf-js",
+        "--horizon",
+        "100000",
+        "--reps",
+        "2",
+        "--tolerance",
+        "0.2",
+        "--out",
+        dir.to_str().unwrap(),
+    ];
+    let first = ok(&args);
+    let csv = std::fs::read(dir.join("pgrr-a1-stability.csv")).unwrap();
+    let journal = std::fs::read(dir.join("pgrr-a1-stability.jsonl")).unwrap();
+    let again = ok(&args);
+    assert_eq!(std::fs::read(dir.join("pgrr-a1-stability.jsonl")).unwrap(), journal, "no round added");
+    assert!(again.contains("wrote"), "{again}");
+    let runs = |text: &str| text.lines().find(|l| l.ends_with(" runs")).map(str::to_string);
+    assert_eq!(runs(&again), runs(&first), "the same rounds, read back");
+    assert_eq!(std::fs::read(dir.join("pgrr-a1-stability.csv")).unwrap(), csv);
+}
+
 #[test]
 fn bad_flags_name_the_flag_and_its_range() {
     let dir = scratch("bad");
@@ -122,4 +155,5 @@ fn bad_flags_name_the_flag_and_its_range() {
     fails(&["stability", "--preset", "pgrr-a1", "--set", "load=0.5", "--out", out], &["--set load"]);
     fails(&["stability", "--preset", "pgrr-a1", "--max-doublings", "9", "--out", out], &["--max-doublings", "0..=6"]);
     fails(&["stability", "--preset", "pgas-c3", "--out", out], &["nothing waits"]);
+    fails(&["stability", "--preset", "pgrr-a1", "--axis", "seed=1,2", "--out", out], &["--axis", "seed + r"]);
 }

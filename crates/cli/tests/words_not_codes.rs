@@ -93,15 +93,19 @@ fn help_speaks_in_words() {
     assert_in_words(&texts);
 }
 
-/// The listings: presets, each preset described, policies and tours.
+/// The listings: presets, each preset described, policies, tours, and the exercises, each
+/// described.
 #[test]
 fn listings_speak_in_words() {
-    let mut texts: Vec<(String, String)> = [["presets"], ["policies"], ["tours"]]
+    let mut texts: Vec<(String, String)> = [["presets"], ["policies"], ["tours"], ["exercise"]]
         .iter()
         .map(|args| (format!("packlab {}", args[0]), packlab(args)))
         .collect();
     for p in presets() {
         texts.push((format!("packlab presets --describe {}", p.id), packlab(&["presets", "--describe", p.id])));
+    }
+    for e in packlab_core::exercises::EXERCISES {
+        texts.push((format!("packlab exercise {}", e.id), packlab(&["exercise", e.id])));
     }
     assert_in_words(&texts);
 }

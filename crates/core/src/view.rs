@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::EngineError;
 use crate::decisions::DecisionLog;
-use crate::metrics::{SeriesPoint, TrendVerdict};
+use crate::metrics::{Judgement, SeriesPoint};
 use crate::resources::MAX_RESOURCES;
 
 /// Decisions a page's run keeps: the event log's length.
@@ -72,11 +72,11 @@ pub trait LiveRun: dyn_clone::DynClone {
     }
     /// The figures of this moment.
     fn readings(&self) -> Readings;
-    /// The instability verdict at this moment ([`crate::metrics::trend_verdict`] on the series
-    /// the model's report judges: Q(t), or n(t) where the paper's figures plot it), the same
-    /// the report states; `None` in a model where nothing waits (a loss system). Not in
-    /// [`Readings`]: it reads the whole series, and readings are read on every step.
-    fn trend(&self) -> Option<TrendVerdict> {
+    /// The verdict on the queue as of the run's last look ([`crate::metrics::VerdictWatch`]
+    /// on what the model's report judges: Q(t), or n(t) where the paper's figures plot it), the
+    /// same the report states at the horizon; `None` in a model where nothing waits (a loss
+    /// system).
+    fn verdict(&self) -> Option<Judgement> {
         None
     }
     /// A measured quantity over time, as interval means (empty where the model has none).

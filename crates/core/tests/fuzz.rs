@@ -1,12 +1,13 @@
 //! Fuzzing every entry point that takes user input: links (decoded, re-encoded, and the runs
 //! they name built and stepped), policy specs, scenario keys (`--set` and the page's fields),
-//! class tables and task traces.
+//! class tables, task traces and the scripts submitted to an exercise (`fuzz/exercises.rs`).
 //!
 //! Inputs come from generators seeded with what users really type: every key of every
 //! model, every value some preset holds, every policy with its parameters, the shipped class
-//! tables and a valid trace, then mutated (characters cut, repeated or swapped, numbers made
-//! extreme). The property is the same everywhere: an input is either refused with an error
-//! that names its key, or it yields something that builds and runs; nothing panics.
+//! tables, a valid trace and the exercises' scripts, then mutated (characters cut, repeated or
+//! swapped, numbers made extreme). The property is the same everywhere: an input is either
+//! refused with an error that names its key, or it yields something that builds and runs;
+//! nothing panics.
 //!
 //! `scripts/test` runs a bounded number of cases per target (`PACKLAB_FUZZ_CASES`, default
 //! below); `scripts/fuzz` runs the same targets for as long as it is left running, with fresh
@@ -28,6 +29,10 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 #[path = "fuzz/runs.rs"]
 mod runs;
 use runs::{Reached, run_briefly};
+
+/// The scripts `packlab exercise --check` reads.
+#[path = "fuzz/exercises.rs"]
+mod exercises;
 
 /// Cases per target in `scripts/test`: about ten seconds each on 2 cores.
 const DEFAULT_CASES: u32 = 400;

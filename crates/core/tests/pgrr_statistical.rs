@@ -57,9 +57,9 @@ fn a1_vqs_grows_at_its_fluid_rate_and_best_fit_stays_stable() {
         })
         .collect();
     for r in &runs[..3] {
-        assert!(r.unstable && r.final_queue > 300, "VQS seed {}: {:?}, {} waiting", r.seed, r.trend, r.final_queue);
+        assert!(r.unstable && r.final_queue > 300, "VQS seed {}: {:?}, {} waiting", r.seed, r.verdict, r.final_queue);
     }
-    let slope = mean_ci(&runs.iter().map(|r| r.trend.slope).collect::<Vec<_>>());
+    let slope = mean_ci(&runs.iter().map(|r| r.growth.unwrap().second * r.arrival_rate).collect::<Vec<_>>());
     assert!(
         (slope.lo..=slope.hi).contains(&A1_VQS_GROWTH) && slope.hi - slope.lo <= 0.5 * A1_VQS_GROWTH,
         "VQS grows by {:.3e} per slot, 95% interval [{:.3e}, {:.3e}] over {} seeds; the fluid limit is {A1_VQS_GROWTH:e}",
@@ -112,7 +112,7 @@ fn above_the_capacity_bound_every_policy_grows() {
     for id in ["pgrr-a3", "pgrr-a4"] {
         for policy in &policies {
             let r = report(id, policy, &settings);
-            assert!(r.unstable, "{id} {policy}: {:?}", r.trend);
+            assert!(r.unstable, "{id} {policy}: {:?}", r.verdict);
         }
     }
 }

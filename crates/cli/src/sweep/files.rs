@@ -22,7 +22,9 @@ struct SummaryRow {
     value: f64,
     ci_lo: f64,
     ci_hi: f64,
-    unstable_reps: usize,
+    /// The replications' verdict on the queue ("stable", "not stable", "undecided"; empty where
+    /// nothing waits).
+    verdict: &'static str,
     /// The paper's analysis of the figure at this point, where the runs carry one.
     analysis: Option<f64>,
 }
@@ -43,7 +45,7 @@ fn write_summary(path: &Path, plan: &SweepPlan, cells: &[Cell]) -> Result<()> {
     let context = || format!("writing {}", path.display());
     // The header is written here: its second column is named after the axis.
     let mut w = csv::WriterBuilder::new().has_headers(false).from_path(path).with_context(context)?;
-    let header = ["policy", plan.axis, "reps", "metric", "value", "ci_lo", "ci_hi", "unstable_reps", "analysis"];
+    let header = ["policy", plan.axis, "reps", "metric", "value", "ci_lo", "ci_hi", "verdict", "analysis"];
     w.write_record(header).with_context(context)?;
     let figures = plan.layout.figures();
     for c in cells {
@@ -55,7 +57,7 @@ fn write_summary(path: &Path, plan: &SweepPlan, cells: &[Cell]) -> Result<()> {
             value: c.summary.value,
             ci_lo: c.summary.ci[0],
             ci_hi: c.summary.ci[1],
-            unstable_reps: c.summary.unstable_reps,
+            verdict: c.summary.verdict.map_or("", |v| v.verdict.word()),
             analysis: c.summary.analysis,
         };
         w.serialize(row).with_context(context)?;
@@ -89,7 +91,7 @@ fn write_runs(path: &Path, plan: &SweepPlan, reports: &[Value]) -> Result<()> {
             for (key, value) in map {
                 if SHARED.contains(&key.as_str())
                     || key == axis
-                    || matches!(key.as_str(), "trend" | "servers" | "arrival_rate" | "censored")
+                    || matches!(key.as_str(), "verdict" | "growth" | "servers" | "arrival_rate" | "censored")
                 {
                     continue;
                 }

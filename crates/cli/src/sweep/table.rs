@@ -4,6 +4,7 @@
 use std::io::Write;
 
 use anyhow::Result;
+use packlab_core::metrics::Verdict;
 use packlab_core::sweep::{Cell, SweepPlan};
 
 use crate::output::{Table, num, print_table};
@@ -41,7 +42,7 @@ pub fn print(plan: &SweepPlan, warmup_note: Option<&str>, cells: &[Cell], out: &
     let interval = if reps > 1 { "Student t over the replications" } else { "the run's own" };
     writeln!(
         out,
-        "\n{} ± half-width of its 95% interval ({interval}); * = unstable in most replications",
+        "\n{} ± half-width of its 95% interval ({interval}); * = not stable, ? = undecided (docs/stability.md)",
         plan.layout.y_label()
     )?;
     let cell_text = |c: &Cell| {
@@ -49,7 +50,11 @@ pub fn print(plan: &SweepPlan, warmup_note: Option<&str>, cells: &[Cell], out: &
         if !s.value.is_finite() {
             return "–".to_string();
         }
-        let star = if 2 * s.unstable_reps > s.reps { "*" } else { "" };
+        let star = match s.verdict.map(|v| v.verdict) {
+            Some(Verdict::Unstable) => "*",
+            Some(Verdict::Undecided) => "?",
+            _ => "",
+        };
         let analysis = s.analysis.map_or(String::new(), |a| format!(" (analysis {})", num(a)));
         let half = (s.ci[1] - s.ci[0]) / 2.0;
         let spread = if half.is_finite() { format!(" ±{}", num(half)) } else { String::new() };

@@ -8,7 +8,7 @@ fn label(exercise: &Exercise) -> String {
 }
 
 /// The model's starting point that reproduces `exercise`'s reference: the answer.
-fn answer(exercise: &Exercise) -> &'static str {
+pub(super) fn answer(exercise: &Exercise) -> &'static str {
     let scripting = scenario_of(exercise.link).unwrap().scripting().expect("the exercise's model runs scripts");
     scripting.starters.iter().find(|s| s.policy == exercise.reference).expect("a starter reproduces it").source
 }
@@ -49,36 +49,74 @@ fn best_fit_written_another_way_passes() {
     assert!(matches!(check(&BEST_FIT, best_fit), Verdict::Pass { .. }));
 }
 
-/// First fit is not best fit: on pgrr-a1 the oldest job (a 0.6) waits for the empty server,
-/// and first fit keeps the 0.4 behind it waiting too, where best fit starts it at slot 274.
-/// The difference carries both decisions with their notes, the script's own included.
+/// First fit is not best fit: on pgrr-a4's five servers at slot 63, job 3 (a 0.17) fits the
+/// empty server 1 and server 2, whose room is 0.27; best fit puts it on server 2, first fit on
+/// server 1 (people number servers from 1, scripts from 0). The difference carries both
+/// decisions with their notes, the script's own included.
 #[test]
 fn first_fit_fails_best_fit_at_its_first_different_start() {
     let first_fit = include_str!("../models/pgrr/scripts/first_fit.rhai")
         .replace("ctx.start(job, server);", "ctx.note(\"rule\", \"first fit\");\n        ctx.start(job, server);");
     let d = difference(check(&BEST_FIT, &first_fit));
-    assert_eq!(d.decision, 3, "{d:?}");
-    assert_eq!(start(&d.reference), Some((274.0, Some(3), Some(0))));
-    assert_eq!(start(&d.yours), Some((575.0, Some(2), Some(0))));
-    assert_eq!(d.time(), 274.0);
+    assert_eq!(d.decision, 4, "{d:?}");
+    assert_eq!(start(&d.reference), Some((63.0, Some(3), Some(1))));
+    assert_eq!(start(&d.yours), Some((63.0, Some(3), Some(0))));
+    assert_eq!(d.time(), 63.0);
     let (yours, reference) = (d.yours.unwrap(), d.reference.unwrap());
     assert_eq!(reference.why, "best fit: the fullest server it fits");
+    assert_eq!(reference.what, "job 3 (size 0.17, VQ4) → server 2");
+    assert_eq!(yours.what, "job 3 (size 0.17, VQ4) → server 1");
     assert_eq!(yours.facts.first(), Some(&Fact::new("rule", "first fit")), "the script's note comes first");
     assert!(reference.facts.iter().any(|f| f.label == "fullest server it fits"), "{:?}", reference.facts);
 }
 
-/// First come first served is not MSF: it holds the 32-core job 2 at the head until the
-/// machine empties, where MSF starts the 1-core job 3 as it arrives.
+/// First come first served is not MSF: at t = 2.95, with 5 cores free, FCFS starts the older
+/// job 9 (3 cores), where MSF starts job 10, which needs all 5.
 #[test]
 fn fcfs_fails_msf_at_its_first_different_start() {
     let d = difference(check(&MSF, include_str!("../models/msfq/scripts/fcfs.rhai")));
-    assert_eq!(d.decision, 3, "{d:?}");
+    assert_eq!(d.decision, 10, "{d:?}");
     let (yours, reference) = (d.yours.as_ref().unwrap(), d.reference.as_ref().unwrap());
-    assert_eq!((reference.job, yours.job), (Some(3), Some(2)));
-    assert!(reference.time < yours.time, "{d:?}");
+    assert_eq!((reference.job, yours.job), (Some(10), Some(9)));
+    assert_eq!(reference.time, yours.time, "{d:?}");
     assert_eq!(d.time(), reference.time);
-    assert_eq!(reference.what, "job 3 (needs 1 core) starts");
-    assert_eq!(yours.what, "job 2 (needs 32 cores) starts");
+    assert_eq!(reference.what, "job 10 (needs 5 cores) starts");
+    assert_eq!(yours.what, "job 9 (needs 3 cores) starts");
+}
+
+/// The sentences the page announces and the CLI prints, from the core.
+#[test]
+fn verdicts_read_as_sentences() {
+    let first_fit = include_str!("../models/pgrr/scripts/first_fit.rhai");
+    assert_eq!(
+        check(&BEST_FIT, first_fit).sentence("BF-J", "slot"),
+        "Not yet: decision 4 differs from BF-J's, at slot 63; the decisions before it agreed."
+    );
+    assert_eq!(
+        Verdict::Pass { decisions: 1710 }.sentence("BF-J", "slot"),
+        "Pass: all 1710 decisions are the same as BF-J's, on the same arrivals."
+    );
+    let stopped = Verdict::Stopped { decisions: 2, message: "script line 2: the script threw: no".into() };
+    assert_eq!(
+        stopped.sentence("MSF", "t ="),
+        "Your script stopped after 2 decisions that agreed: script line 2: the script threw: no"
+    );
+    assert_eq!(
+        could_not_start("script line 2: syntax error"),
+        "The check could not start: script line 2: syntax error"
+    );
+}
+
+/// A submitted file is a script when it is UTF-8 text no longer than a script may be; else
+/// the message says which.
+#[test]
+fn submissions_are_utf8_scripts_of_bounded_length() {
+    assert_eq!(submission(b"fn schedule(ctx) {}".to_vec()).unwrap(), "fn schedule(ctx) {}");
+    let latin1 = b"// name: mine\n// caf\xe9\nfn schedule(ctx) {}".to_vec();
+    let why = "it is not UTF-8 text: byte 21, on line 2, is not part of a UTF-8 character";
+    assert_eq!(submission(latin1).unwrap_err(), why);
+    let long = vec![b' '; crate::script::MAX_SOURCE_BYTES + 1];
+    assert!(submission(long).unwrap_err().contains("longer than 20000 bytes"));
 }
 
 /// The skeleton the editor opens with is not the answer. Best fit's and MSF's start nothing,
@@ -155,6 +193,7 @@ fn exercises_are_found_by_name() {
     assert_eq!(exercise("write-msf").unwrap(), &MSF);
     assert_eq!((label(&BEST_FIT), label(&MSF)), ("BF-J".to_string(), "MSF".to_string()));
     assert_eq!(label(&JSQ), "Alg. 2 (JSQ) (ties=lowest)");
+    assert_eq!(exercise(" write-jsq ").unwrap(), &JSQ);
     assert!(exercise("nope").unwrap_err().message.contains("exercises are write-best-fit, write-msf, write-jsq"));
     for e in EXERCISES {
         let (link, errors) = decode_link(e.link);

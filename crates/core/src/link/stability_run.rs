@@ -56,7 +56,7 @@ impl RunTask {
         let policy = setup.policies.first().ok_or("the task's link names no policy")?;
         let scenario = point(&setup, LOAD, self.load, self.seed).map_err(|e| e.to_string())?;
         let outcome = run(setup.preset.id, &scenario, policy).map_err(|e| e.to_string())?;
-        Ok(Growth::of(&outcome))
+        Ok(crate::stability::growth(&outcome))
     }
 }
 

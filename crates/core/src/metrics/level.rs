@@ -1,7 +1,7 @@
 //! A piecewise-constant quantity measured in continuous time (SPEC 1.6): its time average
 //! over the measured window and, optionally, a bounded series of interval means.
 
-use super::{Series, SeriesPoint};
+use super::{Series, SeriesPoint, VerdictWatch};
 
 /// A piecewise-constant quantity: its value since the last change, its integral over the
 /// measured window and, optionally, a series of interval means.
@@ -21,12 +21,24 @@ pub struct Level {
     /// How far the series has been fed: `since`, or a later grid boundary that
     /// [`Level::flush`] closed while the value held.
     fed: f64,
+    /// The verdict on this quantity as a queue, where it is the one the run is judged on.
+    watch: Option<Box<VerdictWatch>>,
 }
 
 impl Level {
     /// A level that is 0 until first set (a count, an occupancy).
     pub fn new(warmup: f64, series: Option<Series>) -> Self {
-        Self { value: 0.0, since: 0.0, area: 0.0, warmup, series, fed: 0.0 }
+        Self { value: 0.0, since: 0.0, area: 0.0, warmup, series, fed: 0.0, watch: None }
+    }
+
+    /// The same level, judged as the run's queue by `watch`.
+    pub fn judged(self, watch: VerdictWatch) -> Self {
+        Self { watch: Some(Box::new(watch)), ..self }
+    }
+
+    /// The verdict on this level as a queue, where it is judged.
+    pub fn watch(&self) -> Option<&VerdictWatch> {
+        self.watch.as_deref()
     }
 
     /// A running mean of measured jobs: undefined (NaN) until the first job is measured, so
@@ -51,6 +63,9 @@ impl Level {
             if let Some(s) = &mut self.series {
                 s.add(self.fed, now, self.value);
             }
+            if let Some(w) = &mut self.watch {
+                w.add(now, self.value);
+            }
             let from = super::later(self.since, self.warmup);
             if now > from {
                 self.area += self.value * (now - from);
@@ -64,6 +79,9 @@ impl Level {
     /// a stretch without events. The pieces it adds end on grid boundaries, where the series
     /// splits the sums anyway, so no bit depends on when this is called.
     pub fn flush(&mut self, now: f64) {
+        if let Some(w) = &mut self.watch {
+            w.flush(now, self.value);
+        }
         let Some(s) = &mut self.series else { return };
         while s.next_boundary() <= now {
             let boundary = s.next_boundary();

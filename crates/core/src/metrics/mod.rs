@@ -3,15 +3,21 @@
 
 mod job_times;
 mod level;
+pub(crate) mod nulls;
 mod series;
 mod stats;
 mod verdict;
+mod watch;
 
 pub use job_times::JobTimes;
 pub use level::Level;
 pub use series::{Series, SeriesPoint};
 pub use stats::{Interval, batch_means_ci, mean_ci, student_t_975};
-pub use verdict::{BatchFit, TrendVerdict, VERDICT_RULE, trend_verdict, verdict_word};
+pub use verdict::{
+    BATCHES, BatchFit, ERROR_BUDGET, Growth, Judgement, RESOLUTION, Reason, SLOWING, VERDICT_RULE, Verdict, judge,
+    judge_runs, t_quantile,
+};
+pub use watch::{BLOCKS, LOOKS, VerdictWatch};
 
 /// The later of two times. `f64::max` is a call to `fmax` in WebAssembly (Rust's NaN rule is not
 /// wasm's `f64.max`), and the levels and series ask on every event: with `fmin` below, 3 % of

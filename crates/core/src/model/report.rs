@@ -19,7 +19,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::limits::BATCHES;
-use crate::metrics::{Interval, SeriesPoint, TrendVerdict, batch_means_ci, mean_ci, verdict_word};
+use crate::metrics::{Growth, Interval, Judgement, SeriesPoint, batch_means_ci, mean_ci};
 use crate::view::Metric;
 use crate::{ConfigError, EngineError};
 
@@ -61,9 +61,14 @@ pub struct RunReport<S> {
     pub censored: u64,
     /// Mean fraction of the total capacity in use.
     pub mean_occupancy: f64,
-    /// The instability verdict (see [`crate::metrics::trend_verdict`]).
+    /// Whether the queue was judged not stable ([`crate::metrics::judge`]): `verdict`'s
+    /// word is "not stable".
     pub unstable: bool,
-    pub trend: TrendVerdict,
+    /// The verdict on the queue at the run's last look, with what it rests on; `None` where
+    /// nothing waits.
+    pub verdict: Option<Judgement>,
+    /// The queue's growth at that look, per arrival: what replications are judged on.
+    pub growth: Option<Growth>,
     #[serde(flatten)]
     pub summary: S,
 }
@@ -89,7 +94,8 @@ impl<S> RunReport<S> {
             censored,
             mean_occupancy,
             unstable,
-            trend,
+            verdict,
+            growth,
             summary,
         } = self;
         RunReport {
@@ -110,7 +116,8 @@ impl<S> RunReport<S> {
             censored,
             mean_occupancy,
             unstable,
-            trend,
+            verdict,
+            growth,
             summary: f(summary),
         }
     }
@@ -151,14 +158,30 @@ pub struct Trajectory {
     pub legend_lower_right: bool,
 }
 
-/// "stable", "UNSTABLE", or with replications "stable (1/5 unstable)": the majority verdict of
-/// one policy's runs.
+/// The verdict on one policy's runs: a single run's own (its last look), or its replications
+/// judged together on their growths ([`crate::metrics::judge`], the whole error budget at one
+/// look); `None` where nothing waits.
+pub fn judge_runs<S>(runs: &[&RunReport<S>]) -> Option<Judgement> {
+    crate::metrics::judge_runs(&runs.iter().map(|r| (r.verdict, r.growth)).collect::<Vec<_>>())
+}
+
+/// "stable", "not stable" or "undecided": [`judge_runs`] in a word ("–" where nothing waits).
 pub fn verdict<S>(runs: &[&RunReport<S>]) -> String {
-    let unstable = runs.iter().filter(|r| r.unstable).count();
-    match (runs.len(), unstable) {
-        (1, u) => verdict_word(u > 0).to_string(),
-        (n, u) => format!("{} ({u}/{n} unstable)", verdict_word(2 * u > n)),
-    }
+    judge_runs(runs).map_or("–", |j| j.verdict.word()).to_string()
+}
+
+/// The note under a run table's verdict column: the test, on `series` (Q(t), n(t)), for
+/// `reps` replications of each policy.
+pub fn verdict_note(series: &str, reps: usize) -> String {
+    let over = if reps > 1 {
+        "the replications' growths at the horizon judged together (Student t, 5% error)"
+    } else {
+        "looked at 6 times from a third of the run on, an answer standing once two looks in a row give it"
+    };
+    format!(
+        "verdict: stable when {series} keeps less than 0.5% of the arrivals (its growth over the second half), not \
+         stable when it keeps more and does not slow down, else undecided; {over} (docs/stability.md)"
+    )
 }
 
 /// The batch-means 95% interval (20 batches) of a series' points after the warm-up.
@@ -252,8 +275,10 @@ pub struct RepsReport<S> {
     pub started: u64,
     pub mean_wait: f64,
     pub mean_occupancy: f64,
-    /// Majority verdict, and how many replications were judged unstable.
+    /// The replications judged together ([`judge_runs`]): whether not stable, and the
+    /// judgement; how many replications were judged not stable each on its own.
     pub unstable: bool,
+    pub verdict: Option<Judgement>,
     pub unstable_reps: usize,
     /// The model's own figures, over the replications.
     #[serde(flatten)]
@@ -268,6 +293,7 @@ pub fn summarise_reps<S>(runs: &[RunReport<S>], over: impl FnOnce(&[&S]) -> S) -
     let first = reps.first();
     let (mean_queue, mean_queue_ci95) = reps.headline(|r| r.mean_queue, |r| r.mean_queue_ci95);
     let unstable_reps = runs.iter().filter(|r| r.unstable).count();
+    let verdict = judge_runs(&all);
     let summaries: Vec<&S> = runs.iter().map(|r| &r.summary).collect();
     Some(RepsReport {
         preset: first.preset.clone(),
@@ -287,7 +313,8 @@ pub fn summarise_reps<S>(runs: &[RunReport<S>], over: impl FnOnce(&[&S]) -> S) -
         started: reps.total(|r| r.started),
         mean_wait: reps.mean(|r| r.mean_wait),
         mean_occupancy: reps.mean(|r| r.mean_occupancy),
-        unstable: 2 * unstable_reps > runs.len(),
+        unstable: verdict.is_some_and(|v| v.unstable()),
+        verdict,
         unstable_reps,
         summary: over(&summaries),
     })

@@ -1,5 +1,7 @@
 //! The boundary finder: per (axis value, policy) cell, a bracket [lo, hi] of the load with
-//! the policy judged stable at lo and unstable at hi, narrowed in rounds. Each round is a set
+//! the policy judged stable at lo and not stable at hi, narrowed in rounds. Loads the test
+//! leaves undecided at the longest horizon bound nothing: they form a band inside the bracket
+//! that the search narrows around from both sides. Each round is a set
 //! of sweep plans ([`SweepPlan`]: one policy, one load, the replications), whose verdicts
 //! decide the next round's loads, so a round runs anywhere a sweep does: in one process, in
 //! Web Workers, or split into shards.
@@ -7,13 +9,14 @@
 use serde::Serialize;
 
 use crate::ConfigError;
-use crate::keys::{HORIZON, LOAD};
+use crate::keys::{HORIZON, LOAD, SEED};
 use crate::model::StabilityTheory;
 use crate::model::{Figure, RunError};
 use crate::scenario::{Scenario, Setup};
 use crate::sweep::{Layout, REPS_KEY, SweepPlan, parse_grid, point, replication_seed};
 
-use super::test::{Growth, Judgement, Verdict, judge};
+use super::test::{Judgement, Verdict, boundary_floor, growth, look_budget};
+use crate::metrics::{Growth, judge};
 
 /// The first round's loads, as fractions of the capacity (or of the scenario's load where the
 /// capacity is unknown). They avoid the fractions the papers prove (1/2, 2/3, 0.9, 1) by a few
@@ -65,6 +68,9 @@ pub enum Status {
     StableEverywhere,
     /// Unstable down to 1% of the starting load.
     UnstableEverywhere,
+    /// Narrowed around loads no run of the longest horizon decided: the boundary lies in the
+    /// bracket, somewhere the test cannot place within the run budget.
+    Undecidable,
 }
 
 impl Status {
@@ -76,6 +82,7 @@ impl Status {
             Self::Budget => "stopped by the run budget",
             Self::StableEverywhere => "stable up to the largest load",
             Self::UnstableEverywhere => "unstable at every load tried",
+            Self::Undecidable => "narrowed to an undecided band",
         }
     }
 }
@@ -86,11 +93,11 @@ pub struct Cell {
     /// Index into the axis values and the policies.
     pub value: usize,
     pub policy: usize,
-    /// The largest load judged stable below `hi`, and the smallest judged unstable.
+    /// The largest load judged stable below `hi`, and the smallest judged not stable.
     pub lo: Option<Tested>,
     pub hi: Option<Tested>,
-    /// Whether `hi` is a load no run of the longest horizon decided (counted as not stable).
-    pub hi_undecided: bool,
+    /// Loads no run of the longest horizon decided, in the order judged.
+    pub undecided: Vec<Tested>,
     pub status: Status,
     pub runs: usize,
     /// Verdicts that contradicted the bracket (stable above hi, unstable below lo).
@@ -106,6 +113,26 @@ impl Cell {
     pub fn relative_width(&self) -> Option<f64> {
         let (lo, hi) = (self.lo?.load, self.hi?.load);
         Some((hi - lo) / hi)
+    }
+
+    /// The smallest and largest undecided loads inside the bracket (above `lo`, below `hi`,
+    /// where they exist).
+    pub fn band(&self) -> Option<(f64, f64)> {
+        let inside = |load: f64| self.lo.is_none_or(|lo| load > lo.load) && self.hi.is_none_or(|hi| load < hi.load);
+        self.undecided.iter().map(|t| t.load).filter(|&l| inside(l)).fold(None, |band, l| match band {
+            None => Some((l, l)),
+            Some((a, b)) => Some((a.min(l), b.max(l))),
+        })
+    }
+
+    /// Where the boundary lies as the test places it: above `lo` less the test's resolution
+    /// (a load judged stable may be up to 0.5% past its boundary) and below `hi`; from 0
+    /// without `lo`, unbounded without `hi`. `None` before a decided verdict.
+    pub fn boundary(&self) -> Option<(f64, f64)> {
+        match (self.lo, self.hi) {
+            (None, None) => None,
+            (lo, hi) => Some((lo.map_or(0.0, |t| boundary_floor(t.load)), hi.map_or(f64::INFINITY, |t| t.load))),
+        }
     }
 }
 
@@ -172,7 +199,7 @@ impl Round {
     /// Makes run `i` and measures its growth.
     pub fn run(&self, i: usize) -> Result<Growth, RunError> {
         let (probe, rep) = self.task(i);
-        Ok(Growth::of(&self.plans[probe].run(rep)?))
+        Ok(growth(&self.plans[probe].run(rep)?))
     }
 }
 
@@ -221,8 +248,14 @@ impl Finder {
             None => (None, vec![f64::NAN], vec![setup.scenario.clone()]),
             Some((key, grid)) => {
                 let keys = setup.scenario.keys();
+                if key == SEED {
+                    return Err(ConfigError::new(
+                        "axis",
+                        "the map gives replication r the seed + r itself: set the first seed with seed, not along the axis",
+                    ));
+                }
                 let key = keys.iter().find(|k| k.key == key && k.key != LOAD).map(|k| k.key).ok_or_else(|| {
-                    let names: Vec<&str> = keys.iter().map(|k| k.key).filter(|k| *k != LOAD).collect();
+                    let names: Vec<&str> = keys.iter().map(|k| k.key).filter(|k| ![LOAD, SEED].contains(k)).collect();
                     ConfigError::new("axis", format!("no key '{key}' to map along; the keys are {}", names.join(", ")))
                 })?;
                 let values = parse_grid(grid, &setup.scenario, key)?;
@@ -241,7 +274,7 @@ impl Finder {
                     policy,
                     lo: None,
                     hi: None,
-                    hi_undecided: false,
+                    undecided: Vec::new(),
                     status: Status::Searching,
                     runs: 0,
                     conflicts: 0,
@@ -274,8 +307,9 @@ impl Finder {
         self.seeds.len().div_ceil(2).max(2).min(self.seeds.len())
     }
 
-    /// The loads a cell tests next: its retry, the first round's grid, or the bracket's middle
-    /// (or a step out of it while one end is missing), with the horizon's doublings and the
+    /// The loads a cell tests next: its retry, the first round's grid, or the middle of each
+    /// gap of the bracket wider than the tolerance (around the undecided band, if any), or a
+    /// step out of it while an end is missing; with the horizon's doublings and the
     /// replications. Marks cells that are done.
     fn next_loads(&mut self, index: usize) -> Vec<(f64, u32, (usize, usize))> {
         let first = self.first_reps();
@@ -290,21 +324,36 @@ impl Finder {
             let to = if retry.from == 0 { first } else { all };
             return vec![(retry.load, retry.doublings, (retry.from, to))];
         }
-        let fresh = |load: f64| vec![(load, 0, (0, first))];
-        match (cell.lo, cell.hi) {
-            (None, None) => FIRST_ROUND.iter().map(|f| (f * scale, 0, (0, first))).collect(),
-            (Some(lo), Some(hi)) if hi.load - lo.load <= tolerance * hi.load => {
-                cell.status = Status::Narrowed;
-                Vec::new()
-            }
-            (Some(lo), Some(hi)) => fresh((lo.load + hi.load) / 2.0),
-            (None, Some(hi)) if hi.load < 0.01 * scale => {
-                cell.status = Status::UnstableEverywhere;
-                Vec::new()
-            }
-            (None, Some(hi)) => fresh(hi.load / 2.0),
-            (Some(lo), None) => fresh(lo.load * 1.25),
+        let fresh = |load: f64| (load, 0, (0, first));
+        let band = cell.band();
+        let (lo, hi) = (cell.lo.map(|t| t.load), cell.hi.map(|t| t.load));
+        if lo.is_none() && hi.is_none() && band.is_none() {
+            return FIRST_ROUND.iter().map(|f| fresh(f * scale)).collect();
         }
+        let mut loads = Vec::new();
+        // The lowest and highest loads known on each side of the band.
+        let below = band.map_or(hi, |b| Some(b.0));
+        let above = band.map_or(lo, |b| Some(b.1));
+        match (lo, below) {
+            (None, Some(low)) if low < 0.01 * scale => {
+                cell.status = Status::UnstableEverywhere;
+                return Vec::new();
+            }
+            (None, Some(low)) => loads.push(fresh(low / 2.0)),
+            (Some(lo), Some(low)) if low - lo > tolerance * hi.unwrap_or(low) => loads.push(fresh((lo + low) / 2.0)),
+            _ => {}
+        }
+        match (above, hi) {
+            (Some(high), None) => loads.push(fresh(high * 1.25)),
+            (Some(high), Some(hi)) if band.is_some() && hi - high > tolerance * hi => {
+                loads.push(fresh((high + hi) / 2.0))
+            }
+            _ => {}
+        }
+        if loads.is_empty() {
+            cell.status = if band.is_some() { Status::Undecidable } else { Status::Narrowed };
+        }
+        loads
     }
 
     /// The next round, or `None` when every cell is done (or the budget cannot pay for it:
@@ -328,8 +377,11 @@ impl Finder {
                 match probe_scenario.set(LOAD, &load.to_string()).and_then(|()| probe_scenario.validate()) {
                     Ok(()) => {}
                     Err(e) if e.key == LOAD => {
-                        self.cells[index].status =
-                            if cell.lo.is_some() { Status::StableEverywhere } else { Status::UnstableEverywhere };
+                        self.cells[index].status = match (cell.lo, cell.band()) {
+                            (_, Some(_)) => Status::Undecidable,
+                            (Some(_), None) => Status::StableEverywhere,
+                            (None, None) => Status::UnstableEverywhere,
+                        };
                         continue;
                     }
                     Err(e) => return Err(e),
@@ -367,11 +419,13 @@ impl Finder {
         Ok(Some(round))
     }
 
-    /// Takes a round's results (its runs' growths, in its order) and moves the brackets.
+    /// Takes a round's results (its runs' growths, in its order) and moves the brackets. Each
+    /// look at a load spends [`look_budget`] of the error budget.
     pub fn absorb(&mut self, round: &Round, growths: &[Growth]) {
         let all = self.seeds.len();
+        let max_doublings = self.options.max_doublings;
+        let alpha = look_budget(max_doublings);
         for (k, probe) in round.probes.iter().enumerate() {
-            let max_doublings = self.options.max_doublings;
             let cell = &mut self.cells[probe.cell];
             let new = &growths[round.offsets[k]..round.offsets[k + 1]];
             cell.runs += new.len();
@@ -381,7 +435,7 @@ impl Finder {
                 _ => Vec::new(),
             };
             runs.extend_from_slice(new);
-            let judgement = judge(&runs);
+            let judgement = judge(&runs, alpha);
             let tested = Tested { load: probe.load, judgement, doublings: probe.doublings };
             if judgement.verdict == Verdict::Undecided && probe.reps.1 < all {
                 cell.retry =
@@ -395,6 +449,8 @@ impl Finder {
                     cell.retry =
                         Some(Retry { load: probe.load, doublings: probe.doublings + 1, from: 0, earlier: Vec::new() });
                 }
+                // Undecided at the longest horizon: neither end, a point of the band.
+                Verdict::Undecided => cell.undecided.push(tested),
                 Verdict::Stable => {
                     if cell.hi.is_some_and(|hi| probe.load >= hi.load) {
                         cell.conflicts += 1;
@@ -402,13 +458,11 @@ impl Finder {
                         cell.lo = Some(tested);
                     }
                 }
-                // Unstable, or undecided at the longest horizon: not shown stable.
-                verdict => {
+                Verdict::Unstable => {
                     if cell.lo.is_some_and(|lo| probe.load <= lo.load) {
                         cell.conflicts += 1;
                     } else if cell.hi.is_none_or(|hi| probe.load < hi.load) {
                         cell.hi = Some(tested);
-                        cell.hi_undecided = verdict == Verdict::Undecided;
                     }
                 }
             }
@@ -464,9 +518,13 @@ mod tests {
         let mut finder = quick("vqs");
         finder.run_all().unwrap();
         let cell = &finder.cells[0];
-        assert_eq!(cell.status, Status::Narrowed, "{cell:?}");
-        let (lo, hi) = (cell.lo.unwrap().load, cell.hi.unwrap().load);
-        assert!(hi - lo <= 0.1 * hi && lo <= 0.7 && hi >= 0.6, "[{lo}, {hi}]");
+        assert!(matches!(cell.status, Status::Narrowed | Status::Undecidable), "{cell:?}");
+        let (lo, hi) = cell.boundary().unwrap();
+        assert!(lo <= 2.0 / 3.0 && (2.0 / 3.0..=0.8).contains(&hi), "[{lo}, {hi}] holds 2/3");
+        // Narrowed around the undecided loads, if any, to the tolerance.
+        let (low, high) = cell.band().unwrap_or((hi, hi));
+        let (lo_load, hi_load) = (cell.lo.unwrap().load, cell.hi.unwrap().load);
+        assert!(low - lo_load <= 0.1 * hi_load && hi_load - high <= 0.1 * hi_load, "{cell:?}");
         assert_eq!(cell.theory.proven_load(), Some(2.0 / 3.0));
         let mut again = quick("vqs");
         again.run_all().unwrap();
@@ -494,6 +552,8 @@ mod tests {
         let one = Options { reps: 1, ..Options::default() };
         assert_eq!(Finder::new(&setup, None, one).unwrap_err().key, REPS_KEY);
         assert_eq!(Finder::new(&setup, Some(("load", "1,2")), Options::default()).unwrap_err().key, "axis");
+        let seeds = Finder::new(&setup, Some(("seed", "1,2,3")), Options::default()).unwrap_err();
+        assert!(seeds.key == "axis" && seeds.message.contains("replication r"), "{seeds}");
         assert_eq!(Finder::new(&setup, Some(("servers", "0")), Options::default()).unwrap_err().key, "servers");
         let map = Finder::new(&setup, Some(("servers", "1,2")), Options::default()).unwrap();
         assert_eq!((map.values.clone(), map.cells.len()), (vec![1.0, 2.0], 2 * setup.policies.len()));

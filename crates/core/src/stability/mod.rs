@@ -41,7 +41,8 @@ mod map;
 mod spec;
 mod test;
 
+pub use crate::metrics::{Growth, RESOLUTION, SLOWING, judge};
 pub use finder::{Cell, FIRST_ROUND, Finder, Options, Probe, Round, Status, Tested};
-pub use map::{COLUMNS, Probed, below_proven, boundaries, csv_rows, graph, probed};
+pub use map::{COLUMNS, COVERAGE_RULE, Probed, below_proven, boundaries, csv_rows, graph, not_proven, probed};
 pub use spec::{MAP, MAP_AXIS, MAP_MAX_REPS, MapSpec};
-pub use test::{Growth, Judgement, RESOLUTION, SLOWING, TEST_RULE, Verdict, judge};
+pub use test::{Judgement, TEST_RULE, Verdict, boundary_floor, growth, look_budget, looks};

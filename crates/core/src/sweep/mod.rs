@@ -9,5 +9,4 @@ mod run;
 pub mod shard;
 
 pub use plan::{Cell, Layout, REPS_KEY, SweepLine, SweepPlan, Task, parse_grid, point, replication_seed};
-pub(crate) use run::nan_as_null;
 pub use run::{CellSummary, FigureValue, SweepRun, figure_of, summarise};

@@ -5,7 +5,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::metrics::mean_ci;
+use crate::metrics::nulls::{interval_as_nulls, nan_as_null, nans_as_nulls};
+use crate::metrics::{Growth, Judgement, judge_runs, mean_ci};
 use crate::model::{Figure, Reference};
 use crate::report::RunReport;
 
@@ -15,7 +16,12 @@ use crate::report::RunReport;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SweepRun {
     pub figures: Vec<FigureValue>,
-    pub unstable: bool,
+    /// The run's verdict at its last look, and its growth there (what replications are
+    /// judged on together); `None` where nothing waits.
+    #[serde(default)]
+    pub verdict: Option<Judgement>,
+    #[serde(default)]
+    pub growth: Option<Growth>,
     /// The plot's references (horizontal lines) in this run, NaN where it has none.
     #[serde(default, with = "nans_as_nulls")]
     pub references: Vec<f64>,
@@ -64,7 +70,10 @@ impl SweepRun {
                 r.per.map_or(value, |per| value / number(per).unwrap_or(f64::NAN))
             })
             .collect();
-        SweepRun { figures, unstable: json.get("unstable").and_then(Value::as_bool).unwrap_or(false), references }
+        fn field<T: serde::de::DeserializeOwned>(json: &Value, key: &str) -> Option<T> {
+            json.get(key).cloned().and_then(|v| serde_json::from_value(v).ok())
+        }
+        SweepRun { figures, verdict: field(json, "verdict"), growth: field(json, "growth"), references }
     }
 }
 
@@ -94,7 +103,8 @@ pub struct CellSummary {
     /// Student-t 95% interval over the replications; a single replication has no spread, so
     /// its own interval stands in.
     pub ci: [f64; 2],
-    pub unstable_reps: usize,
+    /// The replications' verdict ([`crate::metrics::judge_runs`]).
+    pub verdict: Option<Judgement>,
     /// The paper's analysis at this load, where the runs carry one (the first run's).
     pub analysis: Option<f64>,
 }
@@ -113,50 +123,9 @@ pub fn summarise(runs: &[SweepRun], figure: usize) -> Option<CellSummary> {
         reps: runs.len(),
         value: interval.mean / per,
         ci: [ci[0] / per, ci[1] / per],
-        unstable_reps: runs.iter().filter(|r| r.unstable).count(),
+        verdict: judge_runs(&runs.iter().map(|r| (r.verdict, r.growth)).collect::<Vec<_>>()),
         analysis: first.analysis,
     })
-}
-
-/// Serialises NaN as `null` and reads `null` back as NaN.
-pub(crate) mod nan_as_null {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-        if v.is_finite() { s.serialize_f64(*v) } else { s.serialize_none() }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
-    }
-}
-
-/// Serialises a list of numbers with NaN as `null`, and reads `null` back as NaN.
-mod nans_as_nulls {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<S: Serializer>(v: &[f64], s: S) -> Result<S::Ok, S::Error> {
-        v.iter().map(|x| x.is_finite().then_some(*x)).collect::<Vec<_>>().serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
-        Ok(Vec::<Option<f64>>::deserialize(d)?.into_iter().map(|x| x.unwrap_or(f64::NAN)).collect())
-    }
-}
-
-/// Serialises an interval's infinite ends as `null`, read back as -inf and +inf.
-mod interval_as_nulls {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(v: &[f64; 2], s: S) -> Result<S::Ok, S::Error> {
-        let end = |x: f64| x.is_finite().then_some(x);
-        serde::Serialize::serialize(&[end(v[0]), end(v[1])], s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[f64; 2], D::Error> {
-        let [lo, hi] = <[Option<f64>; 2]>::deserialize(d)?;
-        Ok([lo.unwrap_or(f64::NEG_INFINITY), hi.unwrap_or(f64::INFINITY)])
-    }
 }
 
 #[cfg(test)]
@@ -167,6 +136,7 @@ mod tests {
     fn a_run_travels_as_json_and_back_unchanged() {
         let json = serde_json::json!({
             "mean_queue": 2.5, "mean_queue_ci95": [2.0, 3.0], "unstable": true,
+            "growth": {"first": 0.02, "second": 0.021, "se": 0.001, "df": 8},
             "normalized_reward": 6.0, "optimal_reward": 8.0, "greedy_reward": 4.0
         });
         let none = Figure { key: "no_such_field", index: None, ci: None, per: None, label: "none" };
@@ -176,7 +146,8 @@ mod tests {
         assert_eq!((sweep_run.figures[0].value, sweep_run.figures[0].ci), (2.5, [2.0, 3.0]));
         assert!(sweep_run.figures[1].value.is_nan());
         assert_eq!((sweep_run.figures[2].value, sweep_run.figures[2].per), (6.0, Some(8.0)));
-        assert_eq!((sweep_run.unstable, sweep_run.references.as_slice()), (true, &[0.5][..]));
+        assert_eq!(sweep_run.growth.map(|g| g.second), Some(0.021));
+        assert_eq!(sweep_run.references.as_slice(), &[0.5][..]);
         let text = serde_json::to_string(&sweep_run).unwrap();
         let back: SweepRun = serde_json::from_str(&text).unwrap();
         assert_eq!(back.figures[0], sweep_run.figures[0]);
@@ -186,17 +157,24 @@ mod tests {
 
     #[test]
     fn replications_give_a_student_t_interval_and_one_run_its_own() {
-        let run = |value: f64, unstable: bool| SweepRun {
+        let run = |value: f64, growth: f64| SweepRun {
             figures: vec![FigureValue { value, ci: [value - 1.0, value + 1.0], analysis: Some(7.0), per: None }],
-            unstable,
+            verdict: Some(crate::metrics::judge(
+                &[Growth { first: growth, second: growth, se: 0.0, df: 8, level: f64::NAN }],
+                0.05,
+            )),
+            growth: Some(Growth { first: growth, second: growth, se: 0.0, df: 8, level: f64::NAN }),
             references: Vec::new(),
         };
-        let one = summarise(&[run(4.0, false)], 0).unwrap();
-        assert_eq!((one.value, one.ci, one.unstable_reps, one.analysis), (4.0, [3.0, 5.0], 0, Some(7.0)));
-        let two = summarise(&[run(4.0, true), run(6.0, false)], 0).unwrap();
+        let one = summarise(&[run(4.0, 0.0)], 0).unwrap();
+        assert_eq!((one.value, one.ci, one.analysis), (4.0, [3.0, 5.0], Some(7.0)));
+        assert_eq!(one.verdict.map(|v| v.verdict), Some(crate::metrics::Verdict::Stable), "one run: its own verdict");
+        let two = summarise(&[run(4.0, 0.03), run(6.0, 0.031)], 0).unwrap();
         let interval = mean_ci(&[4.0, 6.0]);
-        assert_eq!((two.value, two.ci, two.reps, two.unstable_reps), (5.0, [interval.lo, interval.hi], 2, 1));
+        assert_eq!((two.value, two.ci, two.reps), (5.0, [interval.lo, interval.hi], 2));
+        let verdict = two.verdict.unwrap();
+        assert_eq!((verdict.verdict, verdict.runs), (crate::metrics::Verdict::Unstable, 2), "judged together");
         assert_eq!(summarise(&[], 0), None);
-        assert_eq!(summarise(&[run(1.0, false)], 3), None);
+        assert_eq!(summarise(&[run(1.0, 0.0)], 3), None);
     }
 }

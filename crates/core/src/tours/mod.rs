@@ -8,7 +8,7 @@
 use crate::ConfigError;
 use crate::exercises::{self, Exercise};
 use crate::format::{format_mean, group_decimal};
-use crate::metrics::verdict_word;
+use crate::metrics::Verdict;
 use crate::model::table::sig;
 use crate::scenario::Scenario;
 use crate::stability::Finder;
@@ -58,9 +58,9 @@ pub struct Question {
 /// The outcome a step expects, on what the page shows: the stats table's numbers and verdicts.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Check {
-    /// "Which queue will grow?": lane `grows` is judged unstable (its queue grows over the
+    /// "Which queue will grow?": lane `grows` is judged not stable (its queue grows over the
     /// second half of the run) and lane `settles` stable. A queue that is merely long does not
-    /// pass.
+    /// pass; an undecided verdict decides nothing.
     Grows { grows: &'static str, settles: &'static str },
     /// "Which has fewer jobs waiting?": both lanes are judged stable, and lane `longer`'s mean
     /// waiting is at least `factor` times lane `shorter`'s.
@@ -94,9 +94,9 @@ pub struct LaneOutcome {
     pub label: String,
     /// The mean waiting (the stats table's "Mean waiting").
     pub mean_queue: f64,
-    /// The run's instability verdict ([`crate::view::LiveRun::trend`]); `None` where nothing
-    /// waits.
-    pub unstable: Option<bool>,
+    /// The run's verdict on its queue ([`crate::view::LiveRun::verdict`]); `None` where
+    /// nothing waits.
+    pub verdict: Option<Verdict>,
     pub normalized_reward: Option<f64>,
     /// U^(g) per server, where the workload has it.
     pub greedy_reward: Option<f64>,
@@ -105,9 +105,10 @@ pub struct LaneOutcome {
 }
 
 impl Check {
-    /// Whether the outcome holds, and a sentence saying what happened, with the numbers of
-    /// the run (`lanes`) or of the scenario's theory.
-    pub fn state(&self, lanes: &[LaneOutcome], scenario: &Scenario) -> Result<(bool, String), ConfigError> {
+    /// Whether the outcome holds (`None`: a verdict it rests on is not yet decided), and a
+    /// sentence saying what happened, with the numbers of the run (`lanes`) or of the
+    /// scenario's theory.
+    pub fn state(&self, lanes: &[LaneOutcome], scenario: &Scenario) -> Result<(Option<bool>, String), ConfigError> {
         let lane = |policy: &str| {
             lanes.iter().find(|l| l.policy == policy).ok_or_else(|| {
                 ConfigError::new("tour", format!("the step's check names '{policy}', which does not race"))
@@ -116,17 +117,16 @@ impl Check {
         match *self {
             Check::Grows { grows, settles } => {
                 let (g, s) = (lane(grows)?, lane(settles)?);
-                let (g_unstable, s_unstable) = (verdict(g)?, verdict(s)?);
-                Ok((
-                    g_unstable && !s_unstable,
-                    format!("{}; {}.", queue_outcome(g, g_unstable), queue_outcome(s, s_unstable)),
-                ))
+                let (gv, sv) = (verdict(g)?, verdict(s)?);
+                let holds = decided(&[gv, sv]).then_some(gv == Verdict::Unstable && sv == Verdict::Stable);
+                Ok((holds, format!("{}; {}.", queue_outcome(g, gv), queue_outcome(s, sv))))
             }
             Check::Shorter { longer, shorter, factor } => {
                 let (l, s) = (lane(longer)?, lane(shorter)?);
-                let (l_unstable, s_unstable) = (verdict(l)?, verdict(s)?);
-                let holds = !l_unstable && !s_unstable && l.mean_queue >= factor * s.mean_queue;
-                Ok((holds, format!("{}; {}.", queue_outcome(s, s_unstable), queue_outcome(l, l_unstable))))
+                let (lv, sv) = (verdict(l)?, verdict(s)?);
+                let holds = decided(&[lv, sv])
+                    .then_some(lv == Verdict::Stable && sv == Verdict::Stable && l.mean_queue >= factor * s.mean_queue);
+                Ok((holds, format!("{}; {}.", queue_outcome(s, sv), queue_outcome(l, lv))))
             }
             Check::RewardNearGreedy { policy, fraction } => {
                 let p = lane(policy)?;
@@ -136,7 +136,7 @@ impl Check {
                 // The table's "÷ U^(g)" column (three decimals) and the note's U^(g) (one).
                 let share = format!("{:.3}", reward / greedy);
                 Ok((
-                    reward / greedy >= fraction,
+                    Some(reward / greedy >= fraction),
                     format!(
                         "{} earned {} per server, {share} of U^(g) = {}.",
                         p.label,
@@ -185,7 +185,7 @@ impl Check {
                         group_decimal(reward, 1)
                     ));
                 }
-                Ok((found == labels, statement))
+                Ok((Some(found == labels), statement))
             }
         }
     }
@@ -208,7 +208,7 @@ impl Check {
     /// Whether the finished map puts the frontiers where [`Check::Frontier`] or
     /// [`Check::FrontierBelow`] expects, and a sentence with the map's intervals (each lane's,
     /// at the map's first axis value), the capacity and the proven load.
-    pub fn state_map(&self, finder: &Finder) -> Result<(bool, String), ConfigError> {
+    pub fn state_map(&self, finder: &Finder) -> Result<(Option<bool>, String), ConfigError> {
         let labels = finder.labels();
         let index = |policy: &str| {
             finder.setup.policies.iter().position(|p| p.to_string() == policy).ok_or_else(|| {
@@ -217,10 +217,7 @@ impl Check {
         };
         let cells = || finder.cells.iter().filter(|c| c.value == 0);
         let cell_of = |index: usize| cells().find(|c| c.policy == index).expect("the map has a cell per lane");
-        let interval = |c: &crate::stability::Cell| match (c.lo, c.hi) {
-            (Some(lo), Some(hi)) => Some((lo.load, hi.load)),
-            _ => None,
-        };
+        let interval = |c: &crate::stability::Cell| c.boundary().filter(|(_, hi)| hi.is_finite());
         // The frontier the sentence starts from.
         let first = match *self {
             Check::Frontier { policy, .. } | Check::FrontierBelow { below: policy, .. } => index(policy)?,
@@ -266,24 +263,33 @@ impl Check {
             }
             _ => unreachable!("a map's check, matched above"),
         };
-        Ok((holds, statement))
+        Ok((Some(holds), statement))
     }
 }
 
+/// Whether every verdict is decided: a check resting on an undecided one says so instead.
+fn decided(verdicts: &[Verdict]) -> bool {
+    verdicts.iter().all(|v| v.is_decided())
+}
+
 /// A lane's verdict, which a queue check needs.
-fn verdict(lane: &LaneOutcome) -> Result<bool, ConfigError> {
-    lane.unstable.ok_or_else(|| {
+fn verdict(lane: &LaneOutcome) -> Result<Verdict, ConfigError> {
+    lane.verdict.ok_or_else(|| {
         ConfigError::new("tour", format!("{} has no queue to judge: nothing waits in this model", lane.label))
     })
 }
 
 /// What a lane's queue did, with the table's verdict and mean waiting.
-fn queue_outcome(lane: &LaneOutcome, unstable: bool) -> String {
+fn queue_outcome(lane: &LaneOutcome, verdict: Verdict) -> String {
     format!(
         "{}'s queue {} ({}), mean waiting {}",
         lane.label,
-        if unstable { "grew" } else { "settled" },
-        verdict_word(unstable),
+        match verdict {
+            Verdict::Unstable => "grew",
+            Verdict::Stable => "settled",
+            Verdict::Undecided => "has not shown whether it settles",
+        },
+        verdict.word(),
         format_mean(lane.mean_queue, 1)
     )
 }
@@ -300,7 +306,7 @@ pub const TOURS: &[Tour] = &[
                        its cell of the partition and guarantees only 2/3 of the capacity; best fit packs a 0.4 \
                        with a 0.6 and fills the server.",
                 after: "",
-                link: "preset=pgrr-a1&policy=vqs,bf-js&seed=1&horizon=200000",
+                link: "preset=pgrr-a1&policy=vqs,bf-js&seed=1",
                 highlight: "chart-queue",
                 question: Some(Question {
                     prompt: "Which policy's queue will grow?",
@@ -369,7 +375,7 @@ pub const TOURS: &[Tour] = &[
                 after: "Why: MSF keeps every core busy, yet it alternates long phases of large jobs and of small \
                     jobs, and the number in system swings into the thousands; MSFQ's quick switch keeps both \
                     phases short.",
-                link: "preset=msfq-d1&policy=msf,msfq:l=31&seed=1&horizon=100000",
+                link: "preset=msfq-d1&policy=msf,msfq:l=31&seed=1&horizon=400000",
                 highlight: "chart-queue",
                 question: Some(Question {
                     prompt: "Both keep the cores about as busy. Under which do fewer jobs wait?",

@@ -22,7 +22,7 @@ fn outcomes(link: &str) -> Vec<LaneOutcome> {
                 policy: p.to_string(),
                 label: scenario.policy_label(p),
                 mean_queue: readings.mean_queue,
-                unstable: run.trend().map(|t| t.unstable),
+                verdict: run.verdict().map(|j| j.verdict),
                 normalized_reward: readings.mean_reward,
                 greedy_reward: scenario.any().reward_reference().map(|r| r.greedy),
                 optimal_reward: scenario.any().reward_reference().map(|r| r.optimal),
@@ -77,13 +77,13 @@ fn every_tour_tells_a_true_story() {
                     // The comparison can fail: the other way round, it does not hold.
                     if let Check::FrontierBelow { below, at_capacity, within } = step.check {
                         let swapped = Check::FrontierBelow { below: at_capacity, at_capacity: below, within };
-                        assert!(!swapped.state_map(&finder).unwrap().0, "{} step {}", t.id, k + 1);
+                        assert_eq!(swapped.state_map(&finder).unwrap().0, Some(false), "{} step {}", t.id, k + 1);
                     }
                     step.check.state_map(&finder).unwrap()
                 }
                 None => step.check.state(&outcomes(step.link), &decoded.scenario).unwrap(),
             };
-            assert!(holds, "{} step {}: {statement}", t.id, k + 1);
+            assert_eq!(holds, Some(true), "{} step {}: {statement}", t.id, k + 1);
             // Every verdict quotes its own run (PG-AS's α question quoted only the theory,
             // though the step plays DRA): a lane's label and a number the table shows.
             let named = outcomes(step.link).iter().any(|l| statement.contains(&l.label));
@@ -127,7 +127,7 @@ fn lane(policy: &str, label: &str, queue: f64, unstable: bool) -> LaneOutcome {
         policy: policy.into(),
         label: label.into(),
         mean_queue: queue,
-        unstable: Some(unstable),
+        verdict: Some(if unstable { Verdict::Unstable } else { Verdict::Stable }),
         normalized_reward: Some(1020.65),
         greedy_reward: Some(1065.33),
         optimal_reward: Some(1100.0),
@@ -142,18 +142,24 @@ fn a_growing_queue_is_judged_by_the_verdicts() {
     let check = Check::Grows { grows: "vqs", settles: "bf-js" };
     let state = |v: LaneOutcome, b: LaneOutcome| check.state(&[v, b], &any).unwrap();
     let (holds, text) = state(lane("vqs", "VQS (J=2)", 1100.014, true), lane("bf-js", "BF-J/S", 2.84, false));
-    assert!(holds);
+    assert_eq!(holds, Some(true));
     assert_eq!(
         text,
-        "VQS (J=2)'s queue grew (UNSTABLE), mean waiting 1\u{202f}100.01; \
+        "VQS (J=2)'s queue grew (not stable), mean waiting 1\u{202f}100.01; \
          BF-J/S's queue settled (stable), mean waiting 2.84."
     );
-    assert!(!state(lane("vqs", "VQS", 100.0, false), lane("bf-js", "BF-J/S", 2.0, false)).0, "long, stable");
-    assert!(!state(lane("vqs", "VQS", 100.0, true), lane("bf-js", "BF-J/S", 50.0, true)).0, "both grow");
-    assert!(!state(lane("vqs", "VQS", 1.0, false), lane("bf-js", "BF-J/S", 50.0, true)).0, "the other grows");
+    let no = Some(false);
+    assert_eq!(state(lane("vqs", "VQS", 100.0, false), lane("bf-js", "BF-J/S", 2.0, false)).0, no, "long, stable");
+    assert_eq!(state(lane("vqs", "VQS", 100.0, true), lane("bf-js", "BF-J/S", 50.0, true)).0, no, "both grow");
+    assert_eq!(state(lane("vqs", "VQS", 1.0, false), lane("bf-js", "BF-J/S", 50.0, true)).0, no, "the other grows");
+    let mut undecided = lane("vqs", "VQS", 100.0, true);
+    undecided.verdict = Some(Verdict::Undecided);
+    let (holds, text) = state(undecided, lane("bf-js", "BF-J/S", 2.0, false));
+    assert_eq!(holds, None, "an undecided verdict decides nothing");
+    assert!(text.starts_with("VQS's queue has not shown whether it settles (undecided)"), "{text}");
     assert!(check.state(&[lane("vqs", "VQS", 3.0, true)], &any).is_err());
     let mut no_queue = lane("bf-js", "BF-J/S", 0.0, false);
-    no_queue.unstable = None;
+    no_queue.verdict = None;
     assert!(check.state(&[lane("vqs", "VQS", 3.0, true), no_queue], &any).is_err());
 }
 
@@ -164,13 +170,13 @@ fn a_shorter_queue_needs_both_stable() {
     let check = Check::Shorter { longer: "msf", shorter: "msfq", factor: 5.0 };
     let state = |l: LaneOutcome, s: LaneOutcome| check.state(&[l, s], &any).unwrap();
     let (holds, text) = state(lane("msf", "MSF", 60.0, false), lane("msfq", "MSFQ", 2.5, false));
-    assert!(holds);
+    assert_eq!(holds, Some(true));
     assert_eq!(
         text,
         "MSFQ's queue settled (stable), mean waiting 2.50; MSF's queue settled (stable), mean waiting 60.00."
     );
-    assert!(!state(lane("msf", "MSF", 60.0, true), lane("msfq", "MSFQ", 2.5, false)).0, "MSF grows");
-    assert!(!state(lane("msf", "MSF", 10.0, false), lane("msfq", "MSFQ", 2.5, false)).0, "only 4 times");
+    assert_eq!(state(lane("msf", "MSF", 60.0, true), lane("msfq", "MSFQ", 2.5, false)).0, Some(false), "MSF grows");
+    assert_eq!(state(lane("msf", "MSF", 10.0, false), lane("msfq", "MSFQ", 2.5, false)).0, Some(false), "4 times");
 }
 
 /// The reward sentence quotes the table's "÷ U^(g)" (three decimals) and the note's U^(g).
@@ -180,6 +186,6 @@ fn the_reward_sentence_quotes_the_table() {
     let (holds, text) = Check::RewardNearGreedy { policy: "dra", fraction: 0.9 }
         .state(&[lane("dra", "DRA", 0.0, false)], &any)
         .unwrap();
-    assert!(holds);
+    assert_eq!(holds, Some(true));
     assert_eq!(text, "DRA earned 1\u{202f}020.6 per server, 0.958 of U^(g) = 1\u{202f}065.3.");
 }

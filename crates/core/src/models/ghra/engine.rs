@@ -28,7 +28,7 @@ use super::stats::GhraStats;
 use super::ticks::{ClockMode, Ticks};
 use crate::des::{EventDriven, EventQueue, run_until};
 use crate::limits::MAX_WAITING;
-use crate::metrics::{TrendVerdict, trend_verdict};
+use crate::metrics::VerdictWatch;
 use crate::resources::Resources;
 use crate::rng::Streams;
 use crate::workload::sample;
@@ -158,8 +158,9 @@ impl GhraSim {
     }
 
     /// Whether Q(t) grows: the verdict the report and the page state.
-    pub fn trend(&self) -> TrendVerdict {
-        trend_verdict(self.stats.waiting.points(), self.now)
+    /// The verdict on the waiting jobs: the one the report and the page state.
+    pub fn verdict(&self) -> &VerdictWatch {
+        self.stats.waiting.watch().expect("the waiting jobs are judged")
     }
 
     pub fn stats(&self) -> &GhraStats {

@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 use super::engine::GhraSim;
 use super::state::{QueueRef, Source};
-use crate::metrics::{SeriesPoint, TrendVerdict};
+use crate::metrics::{Judgement, SeriesPoint};
 use crate::resources::MAX_RESOURCES;
 use crate::view::{BinsKind, Block, ClusterView, LiveRun, Metric, Readings, ServerView, Why};
 
@@ -99,8 +99,8 @@ impl LiveRun for GhraSim {
         GhraSim::check_invariants(self)
     }
 
-    fn trend(&self) -> Option<TrendVerdict> {
-        Some(GhraSim::trend(self))
+    fn verdict(&self) -> Option<Judgement> {
+        Some(GhraSim::verdict(self).judgement())
     }
 
     fn readings(&self) -> Readings {

@@ -8,7 +8,7 @@
 
 use super::state::{GhraConfig, GhraJob, GhraState};
 use crate::limits::BATCHES;
-use crate::metrics::{JobTimes, Level, Series, mean_ci};
+use crate::metrics::{JobTimes, Level, Series, VerdictWatch, mean_ci};
 
 /// Everything measured during a run.
 #[derive(Debug, Clone)]
@@ -62,7 +62,11 @@ impl GhraStats {
             capacity,
             real_used: vec![0; dims],
             dummy_used: vec![0; dims],
-            waiting: Level::new(w, series()),
+            waiting: Level::new(w, series()).judged(VerdictWatch::new(
+                config.horizon,
+                config.arrival_rates.iter().sum(),
+                false,
+            )),
             type_waiting: (0..config.types()).map(|_| Level::new(w, series())).collect(),
             occupancy: Level::new(w, series()),
             dummy_share: Level::new(w, None),

@@ -7,7 +7,7 @@ use super::GhraScenario;
 use super::engine::GhraSim;
 use crate::model::Replications;
 use crate::model::policy::PolicySpec;
-use crate::model::report::{summarise_reps, verdict, window_ci};
+use crate::model::report::{summarise_reps, verdict, verdict_note, window_ci};
 use crate::model::table::{Table, interval, num, percent, sig};
 
 type RunReport = crate::model::RunReport<GhraSummary>;
@@ -57,7 +57,7 @@ pub fn summarize(s: &GhraScenario, policy: &PolicySpec, sim: &GhraSim) -> RunOut
     let warmup = s.window.warmup as f64;
     let queue = stats.waiting.points().to_vec();
     let queue_ci = window_ci(&queue, warmup);
-    let trend = sim.trend();
+    let watch = sim.verdict();
     let mean_queue = stats.waiting.mean(now, warmup);
     let metrics = GhraSummary {
         mean_delay: stats.mean_delay(now),
@@ -84,8 +84,9 @@ pub fn summarize(s: &GhraScenario, policy: &PolicySpec, sim: &GhraSim) -> RunOut
         mean_wait: metrics.mean_delay,
         censored: stats.window_arrivals - stats.window_started,
         mean_occupancy: stats.occupancy.mean(now, warmup),
-        unstable: trend.unstable,
-        trend,
+        unstable: watch.judgement().unstable(),
+        verdict: Some(watch.judgement()),
+        growth: Some(watch.growth()),
         summary: metrics,
     };
     RunOutcome {
@@ -135,10 +136,11 @@ pub fn table(names: &[String], runs: &[Vec<&RunReport>]) -> Table {
         "mean delay: time from arrival to the start of service, jobs that arrived after the warm-up",
         "mean queue: time average of Σ_j Q_j(t), waiting jobs only; intervals: batch means (Student t with --reps)",
         "occupancy / dummies: mean over resources of the fleet's capacity held by real / dummy jobs",
-        "refreshes: MaxWeight's configuration re-selections; verdict: UNSTABLE when Q(t) grows over the second half",
+        "refreshes: MaxWeight's configuration re-selections",
     ] {
         table.note(note);
     }
+    table.note(verdict_note("Q(t)", runs.first().map_or(1, Vec::len)));
     table
 }
 

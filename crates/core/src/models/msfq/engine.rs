@@ -21,7 +21,7 @@ use super::stats::MsfqStats;
 use crate::decisions::DecisionLog;
 use crate::des::{EventDriven, EventQueue, run_until};
 use crate::limits::MAX_WAITING;
-use crate::metrics::{SeriesPoint, TrendVerdict, trend_verdict};
+use crate::metrics::{SeriesPoint, VerdictWatch};
 use crate::rng::Streams;
 use crate::workload::sample;
 use crate::{EngineError, Moment};
@@ -222,8 +222,9 @@ impl MsfqSim {
 
     /// Whether n(t) grows (MSFQ's figures plot jobs in system): the verdict the report and
     /// the page state.
-    pub fn trend(&self) -> TrendVerdict {
-        trend_verdict(self.in_system_series(), self.now)
+    /// The verdict on n(t), the jobs in the system: the one the report and the page state.
+    pub fn verdict(&self) -> &VerdictWatch {
+        self.stats.in_system.watch().expect("n(t) is judged")
     }
 
     /// n(t) as interval means.

@@ -3,7 +3,7 @@
 //! the policy's phase as the bar's label.
 
 use super::engine::MsfqSim;
-use crate::metrics::{SeriesPoint, TrendVerdict};
+use crate::metrics::{Judgement, SeriesPoint};
 use crate::view::{Analysis, BinsKind, Block, ClusterView, LiveRun, Metric, Readings, ServerView, Why};
 
 impl MsfqSim {
@@ -42,8 +42,8 @@ impl LiveRun for MsfqSim {
         }
     }
 
-    fn trend(&self) -> Option<TrendVerdict> {
-        Some(MsfqSim::trend(self))
+    fn verdict(&self) -> Option<Judgement> {
+        Some(MsfqSim::verdict(self).judgement())
     }
 
     fn series(&self, metric: Metric) -> &[SeriesPoint] {

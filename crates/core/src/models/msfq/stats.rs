@@ -6,7 +6,7 @@ use hdrhistogram::Histogram;
 
 use super::state::{MsfqConfig, MsfqJob, MsfqState};
 use crate::limits::BATCHES;
-use crate::metrics::{JobTimes, Level, Series};
+use crate::metrics::{JobTimes, Level, Series, VerdictWatch};
 
 /// Response times enter the percentile sketch in units of 10^-3 time units.
 const SKETCH_SCALE: f64 = 1_000.0;
@@ -177,7 +177,7 @@ impl MsfqStats {
             warmup: w,
             horizon: config.horizon,
             waiting: Level::new(w, series()),
-            in_system: Level::new(w, series()),
+            in_system: Level::new(w, series()).judged(VerdictWatch::new(config.horizon, config.arrival_rate, false)),
             busy: Level::new(w, series()),
             running_response: Level::running_mean(w, series()),
             class_running_response: (0..n).map(|_| Level::running_mean(w, series())).collect(),

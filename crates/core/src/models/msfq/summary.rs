@@ -12,7 +12,7 @@ use crate::limits::BATCHES;
 use crate::metrics::{JobTimes, mean_ci};
 use crate::model::Replications;
 use crate::model::policy::PolicySpec;
-use crate::model::report::{verdict, window_ci};
+use crate::model::report::{verdict, verdict_note, window_ci};
 use crate::model::table::{Table, interval, num, percent, sig};
 
 type RunReport = crate::model::RunReport<MsfqSummary>;
@@ -30,7 +30,8 @@ pub struct MsfqSummary {
     pub mean_response_ci95: [f64; 2],
     /// E[T^w] = Σ_j (ρ_j/ρ) E\[T^(j)\], ρ_j = j·λ_j/μ_j.
     pub weighted_mean_response: f64,
-    /// The plain mean over all completed jobs (the empirical class mix).
+    /// The plain mean over all measured jobs with the empirical class mix, a job still in the
+    /// system counted with its time so far (censored at the horizon), as every mean here.
     pub mean_response_all_jobs: f64,
     /// E\[T^(j)\] keyed by server need.
     pub mean_response_by_class: BTreeMap<String, f64>,
@@ -105,7 +106,7 @@ pub fn summarize(s: &MsfqScenario, policy: &PolicySpec, sim: &MsfqSim) -> RunOut
         completed: stats.completed,
     };
     let in_system = sim.in_system_series().to_vec();
-    let trend = sim.trend();
+    let watch = sim.verdict();
     let queue = stats.waiting.points().to_vec();
     let queue_ci = window_ci(&queue, warmup);
     let report = RunReport {
@@ -125,8 +126,9 @@ pub fn summarize(s: &MsfqScenario, policy: &PolicySpec, sim: &MsfqSim) -> RunOut
         mean_wait: waits.mean(now),
         censored: window_arrivals - completed,
         mean_occupancy: metrics.utilization,
-        unstable: trend.unstable,
-        trend,
+        unstable: watch.judgement().unstable(),
+        verdict: Some(watch.judgement()),
+        growth: Some(watch.growth()),
         summary: metrics,
     };
     RunOutcome { report, queue, occupancy: stats.busy.points().to_vec(), in_system, reward: Vec::new() }
@@ -193,10 +195,11 @@ pub fn table(names: &[String], runs: &[Vec<&RunReport>]) -> Table {
     for note in [
         "E[T]: mean response time (completion − arrival; a job still in the system: its time so far) weighted by the nominal class mix; E[T^w]: weighted by load share",
         "95% interval: batch means over 20 arrival-time batches (Student t over replications with --reps)",
-        "in system: time-average n(t); verdict: UNSTABLE when n(t) grows over the second half",
+        "in system: time-average n(t)",
     ] {
         table.note(note);
     }
+    table.note(verdict_note("n(t)", runs.first().map_or(1, Vec::len)));
     table
 }
 

@@ -9,7 +9,7 @@ use super::PgasScenario;
 use super::engine::PgasSim;
 use super::state::Arrivals;
 use crate::limits::BATCHES;
-use crate::metrics::{SeriesPoint, batch_means_ci, trend_verdict};
+use crate::metrics::{SeriesPoint, batch_means_ci};
 use crate::model::policy::PolicySpec;
 use crate::model::table::{Table, interval, num, sig};
 use crate::model::{Replications, Trajectory};
@@ -135,7 +135,8 @@ pub fn summarize(s: &PgasScenario, policy: &PolicySpec, sim: &PgasSim) -> RunOut
         censored: 0,
         mean_occupancy: stats.occupancy.mean(now, warmup),
         unstable: false,
-        trend: trend_verdict(&[], now),
+        verdict: None,
+        growth: None,
         summary: metrics,
     };
     RunOutcome {

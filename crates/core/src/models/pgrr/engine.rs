@@ -25,7 +25,7 @@ use super::state::{Cluster, Counters, JobId, RunKey, ServerId, SlotState, Waitin
 use super::trace::{TraceCursor, TraceJobs};
 use crate::decisions::DecisionLog;
 use crate::limits::MAX_WAITING;
-use crate::metrics::{Series, SeriesPoint, TrendVerdict, trend_verdict};
+use crate::metrics::{Series, SeriesPoint, VerdictWatch};
 use crate::resources::Resources;
 use crate::rng::Streams;
 use crate::workload::sample;
@@ -49,6 +49,8 @@ pub struct PgrrConfig {
     pub service: SlotService,
     /// Slots discarded before measuring.
     pub warmup: u64,
+    /// Slots the run is planned for: the verdict's looks fall at fractions of it.
+    pub horizon: u64,
     /// Grid interval of the series, in slots.
     pub sample_every: u64,
     /// Series merge pairwise beyond this many points.
@@ -98,6 +100,8 @@ pub(super) struct Measurements {
     open_used: u128,
     open_classes: Vec<u64>,
     open_from: u64,
+    /// The verdict on Q(t).
+    verdict: VerdictWatch,
 }
 
 impl PgrrSim {
@@ -120,6 +124,7 @@ impl PgrrSim {
             open_used: 0,
             open_classes: vec![0; classes],
             open_from: 0,
+            verdict: VerdictWatch::new(config.horizon as f64, config.arrival_rate, true),
         };
         Self {
             config,
@@ -341,6 +346,7 @@ impl PgrrSim {
         }
         m.open_queue += q;
         m.open_used += used;
+        m.verdict.add_slot(q as f64);
         for (acc, n) in m.open_classes.iter_mut().zip(&self.state.waiting_by_class) {
             *acc += n;
         }
@@ -376,9 +382,9 @@ impl PgrrSim {
         self.measure.window_slots
     }
 
-    /// Whether Q(t) grows: the verdict the report and the page state.
-    pub fn trend(&self) -> TrendVerdict {
-        trend_verdict(self.queue_series(), self.slot as f64)
+    /// The verdict on Q(t): the one the report and the page state.
+    pub fn verdict(&self) -> &VerdictWatch {
+        &self.measure.verdict
     }
 
     /// Q(t) as interval means.

@@ -7,7 +7,7 @@ use super::policy::Placement;
 use super::state::ServerId;
 use crate::EngineError;
 use crate::decisions::DecisionLog;
-use crate::metrics::{SeriesPoint, TrendVerdict};
+use crate::metrics::{Judgement, SeriesPoint};
 use crate::view::{BinsKind, Block, ClusterView, LiveRun, Metric, Readings, ServerView, Why};
 
 impl LiveRun for PgrrSim {
@@ -44,8 +44,8 @@ impl LiveRun for PgrrSim {
         }
     }
 
-    fn trend(&self) -> Option<TrendVerdict> {
-        Some(PgrrSim::trend(self))
+    fn verdict(&self) -> Option<Judgement> {
+        Some(PgrrSim::verdict(self).judgement())
     }
 
     fn series(&self, metric: Metric) -> &[SeriesPoint] {

@@ -183,6 +183,7 @@ impl PgrrScenario {
             sizes: self.size.clone(),
             service: self.service,
             warmup: self.window.warmup,
+            horizon: self.window.horizon,
             sample_every: self.window.sample_every as u64,
             max_points,
             classes: Partition::new(queues.unwrap_or(self.j), CAPACITY_UNITS),

@@ -4,9 +4,8 @@ use serde::Serialize;
 
 use super::PgrrScenario;
 use super::engine::PgrrSim;
-use crate::metrics::verdict_word;
 use crate::model::policy::PolicySpec;
-use crate::model::report::{summarise_reps, window_ci};
+use crate::model::report::{summarise_reps, verdict, verdict_note, window_ci};
 use crate::model::table::{Table, interval, num, percent, sig};
 
 type RunReport = crate::model::RunReport<PgrrSummary>;
@@ -21,7 +20,7 @@ pub fn summarize(s: &PgrrScenario, policy: &PolicySpec, sim: &PgrrSim) -> RunOut
     let counters = sim.counters();
     let queue = sim.queue_series().to_vec();
     let ci = window_ci(&queue, s.window.warmup as f64);
-    let trend = sim.trend();
+    let watch = sim.verdict();
     let report = RunReport {
         preset: String::new(),
         policy: policy.to_string(),
@@ -39,8 +38,9 @@ pub fn summarize(s: &PgrrScenario, policy: &PolicySpec, sim: &PgrrSim) -> RunOut
         mean_wait: counters.mean_wait(sim.slot()),
         censored: counters.window_arrivals - counters.window_started,
         mean_occupancy: sim.mean_occupancy(),
-        unstable: trend.unstable,
-        trend,
+        unstable: watch.judgement().unstable(),
+        verdict: Some(watch.judgement()),
+        growth: Some(watch.growth()),
         summary: PgrrSummary {},
     };
     RunOutcome { report, queue, occupancy: sim.occupancy_series().to_vec(), in_system: Vec::new(), reward: Vec::new() }
@@ -56,7 +56,6 @@ pub fn table(names: &[String], runs: &[Vec<&RunReport>], replicated: bool) -> Ta
         let row = if replicated {
             let own: Vec<RunReport> = runs.iter().map(|r| (*r).clone()).collect();
             let Some(r) = summarise_reps(&own, |_| PgrrSummary {}) else { continue };
-            let verdict = verdict_word(r.unstable);
             vec![
                 name.clone(),
                 num(r.mean_queue),
@@ -64,7 +63,7 @@ pub fn table(names: &[String], runs: &[Vec<&RunReport>], replicated: bool) -> Ta
                 num(r.final_queue),
                 num(r.mean_wait),
                 percent(r.mean_occupancy),
-                format!("{verdict} ({}/{} unstable)", r.unstable_reps, r.reps),
+                verdict(runs),
             ]
         } else {
             let r = runs[0];
@@ -75,7 +74,7 @@ pub fn table(names: &[String], runs: &[Vec<&RunReport>], replicated: bool) -> Ta
                 r.final_queue.to_string(),
                 num(r.mean_wait),
                 percent(r.mean_occupancy),
-                verdict_word(r.unstable).to_string(),
+                verdict(runs),
             ]
         };
         table.row(row);
@@ -84,16 +83,17 @@ pub fn table(names: &[String], runs: &[Vec<&RunReport>], replicated: bool) -> Ta
         [
             "mean queue: time average of the waiting jobs after the warm-up, averaged over the replications",
             "95% interval: Student t over the replications; final queue: mean over the replications",
-            "mean wait: slots from arrival to start, a job still waiting counted with its wait so far; verdict: UNSTABLE when Q(t) grows over the second half",
+            "mean wait: slots from arrival to start, a job still waiting counted with its wait so far",
         ]
     } else {
         [
             "mean queue: time average of the waiting jobs after the warm-up",
             "95% interval: batch means over 20 batches of the measured window",
-            "mean wait: slots from arrival to start, a job still waiting counted with its wait so far; verdict: UNSTABLE when Q(t) grows over the second half",
+            "mean wait: slots from arrival to start, a job still waiting counted with its wait so far",
         ]
     };
     notes.into_iter().for_each(|n| table.note(n));
+    table.note(verdict_note("Q(t)", runs.first().map_or(1, Vec::len)));
     table
 }
 
