@@ -436,8 +436,10 @@ pub const TOURS: &[Tour] = &[
                 text: "The same five small and five large servers. The stability map under the charts runs each \
                        policy at many traffic intensities ζ and narrows down the largest at which its queue stays \
                        put: its frontier. ζ = 1 is the boundary of the capacity region, and Theorem 2 proves that \
-                       Algorithm 2 keeps all of it; whether MaxWeight with local refresh does on servers of two \
-                       sizes, the paper leaves open. The first step ran both at ζ = 0.9.",
+                       Algorithm 2 keeps all of it when its weights grow slower than log Q (the map draws that \
+                       line apart: these clocks are the paper's simulations', which grow as log Q); whether \
+                       MaxWeight with local refresh keeps it on servers of two sizes, the paper leaves open. The \
+                       first step ran both at ζ = 0.9.",
                 after: "Why: MaxWeight with local refresh picks a server's configuration only when the server is \
                         empty, and a busy large server is seldom empty, so it keeps serving a mix chosen for \
                         queues long gone: part of the capacity region is lost, and the first step's ζ = 0.9 lies \
