@@ -115,7 +115,7 @@ fn ghra_fingerprint() -> u64 {
     fingerprint(values)
 }
 
-const GHRA_FINGERPRINT: u64 = 0x7a2c_e1a7_2c64_4245;
+const GHRA_FINGERPRINT: u64 = 0x3624_c526_03f8_43e6;
 
 #[wasm_bindgen_test(unsupported = test)]
 fn ghra_native_and_wasm_agree() {

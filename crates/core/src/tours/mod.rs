@@ -74,6 +74,11 @@ pub enum Check {
     /// within `within` (relative) of `fraction` of the capacity. Stated from the finished map
     /// ([`Check::state_map`]), not from the race.
     Frontier { policy: &'static str, fraction: f64, within: f64 },
+    /// The stability map's interval of lane `below` lies wholly under lane `at_capacity`'s
+    /// (its hi below the other's lo), and `at_capacity`'s frontier (the middle of its interval)
+    /// is within `within` (relative) of the capacity: one policy keeps the capacity, the other
+    /// loses part of it. Stated from the finished map ([`Check::state_map`]).
+    FrontierBelow { below: &'static str, at_capacity: &'static str, within: f64 },
     /// The learner writes the exercise's policy as a script, and the exercise's checker races
     /// it against the reference on the step's arrivals ([`crate::exercises::Checker`]): not a
     /// check of the race the step plays.
@@ -140,7 +145,7 @@ impl Check {
                     ),
                 ))
             }
-            Check::Frontier { .. } => {
+            Check::Frontier { .. } | Check::FrontierBelow { .. } => {
                 Err(ConfigError::new("tour", "this step's outcome is the stability map's, stated when it is done"))
             }
             Check::Exercise(_) => {
@@ -189,7 +194,7 @@ impl Check {
 impl Check {
     /// Whether the outcome is the stability map's ([`Check::state_map`]) rather than the race's.
     pub fn reads_map(&self) -> bool {
-        matches!(self, Check::Frontier { .. })
+        matches!(self, Check::Frontier { .. } | Check::FrontierBelow { .. })
     }
 
     /// The exercise the step sets, if it asks the learner to write a policy.
@@ -200,30 +205,35 @@ impl Check {
         }
     }
 
-    /// Whether the finished map puts the frontier where [`Check::Frontier`] expects, and a
-    /// sentence with the map's intervals (each lane's, at the map's first axis value), the
-    /// capacity and the proven load.
+    /// Whether the finished map puts the frontiers where [`Check::Frontier`] or
+    /// [`Check::FrontierBelow`] expects, and a sentence with the map's intervals (each lane's,
+    /// at the map's first axis value), the capacity and the proven load.
     pub fn state_map(&self, finder: &Finder) -> Result<(Option<bool>, String), ConfigError> {
-        let Check::Frontier { policy, fraction, within } = *self else {
-            return Err(ConfigError::new("tour", "this step's outcome is the race's, not the map's"));
-        };
         let labels = finder.labels();
-        let index = finder.setup.policies.iter().position(|p| p.to_string() == policy).ok_or_else(|| {
-            ConfigError::new("tour", format!("the step's check names '{policy}', which the map does not run"))
-        })?;
+        let index = |policy: &str| {
+            finder.setup.policies.iter().position(|p| p.to_string() == policy).ok_or_else(|| {
+                ConfigError::new("tour", format!("the step's check names '{policy}', which the map does not run"))
+            })
+        };
         let cells = || finder.cells.iter().filter(|c| c.value == 0);
+        let cell_of = |index: usize| cells().find(|c| c.policy == index).expect("the map has a cell per lane");
         let interval = |c: &crate::stability::Cell| c.boundary().filter(|(_, hi)| hi.is_finite());
-        let cell = cells().find(|c| c.policy == index).expect("the map has a cell per lane");
+        // The frontier the sentence starts from.
+        let first = match *self {
+            Check::Frontier { policy, .. } | Check::FrontierBelow { below: policy, .. } => index(policy)?,
+            _ => return Err(ConfigError::new("tour", "this step's outcome is the race's, not the map's")),
+        };
+        let cell = cell_of(first);
         let (Some((lo, hi)), Some(capacity)) = (interval(cell), cell.theory.capacity.as_ref()) else {
             return Err(ConfigError::new(
                 "tour",
-                format!("{} has no interval or no capacity to compare", labels[index]),
+                format!("{} has no interval or no capacity to compare", labels[first]),
             ));
         };
         // The numbers the map's table shows, so the statement can be checked against the page.
         let mut statement = format!(
             "{}'s frontier lies in [{}, {}], the capacity is {}",
-            labels[index],
+            labels[first],
             sig(lo),
             sig(hi),
             sig(capacity.load)
@@ -231,7 +241,7 @@ impl Check {
         if let Some(proven) = cell.theory.proven_load() {
             statement += &format!(" and its proven load {}", sig(proven));
         }
-        for other in cells().filter(|c| c.policy != index) {
+        for other in cells().filter(|c| c.policy != first) {
             match (interval(other), other.lo) {
                 (Some((lo, hi)), _) => {
                     statement += &format!("; {}'s in [{}, {}]", labels[other.policy], sig(lo), sig(hi))
@@ -240,22 +250,43 @@ impl Check {
                 _ => {}
             }
         }
-        // The expected place is fraction × capacity, give or take `within` of it. An interval
-        // inside it places the frontier there, one clear of it elsewhere; one that straddles
-        // an edge of it (an undecided band reaching past it) decides neither way.
-        let (low, high) = (fraction * capacity.load * (1.0 - within), fraction * capacity.load * (1.0 + within));
-        let holds = if low <= lo && hi <= high {
-            Some(true)
-        } else if hi < low || lo > high {
-            Some(false)
-        } else {
-            statement += &format!(
-                "; that interval reaches past {}-{} of the capacity, so the map does not place {}'s frontier",
-                sig(fraction * (1.0 - within)),
-                sig(fraction * (1.0 + within)),
-                labels[index]
-            );
-            None
+        // Where the map places a frontier against an expected place, `target` give or take
+        // `within` of it: an interval inside that band places it there, one clear of it
+        // elsewhere; one that straddles an edge of it (an undecided band reaching past it)
+        // decides neither way, and the sentence says so.
+        let mut place = |label: &str, (lo, hi): (f64, f64), target: f64, within: f64| {
+            let (low, high) = (target * (1.0 - within), target * (1.0 + within));
+            if low <= lo && hi <= high {
+                Some(true)
+            } else if hi < low || lo > high {
+                Some(false)
+            } else {
+                statement += &format!(
+                    "; {label}'s interval reaches past {}-{}, so the map does not place its frontier",
+                    sig(low),
+                    sig(high)
+                );
+                None
+            }
+        };
+        let holds = match *self {
+            Check::FrontierBelow { at_capacity, within, .. } => {
+                let top = index(at_capacity)?;
+                let (top_lo, top_hi) = interval(cell_of(top))
+                    .ok_or_else(|| ConfigError::new("tour", format!("{} has no interval to compare", labels[top])))?;
+                let at_top = place(&labels[top], (top_lo, top_hi), capacity.load, within);
+                // Below it only when the intervals are apart; overlapping, the map cannot tell.
+                let below = if hi < top_lo { Some(true) } else if lo > top_hi { Some(false) } else { None };
+                match (below, at_top) {
+                    (Some(false), _) | (_, Some(false)) => Some(false),
+                    (Some(true), Some(true)) => Some(true),
+                    _ => None,
+                }
+            }
+            Check::Frontier { fraction, within, .. } => {
+                place(&labels[first], (lo, hi), fraction * capacity.load, within)
+            }
+            _ => unreachable!("a map's check, matched above"),
         };
         statement.push('.');
         Ok((holds, statement))
@@ -413,21 +444,52 @@ pub const TOURS: &[Tour] = &[
         id: "mw-local-mixed-fleet",
         title: "MaxWeight with local refresh on a mixed fleet",
         paper: "GH-RA",
-        steps: &[Step {
-            text: "Servers of different sizes. MaxWeight that re-plans a server only when it empties keeps stale \
-                   configurations on the busy servers; Algorithm 2's Poisson clocks keep choosing afresh and \
-                   route by join-the-shortest-queue.",
-            after: "",
-            link: "preset=ghra-b3&policy=mw-local,alg2-jsq&seed=1",
-            highlight: "chart-queue",
-            question: Some(Question {
-                prompt: "Which queue builds up?",
-                choices: &["MaxWeight, local refresh", "Algorithm 2", "neither"],
-                answer: 0,
-            }),
-            check: Check::Grows { grows: "mw-local", settles: "alg2-jsq" },
-            source: "GH-RA §VII-B (10 servers of two sizes, ζ = 0.9: MW-local unstable, Algorithm 2 stable)",
-        }],
+        steps: &[
+            Step {
+                text: "Servers of different sizes. MaxWeight that re-plans a server only when it empties keeps \
+                       stale configurations on the busy servers; Algorithm 2's Poisson clocks keep choosing afresh \
+                       and route by join-the-shortest-queue.",
+                after: "",
+                link: "preset=ghra-b3&policy=mw-local,alg2-jsq&seed=1",
+                highlight: "chart-queue",
+                question: Some(Question {
+                    prompt: "Which queue builds up?",
+                    choices: &["MaxWeight, local refresh", "Algorithm 2", "neither"],
+                    answer: 0,
+                }),
+                check: Check::Grows { grows: "mw-local", settles: "alg2-jsq" },
+                source: "GH-RA §VII-B (10 servers of two sizes, ζ = 0.9: MW-local unstable, Algorithm 2 stable)",
+            },
+            Step {
+                text: "The same five small and five large servers. The stability map under the charts runs each \
+                       policy at many traffic intensities ζ and narrows down the largest at which its queue stays \
+                       put: its frontier. ζ = 1 is the boundary of the capacity region, and Theorem 2 proves that \
+                       Algorithm 2 keeps all of it when its weights grow slower than log Q (the map draws that \
+                       line apart: these clocks are the paper's simulations', which grow as log Q); whether \
+                       MaxWeight with local refresh keeps it on servers of two sizes, the paper leaves open. The \
+                       first step ran both at ζ = 0.9.",
+                after: "Why: MaxWeight with local refresh picks a server's configuration only when the server is \
+                        empty, and a busy large server is seldom empty, so it keeps serving a mix chosen for \
+                        queues long gone: part of the capacity region is lost, and the first step's ζ = 0.9 lies \
+                        beyond its frontier. Algorithm 2's clocks and dummy jobs keep every server's configuration \
+                        following its queues, so its frontier is the boundary. Follow a tested load in the map's \
+                        table to watch the queue there.",
+                link: "preset=ghra-b3&policy=mw-local,alg2-jsq&seed=1&map=4",
+                highlight: "stability-map",
+                question: Some(Question {
+                    prompt: "Where will the frontier of MaxWeight with local refresh sit against Algorithm 2's?",
+                    choices: &[
+                        "below it: MaxWeight loses part of the capacity region",
+                        "at the same place, the boundary ζ = 1",
+                        "above it",
+                    ],
+                    answer: 0,
+                }),
+                check: Check::FrontierBelow { below: "mw-local", at_capacity: "alg2-jsq", within: 0.05 },
+                source: "GH-RA §VII-B (MW-local's stability on a heterogeneous fleet is open; Fig. 3 at ζ = 0.9), \
+                         §IV Theorem 2 (Algorithm 2 is throughput-optimal), §II (the capacity region C)",
+            },
+        ],
     },
     Tour {
         id: "dra-approaches-greedy",

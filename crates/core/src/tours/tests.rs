@@ -74,6 +74,11 @@ fn every_tour_tells_a_true_story() {
                     };
                     let mut finder = spec.finder(&setup).unwrap();
                     finder.run_all().unwrap();
+                    // The comparison can fail: the other way round, it does not hold.
+                    if let Check::FrontierBelow { below, at_capacity, within } = step.check {
+                        let swapped = Check::FrontierBelow { below: at_capacity, at_capacity: below, within };
+                        assert_eq!(swapped.state_map(&finder).unwrap().0, Some(false), "{} step {}", t.id, k + 1);
+                    }
                     step.check.state_map(&finder).unwrap()
                 }
                 None => step.check.state(&outcomes(step.link), &decoded.scenario).unwrap(),
