@@ -5,6 +5,7 @@
 //! cargo run --release -p packlab-core --example false_verdicts -- run [TRIALS]   # one run, as the page plays it
 //! cargo run --release -p packlab-core --example false_verdicts -- map [TRIALS]   # one load, as the map judges it
 //! cargo run --release -p packlab-core --example false_verdicts -- coverage [SEEDS] # whole maps: do they hold the boundary?
+//! CASE='msfq-d1 msfq' cargo run ... # only the cases whose "preset policy" starts so
 //! ```
 //!
 //! `coverage` makes the map of each known case as `packlab stability` does with its defaults
@@ -63,7 +64,8 @@ fn coverage(count: u64) {
     println!("|---|---|---|---|---|---|---|");
     let mut cases: Vec<(&str, &str, f64, Option<u64>)> = CASES.to_vec();
     cases.insert(4, ("msfq-d1", "fcfs", fcfs_d1(), None));
-    for (id, policy, boundary, horizon) in cases {
+    let only = std::env::var("CASE").unwrap_or_default();
+    for (id, policy, boundary, horizon) in cases.into_iter().filter(|c| format!("{} {}", c.0, c.1).starts_with(&only)) {
         let mut setup = Setup::from_preset(id).expect("preset");
         setup.policies = vec![PolicySpec::parse(policy).expect("policy")];
         let maps = trials(count, |t| {
@@ -171,7 +173,9 @@ fn main() {
     );
     println!("|---|---|---|---|---|---|---|---|");
     let only = std::env::var("CASE").unwrap_or_default();
-    for (id, policy, boundary, map_horizon) in CASES.into_iter().filter(|c| c.0.starts_with(&only)) {
+    for (id, policy, boundary, map_horizon) in
+        CASES.into_iter().filter(|c| format!("{} {}", c.0, c.1).starts_with(&only))
+    {
         let mut setup = Setup::from_preset(id).expect("preset");
         let spec = PolicySpec::parse(policy).expect("policy");
         setup.policies = vec![spec.clone()];

@@ -276,7 +276,13 @@ impl Check {
                     .ok_or_else(|| ConfigError::new("tour", format!("{} has no interval to compare", labels[top])))?;
                 let at_top = place(&labels[top], (top_lo, top_hi), capacity.load, within);
                 // Below it only when the intervals are apart; overlapping, the map cannot tell.
-                let below = if hi < top_lo { Some(true) } else if lo > top_hi { Some(false) } else { None };
+                let below = if hi < top_lo {
+                    Some(true)
+                } else if lo > top_hi {
+                    Some(false)
+                } else {
+                    None
+                };
                 match (below, at_top) {
                     (Some(false), _) | (_, Some(false)) => Some(false),
                     (Some(true), Some(true)) => Some(true),
