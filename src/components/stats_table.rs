@@ -46,7 +46,9 @@ pub fn StatsTable(props: &StatsTableProps) -> Html {
         reward: props.reward,
     };
     html! {
-        <div id="stats" data-greedy-reward={props.reward.map(|r| r.greedy.to_string())}
+        // Reachable by the keyboard: on a narrow screen the table scrolls sideways in it.
+        <div id="stats" tabindex="0" role="region" aria-label="Each lane's numbers"
+            data-greedy-reward={props.reward.map(|r| r.greedy.to_string())}
             data-optimal-reward={props.reward.map(|r| r.optimal.to_string())}>
             <table>
                 <thead>
