@@ -141,7 +141,9 @@ fn verdict(lane: &LaneStats, unit: &str) -> Html {
     };
     html! { <>
         { judgement.verdict.word() }
-        if let Some(waiting) = waiting { <span class="verdict-wait">{ waiting }</span> }
+        // The space keeps the words apart for screen readers and copy-paste; the style puts
+        // the wait on its own line.
+        if let Some(waiting) = waiting { { " " }<span class="verdict-wait">{ waiting }</span> }
     </> }
 }
 
