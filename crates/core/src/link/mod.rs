@@ -98,10 +98,14 @@ pub fn decode_link(input: &str) -> (Link, Vec<ConfigError>) {
     let mut scenario = chosen.scenario.clone();
     let mut applied: Vec<&str> = Vec::new();
     let mut page_pairs = Vec::new();
+    let mut trace = None;
+    let replays = scenario.info().replay.is_some();
     for (key, value) in &pairs {
         match key.as_str() {
             "preset" | "policy" => {}
             k if is_page_key(k) => page_pairs.push((key.clone(), value.clone())),
+            // A trace replays once the other keys are set, as a dropped file does (below).
+            k if k == crate::trace::KEY && replays => trace = Some(value.as_str()),
             k => match scenario.set(k, value) {
                 Ok(()) => {
                     applied.retain(|a| *a != k);
@@ -109,6 +113,19 @@ pub fn decode_link(input: &str) -> (Link, Vec<ConfigError>) {
                 }
                 Err(e) => errors.push(e),
             },
+        }
+    }
+    // A log named by its fingerprint replays as a dropped file does: on its machine at 1/β = 1
+    // with a horizon covering its arrivals, unless the link gives them (RES-91).
+    if let Some(name) = trace {
+        let result = match scenario.named_trace(name) {
+            Ok(Some(shared)) => scenario.replay(&shared, &applied, &chosen.scenario).map(drop),
+            Ok(None) => scenario.set(crate::trace::KEY, name),
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(()) => applied.push(crate::trace::KEY),
+            Err(e) => errors.push(e),
         }
     }
     // A link that only shortens the run keeps the preset's warm-up fraction, as `--horizon`.
@@ -203,7 +220,7 @@ pub fn encode_link(preset: &Preset, policies: &[PolicySpec], scenario: &Scenario
         ("policy", policies.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(",")),
         ("seed", scenario.seed().to_string()),
     ];
-    pairs.extend(scenario.overrides_from(&preset.scenario).into_iter().filter(|(k, _)| *k != "seed"));
+    pairs.extend(scenario.link_overrides(&preset.scenario).into_iter().filter(|(k, _)| *k != "seed"));
     pairs.extend(page.pairs());
     pairs.iter().map(|(k, v)| format!("{}={}", escape(k), escape(v))).collect::<Vec<_>>().join("&")
 }
@@ -218,7 +235,7 @@ pub fn run_command(preset: &Preset, policies: &[PolicySpec], scenario: &Scenario
         args.extend(["--policy".into(), policies.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(",")]);
     }
     args.extend(["--seed".into(), scenario.seed().to_string()]);
-    for (key, value) in scenario.overrides_from(&preset.scenario).into_iter().filter(|(k, _)| *k != "seed") {
+    for (key, value) in scenario.link_overrides(&preset.scenario).into_iter().filter(|(k, _)| *k != "seed") {
         args.extend(["--set".into(), format!("{key}={value}")]);
     }
     args.iter().map(|a| shell_quote(a)).collect::<Vec<_>>().join(" ")

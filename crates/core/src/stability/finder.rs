@@ -299,9 +299,16 @@ impl Finder {
         })
     }
 
-    /// The load the first round's fractions multiply: the capacity, or the scenario's load.
+    /// The load the first round's fractions multiply: the capacity; for a replayed file, the
+    /// scaling at which it offers the capacity (RES-92); else the scenario's load.
     fn scale(&self, cell: &Cell) -> f64 {
-        cell.theory.capacity.as_ref().map_or_else(|| self.scenarios[cell.value].any().load(), |c| c.load)
+        let scenario = &self.scenarios[cell.value];
+        cell.theory
+            .capacity
+            .as_ref()
+            .map(|c| c.load)
+            .or_else(|| scenario.replay_capacity_scaling())
+            .unwrap_or_else(|| scenario.any().load())
     }
 
     /// Replications a load is judged on first.

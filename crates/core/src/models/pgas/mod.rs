@@ -91,6 +91,7 @@ impl Model for Pgas {
                 is_utilization: false,
             },
             replaces: &["rho"],
+            machine: &[],
         }),
         static_bounds: true,
         theory_keys: &["types", "rho", "seed"],
