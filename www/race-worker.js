@@ -164,7 +164,8 @@ async function handle(data) {
     host = null;
     race = message.race;
     marks = message.parts > 1 ? [] : null;
-    (starved = false), (answered = 0);
+    // A part rebuilt with other lanes of the same race goes on counting where the page says.
+    (starved = false), (answered = message.answered ?? 0);
     try {
       host = new module.RaceHost(message.link, message.speed, message.parts ?? 0);
     } catch (err) {

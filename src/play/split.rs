@@ -15,39 +15,37 @@
 //!   after a pause or a step back, the earliest after a step (the first event of any lane, as
 //!   the whole race's step), and where a part failed, the moment it failed at;
 //! * commands that arrive while the parts are on their way to one moment wait for it, so every
-//!   command starts from a moment the page has shown.
+//!   command starts from a moment the page has shown;
+//! * the lanes are placed by what they cost ([`place`]): each part measures its lanes' wall time
+//!   per slot while it plays and sends it with its snapshots. Once every lane is measured, and
+//!   later when the costs drift far apart, a placement whose costliest part is clearly cheaper
+//!   moves the lanes: the parts pause and meet at one moment as after a Pause, each part whose
+//!   lanes change is rebuilt with its new lanes and replays them from time 0 to that moment (a
+//!   run is a pure function of its link, so the replay gives the same bits), and they play on.
+//!   The page shows nothing of it but the time it takes: the numbers do not depend on where a
+//!   lane runs.
 //!
 //! Everything here is plain Rust, free of browser APIs, and tested natively.
 
 use std::collections::VecDeque;
-use std::ops::Range;
-use std::rc::Rc;
 
 use packlab_core::scenario::Setup;
 
 use crate::play::player::Command;
-use crate::play::snapshot::{Phase, Rate, Snapshot};
+use crate::play::snapshot::{Phase, Snapshot};
+
+mod merge;
+mod place;
+pub use merge::merge;
+use place::{DRIFT_GAIN, FIRST_GAIN, keep_order, largest, parts_of};
+pub use place::{place, split};
 
 /// One part of a split race: the setup with its policies, and which of the whole race's lanes
-/// they are.
+/// they are, in order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Part {
     pub setup: Setup,
-    pub lanes: Range<usize>,
-}
-
-/// Splits `setup`'s lanes into at most `parts` parts of consecutive lanes, as even as they go
-/// (a race of one lane, or one part, is the setup itself).
-pub fn split(setup: &Setup, parts: usize) -> Vec<Part> {
-    let n = setup.policies.len();
-    let parts = parts.clamp(1, n.max(1));
-    (0..parts)
-        .map(|k| {
-            let lanes = k * n / parts..(k + 1) * n / parts;
-            let setup = Setup { policies: setup.policies[lanes.clone()].to_vec(), ..setup.clone() };
-            Part { setup, lanes }
-        })
-        .collect()
+    pub lanes: Vec<usize>,
 }
 
 /// Marks handed out ahead of the last one shown: the parts work on towards them while the page
@@ -84,6 +82,19 @@ pub enum ToPart {
     Marks(Vec<u64>),
     /// Stop at these slots too, after the marks it has.
     More(Vec<u64>),
+    /// Play these lanes instead, from time 0, stopped (the worker builds the race anew); the
+    /// part's count of commands carried out is `answered` from now on, so that what it sent
+    /// before is not taken for answers to what follows.
+    Become { part: Box<Part>, answered: u64 },
+}
+
+/// Where a move of lanes between parts stands ([`Lockstep`]).
+#[derive(Debug, Clone, PartialEq)]
+enum Move {
+    /// The parts were told to pause: they meet at one moment, then take these lanes.
+    Meeting(Vec<Vec<usize>>),
+    /// The rebuilt parts replay to the moment they met at; then they all play on.
+    Replaying,
 }
 
 /// What a part sent.
@@ -99,8 +110,17 @@ struct Latest {
 /// The page's side of a split race: what to send each part, and when the parts' snapshots
 /// make one to show.
 pub struct Lockstep {
+    /// The whole race (each part is some of its lanes).
+    setup: Setup,
     /// Which of the whole race's lanes each part plays.
-    lanes: Vec<Range<usize>>,
+    lanes: Vec<Vec<usize>>,
+    /// Each lane's latest measured wall ms per slot (the whole race's index).
+    costs: Vec<Option<f64>>,
+    /// Whether the lanes were placed by their measured costs yet, and the slot of the last move.
+    placed: bool,
+    moved_at: u64,
+    /// A move of lanes between parts under way.
+    moving: Option<Move>,
     /// What each part sent last.
     latest: Vec<Option<Latest>>,
     /// What each part sent at marks not yet shown, in order: the parts reach a mark at
@@ -131,7 +151,20 @@ pub struct Lockstep {
 
 impl Lockstep {
     pub fn new(parts: &[Part]) -> Self {
+        let n = parts.iter().map(|p| p.lanes.len()).sum();
+        let mut policies = vec![None; n];
+        for part in parts {
+            for (&lane, policy) in part.lanes.iter().zip(&part.setup.policies) {
+                policies[lane] = Some(policy.clone());
+            }
+        }
+        let setup = Setup { policies: policies.into_iter().flatten().collect(), ..parts[0].setup.clone() };
         Self {
+            setup,
+            costs: vec![None; n],
+            placed: false,
+            moved_at: 0,
+            moving: None,
             lanes: parts.iter().map(|p| p.lanes.clone()).collect(),
             latest: parts.iter().map(|_| None).collect(),
             at_marks: parts.iter().map(|_| VecDeque::new()).collect(),
@@ -158,7 +191,7 @@ impl Lockstep {
     pub fn command(&mut self, command: Command) -> Vec<(usize, ToPart)> {
         // Speed and focus do not move the race: they never wait, nor does anything wait for them.
         let moves = !matches!(command, Command::Speed(_) | Command::Focus(_));
-        if moves && !self.waiting.is_empty() {
+        if moves && (self.moving.is_some() || !self.waiting.is_empty()) {
             self.waiting.push_back(command);
             return Vec::new();
         }
@@ -236,9 +269,13 @@ impl Lockstep {
         };
         if let Command::Focus(lane) = command {
             self.focus = lane;
+            // What the part holding the lane sent at marks not shown yet shows another lane's
+            // series: those marks are passed over (see [`Lockstep::arrived`]).
+            if let Some(holder) = self.lanes.iter().position(|l| l.contains(&lane)) {
+                self.at_marks[holder].clear();
+            }
             // Each part focuses on its own lane of that index, or its first.
-            let mut out: Vec<_> =
-                parts.map(|k| (k, ToPart::Do(Command::Focus(lane.saturating_sub(self.lanes[k].start))))).collect();
+            let mut out: Vec<_> = parts.map(|k| (k, ToPart::Do(Command::Focus(self.local_focus(k))))).collect();
             out.extend(marks_again(&self.marks));
             return out;
         }
@@ -283,10 +320,21 @@ impl Lockstep {
         if part >= self.parts() {
             return (None, Vec::new());
         }
+        if snapshot.costs.len() == self.lanes[part].len() && answered >= self.sent[part] {
+            for (&lane, &cost) in self.lanes[part].iter().zip(&snapshot.costs) {
+                self.costs[lane] = Some(cost);
+            }
+        }
         let latest = Latest { snapshot, starved, answered };
         let at_mark = latest.snapshot.phase == Phase::Running && self.marks.contains(&latest.snapshot.slot);
         if at_mark && answered >= self.sent[part] {
             self.at_marks[part].push_back(latest.clone());
+        }
+        // Marks this part passed with nothing to show for them (what it sent there was before a
+        // command, or before the focus moved to its lane) are never shown: the next ones are.
+        if latest.snapshot.phase == Phase::Running && answered >= self.sent[part] {
+            let (slot, sent) = (latest.snapshot.slot, &self.at_marks[part]);
+            self.marks.retain(|&m| m >= slot || sent.iter().any(|l| l.snapshot.slot == m));
         }
         self.latest[part] = Some(latest);
         // Until every part has answered every command, what they sent is of before it.
@@ -294,6 +342,11 @@ impl Lockstep {
             self.latest.iter().zip(&self.sent).all(|(l, &sent)| l.as_ref().is_some_and(|l| l.answered >= sent));
         if !answered {
             return (None, Vec::new());
+        }
+        if self.moving.is_some()
+            && let Some(out) = self.move_on()
+        {
+            return (None, out);
         }
         let active = self.active();
         // Playing: the last of the marks every part that runs has reached. Mostly one mark is
@@ -340,11 +393,89 @@ impl Lockstep {
                 if self.undrawn <= MAX_UNDRAWN {
                     out.extend(self.more_marks());
                 }
+                if mark.is_some() && active.iter().all(|&a| a) {
+                    out.extend(self.place_by_cost(&whole));
+                }
             }
             out.extend(self.release());
             return (Some(whole), out);
         }
         (None, self.meet())
+    }
+
+    /// Part `k`'s own index of the focused lane (its first lane where it does not hold it).
+    fn local_focus(&self, k: usize) -> usize {
+        self.lanes[k].iter().position(|&l| l == self.focus).unwrap_or(0)
+    }
+
+    /// At a mark shown while every lane plays: once every lane's cost is measured, and later
+    /// when they drifted far apart, starts moving the lanes to their placement by cost if that
+    /// makes the costliest part clearly cheaper (the parts pause first, as for a Pause).
+    fn place_by_cost(&mut self, shown: &Snapshot) -> Vec<(usize, ToPart)> {
+        let costs: Option<Vec<f64>> = self.costs.iter().map(|c| c.filter(|c| c.is_finite() && *c > 0.0)).collect();
+        let Some(costs) = costs else { return Vec::new() };
+        // Near the horizon the parts may finish before they meet: not worth a move.
+        let ahead = self.marks.back().copied().unwrap_or(shown.slot);
+        let near_end = ahead.saturating_add(MARKS_AHEAD as u64 * self.stride) >= shown.horizon;
+        let stopped = shown.lanes.iter().any(|l| l.stopped.is_some());
+        if !self.waiting.is_empty() || near_end || stopped {
+            return Vec::new();
+        }
+        let (gain_needed, due) =
+            if self.placed { (DRIFT_GAIN, shown.slot >= self.moved_at.saturating_mul(2)) } else { (FIRST_GAIN, true) };
+        if !due {
+            return Vec::new();
+        }
+        self.placed = true;
+        let best = place(&costs, self.parts());
+        if largest(&self.lanes, &costs) < gain_needed * largest(&best, &costs) {
+            return Vec::new();
+        }
+        self.moving = Some(Move::Meeting(keep_order(&self.lanes, best)));
+        self.moved_at = shown.slot;
+        self.send(Command::Pause)
+    }
+
+    /// A move under way, every part having answered what it was sent: once the parts stand at
+    /// one moment, each whose lanes change is rebuilt and replays to it; once they all stand
+    /// there again, they play on. Where a part finished or failed meanwhile, the move ends and
+    /// the moment is shown (`None`), as after a pause.
+    fn move_on(&mut self) -> Option<Vec<(usize, ToPart)>> {
+        let Some(now) = self.at_one_moment().and_then(|_| self.latest.iter().flatten().next()).map(|l| l.snapshot.now)
+        else {
+            return Some(self.meet());
+        };
+        if self.latest.iter().flatten().any(|l| l.snapshot.phase != Phase::Paused) {
+            self.moving = None;
+            return None;
+        }
+        match self.moving.take() {
+            Some(Move::Meeting(placement)) => {
+                let old = std::mem::replace(&mut self.lanes, placement);
+                let parts = parts_of(&self.setup, &self.lanes);
+                let mut out = Vec::new();
+                for (k, part) in parts.into_iter().enumerate() {
+                    if self.lanes[k] == old[k] {
+                        continue;
+                    }
+                    self.sent[k] += 1;
+                    out.push((k, ToPart::Become { part: Box::new(part), answered: self.sent[k] }));
+                    out.push((k, ToPart::Do(Command::Focus(self.local_focus(k)))));
+                    out.push((k, ToPart::Do(Command::Seek(now))));
+                    self.at_marks[k].clear();
+                }
+                self.count(&out);
+                // Measured anew where they now run.
+                self.costs.iter_mut().for_each(|c| *c = None);
+                self.last_shown = None;
+                self.moving = Some(Move::Replaying);
+                Some(out)
+            }
+            _ => {
+                self.waiting.push_front(Command::Play);
+                Some(self.release())
+            }
+        }
     }
 
     /// The page drew the last snapshot shown: while playing, the parts get marks so that
@@ -462,76 +593,6 @@ impl Lockstep {
 /// Whether every lane of `snapshot` stopped on its script.
 fn all_stopped(snapshot: &Snapshot) -> bool {
     !snapshot.lanes.is_empty() && snapshot.lanes.iter().all(|l| l.stopped.is_some())
-}
-
-/// The snapshot of the whole race from its parts' snapshots, all of one moment (`active`
-/// marks the parts whose lanes run: the moment and phase are theirs). `focus` is the whole
-/// race's focused lane; the part that holds it was told to focus on it.
-pub fn merge(parts: &[&Snapshot], lanes: &[Range<usize>], focus: usize, active: &[bool]) -> Snapshot {
-    let lead = parts.iter().zip(active).find(|(_, a)| **a).map_or(parts[0], |(s, _)| *s);
-    let focused = lanes.iter().position(|r| r.contains(&focus)).unwrap_or(0);
-    let holder = parts[focused];
-    let phase = whole_phase(parts, active);
-    let rate = parts.iter().map(|s| s.rate).collect::<Option<Vec<Rate>>>().and_then(|rates| {
-        rates.into_iter().reduce(|a, b| Rate {
-            fps: a.fps.min(b.fps),
-            slots_per_second: a.slots_per_second.min(b.slots_per_second),
-            simulating_ms: a.simulating_ms.max(b.simulating_ms),
-            worker: true,
-            workers: 0,
-        })
-    });
-    let rate = rate.map(|rate| Rate { workers: parts.len() as u32, ..rate });
-    let mut all = Vec::new();
-    for (snapshot, range) in parts.iter().zip(lanes) {
-        for lane in &snapshot.lanes {
-            let mut lane = lane.clone();
-            lane.color += range.start;
-            all.push(lane);
-        }
-    }
-    let first = parts[0];
-    Snapshot {
-        slot: lead.slot,
-        now: lead.now,
-        furthest: parts.iter().zip(active).filter(|(_, a)| **a).map(|(s, _)| s.furthest).fold(lead.furthest, f64::min),
-        checkpoints: parts.iter().fold((0, 0), |(n, b), s| (n + s.checkpoints.0, b + s.checkpoints.1)),
-        horizon: first.horizon,
-        warmup: first.warmup,
-        model: first.model,
-        reward: first.reward,
-        phase,
-        lanes: all,
-        bin_labels: Rc::clone(&first.bin_labels),
-        focus: focus.min(lanes.last().map_or(0, |r| r.end.saturating_sub(1))),
-        bin_series: holder.bin_series.clone(),
-        bin_job_time_series: holder.bin_job_time_series.clone(),
-        bin_analysis: holder.bin_analysis.clone(),
-        detail: first.detail,
-        rate,
-    }
-}
-
-/// The phase of the whole race: a failure shows; else the parts that run agree (a part that
-/// reached the horizon with the others, a pause of all). When every part's lanes stopped on
-/// their scripts, the race failed with the last stop's message, as a whole race does.
-fn whole_phase(parts: &[&Snapshot], active: &[bool]) -> Phase {
-    let running = || parts.iter().zip(active).filter(|(_, a)| **a).map(|(s, _)| &s.phase);
-    if let Some(failed) = running().find(|p| matches!(p, Phase::Failed(_))) {
-        return failed.clone();
-    }
-    if running().next().is_none() {
-        let why = parts.iter().flat_map(|s| s.lanes.iter().filter_map(|l| l.stopped.clone())).last();
-        return Phase::Failed(format!("the simulation stopped: {}", why.unwrap_or_default()));
-    }
-    let rank = |p: &Phase| match p {
-        Phase::Failed(_) => 4,
-        Phase::Finished => 3,
-        Phase::Paused => 2,
-        Phase::Ready => 1,
-        Phase::Running => 0,
-    };
-    running().max_by_key(|p| rank(p)).cloned().unwrap_or(Phase::Ready)
 }
 
 #[cfg(test)]
