@@ -19,8 +19,8 @@
 //! * the lanes are placed by what they cost ([`place`]): each part measures its lanes' wall time
 //!   per slot while it plays and sends it with its snapshots. Once every lane is measured, and
 //!   later when the costs drift far apart, a placement whose costliest part is clearly cheaper
-//!   moves the lanes: the parts pause and meet at one moment as after a Pause, each part whose
-//!   lanes change is rebuilt with its new lanes and replays them from time 0 to that moment (a
+//!   moves the lanes: no more marks are handed out, so the parts hold at the last one; each part
+//!   whose lanes change is rebuilt with its new lanes and plays them from time 0 to that mark (a
 //!   run is a pure function of its link, so the replay gives the same bits), and they play on.
 //!   The page shows nothing of it but the time it takes: the numbers do not depend on where a
 //!   lane runs.
@@ -35,9 +35,9 @@ use crate::play::player::Command;
 use crate::play::snapshot::{Phase, Snapshot};
 
 mod merge;
+mod moves;
 mod place;
 pub use merge::merge;
-use place::{DRIFT_GAIN, FIRST_GAIN, keep_order, largest, parts_of};
 pub use place::{place, split};
 
 /// One part of a split race: the setup with its policies, and which of the whole race's lanes
@@ -88,15 +88,6 @@ pub enum ToPart {
     Become { part: Box<Part>, answered: u64 },
 }
 
-/// Where a move of lanes between parts stands ([`Lockstep`]).
-#[derive(Debug, Clone, PartialEq)]
-enum Move {
-    /// The parts were told to pause: they meet at one moment, then take these lanes.
-    Meeting(Vec<Vec<usize>>),
-    /// The rebuilt parts replay to the moment they met at; then they all play on.
-    Replaying,
-}
-
 /// What a part sent.
 #[derive(Clone)]
 struct Latest {
@@ -119,8 +110,14 @@ pub struct Lockstep {
     /// Whether the lanes were placed by their measured costs yet, and the slot of the last move.
     placed: bool,
     moved_at: u64,
-    /// A move of lanes between parts under way.
-    moving: Option<Move>,
+    /// A move of lanes between parts under way: the placement the parts take once they all
+    /// hold at the last mark handed out, and that mark.
+    moving: Option<(Vec<Vec<usize>>, u64)>,
+    /// The mark rebuilt parts replay to: nothing else is shown meanwhile.
+    replaying: Option<u64>,
+    /// Whether the race plays as fast as possible (lanes move only then: at a set pace the
+    /// pace, not the costliest part, limits it).
+    max: bool,
     /// What each part sent last.
     latest: Vec<Option<Latest>>,
     /// What each part sent at marks not yet shown, in order: the parts reach a mark at
@@ -165,6 +162,8 @@ impl Lockstep {
             placed: false,
             moved_at: 0,
             moving: None,
+            replaying: None,
+            max: true,
             lanes: parts.iter().map(|p| p.lanes.clone()).collect(),
             latest: parts.iter().map(|_| None).collect(),
             at_marks: parts.iter().map(|_| VecDeque::new()).collect(),
@@ -181,6 +180,11 @@ impl Lockstep {
         }
     }
 
+    /// Tells the lockstep the speed the race starts at (later speeds pass through it).
+    pub fn set_speed(&mut self, speed: crate::state::Speed) {
+        self.max = speed == crate::state::Speed::Max;
+    }
+
     /// The number of parts.
     pub fn parts(&self) -> usize {
         self.lanes.len()
@@ -190,8 +194,11 @@ impl Lockstep {
     /// moment) once they are there.
     pub fn command(&mut self, command: Command) -> Vec<(usize, ToPart)> {
         // Speed and focus do not move the race: they never wait, nor does anything wait for them.
+        if let Command::Speed(speed) = command {
+            self.set_speed(speed);
+        }
         let moves = !matches!(command, Command::Speed(_) | Command::Focus(_));
-        if moves && (self.moving.is_some() || !self.waiting.is_empty()) {
+        if moves && !self.waiting.is_empty() {
             self.waiting.push_back(command);
             return Vec::new();
         }
@@ -284,6 +291,9 @@ impl Lockstep {
             out.extend(marks_again(&self.marks));
             return out;
         }
+        // A command that moves the race ends a move under way (the marks start anew).
+        self.moving = None;
+        self.replaying = None;
         self.earliest = command == Command::Step;
         self.seeking.iter_mut().for_each(|s| *s = None);
         self.at_marks.iter_mut().for_each(VecDeque::clear);
@@ -343,11 +353,6 @@ impl Lockstep {
         if !answered {
             return (None, Vec::new());
         }
-        if self.moving.is_some()
-            && let Some(out) = self.move_on()
-        {
-            return (None, out);
-        }
         let active = self.active();
         // Playing: the last of the marks every part that runs has reached. Mostly one mark is
         // new; when a part drops out (its scripts all stopped), every mark the others reached
@@ -362,7 +367,7 @@ impl Lockstep {
                 self.at_marks.iter().zip(&active).all(|(sent, &a)| !a || sent.iter().any(|l| l.snapshot.slot == m))
             })
             .last();
-        let moment = mark.or_else(|| self.at_one_moment());
+        let moment = mark.or_else(|| if self.replaying.is_some() { None } else { self.at_one_moment() });
         if let Some(slot) = moment {
             let snapshots: Vec<&Snapshot> = (0..self.parts())
                 .map(|k| match mark {
@@ -390,12 +395,19 @@ impl Lockstep {
             let mut out = Vec::new();
             if whole.phase == Phase::Running {
                 self.undrawn += 1;
+                match mark {
+                    Some(_) if active.iter().all(|&a| a) => {
+                        out.extend(self.move_on(slot));
+                        out.extend(self.place_by_cost(&whole));
+                    }
+                    // A part dropped out (its scripts stopped): no move.
+                    _ => (self.moving, self.replaying) = (None, None),
+                }
                 if self.undrawn <= MAX_UNDRAWN {
                     out.extend(self.more_marks());
                 }
-                if mark.is_some() && active.iter().all(|&a| a) {
-                    out.extend(self.place_by_cost(&whole));
-                }
+            } else {
+                (self.moving, self.replaying) = (None, None);
             }
             out.extend(self.release());
             return (Some(whole), out);
@@ -406,76 +418,6 @@ impl Lockstep {
     /// Part `k`'s own index of the focused lane (its first lane where it does not hold it).
     fn local_focus(&self, k: usize) -> usize {
         self.lanes[k].iter().position(|&l| l == self.focus).unwrap_or(0)
-    }
-
-    /// At a mark shown while every lane plays: once every lane's cost is measured, and later
-    /// when they drifted far apart, starts moving the lanes to their placement by cost if that
-    /// makes the costliest part clearly cheaper (the parts pause first, as for a Pause).
-    fn place_by_cost(&mut self, shown: &Snapshot) -> Vec<(usize, ToPart)> {
-        let costs: Option<Vec<f64>> = self.costs.iter().map(|c| c.filter(|c| c.is_finite() && *c > 0.0)).collect();
-        let Some(costs) = costs else { return Vec::new() };
-        // Near the horizon the parts may finish before they meet: not worth a move.
-        let ahead = self.marks.back().copied().unwrap_or(shown.slot);
-        let near_end = ahead.saturating_add(MARKS_AHEAD as u64 * self.stride) >= shown.horizon;
-        let stopped = shown.lanes.iter().any(|l| l.stopped.is_some());
-        if !self.waiting.is_empty() || near_end || stopped {
-            return Vec::new();
-        }
-        let (gain_needed, due) =
-            if self.placed { (DRIFT_GAIN, shown.slot >= self.moved_at.saturating_mul(2)) } else { (FIRST_GAIN, true) };
-        if !due {
-            return Vec::new();
-        }
-        self.placed = true;
-        let best = place(&costs, self.parts());
-        if largest(&self.lanes, &costs) < gain_needed * largest(&best, &costs) {
-            return Vec::new();
-        }
-        self.moving = Some(Move::Meeting(keep_order(&self.lanes, best)));
-        self.moved_at = shown.slot;
-        self.send(Command::Pause)
-    }
-
-    /// A move under way, every part having answered what it was sent: once the parts stand at
-    /// one moment, each whose lanes change is rebuilt and replays to it; once they all stand
-    /// there again, they play on. Where a part finished or failed meanwhile, the move ends and
-    /// the moment is shown (`None`), as after a pause.
-    fn move_on(&mut self) -> Option<Vec<(usize, ToPart)>> {
-        let Some(now) = self.at_one_moment().and_then(|_| self.latest.iter().flatten().next()).map(|l| l.snapshot.now)
-        else {
-            return Some(self.meet());
-        };
-        if self.latest.iter().flatten().any(|l| l.snapshot.phase != Phase::Paused) {
-            self.moving = None;
-            return None;
-        }
-        match self.moving.take() {
-            Some(Move::Meeting(placement)) => {
-                let old = std::mem::replace(&mut self.lanes, placement);
-                let parts = parts_of(&self.setup, &self.lanes);
-                let mut out = Vec::new();
-                for (k, part) in parts.into_iter().enumerate() {
-                    if self.lanes[k] == old[k] {
-                        continue;
-                    }
-                    self.sent[k] += 1;
-                    out.push((k, ToPart::Become { part: Box::new(part), answered: self.sent[k] }));
-                    out.push((k, ToPart::Do(Command::Focus(self.local_focus(k)))));
-                    out.push((k, ToPart::Do(Command::Seek(now))));
-                    self.at_marks[k].clear();
-                }
-                self.count(&out);
-                // Measured anew where they now run.
-                self.costs.iter_mut().for_each(|c| *c = None);
-                self.last_shown = None;
-                self.moving = Some(Move::Replaying);
-                Some(out)
-            }
-            _ => {
-                self.waiting.push_front(Command::Play);
-                Some(self.release())
-            }
-        }
     }
 
     /// The page drew the last snapshot shown: while playing, the parts get marks so that
@@ -489,7 +431,7 @@ impl Lockstep {
     /// marks so that [`MARKS_AHEAD`] are.
     fn more_marks(&mut self) -> Vec<(usize, ToPart)> {
         let Some((slot, Phase::Running)) = self.shown else { return Vec::new() };
-        if self.marks.len() >= MARKS_LOW {
+        if self.marks.len() >= MARKS_LOW || self.moving.is_some() {
             return Vec::new();
         }
         let mut more = Vec::new();

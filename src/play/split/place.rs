@@ -20,6 +20,9 @@ pub const FIRST_GAIN: f64 = 1.05;
 /// when far apart, and only once the run is twice as long as at the last move, so that
 /// replaying costs at most a fixed share of the run however long it is.
 pub const DRIFT_GAIN: f64 = 1.25;
+/// Longest wall time a move may take replaying the lanes of a rebuilt part, in ms, by their
+/// measured costs: the race waits for it (a long run's later drift is left as it is).
+pub const MAX_REPLAY_MS: f64 = 1000.0;
 
 /// Splits `setup`'s lanes into at most `parts` parts of consecutive lanes, as even as they go
 /// (a race of one lane, or one part, is the setup itself): where a race starts, before its

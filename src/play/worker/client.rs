@@ -161,7 +161,11 @@ impl RaceWorker {
         let id = NEXT_RACE.with(|n| n.replace(n.get() + 1));
         let parts = split(setup, workers.len());
         let workers: Vec<_> = workers.iter().take(parts.len()).cloned().collect();
-        let lockstep = (parts.len() > 1).then(|| RefCell::new(Lockstep::new(&parts)));
+        let lockstep = (parts.len() > 1).then(|| {
+            let mut lockstep = Lockstep::new(&parts);
+            lockstep.set_speed(speed);
+            RefCell::new(lockstep)
+        });
         let race = Rc::new(RemoteRace {
             id,
             workers: workers.clone(),

@@ -47,7 +47,8 @@ struct World {
     /// must be that one.
     expected: Option<(Command, f64)>,
     /// Each lane's cost per slot, as the workers say they measured it: drawn anew at random
-    /// moments, so that the lanes move between the workers while the race plays.
+    /// moments, so that the lanes move between the workers while the race plays (ms per slot,
+    /// as small as a slot of ten servers costs, so that a move's replay stays short).
     costs: Vec<f64>,
     /// Lanes moved so far.
     moves: usize,
@@ -80,7 +81,7 @@ impl World {
             focus: 0,
             expected: None,
             // The costliest lane last: the consecutive split is uneven from the start.
-            costs: (1..=setup.policies.len()).map(|c| c as f64).collect(),
+            costs: (1..=setup.policies.len()).map(|c| c as f64 * 1e-5).collect(),
             moves: 0,
         };
         // Every worker sends its race's first snapshot.
@@ -250,7 +251,7 @@ impl World {
             // The lanes' costs drift.
             14 => {
                 let pick = pick / 16;
-                self.costs.iter_mut().enumerate().for_each(|(i, c)| *c = f64::from(1 + (pick >> (3 * i)) % 8));
+                self.costs.iter_mut().enumerate().for_each(|(i, c)| *c = f64::from(1 + (pick >> (3 * i)) % 8) * 1e-5);
             }
             // The person waits until nothing moves (a played race runs to its horizon).
             15 => {
@@ -408,7 +409,7 @@ fn lanes_move_to_their_placement_by_cost_and_the_numbers_stay() {
     let lanes: Vec<Vec<usize>> = world.workers.iter().map(|w| w.lanes.clone()).collect();
     assert_eq!(lanes, [vec![0, 1], vec![2]], "lane 2 alone");
     // Lanes 0 and 1 now the costliest by far: {0, 1}, {2} cost 16 against 1.
-    world.costs = vec![8.0, 8.0, 1.0];
+    world.costs = vec![8e-5, 8e-5, 1e-5];
     let moved = world.moves;
     world.rest();
     assert!(world.moves > moved, "no move after the costs drifted");
