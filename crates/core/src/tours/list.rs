@@ -52,7 +52,11 @@ pub const TOURS: &[Tour] = &[
                 source: "PG-RR (journal) §VII-A example 2 and the paragraph after it, Fig. 3b; the 1/2 bound: \
                          §IV, under §II's geometric service times",
                 states: &[
-                    Stated { key: "size", value: "discrete:0.2@2/3,0.5@1/3", said: "sizes 0.2 (two thirds of the jobs) and 0.5" },
+                    Stated {
+                        key: "size",
+                        value: "discrete:0.2@2/3,0.5@1/3",
+                        said: "sizes 0.2 (two thirds of the jobs) and 0.5",
+                    },
                     Stated { key: "service", value: "deterministic:100", said: "served for exactly 100 slots" },
                     Stated { key: "load", value: "0.918", said: "α = 0.918" },
                     Stated { key: "j", value: "3", said: "J = 3" },
@@ -299,4 +303,3 @@ const fn exercise_step(exercise: &'static Exercise) -> Step {
         states: &[],
     }
 }
-

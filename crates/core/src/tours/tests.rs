@@ -203,7 +203,13 @@ fn every_stated_value_is_the_forms_and_every_change_is_stated() {
             let lanes: Vec<String> = decoded.policies.iter().map(|p| p.to_string()).collect();
             let words = format!("{} {}", step.text, step.question.map_or("", |q| q.prompt));
             for stated in step.states {
-                assert!(words.contains(stated.said), "{} step {}: the text does not say '{}'", t.id, k + 1, stated.said);
+                assert!(
+                    words.contains(stated.said),
+                    "{} step {}: the text does not say '{}'",
+                    t.id,
+                    k + 1,
+                    stated.said
+                );
                 let shown = if stated.key == LANES { Some(lanes.join(",")) } else { decoded.scenario.get(stated.key) };
                 assert_eq!(shown.as_deref(), Some(stated.value), "{} step {}: {}", t.id, k + 1, stated.key);
             }
@@ -216,7 +222,12 @@ fn every_stated_value_is_the_forms_and_every_change_is_stated() {
                     }
                 }
                 let last_lanes: Vec<String> = last.policies.iter().map(|p| p.to_string()).collect();
-                assert!(last_lanes == lanes || said(LANES), "{} step {} changes the lanes without saying so", t.id, k + 1);
+                assert!(
+                    last_lanes == lanes || said(LANES),
+                    "{} step {} changes the lanes without saying so",
+                    t.id,
+                    k + 1
+                );
             }
             before = Some(decoded);
         }
