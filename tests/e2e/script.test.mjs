@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 
-import { assertClose, cliReports, labTest, rows, runToEnd } from './harness.mjs';
+import { assertClose, axeViolations, cliReports, labTest, rows, runToEnd } from './harness.mjs';
 
 const HORIZON = 20_000;
 const LAB = `preset=pgrr-a1&policy=bf-js&seed=3&horizon=${HORIZON}&speed=max`;
@@ -221,4 +221,54 @@ labTest('issue 58: hostile scripts in a link: the page opens, names each problem
   console.log(`issue 58: the longest wait between two frames was ${Math.round(gap)} ms`);
   assert.ok(gap < 2_000, `the page drew no frame for ${Math.round(gap)} ms`);
   assert.equal(await page.locator('#crash').count(), 0, 'the page crashed');
+});
+
+labTest('issue 53: the script editor indents with Tab, lets Tab out after Escape, numbers its lines, names a missing ; on its line, and says why a control is greyed', async (open) => {
+  const page = await open(LAB);
+  await page.check('#policies input[value="script"]');
+  const edit = page.locator('.lane-setup .edit-script');
+  // WCAG 2.5.3: the accessible name begins with the visible text.
+  assert.match(await edit.getAttribute('aria-label'), /^Edit script of lane 2 /);
+  await edit.click();
+  await page.waitForSelector('#script-editor');
+  await page.fill('#script-source', 'fn schedule(ctx) {\n}');
+  // Tab indents at the caret (and stays in the text area); Shift+Tab takes the indent back.
+  await page.$eval('#script-source', (a) => a.setSelectionRange(19, 19));
+  await page.keyboard.press('Tab');
+  assert.equal(await page.inputValue('#script-source'), 'fn schedule(ctx) {\n    }');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'script-source');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await page.inputValue('#script-source'), 'fn schedule(ctx) {\n}');
+  // The gutter numbers every line.
+  await page.fill('#script-source', 'fn schedule(ctx) {\n    let a = 3\n\n    let b = 4;\n}');
+  assert.equal((await page.textContent('.script-gutter')).trim(), '1\n2\n3\n4\n5');
+  // A missing ; is the line that lacks it, not the next token's.
+  await page.waitForSelector('#script-status.script-error');
+  assert.match(await page.textContent('#script-status'), /script line 2: syntax error/);
+  assert.match(await page.textContent('#script-status .goto-line'), /Go to line 2/);
+  // Apply is greyed, and the status it is described by says why.
+  assert.equal(await page.isDisabled('#script-apply'), true);
+  assert.equal(await page.getAttribute('#script-apply', 'aria-describedby'), 'script-status');
+  assert.deepEqual(await axeViolations(page), [], 'axe, with the editor open');
+  // Escape, then Tab leaves the text area (said in the live region); the dialog stays open.
+  await page.focus('#script-source');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#script-tab-mode');
+  assert.match(await page.textContent('#script-tab-mode'), /Tab now moves the focus out of the script/);
+  await page.keyboard.press('Tab');
+  assert.notEqual(await page.evaluate(() => document.activeElement?.id), 'script-source');
+  assert.equal(await page.locator('#script-editor').count(), 1);
+  // Escape twice from the text area closes the editor.
+  await page.focus('#script-source');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#script-editor', { state: 'detached' });
+
+  // Four lanes: "Write your own…" is greyed, and says why.
+  const lab = await open(`preset=pgrr-a1&policy=bf-js,bf-j,bf-s,vqs&seed=3&horizon=${HORIZON}`);
+  const own = lab.locator('#policies input[value="script"]');
+  assert.equal(await own.isDisabled(), true);
+  const reason = await own.getAttribute('aria-describedby');
+  assert.match(await lab.textContent(`#${reason}`), /4 lanes race, the most the page runs side by side: remove one/);
+  assert.deepEqual(await axeViolations(lab), [], 'axe, with four lanes');
 });

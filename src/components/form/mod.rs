@@ -45,6 +45,10 @@ pub struct LabControlsProps {
     pub lab: Rc<Lab>,
     pub dispatch: Callback<Action>,
     pub marks: Rc<[LoadMark]>,
+    /// A tour's question waits for the run: the preset menu names figures only, and the load
+    /// slider shows no marks (their titles and the theory's loads would tell the answer).
+    #[prop_or_default]
+    pub asking: bool,
 }
 
 /// Preset, policies and every scenario key the model's table puts in the form.
@@ -82,7 +86,7 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
                 <select id="preset" onchange={on_preset}>
                     { for presets().iter().map(|p| html! {
                         <option value={p.id} selected={p.id == setup.preset.id}>
-                            { format!("{} · {}", p.figure, p.title) }
+                            { if props.asking { p.figure.to_string() } else { format!("{} · {}", p.figure, p.title) } }
                         </option>
                     }) }
                 </select>
@@ -97,7 +101,8 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
                 <div class="fields">
                     { for compact.map(|k| match k.input {
                         Input::Load => html! {
-                            <LoadField lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
+                            <LoadField lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()}
+                                asking={props.asking} />
                         },
                         _ => field(k),
                     }) }

@@ -301,7 +301,7 @@ impl Program {
             let mut kind = e.0.to_string();
             // It quotes the script, so cut it between characters.
             kind.truncate(kind.floor_char_boundary(200));
-            ScriptError::new(e.1.line(), format!("syntax error: {kind}"))
+            ScriptError::new(syntax_error_line(source, &e), format!("syntax error: {kind}"))
         })?;
         if !ast.iter_functions().any(|f| f.name == ENTRY && f.params.len() == 1) {
             return Err(ScriptError::new(None, format!("it must define `fn {ENTRY}(ctx)`")));
@@ -379,6 +379,25 @@ pub fn check(source: &str) -> Vec<ScriptError> {
         Ok(_) => Vec::new(),
         Err(e) => vec![e],
     }
+}
+
+/// The line a syntax error belongs to. The parser stops at the token after the mistake: a
+/// missing `;` or `)` at the end of a line is found at the first token of the next one, so
+/// where nothing but blanks precedes that token on its line, the error is the last non-blank
+/// line's before it (where the writer must add the token).
+fn syntax_error_line(source: &str, error: &rhai::ParseError) -> Option<usize> {
+    let line = error.1.line()?;
+    if !matches!(*error.0, rhai::ParseErrorType::MissingToken(..)) {
+        return Some(line);
+    }
+    let lines: Vec<&str> = source.split('\n').collect();
+    let column = error.1.position().unwrap_or(1);
+    let blank_before =
+        lines.get(line - 1).is_none_or(|l| l.chars().take(column.saturating_sub(1)).all(char::is_whitespace));
+    if !blank_before {
+        return Some(line);
+    }
+    (1..line).rev().find(|&l| !lines[l - 1].trim().is_empty()).or(Some(line))
 }
 
 #[cfg(test)]

@@ -41,6 +41,12 @@ fn a_long_syntax_error_is_cut_between_characters() {
 fn syntax_errors_huge_sources_and_missing_entries_are_named() {
     let e = first_error("fn schedule(ctx) {\n  let = 3;\n}");
     assert_eq!(e.line, Some(2), "{e}");
+    // A missing `;` is the line that lacks it, not the next token's (issue 53), past blank lines
+    // too; a mistake in the middle of a line stays on it.
+    let e = first_error("fn schedule(ctx) {\n  let a = 3\n\n  let b = 4;\n}");
+    assert_eq!(e.line, Some(2), "{e}");
+    let e = first_error("fn schedule(ctx) {\n  let a = (3 + 4;\n  a\n}");
+    assert_eq!(e.line, Some(2), "{e}");
     assert!(e.message.starts_with("syntax error"), "{e}");
     let e = first_error(&format!("fn schedule(ctx) {{}}\n// {}", "x".repeat(MAX_SOURCE_BYTES)));
     assert!(e.message.contains("longer than 20000 bytes"), "{e}");
