@@ -17,7 +17,9 @@ function tours() {
   for (const line of text.split('\n')) {
     let m;
     if ((m = /^(\S+) \(([^)]+)\): (.+)$/.exec(line))) list.push({ id: m[1], title: m[3], steps: [] });
-    else if ((m = /^ {2}step \d+: /.exec(line))) list.at(-1).steps.push({ asks: null, states: [], map: false });
+    else if ((m = /^ {2}step \d+: .*[?&]preset=([^&']+)/.exec(line))) {
+      list.at(-1).steps.push({ preset: m[1], asks: null, states: [], map: false });
+    } else if ((m = /^ {2}step \d+: /.exec(line))) list.at(-1).steps.push({ preset: null, asks: null, states: [], map: false });
     else if ((m = /^ {4}asks: (.+)$/.exec(line))) list.at(-1).steps.at(-1).asks = m[1];
     else if (/^ {4}map: /.test(line)) list.at(-1).steps.at(-1).map = true;
     else if ((m = /^ {4}states: (.+)$/.exec(line))) {
@@ -76,6 +78,8 @@ function answerPhrases({ title, summary }, ownWords) {
 for (const tour of tours()) {
   labTest(`issue 53: the tour ${tour.id} keeps each step's answer until its run answers, and states the form's values`, async (open) => {
     const page = await open(`tour=${tour.id}`, { waitFor: '#tour' });
+    /** The answers of the presets this walk has run, by preset id. */
+    const answered = new Map();
     for (const [k, step] of tour.steps.entries()) {
       if (k > 0) await page.click('#tour-next');
       await page.waitForFunction((n) => document.querySelector('#tour')?.dataset.step === String(n), k + 1);
@@ -93,28 +97,32 @@ for (const tour of tours()) {
       const cells = await page.locator('#stats tbody td').allTextContents();
       assert.ok(!cells.some((c) => /^(not )?stable/.test(c.trim())), `${where}: a verdict before the run: ${cells}`);
       assert.deepEqual(await axeViolations(page), [], `${where}: axe, with the question open`);
-      if (step.map) assert.equal(await page.locator('#stability-map .map-loads a').count(), 0, `${where}: the map waits`);
-      await page.selectOption('#speed', 'max');
-      await page.click('#tour-play');
-      await page.locator('#tour-check').waitFor({ timeout: MAP_TIMEOUT_MS });
-      // Answered: the preset shows, and with it what the step kept.
-      const answer = {
-        title: (await page.textContent('#preset-title')).trim(),
-        summary: (await page.textContent('.intro .summary')).trim(),
-      };
+      if (step.map) {
+        assert.equal(await page.locator('#stability-map .map-loads a').count(), 0, `${where}: the map waits`);
+        const map = (await page.locator('#stability-map').allTextContents()).join('\n');
+        assert.ok(!/\[[^\]]*\d[^\]]*,[^\]]*\d[^\]]*\]/.test(map), `${where}: an interval before the map ran: ${map}`);
+      }
+      // A map step on a preset an earlier step answered holds the same answer: it is checked
+      // against that one, without running the map (msf-swings' takes minutes in wasm, and the
+      // lab test's walk of every tour runs each map to its end already).
+      let answer = step.map && step.preset ? answered.get(step.preset) : undefined;
+      if (!answer) {
+        await page.selectOption('#speed', 'max');
+        await page.click('#tour-play');
+        await page.locator('#tour-check').waitFor({ timeout: MAP_TIMEOUT_MS });
+        // Answered: the preset shows, and with it what the step kept.
+        answer = {
+          title: (await page.textContent('#preset-title')).trim(),
+          summary: (await page.textContent('.intro .summary')).trim(),
+        };
+        if (step.preset) answered.set(step.preset, answer);
+      }
       const own = `${tour.title}\n${await page.textContent('#tour')}`;
       const phrases = answerPhrases(answer, own.slice(0, own.indexOf('You predicted') >>> 0));
       assert.ok(phrases.length > 0, `${where}: ${JSON.stringify(answer)}`);
-      // For a map, its intervals as its table now words them.
-      const intervals = step.map
-        ? (await page.locator('#stability-map tr[data-policy] td:first-of-type').allTextContents()).flatMap((t) => t.match(/\[[^\]]*\d[^\]]*\]/g) ?? [])
-        : [];
       for (const text of [before, predicted]) {
         for (const phrase of phrases) {
           assert.ok(!text.toLowerCase().includes(phrase.toLowerCase()), `${where} shows "${phrase}" before its run answered`);
-        }
-        for (const interval of intervals) {
-          assert.ok(!text.includes(interval), `${where} shows the map's interval ${interval} before its run answered`);
         }
       }
       assert.notEqual(answer.title, tour.title, `${where}: the preset's title once answered`);
