@@ -16,7 +16,7 @@
 //!   the whole race's step), and where a part failed, the moment it failed at;
 //! * commands that arrive while the parts are on their way to one moment wait for it, so every
 //!   command starts from a moment the page has shown;
-//! * the lanes are placed by what they cost ([`place`]): each part measures its lanes' wall time
+//! * the lanes are placed by what they cost ([`mod@place`]): each part measures its lanes' wall time
 //!   per slot while it plays and sends it with its snapshots. Once every lane is measured, and
 //!   later when the costs drift far apart, a placement whose costliest part is clearly cheaper
 //!   moves the lanes: no more marks are handed out, so the parts hold at the last one; each part
