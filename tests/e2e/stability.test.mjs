@@ -162,18 +162,24 @@ const VERDICT_RGB = {
   'high-contrast': { stable: [0x00, 0x64, 0x00], unstable: [0xa0, 0x00, 0x00], undecided: [0x00, 0x00, 0x00] },
 };
 
+/** Where a verdict's colour is read, off the centre of its mark: the policy's interval is drawn
+ * over the marks as a vertical line through their centres, and 3 px down and right lies inside
+ * every verdict's mark (the stable disc and the undecided square, on an arm of the not-stable
+ * cross) and clear of that line. */
+const OFF = 3;
+
 /** The chart's tested loads where the page drew them (CSS pixels on the canvas), each with
- * the colour of the canvas's pixel at its centre. */
+ * the colour of the canvas's pixel where its verdict is read. */
 function drawnPoints(page) {
-  return page.$eval('#chart-stability', (canvas) => {
+  return page.$eval('#chart-stability', (canvas, off) => {
     const points = JSON.parse(canvas.dataset.points);
     const scale = canvas.width / canvas.clientWidth;
     const context = canvas.getContext('2d');
     return points.map((p) => ({
       ...p,
-      rgb: Array.from(context.getImageData(Math.floor(p.x * scale), Math.floor(p.y * scale), 1, 1).data.slice(0, 3)),
+      rgb: Array.from(context.getImageData(Math.floor((p.x + off) * scale), Math.floor((p.y + off) * scale), 1, 1).data.slice(0, 3)),
     }));
-  });
+  }, OFF);
 }
 
 /** Points no other point crowds (their marks do not overlap). */
@@ -192,18 +198,18 @@ labTest('the chart colours each tested load by its verdict in every theme, axe f
     await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
     // The chart redraws in the theme: every point no other crowds in its verdict's colour.
     await page.waitForFunction(
-      ([rgb]) => {
+      ([rgb, off]) => {
         const c = document.querySelector('#chart-stability');
         const all = JSON.parse(c.dataset.points);
         const alone = (p) => all.every((q) => q === p || Math.hypot(p.x - q.x, p.y - q.y) > 16);
         const scale = c.width / c.clientWidth;
         return all.filter(alone).every((p) => {
-          const d = c.getContext('2d').getImageData(Math.floor(p.x * scale), Math.floor(p.y * scale), 1, 1).data;
+          const d = c.getContext('2d').getImageData(Math.floor((p.x + off) * scale), Math.floor((p.y + off) * scale), 1, 1).data;
           const want = rgb[p.verdict];
           return Math.abs(d[0] - want[0]) + Math.abs(d[1] - want[1]) + Math.abs(d[2] - want[2]) < 30;
         });
       },
-      [VERDICT_RGB[theme]],
+      [VERDICT_RGB[theme], OFF],
     );
     const points = await drawnPoints(page);
     // The chart's points are the table's tested loads, verdicts and all.
