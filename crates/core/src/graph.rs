@@ -100,17 +100,20 @@ pub struct Mark {
     /// The policy colour it takes (an index into the palette), for a line that belongs to one
     /// policy; `None`: the grey of a bound that belongs to none.
     pub color: Option<usize>,
+    /// A policy's line is drawn as its curve would be: dashed where proven, dotted where a
+    /// theorem's hypotheses fail ([`Stroke`]); `None`: the reference lines' own dashes.
+    pub stroke: Option<Stroke>,
 }
 
 impl Mark {
     /// A grey line all across.
     pub fn new(value: f64, label: impl Into<String>) -> Self {
-        Self { value, label: label.into(), span: None, color: None }
+        Self { value, label: label.into(), span: None, color: None, stroke: None }
     }
 
-    /// The line of policy `color`, over x from `lo` to `hi` only.
-    pub fn of_policy(self, color: usize, (lo, hi): (f64, f64)) -> Self {
-        Self { span: Some((lo, hi)), color: Some(color), ..self }
+    /// The line of policy `color`, over x from `lo` to `hi` only, drawn with `stroke`.
+    pub fn of_policy(self, color: usize, (lo, hi): (f64, f64), stroke: Stroke) -> Self {
+        Self { span: Some((lo, hi)), color: Some(color), stroke: Some(stroke), ..self }
     }
 }
 

@@ -59,17 +59,20 @@ pub struct Mark<'a> {
     /// Where across the plot a horizontal line runs (x from, to), for a bound of one category
     /// (a policy's proven load on the stability map, over its own place); `None`: all across.
     pub over: Option<(f64, f64)>,
+    /// Drawn as a curve of this stroke would be ([`stroke_dash`]: a policy's proven load
+    /// dashed, a load not proven here dotted) instead of a reference line's own dash.
+    pub stroke: Option<Stroke>,
 }
 
 impl<'a> Mark<'a> {
     /// A grey reference line.
     pub fn new(value: f64, label: &'a str) -> Self {
-        Self { value, label, ink: Ink::Reference, over: None }
+        Self { value, label, ink: Ink::Reference, over: None, stroke: None }
     }
 
     /// A reference line in the colour of what it belongs to.
     pub fn inked(value: f64, label: &'a str, ink: Ink) -> Self {
-        Self { value, label, ink, over: None }
+        Self { value, label, ink, over: None, stroke: None }
     }
 }
 

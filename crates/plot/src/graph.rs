@@ -47,6 +47,7 @@ impl<'a> GraphChart<'a> {
                 .iter()
                 .map(|m| Mark {
                     over: m.span,
+                    stroke: m.stroke,
                     ..Mark::inked(m.value, &m.label, m.color.map_or(Ink::Reference, Ink::Policy))
                 })
                 .collect(),

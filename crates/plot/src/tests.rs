@@ -325,8 +325,11 @@ fn the_map_names_its_policies_and_keeps_each_proven_line_in_its_place() {
         let place = frame.pixel((i + 1) as f64, 0.0).0;
         assert!((x - place).abs() < 60.0, "tick {i} at {x}, its place at {place}");
     }
-    // Each proven load: dashes in its policy's colour at its height, over its place only.
-    for m in g.y_marks.iter().filter(|m| m.label.contains(" proven ")) {
+    // Each proven load: dashes in its policy's colour at its height, over its place only, with
+    // the dash of a proven curve (not another reference line's, which could read as dotted).
+    let dashes = mark_dashes(&chart);
+    for (m, dash) in g.y_marks.iter().zip(&dashes).filter(|(m, _)| m.label.contains(" proven ")) {
+        assert_eq!(*dash, CURVE_DASH, "{}", m.label);
         let p = m.color.expect("a policy's proven load");
         let colour = Ink::Policy(p).css().to_lowercase();
         let y = frame.pixel(1.0, m.value).1;

@@ -275,13 +275,17 @@ pub fn graph(finder: &Finder) -> Graph {
             let place = (p + 1) as f64;
             let own = (place - COLUMN, place + COLUMN);
             if let Some(proven) = c.theory.proven_load() {
-                y_marks.push(Mark::new(proven, format!("{label} proven {}", sig(proven))).of_policy(p, own));
+                y_marks.push(Mark::new(proven, format!("{label} proven {}", sig(proven))).of_policy(
+                    p,
+                    own,
+                    Stroke::Dashed,
+                ));
             }
             if let (Some((stated, _)), Some(g)) = (c.theory.not_proven(), c.theory.guarantee.as_ref()) {
                 let assumes = g.assumes().unwrap_or_default();
                 y_marks.push(
                     Mark::new(stated, format!("{label} {}: not proven here, {} {assumes}", sig(stated), g.theorem))
-                        .of_policy(p, own),
+                        .of_policy(p, own, Stroke::Dotted),
                 );
             }
         }
@@ -364,7 +368,7 @@ mod tests {
             let (lo, hi) = m.span.expect("a proven load runs over its policy's place");
             let place = (p + 1) as f64;
             assert!(lo > place - 0.5 && hi < place + 0.5 && lo < place && hi > place, "{m:?}");
-            assert_eq!(m.color, Some(p));
+            assert_eq!((m.color, m.stroke), (Some(p), Some(Stroke::Dashed)), "dashed as proven, in its colour");
         }
         let capacity = chart.y_marks.iter().find(|m| m.label.starts_with("capacity")).expect("the capacity");
         assert_eq!((capacity.span, capacity.color), (None, None));
@@ -416,7 +420,8 @@ mod tests {
         // Over BF-J/S's own place only, in its colour.
         let stated = chart.y_marks.iter().find(|m| m.label.starts_with("BF-J/S 0.5")).unwrap();
         let place = (best_fit + 1) as f64;
-        assert_eq!((stated.span, stated.color), (Some((place - COLUMN, place + COLUMN)), Some(best_fit)));
+        let own = Some((place - COLUMN, place + COLUMN));
+        assert_eq!((stated.span, stated.color, stated.stroke), (own, Some(best_fit), Some(Stroke::Dotted)));
         assert!(!marks.iter().any(|m| m.contains("proven 0.5")), "{marks:?}");
 
         // Along J on sizes 0.2 and 0.6: Theorem 3 fails at J = 2 (0.2 < 1/4) and holds at 3.
