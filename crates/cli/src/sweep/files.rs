@@ -20,8 +20,10 @@ struct SummaryRow {
     /// Which quantity `value` is.
     metric: &'static str,
     value: f64,
-    ci_lo: f64,
-    ci_hi: f64,
+    /// Empty where there is no interval (one run without an interval of its own, as a
+    /// replayed log's weighted response time): never -inf and inf.
+    ci_lo: Option<f64>,
+    ci_hi: Option<f64>,
     /// The replications' verdict on the queue ("stable", "not stable", "undecided"; empty where
     /// nothing waits).
     verdict: &'static str,
@@ -55,8 +57,8 @@ fn write_summary(path: &Path, plan: &SweepPlan, cells: &[Cell]) -> Result<()> {
             reps: c.summary.reps,
             metric: figures[c.figure].label,
             value: c.summary.value,
-            ci_lo: c.summary.ci[0],
-            ci_hi: c.summary.ci[1],
+            ci_lo: Some(c.summary.ci[0]).filter(|v| v.is_finite()),
+            ci_hi: Some(c.summary.ci[1]).filter(|v| v.is_finite()),
             verdict: c.summary.verdict.map_or("", |v| v.verdict.word()),
             analysis: c.summary.analysis,
         };
