@@ -160,8 +160,8 @@ impl Copies {
         };
         format!(
             "(a log replays the same every time: {same} its first two replications came out identical, so its \
-             replications are one run, made twice and copied ({} runs made, {} copied); the test's interval over \
-             identical replications has no width, so those verdicts rest on one run's growth, not on {reps} runs)",
+             replications are one run, made twice and copied ({} runs made, {} copied); the test judges identical \
+             replications as the one run they are, on its own batches' interval, not as {reps} runs)",
             self.made, self.copied
         )
     }
