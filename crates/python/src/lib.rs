@@ -6,6 +6,7 @@
 //! run` does), and a report reaches Python as the same JSON `packlab run --json` prints, so
 //! every number is the CLI's, digit for digit.
 
+mod batch;
 mod race;
 
 use packlab_core::ConfigError;
@@ -137,7 +138,7 @@ fn policy_specs(policy: &Bound<'_, PyAny>) -> PyResult<Vec<PolicySpec>> {
 
 /// A key's value as the core parses it: text as it is, numbers and booleans as Python writes
 /// them (`0.9`, `1e-05`, `True` as `true`).
-fn key_value(value: &Bound<'_, PyAny>) -> PyResult<String> {
+pub(crate) fn key_value(value: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(b) = value.extract::<bool>()
         && value.is_instance_of::<pyo3::types::PyBool>()
     {
@@ -152,18 +153,14 @@ fn source(text: &str) -> Source<'_> {
     if text.contains('=') || text.contains('?') { Source::Link(text) } else { Source::Preset(text) }
 }
 
-/// Resolves and runs a race: `run(link_or_preset, policy=None, seed=None, horizon=None,
-/// **keys)`. The policies run on common random numbers (same seed, same arrivals), each to the
-/// horizon, or to a link's `t=` as `packlab run --link` does.
-#[pyfunction]
-#[pyo3(signature = (link_or_preset, policy=None, seed=None, horizon=None, **keys))]
-fn run(
+/// Resolves `link_or_preset` with the policies and keys, as `packlab run`'s flags are.
+fn resolved(
     link_or_preset: &str,
     policy: Option<&Bound<'_, PyAny>>,
     seed: Option<&Bound<'_, PyAny>>,
     horizon: Option<&Bound<'_, PyAny>>,
     keys: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Race> {
+) -> PyResult<packlab_core::scenario::resolve::Resolved> {
     let policies = policy.map(policy_specs).transpose()?;
     let mut settings = Vec::new();
     let mut set = |key: &str, value: &Bound<'_, PyAny>| -> PyResult<()> {
@@ -182,8 +179,70 @@ fn run(
         }
     }
     let request = Request { source: source(link_or_preset), policies, settings, trace: None };
-    let resolved = resolve(request, NAMES).map_err(value_error)?;
+    resolve(request, NAMES).map_err(value_error)
+}
+
+/// Resolves and runs a race: `run(link_or_preset, policy=None, seed=None, horizon=None,
+/// **keys)`. The policies run on common random numbers (same seed, same arrivals), each to the
+/// horizon, or to a link's `t=` as `packlab run --link` does.
+#[pyfunction]
+#[pyo3(signature = (link_or_preset, policy=None, seed=None, horizon=None, **keys))]
+fn run(
+    link_or_preset: &str,
+    policy: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+    horizon: Option<&Bound<'_, PyAny>>,
+    keys: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Race> {
+    let resolved = resolved(link_or_preset, policy, seed, horizon, keys)?;
     Ok(Race::new(resolved))
+}
+
+/// A paper's figure from replicated runs over a grid, as `packlab sweep` makes it:
+/// `sweep(link_or_preset, policy=None, seed=None, horizon=None, axis=None, grid=None,
+/// reps=None, progress=None, **keys)`; `progress(done, total, what)` is called between batches.
+#[pyfunction]
+#[pyo3(signature = (link_or_preset, policy=None, seed=None, horizon=None, axis=None, grid=None, reps=None, progress=None, **keys))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments
+fn sweep<'py>(
+    py: Python<'py>,
+    link_or_preset: &str,
+    policy: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+    horizon: Option<&Bound<'_, PyAny>>,
+    axis: Option<&str>,
+    grid: Option<&Bound<'_, PyAny>>,
+    reps: Option<u64>,
+    progress: Option<&Bound<'_, PyAny>>,
+    keys: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let resolved = resolved(link_or_preset, policy, seed, horizon, keys)?;
+    batch::sweep(py, resolved, axis, grid, reps, progress)
+}
+
+/// Where each policy stops being stable, as `packlab stability` finds it: `stability(
+/// link_or_preset, policy=None, seed=None, horizon=None, axis=None, reps=8, tolerance=0.02,
+/// max_runs=20000, max_doublings=2, progress=None, **keys)`, `axis` as `"servers=1,2,4"`.
+#[pyfunction]
+#[pyo3(signature = (link_or_preset, policy=None, seed=None, horizon=None, axis=None, reps=8, tolerance=0.02, max_runs=20_000, max_doublings=2, progress=None, **keys))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments
+fn stability<'py>(
+    py: Python<'py>,
+    link_or_preset: &str,
+    policy: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+    horizon: Option<&Bound<'_, PyAny>>,
+    axis: Option<&str>,
+    reps: u64,
+    tolerance: f64,
+    max_runs: usize,
+    max_doublings: u32,
+    progress: Option<&Bound<'_, PyAny>>,
+    keys: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let resolved = resolved(link_or_preset, policy, seed, horizon, keys)?;
+    let options = packlab_core::stability::Options { reps, tolerance, max_runs, max_doublings };
+    batch::stability(py, resolved, axis, options, progress)
 }
 
 #[pymodule]
@@ -192,6 +251,8 @@ fn _packlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(policies, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(stability, m)?)?;
     m.add_class::<Race>()?;
     Ok(())
 }
