@@ -90,3 +90,21 @@ def test_describe_lists_keys_with_ranges():
     assert any(p["default"] for p in d["model_policies"])
     with pytest.raises(ValueError, match="preset"):
         packlab.describe("nope")
+
+
+def test_stepping_reaches_the_reports_numbers():
+    race = packlab.run("pgrr-a1", policy="vqs,bf-js", seed=2, horizon=20000)
+    assert race.step(until=5000) == 5000
+    early = race.readings()
+    assert [r["policy"] for r in early] == race.labels
+    # Cut anywhere, the trajectory is the same: on to the horizon in two pieces.
+    assert race.step(by=7000) == 12000
+    assert race.step() == 20000
+    for reading, report in zip(race.readings(), race.reports):
+        assert reading["mean_queue"] == report["mean_queue"]
+        assert reading["arrivals"] == report["arrivals"]
+    one_go = packlab.run("pgrr-a1", policy="vqs,bf-js", seed=2, horizon=20000)
+    one_go.step(until=20000)
+    assert one_go.readings() == race.readings()
+    with pytest.raises(ValueError, match="until"):
+        race.step(until=-1)
