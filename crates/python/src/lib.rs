@@ -2,9 +2,9 @@
 //! the pure-Python package `packlab` (python/packlab) wraps.
 //!
 //! Nothing here simulates, checks or resolves anything itself: a request goes through the
-//! core's [`resolve`] (as the CLI's flags do), runs through the core's [`run_at`] (as `packlab
-//! run` does), and a report reaches Python as the same JSON `packlab run --json` prints, so
-//! every number is the CLI's, digit for digit.
+//! core's [`resolve`] (as the CLI's flags do), runs through the core's
+//! [`run_at`](packlab_core::report::run_at) (as `packlab run` does), and a report reaches Python
+//! as the same JSON `packlab run --json` prints, so every number is the CLI's, digit for digit.
 
 mod batch;
 mod race;
