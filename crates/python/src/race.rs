@@ -4,14 +4,23 @@
 use packlab_core::limits::BATCH_MAX_POINTS;
 use packlab_core::link::encode_link;
 use packlab_core::page::PageSettings;
-use packlab_core::report::{RunOutcome, live_run, run_at};
+use packlab_core::report::{RunOutcome, RunReport, Table, live_run, run_at};
 use packlab_core::scenario::resolve::Resolved;
 use packlab_core::view::{LiveRun, Metric, Watch};
+use packlab_plot::Trajectory;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::{from_json, run_error};
+
+/// The size of the chart in pixels, as the CLI draws it.
+const SVG_SIZE: (u32, u32) = (960, 600);
+
+/// Text safe inside HTML.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
 
 /// The metrics `series` knows, by the name Python gives them.
 const METRICS: [(&str, Metric); 4] = [
@@ -50,6 +59,19 @@ pub struct Race {
 }
 
 impl Race {
+    fn title(&self) -> String {
+        let p = &self.resolved.setup.preset;
+        format!("{}: {} ({})", p.id, p.title, p.figure)
+    }
+
+    fn report_table(&mut self, py: Python<'_>) -> PyResult<Table> {
+        let names = self.labels();
+        self.outcomes(py)?;
+        let outcomes = self.outcomes.as_deref().unwrap_or_default();
+        let runs: Vec<Vec<&RunReport>> = outcomes.iter().map(|o| vec![&o.report]).collect();
+        Ok(self.resolved.setup.scenario.any().table(&names, &runs, false))
+    }
+
     pub fn new(resolved: Resolved) -> Self {
         Self { resolved, outcomes: None, live: None }
     }
@@ -214,6 +236,47 @@ impl Race {
             list.append(d)?;
         }
         Ok(list)
+    }
+
+    /// The trajectory chart `packlab run --out` draws, as an SVG document.
+    fn svg(&mut self, py: Python<'_>) -> PyResult<String> {
+        self.outcomes(py)?;
+        let runs: Vec<&RunOutcome> = self.outcomes.iter().flatten().collect();
+        let chart = Trajectory::of(&self.resolved.setup, &runs)
+            .ok_or_else(|| PyRuntimeError::new_err("internal: a race without runs"))?;
+        packlab_plot::svg(&chart.chart(), SVG_SIZE).map_err(PyRuntimeError::new_err)
+    }
+
+    /// The table `packlab run` prints, as text.
+    fn table(&mut self, py: Python<'_>) -> PyResult<String> {
+        Ok(self.report_table(py)?.render())
+    }
+
+    /// A notebook's display: the table `packlab run` prints, the trajectory chart, and the link
+    /// that opens the race in the page.
+    fn _repr_html_(&mut self, py: Python<'_>) -> PyResult<String> {
+        let table = self.report_table(py)?;
+        let mut html = String::from("<div class=\"packlab-race\">");
+        html += &format!("<p><strong>{}</strong></p><table><thead><tr>", escape(&self.title()));
+        for h in &table.header {
+            html += &format!("<th>{}</th>", escape(h));
+        }
+        html += "</tr></thead><tbody>";
+        for row in &table.rows {
+            html += "<tr>";
+            for cell in row {
+                html += &format!("<td>{}</td>", escape(cell));
+            }
+            html += "</tr>";
+        }
+        html += "</tbody></table>";
+        for note in &table.notes {
+            html += &format!("<p><small>{}</small></p>", escape(note));
+        }
+        html += &self.svg(py)?;
+        let link = self.link();
+        html += &format!("<p>In the page: <code>{}</code></p></div>", escape(&link));
+        Ok(html)
     }
 
     fn __repr__(&self) -> String {
