@@ -197,3 +197,46 @@ fn warmup_note(scenario: &Scenario, base: &Scenario, preset: &Scenario, explicit
         )
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PY: Names = Names { preset: "preset", link: "link", policy: "policy", horizon: "horizon" };
+
+    fn request(source: Source<'_>, settings: Vec<Setting>) -> Request<'_> {
+        Request { source, policies: None, settings, trace: None }
+    }
+
+    fn value(key: &str, value: &str) -> Setting {
+        Setting::Value { key: key.into(), value: value.into(), label: None }
+    }
+
+    #[test]
+    fn errors_name_the_input_as_the_front_end_calls_it() {
+        let err = resolve(request(Source::Preset("nope"), vec![]), PY).unwrap_err();
+        assert_eq!(err.key, "preset");
+        // Without a label, a key's error is the core's own.
+        let err = resolve(request(Source::Preset("pgrr-a1"), vec![value("load", "-1")]), PY).unwrap_err();
+        assert_eq!(err.to_string(), "load: must be a number in (0, 10] (got '-1')");
+        let pair = Setting::Pair { text: "load0.9".into(), label: "--set".into() };
+        let err = resolve(request(Source::Preset("pgrr-a1"), vec![pair]), PY).unwrap_err();
+        assert!(err.to_string().starts_with("--set 'load0.9': expected KEY=VALUE"), "{err}");
+        let mut named = request(Source::Preset("pgrr-a1"), vec![]);
+        named.policies = Some(vec![PolicySpec::parse("msf").unwrap()]);
+        assert_eq!(resolve(named, PY).unwrap_err().key, "policy msf");
+        let err = resolve(request(Source::Link("?preset=pgrr-a1&load=x"), vec![]), PY).unwrap_err();
+        assert!(err.to_string().starts_with("link: 1 bad key(s)"), "{err}");
+    }
+
+    #[test]
+    fn a_horizon_alone_moves_the_warmup_and_says_so() {
+        let r = resolve(request(Source::Preset("pgrr-a1"), vec![value("horizon", "100000")]), PY).unwrap();
+        assert_eq!(r.setup.scenario.get("warmup").unwrap(), "10000");
+        assert!(r.warmup_note.unwrap().contains("10000"));
+        assert_eq!(r.explicit, ["horizon"]);
+        let r = resolve(request(Source::Link("?preset=pgrr-a1&seed=9"), vec![]), PY).unwrap();
+        assert_eq!(r.setup.scenario.seed(), 9);
+        assert!(r.warmup_note.is_none());
+    }
+}
