@@ -197,6 +197,18 @@ export async function runToEnd(page, horizon) {
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
 }
 
+/**
+ * Plays a race just opened until every lane has stepped, then pauses it. By then every worker
+ * the race is split over has loaded the page's module: a test that goes back or closes the page
+ * sooner aborts those loads, which the harness would count as failed requests (CI, stop 61).
+ */
+export async function playUntilStepped(page) {
+  assert.equal(await playLabel(page), 'Play', 'a race just opened');
+  await page.click('#play');
+  await waitPastSlot(page, 0);
+  await pause(page);
+}
+
 /** What #play offers now: Play, Pause, Resume or Run again. */
 export async function playLabel(page) {
   return (await page.textContent('#play')).trim();
