@@ -63,8 +63,10 @@ labTest('a dropped SWF log: the page sweeps and maps it as packlab sweep and sta
   const grid = await page.inputValue('#sweep-loads');
   assert.equal(grid.split(',').length, 9, grid);
   await page.click('#sweep-run');
-  await page.waitForSelector('#sweep[data-done="true"]', { timeout: MAP_TIMEOUT_MS });
-  assert.equal(await page.locator('#sweep .error').count(), 0, 'the sweep stopped');
+  // Done, or stopped by a worker that could not run the log (then at once, with the reason).
+  await page.waitForSelector('#sweep[data-done="true"], #sweep .error, #sweep-error', { timeout: MAP_TIMEOUT_MS });
+  const stopped = await page.locator('#sweep .error, #sweep-error').allTextContents();
+  assert.deepEqual(stopped, [], 'the sweep stopped');
   const points = await page.$$eval('#sweep-table tr[data-policy]', (trs) =>
     trs.map((tr) => ({
       policy: tr.dataset.policy,
@@ -102,8 +104,11 @@ labTest('a dropped SWF log: the page sweeps and maps it as packlab sweep and sta
   await page.fill('#map-reps', '3');
   await page.press('#map-reps', 'Tab');
   await page.click('#map-run');
-  await page.waitForSelector('#map-body[data-done="true"]', { timeout: MAP_TIMEOUT_MS });
-  assert.equal(await page.locator('#map-stopped.field-error').count(), 0, 'the map failed');
+  await page.waitForSelector('#map-body[data-done="true"], #map-stopped.field-error, #map-error', {
+    timeout: MAP_TIMEOUT_MS,
+  });
+  const failed = await page.locator('#map-stopped.field-error, #map-error').allTextContents();
+  assert.deepEqual(failed, [], 'the map failed');
   const mine = await page.$$eval('#map-table tr[data-policy]', (trs) =>
     trs.map((tr) => ({ label: tr.dataset.label, lo: tr.dataset.lo, hi: tr.dataset.hi, status: tr.dataset.status })),
   );
