@@ -18,6 +18,7 @@
 pub mod lease;
 pub mod source;
 
+#[cfg(feature = "script")]
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, NativeCallContext, Position, Scope};
 
 use crate::ConfigError;
@@ -134,6 +135,7 @@ impl ScriptError {
     /// of function calls is the one that says what happened. rhai reports a limit exceeded
     /// inside a function at the line that called the function, and gives none for the call
     /// packlab makes: such an error is placed at `entry_line`, where `fn schedule` starts.
+    #[cfg(feature = "script")]
     fn from_eval(error: &EvalAltResult, entry_line: Option<usize>) -> Self {
         let inner = error.unwrap_inner();
         if let EvalAltResult::ErrorTerminated(why, _) = inner
@@ -171,6 +173,7 @@ impl ScriptError {
 }
 
 /// A decision the model refused, and the line of the call that made it.
+#[cfg(feature = "script")]
 #[derive(Debug, Clone)]
 struct Refusal {
     line: Option<usize>,
@@ -180,17 +183,20 @@ struct Refusal {
 /// The error a registered function returns when the model refused a decision made at `at`
 /// (its call's position): uncatchable (a script's `try … catch` cannot swallow it), so the
 /// run stops with the model's reason and the line.
+#[cfg(feature = "script")]
 pub fn refuse(at: &NativeCallContext, why: impl std::fmt::Display) -> Box<EvalAltResult> {
     let refusal = Refusal { line: at.call_position().line(), message: why.to_string() };
     Box::new(EvalAltResult::ErrorTerminated(Dynamic::from(refusal), Position::NONE))
 }
 
 /// An error of a registered function given a value it cannot use (a negative server).
+#[cfg(feature = "script")]
 pub fn invalid(at: &NativeCallContext, why: impl std::fmt::Display) -> Box<EvalAltResult> {
     refuse(at, format!("policy bug: {why}"))
 }
 
 /// An engine with packlab's limits and sandbox, and no model's context yet.
+#[cfg(feature = "script")]
 fn engine() -> Engine {
     let mut engine = Engine::new();
     engine
@@ -212,6 +218,7 @@ fn engine() -> Engine {
 /// The transcendental functions through `libm`, as the rest of the core computes them, so a
 /// script gives the same numbers natively and in the page (registered functions take
 /// precedence over rhai's own, which call the platform's).
+#[cfg(feature = "script")]
 fn deterministic_math(engine: &mut Engine) {
     type Unary = fn(f64) -> f64;
     let unary: [(&str, Unary); 13] = [
@@ -237,6 +244,7 @@ fn deterministic_math(engine: &mut Engine) {
 }
 
 /// A compiled script, ready to be called for each decision.
+#[cfg(feature = "script")]
 pub struct Program {
     engine: Engine,
     ast: AST,
@@ -245,12 +253,14 @@ pub struct Program {
     entry_line: Option<usize>,
 }
 
+#[cfg(feature = "script")]
 impl std::fmt::Debug for Program {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Program({:?})", self.name)
     }
 }
 
+#[cfg(feature = "script")]
 impl Program {
     /// Compiles `source` with a model's context registered by `register`, and runs its
     /// top-level code once (under the limits, so an endless loop there is refused here).
@@ -291,12 +301,24 @@ impl Program {
 /// What is wrong with `source`, for an editor checking as the user types: empty when it
 /// compiles, defines `fn schedule(ctx)` and its top-level code runs within the limits. (What
 /// the script does with `ctx` is only checked when it runs.)
+#[cfg(feature = "script")]
 pub fn check(source: &str) -> Vec<ScriptError> {
     match Program::compile(source, |_| {}) {
         Ok(_) => Vec::new(),
         Err(e) => vec![e],
     }
 }
+
+/// The build leaves the script engine out (the page's first download, docs/web.md): what the
+/// rest of the core names of it, standing in.
+#[cfg(not(feature = "script"))]
+mod absent;
+#[cfg(not(feature = "script"))]
+pub use absent::{Program, check, refused};
+
+/// Whether this build runs scripts: the page's first download leaves the engine out and loads
+/// the build that has it when a script is used (docs/web.md, "Less to download").
+pub const AVAILABLE: bool = cfg!(feature = "script");
 
 #[cfg(test)]
 mod tests;

@@ -4,13 +4,18 @@
 //! SPEC 5.1) the script's `fn schedule(ctx)` starts jobs by class through the same checks as
 //! any policy ([`crate::models::msfq::script`] lists what `ctx` offers).
 
+#[cfg(feature = "script")]
 use std::rc::Rc;
 
 use crate::model::policy::{Policy, PolicySpec};
+#[cfg(feature = "script")]
 use crate::models::msfq::script::{Contexts, Ctx, SCRIPTING, register};
 use crate::models::msfq::{Msfq, MsfqContext, MsfqPolicy, boxed};
+#[cfg(feature = "script")]
 use crate::script::lease::Lease;
-use crate::script::{self, Program};
+use crate::script;
+#[cfg(feature = "script")]
+use crate::script::Program;
 use crate::{ConfigError, EngineError};
 
 pub const POLICY: Policy<Msfq> = Policy::new(
@@ -23,11 +28,13 @@ pub const POLICY: Policy<Msfq> = Policy::new(
 .shared();
 
 /// A compiled script; clones (the timeline's checkpoints) share it.
+#[cfg(feature = "script")]
 #[derive(Debug, Clone)]
 pub struct Scripted {
     program: Rc<Program>,
 }
 
+#[cfg(feature = "script")]
 impl Scripted {
     /// The spec's script, or the first starting point.
     pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
@@ -37,9 +44,29 @@ impl Scripted {
     }
 }
 
+#[cfg(feature = "script")]
 impl MsfqPolicy for Scripted {
     fn admit(&mut self, ctx: &mut MsfqContext<'_>) -> Result<(), EngineError> {
         Lease::<Contexts>::lend(ctx, |lease| self.program.call(rhai::Dynamic::from(Ctx(lease.clone()))))
             .map_err(|e| EngineError::Script { message: e.to_string() })
+    }
+}
+
+/// Without the script engine no scripted lane is ever built ([`crate::script::AVAILABLE`]).
+#[cfg(not(feature = "script"))]
+#[derive(Debug, Clone)]
+pub enum Scripted {}
+
+#[cfg(not(feature = "script"))]
+impl Scripted {
+    pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
+        Err(script::refused(spec))
+    }
+}
+
+#[cfg(not(feature = "script"))]
+impl MsfqPolicy for Scripted {
+    fn admit(&mut self, _: &mut MsfqContext<'_>) -> Result<(), EngineError> {
+        match *self {}
     }
 }
