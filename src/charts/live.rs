@@ -2,7 +2,7 @@
 //! packlab-plot [`Chart`] that the canvas, the SVG export and the CLI draw alike.
 
 use packlab_core::model::LoadMark;
-use packlab_plot::{Chart, Curve, Ink, LegendAt, Mark};
+use packlab_plot::{Chart, Curve, Ink, LegendAt, Mark, Stroke};
 
 use crate::charts::kind::ChartKind;
 use crate::play::snapshot::Snapshot;
@@ -39,7 +39,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                     color: Ink::Policy(l.color),
                     points: &l.in_system_series,
                     markers: QUEUE_MARKERS,
-                    dashed: false,
+                    stroke: Stroke::Solid,
                 })
                 .collect(),
             ..base
@@ -55,7 +55,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                     color: Ink::Policy(l.color),
                     points: &l.queue_series,
                     markers: QUEUE_MARKERS,
-                    dashed: false,
+                    stroke: Stroke::Solid,
                 })
                 .collect(),
             ..base
@@ -71,7 +71,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                     color: Ink::Policy(l.color),
                     points: &l.occupancy_series,
                     markers: false,
-                    dashed: false,
+                    stroke: Stroke::Solid,
                 })
                 .collect(),
             // Offered load (what a stable policy carries) and, where the load knob is a
@@ -99,7 +99,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                     color: Ink::Policy(l.color),
                     points: &l.job_time_series,
                     markers: false,
-                    dashed: false,
+                    stroke: Stroke::Solid,
                 })
                 .collect(),
             // The analysis (SPEC 5.6) that the running means should settle near.
@@ -125,7 +125,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                     color: Ink::Class(bin),
                     points,
                     markers: false,
-                    dashed: false,
+                    stroke: Stroke::Solid,
                 })
                 .collect(),
             y_marks: snapshot
@@ -149,7 +149,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                     color: Ink::Class(bin),
                     points,
                     markers: false,
-                    dashed: false,
+                    stroke: Stroke::Solid,
                 })
                 .collect(),
             ..base
@@ -165,7 +165,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                     color: Ink::Policy(l.color),
                     points: &l.reward_series,
                     markers: false,
-                    dashed: false,
+                    stroke: Stroke::Solid,
                 })
                 .collect(),
             // What DRA tends to as L grows (U^(g)), and what no policy can beat (U*).
@@ -191,7 +191,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                     color: Ink::Class(bin),
                     points,
                     markers: false,
-                    dashed: false,
+                    stroke: Stroke::Solid,
                 })
                 .collect(),
             ..base

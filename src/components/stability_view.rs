@@ -15,7 +15,9 @@ use std::rc::Rc;
 use packlab_core::ConfigError;
 use packlab_core::model::table::sig;
 use packlab_core::scenario::Setup;
-use packlab_core::stability::{COVERAGE_RULE, Finder, MAP_MAX_REPS, MapSpec, Status, Verdict, below_proven, probed};
+use packlab_core::stability::{
+    COVERAGE_RULE, Finder, MAP_MAX_REPS, MapSpec, Status, Verdict, below_proven, not_proven, probed,
+};
 use yew::prelude::*;
 
 use crate::components::map_chart::{MapChart, point_label};
@@ -363,6 +365,8 @@ fn map_body(run: &MapRun, theme: packlab_plot::Theme) -> Html {
         status += ": done";
     }
     let warnings = below_proven(finder);
+    // The theorems' fractions drawn apart, with the hypotheses that fail here.
+    let unproven = not_proven(finder);
     let done = run.done_ms.is_some() && run.ended.is_none();
     // How the map ended, when it did not simply narrow every interval.
     let ended = match &run.ended {
@@ -389,6 +393,11 @@ fn map_body(run: &MapRun, theme: packlab_plot::Theme) -> Html {
                 </div>
             }
             <MapChart finder={finder.clone()} {theme} />
+            if !unproven.is_empty() {
+                <ul class="map-notes" id="map-not-proven">
+                    { for unproven.iter().map(|n| html! { <li>{ format!("Not proven here: {n}") }</li> }) }
+                </ul>
+            }
             <MapTable finder={finder.clone()} />
         </div>
     }
@@ -460,7 +469,11 @@ fn MapTable(props: &MapTableProps) -> Html {
                             <td>{ interval }</td>
                             <td>{ format!("{status}, {} runs", c.runs) }</td>
                             <td>{ number(c.theory.capacity.as_ref().map(|k| k.load)) }</td>
-                            <td>{ number(c.theory.proven_load()) }</td>
+                            if let Some((stated, why)) = c.theory.not_proven() {
+                                <td class="not-proven" title={why}>{ format!("{} not proven here", sig(stated)) }</td>
+                            } else {
+                                <td>{ number(c.theory.proven_load()) }</td>
+                            }
                             <td class="map-loads">
                                 { for probed.iter().filter(|p| p.cell == index).map(|p| {
                                     let t = p.tested;

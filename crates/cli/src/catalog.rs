@@ -84,6 +84,7 @@ fn write_description(p: &Preset, out: &mut dyn Write) -> Result<()> {
         Sweep::Unavailable(why) => writeln!(out, "sweep:            none ({why})")?,
     }
 
+    write_theory(p, out)?;
     writeln!(out, "\nkeys (--set KEY=VALUE; --seed N and --horizon T are shorthands):")?;
     let keys = p.scenario.keys();
     let width = keys.iter().map(|k| k.key.len()).max().unwrap_or(0);
@@ -95,6 +96,28 @@ fn write_description(p: &Preset, out: &mut dyn Write) -> Result<()> {
     }
     writeln!(out, "\npolicies (--policy NAME[:PARAM=VALUE]...; * = default of this preset):")?;
     write_policies(out, p.scenario.info(), |meta| p.policies.iter().any(|s| s.name() == meta.name))
+}
+
+/// What the theory says of stability at the preset's settings: the capacity on the load knob,
+/// and each default policy's proven load, or why a theorem's does not apply here. Nothing for
+/// a model without a capacity or a theorem (a loss system).
+fn write_theory(p: &Preset, out: &mut dyn Write) -> Result<()> {
+    let any = p.scenario.any();
+    let theories: Vec<_> = p.policies.iter().map(|s| (s, any.stability_theory(s))).collect();
+    let capacity = theories.iter().find_map(|(_, t)| t.capacity.clone());
+    let stated: Vec<_> = theories.iter().filter_map(|(s, t)| Some((s, t.describe()?))).collect();
+    if capacity.is_none() && stated.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "\nstability theory ({}):", any.load_knob().name)?;
+    match &capacity {
+        Some(c) => writeln!(out, "  capacity: {}", c.describe())?,
+        None => writeln!(out, "  capacity: not known for these settings")?,
+    }
+    for (spec, text) in stated {
+        writeln!(out, "  {}: {text}", p.scenario.policy_label(spec))?;
+    }
+    Ok(())
 }
 
 pub fn list_policies(out: &mut dyn Write) -> Result<()> {

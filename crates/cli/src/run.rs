@@ -9,7 +9,7 @@ use packlab_core::policy::PolicySpec;
 use packlab_core::report::{RepsReport, RunOutcome, RunReport, run_at, summarise_reps};
 use packlab_core::scenario::Setup;
 use packlab_core::view::Metric;
-use packlab_plot::{Chart, Curve, Ink, LegendAt, Mark, Point};
+use packlab_plot::{Chart, Curve, Ink, LegendAt, Mark, Point, Stroke};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -211,7 +211,13 @@ fn write_trajectory(dir: &Path, setup: &Setup, runs: &[&RunOutcome]) -> Result<V
             .iter()
             .zip(&points)
             .enumerate()
-            .map(|(i, (label, points))| Curve { label, color: Ink::Policy(i), points, markers: false, dashed: false })
+            .map(|(i, (label, points))| Curve {
+                label,
+                color: Ink::Policy(i),
+                points,
+                markers: false,
+                stroke: Stroke::Solid,
+            })
             .collect(),
         x_marks: if warmup > 0 { vec![Mark::new(warmup as f64, "")] } else { vec![] },
         y_marks: plot.y_marks.iter().map(|(value, label)| Mark::new(*value, label)).collect(),

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use packlab_core::stability::{
-    COLUMNS, COVERAGE_RULE, Finder, Growth, Options, Round, TEST_RULE, below_proven, csv_rows, graph,
+    COLUMNS, COVERAGE_RULE, Finder, Growth, Options, Round, TEST_RULE, below_proven, csv_rows, graph, not_proven,
 };
 use packlab_core::sweep::shard::{Grid, Header, Shard, ShardFile, ShardRun, merge};
 use rayon::prelude::*;
@@ -320,6 +320,7 @@ fn finish(finder: &Finder, dir: &Path, out: &mut dyn Write) -> Result<()> {
         "runs",
         "capacity",
         "proven",
+        "not_proven",
     ]
     .iter()
     .filter_map(|name| COLUMNS.iter().position(|c| c == name))
@@ -335,6 +336,9 @@ fn finish(finder: &Finder, dir: &Path, out: &mut dyn Write) -> Result<()> {
     print_table(&table, out)?;
     for warning in below_proven(finder) {
         writeln!(out, "below a proven boundary: {warning}")?;
+    }
+    for note in not_proven(finder) {
+        writeln!(out, "not proven here: {note}")?;
     }
     writeln!(out)?;
     writeln!(out, "{} rounds, {} runs", finder.rounds, finder.runs)?;

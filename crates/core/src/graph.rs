@@ -54,9 +54,20 @@ pub struct Line {
     pub points: Vec<Point>,
     /// Whether its points are marked (else a plain line).
     pub markers: bool,
-    /// Drawn dashed: a bound the theory gives (a capacity, a proven fraction of it) rather
-    /// than something measured.
-    pub dashed: bool,
+    pub stroke: Stroke,
+}
+
+/// How a line is drawn: what kind of thing it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Stroke {
+    /// Something measured or computed for this scenario.
+    #[default]
+    Solid,
+    /// A bound the theory proves here (a capacity, a proven fraction of it).
+    Dashed,
+    /// What a theorem states where one of its hypotheses fails on this scenario: not proven
+    /// here (the chart's caption or notes say which hypothesis).
+    Dotted,
 }
 
 /// A point, with its 95% interval where it has one.

@@ -147,6 +147,33 @@ fn models_presets_and_keys_speak_in_words() {
     texts.assert_in_words();
 }
 
+/// What the theory says of each policy at each preset: the capacity's source, the theorem's
+/// claim, every hypothesis and why it holds or fails there.
+#[test]
+fn stability_theory_speaks_in_words() {
+    let mut texts = Texts::default();
+    for p in presets() {
+        let any = p.scenario.any();
+        for spec in models::policies_of(any.info().id).map(|meta| PolicySpec::parse(meta.name).unwrap()) {
+            let at = |what: &str| format!("preset {} policy {} {what}", p.id, spec.name());
+            let theory = any.stability_theory(&spec);
+            if let Some(c) = &theory.capacity {
+                texts.add(at("capacity"), c.describe());
+            }
+            if let Some(g) = &theory.guarantee {
+                texts.add(at("claim"), format!("{} {}", g.theorem, g.claim));
+                for h in &g.hypotheses {
+                    texts.add(at("hypothesis"), format!("{} {} {}", h.text, h.source, h.why));
+                }
+            }
+            if let Some(text) = theory.describe() {
+                texts.add(at("statement"), text);
+            }
+        }
+    }
+    texts.assert_in_words();
+}
+
 /// Every policy's label and summary, and every parameter's help and range.
 #[test]
 fn policies_speak_in_words() {

@@ -1,7 +1,7 @@
 //! What a chart is made of: curves of points, reference lines, where the legend goes, and
 //! the theme; plain data, which [`draw`](crate::draw()) renders.
 
-pub use packlab_core::graph::VerdictPoint;
+pub use packlab_core::graph::{Stroke, VerdictPoint};
 
 use crate::ink::Ink;
 use crate::theme::Theme;
@@ -28,13 +28,26 @@ pub struct Curve<'a> {
     pub points: &'a [Point],
     /// Draw a marker at each point (sweeps) or only the line (trajectories).
     pub markers: bool,
-    /// Dashed ([`CURVE_DASH`]): a bound the theory gives, not a measurement.
-    pub dashed: bool,
+    /// Solid; dashed ([`CURVE_DASH`]): a bound the theory proves, not a measurement; dotted
+    /// ([`CURVE_DOT`]): what a theorem states where its hypotheses fail, not proven here.
+    pub stroke: Stroke,
 }
 
 /// The dash of a dashed curve, in pixels drawn and skipped: longer than the reference lines'
 /// (6, 4) so a dashed curve and a reference line at the same height stay told apart.
 pub const CURVE_DASH: (u32, u32) = (10, 5);
+
+/// The dots of a dotted curve: short marks far apart, told apart from every dash at a glance.
+pub const CURVE_DOT: (u32, u32) = (2, 5);
+
+/// The dash of a curve's stroke, `None` for a solid one.
+pub fn stroke_dash(stroke: Stroke) -> Option<(u32, u32)> {
+    match stroke {
+        Stroke::Solid => None,
+        Stroke::Dashed => Some(CURVE_DASH),
+        Stroke::Dotted => Some(CURVE_DOT),
+    }
+}
 
 /// A reference value drawn as a dashed line across the chart, e.g. a capacity bound.
 #[derive(Debug, Clone, PartialEq)]

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 
 use crate::DrawResult;
 use crate::axes::{nonempty, padded, tick, x_extent, y_extent};
-use crate::chart::{CURVE_DASH, Chart, LegendAt};
+use crate::chart::{Chart, LegendAt, stroke_dash};
 use crate::frame::Frame;
 use crate::ink::{CASING, Ink};
 use crate::legend::{LEGEND_ROW, draw_legend, lay_out_legend, legend_entries};
@@ -177,11 +177,9 @@ where
             let casing = ShapeStyle { color: CASING.to_rgba(), filled: false, stroke_width: theme.line_width + 2 };
             ctx.draw_series(LineSeries::new(points.iter().copied(), casing))?;
         }
-        let drawn = if curve.dashed {
-            let (size, gap) = CURVE_DASH;
-            ctx.draw_series(DashedLineSeries::new(points.iter().copied(), size, gap, line))?
-        } else {
-            ctx.draw_series(LineSeries::new(points.iter().copied(), line))?
+        let drawn = match stroke_dash(curve.stroke) {
+            Some((size, gap)) => ctx.draw_series(DashedLineSeries::new(points.iter().copied(), size, gap, line))?,
+            None => ctx.draw_series(LineSeries::new(points.iter().copied(), line))?,
         };
         if i < listed && !below {
             drawn.label(curve.label).legend(move |(x, y)| {

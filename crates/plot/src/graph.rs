@@ -38,7 +38,7 @@ impl<'a> GraphChart<'a> {
                     color: Ink::Policy(line.color),
                     points,
                     markers: line.markers,
-                    dashed: line.dashed,
+                    stroke: line.stroke,
                 })
                 .collect(),
             x_marks: g.x_marks.iter().map(|m| Mark::new(m.value, &m.label)).collect(),

@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::DrawResult;
-use crate::chart::{CURVE_DASH, Chart};
+use crate::chart::{Chart, stroke_dash};
 use crate::ink::{CASING, Ink};
 use crate::markers::{marker, marker_outline, verdict_marker, verdict_patch};
 use crate::marks::mark_dashes;
@@ -38,7 +38,7 @@ pub(crate) fn legend_entries<'a>(chart: &Chart<'a>) -> Vec<(&'a str, Sample)> {
     let curves = chart
         .curves
         .iter()
-        .map(|c| (c.label, if c.dashed { Sample::Dash(c.color, CURVE_DASH) } else { Sample::Line(c.color) }));
+        .map(|c| (c.label, stroke_dash(c.stroke).map_or(Sample::Line(c.color), |dash| Sample::Dash(c.color, dash))));
     let marks = chart
         .x_marks
         .iter()

@@ -37,7 +37,7 @@ mod marks;
 mod theme;
 
 pub use axes::tick;
-pub use chart::{CURVE_DASH, Chart, Curve, LegendAt, Mark, Point, VerdictPoint};
+pub use chart::{CURVE_DASH, CURVE_DOT, Chart, Curve, LegendAt, Mark, Point, Stroke, VerdictPoint, stroke_dash};
 pub use draw::{draw, draw_framed};
 pub use frame::Frame;
 pub use graph::GraphChart;

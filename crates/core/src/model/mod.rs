@@ -31,7 +31,7 @@ pub use info::{
 };
 pub use preset::{Figure, Plot, Preset, Reference, Sweep};
 pub use report::{Replications, RepsReport, RunError, RunOutcome, RunReport, Trajectory};
-pub use stability::{Capacity, Guarantee, StabilityTheory};
+pub use stability::{Capacity, Guarantee, Hypothesis, StabilityTheory};
 pub use table::Table;
 
 use crate::ConfigError;

@@ -6,6 +6,7 @@
 //! without rounding. Continuous sizes are drawn on a fine integer grid (see
 //! [`crate::models::pgrr::sizes`]).
 
+pub mod capacity;
 pub mod configurations;
 
 pub use configurations::{Configurations, FleetConfigurations, TooManyConfigurations};

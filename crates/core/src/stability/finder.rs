@@ -520,7 +520,7 @@ mod tests {
         let cell = &finder.cells[0];
         assert!(matches!(cell.status, Status::Narrowed | Status::Undecidable), "{cell:?}");
         let (lo, hi) = cell.boundary().unwrap();
-        assert!(lo <= 2.0 / 3.0 && 2.0 / 3.0 <= hi && hi <= 0.8, "[{lo}, {hi}] holds 2/3");
+        assert!(lo <= 2.0 / 3.0 && (2.0 / 3.0..=0.8).contains(&hi), "[{lo}, {hi}] holds 2/3");
         // Narrowed around the undecided loads, if any, to the tolerance.
         let (low, high) = cell.band().unwrap_or((hi, hi));
         let (lo_load, hi_load) = (cell.lo.unwrap().load, cell.hi.unwrap().load);

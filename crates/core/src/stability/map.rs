@@ -1,7 +1,7 @@
 //! The map as data: its CSV rows and its chart ([`Graph`]), which the CLI writes as SVG and
 //! the page draws, from the finder's cells.
 
-use crate::graph::{Graph, Legend, Line, Mark, Point, VerdictPoint};
+use crate::graph::{Graph, Legend, Line, Mark, Point, Stroke, VerdictPoint};
 use crate::model::table::sig;
 
 use super::finder::{Cell, Finder, Tested};
@@ -11,8 +11,9 @@ use super::finder::{Cell, Finder, Tested};
 /// `lo` less the test's 0.5% resolution), the undecided band inside the bracket, how the search
 /// ended, the runs it took, the test's statistic at each end (the mean growth of the second
 /// halves, a fraction of the arrivals), the verdicts that contradicted the bracket, and the
-/// theory (capacity and proven load, empty where unknown).
-pub const COLUMNS: [&str; 16] = [
+/// theory: the capacity, the proven load (where a theorem's hypotheses all hold), the load a
+/// theorem states where they do not, and why not (empty where unknown).
+pub const COLUMNS: [&str; 18] = [
     "axis",
     "value",
     "policy",
@@ -29,6 +30,8 @@ pub const COLUMNS: [&str; 16] = [
     "conflicts",
     "capacity",
     "proven",
+    "not_proven",
+    "why_not_proven",
 ];
 
 /// What the map's intervals rest on, in a sentence: each verdict's error rate and what the
@@ -66,15 +69,57 @@ pub fn csv_rows(finder: &Finder) -> Vec<Vec<String>> {
                 c.conflicts.to_string(),
                 number(c.theory.capacity.as_ref().map(|c| c.load)),
                 number(c.theory.proven_load()),
+                number(c.theory.not_proven().map(|(load, _)| load)),
+                c.theory.not_proven().map_or(String::new(), |(_, why)| why),
             ]
         })
         .collect()
 }
 
+/// " at KEY = V" for a cell along an axis, nothing at one scenario.
+fn at(finder: &Finder, c: &Cell) -> String {
+    finder.axis.map_or(String::new(), |axis| format!(" at {axis} = {}", sig(finder.values[c.value])))
+}
+
+/// Where a theorem's fraction is drawn but not proven: one sentence per policy and reason,
+/// naming the axis values, the load the theorem states and the hypotheses that fail. "BF-J/S:
+/// 0.5 (Theorem 2: BF-J/S is stable below half the capacity), drawn apart: Theorem 2 assumes
+/// geometric service (§II; …); this scenario's is fixed (100 slots)".
+pub fn not_proven(finder: &Finder) -> Vec<String> {
+    let labels = finder.labels();
+    // (policy, why) with its cells, in the finder's order.
+    let mut groups: Vec<(usize, String, Vec<&Cell>)> = Vec::new();
+    for c in &finder.cells {
+        let Some((_, why)) = c.theory.not_proven() else { continue };
+        match groups.iter_mut().find(|(p, w, _)| *p == c.policy && *w == why) {
+            Some((_, _, cells)) => cells.push(c),
+            None => groups.push((c.policy, why, vec![c])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(policy, why, cells)| {
+            let guarantee = cells[0].theory.guarantee.as_ref().expect("a guarantee not proven");
+            let mut loads: Vec<String> = cells.iter().filter_map(|c| c.theory.stated_load()).map(sig).collect();
+            loads.dedup();
+            let at = match finder.axis {
+                Some(axis) => {
+                    let values: Vec<String> = cells.iter().map(|c| sig(finder.values[c.value])).collect();
+                    format!(" at {axis} = {}", values.join(", "))
+                }
+                None => String::new(),
+            };
+            let (label, theorem, claim) = (&labels[policy], guarantee.theorem, guarantee.claim);
+            format!("{label}{at}: {} ({theorem}: {claim}), drawn apart: {why}", loads.join(", "))
+        })
+        .collect()
+}
+
 /// Cells whose measured boundary falls below the proven one: judged not stable (`hi`) at a
-/// load more than the tolerance below the load the paper proves stable. Either a bug or a
-/// horizon too short for the queue to settle; each gets a sentence saying which cell and what
-/// to try.
+/// load more than the tolerance below the load the paper proves stable, on a scenario where
+/// the theorem's hypotheses hold (a load stated but not proven here warns of nothing). Either
+/// a bug or a horizon too short for the queue to settle; each gets a sentence saying which
+/// cell and what to try.
 pub fn below_proven(finder: &Finder) -> Vec<String> {
     let labels = finder.labels();
     finder
@@ -83,8 +128,7 @@ pub fn below_proven(finder: &Finder) -> Vec<String> {
         .filter_map(|c| {
             let (hi, proven) = (c.hi?.load, c.theory.proven_load()?);
             (hi < proven * (1.0 - finder.options.tolerance)).then(|| {
-                let at =
-                    finder.axis.map_or(String::new(), |axis| format!(" at {axis} = {}", sig(finder.values[c.value])));
+                let at = at(finder, c);
                 format!(
                     "{}{at}: not shown stable at load {}, below its proven {}: a bug, or a horizon too short for \
                      the queue to settle (try a longer --horizon)",
@@ -175,7 +219,7 @@ pub fn graph(finder: &Finder) -> Graph {
             color: p,
             points: finder.cells.iter().filter(|c| c.policy == p).filter_map(|c| boundary(c, x_of(c))).collect(),
             markers: true,
-            dashed: false,
+            stroke: Stroke::Solid,
         })
         .collect();
     let mut y_marks = Vec::new();
@@ -191,19 +235,29 @@ pub fn graph(finder: &Finder) -> Graph {
                 color: labels.len(),
                 points: capacity,
                 markers: false,
-                dashed: true,
+                stroke: Stroke::Dashed,
             });
         }
         for (p, label) in labels.iter().enumerate() {
             let proven = theory(p, |c| c.theory.proven_load());
-            if !proven.is_empty() {
-                lines.push(Line {
-                    label: format!("{label} (proven)"),
-                    color: p,
-                    points: proven,
-                    markers: false,
-                    dashed: true,
-                });
+            let stated = theory(p, |c| c.theory.not_proven().map(|(load, _)| load));
+            // The failing hypotheses in the legend, where they are the same all along.
+            let mut assumes: Vec<String> = finder
+                .cells
+                .iter()
+                .filter(|c| c.policy == p)
+                .filter_map(|c| c.theory.guarantee.as_ref()?.assumes())
+                .collect();
+            assumes.dedup();
+            let why = if assumes.len() == 1 { format!(", {}", assumes[0]) } else { String::new() };
+            // A line of one point shows only by its marker.
+            for (points, stroke, label) in [
+                (proven, Stroke::Dashed, format!("{label} (proven)")),
+                (stated, Stroke::Dotted, format!("{label} (stated, not proven here{why})")),
+            ] {
+                if !points.is_empty() {
+                    lines.push(Line { label, color: p, markers: points.len() == 1, points, stroke });
+                }
             }
         }
     } else {
@@ -211,8 +265,16 @@ pub fn graph(finder: &Finder) -> Graph {
             y_marks.push(Mark::new(capacity.load, format!("capacity {}", sig(capacity.load))));
         }
         for (p, label) in labels.iter().enumerate() {
-            if let Some(proven) = first(p).and_then(|c| c.theory.proven_load()) {
+            let Some(c) = first(p) else { continue };
+            if let Some(proven) = c.theory.proven_load() {
                 y_marks.push(Mark::new(proven, format!("{label} proven {}", sig(proven))));
+            }
+            if let (Some((stated, _)), Some(g)) = (c.theory.not_proven(), c.theory.guarantee.as_ref()) {
+                let assumes = g.assumes().unwrap_or_default();
+                y_marks.push(Mark::new(
+                    stated,
+                    format!("{label} {}: not proven here, {} {assumes}", sig(stated), g.theorem),
+                ));
             }
         }
     }
@@ -235,11 +297,18 @@ pub fn graph(finder: &Finder) -> Graph {
         y_marks,
         x_range: lo.is_finite().then_some((lo - 0.1 * span, hi + 0.1 * span)),
         legend: Legend::Below,
-        caption: "Each policy's interval, from the largest load judged stable (less the test's 0.5% resolution) to \
-                  the smallest judged not stable, with a mark at its middle; each load tested is a dot, a square or \
-                  a cross by its verdict (stable, undecided, not stable). Each verdict is wrong with probability at \
-                  most 5%."
-            .into(),
+        caption: {
+            let mut caption = "Each policy's interval, from the largest load judged stable (less the test's 0.5% \
+                               resolution) to the smallest judged not stable, with a mark at its middle; each load \
+                               tested is a dot, a square or a cross by its verdict (stable, undecided, not stable). \
+                               Each verdict is wrong with probability at most 5%."
+                .to_string();
+            if finder.cells.iter().any(|c| c.theory.not_proven().is_some()) {
+                caption += " A theorem's fraction whose hypotheses fail on this scenario is drawn apart, not proven \
+                            here (the notes under the chart name the hypothesis).";
+            }
+            caption
+        },
         description: format!("The largest stable {} of each policy, with the capacity and the proven loads", knob.name),
         verdicts: probed(finder)
             .iter()
@@ -273,5 +342,47 @@ mod tests {
         let said = below_proven(&finder);
         assert_eq!(said.len(), 1, "{said:?}");
         assert!(said[0].starts_with("VQS") && said[0].contains("0.6") && said[0].contains("0.666667"), "{}", said[0]);
+    }
+
+    /// pgrr-a2's service is fixed: the theorems' fractions are drawn apart (dotted along an
+    /// axis, a mark that says so at one scenario), named with the failing hypothesis in the
+    /// notes and the CSV, and a boundary below them warns of nothing.
+    #[test]
+    fn a_theorem_whose_hypotheses_fail_is_drawn_apart_and_warns_of_nothing() {
+        let setup = Setup::from_preset("pgrr-a2").unwrap();
+        let mut finder = Finder::new(&setup, None, Options::default()).unwrap();
+        let best_fit = finder.labels().iter().position(|l| l == "BF-J/S").expect("pgrr-a2 races BF-J/S");
+        assert_eq!(finder.cells[best_fit].theory.proven_load(), None);
+        finder.cells[best_fit].hi = Some(tested(0.3, Verdict::Unstable));
+        assert!(below_proven(&finder).is_empty(), "{:?}", below_proven(&finder));
+        let notes = not_proven(&finder);
+        assert_eq!(notes.len(), 3, "{notes:?}");
+        let bf = notes.iter().find(|n| n.starts_with("BF-J/S:")).unwrap();
+        assert!(
+            bf.contains("0.5 (Theorem 2: ") && bf.contains("geometric service") && bf.ends_with("fixed (100 slots)")
+        );
+        let row = &csv_rows(&finder)[best_fit];
+        assert_eq!((row[12].as_str(), row[13].as_str()), ("", "0.5"));
+        assert!(row[14].starts_with("Theorem 2 assumes geometric service"), "{}", row[14]);
+        let chart = graph(&finder);
+        let marks: Vec<&str> = chart.y_marks.iter().map(|m| m.label.as_str()).collect();
+        assert!(marks.contains(&"BF-J/S 0.5: not proven here, Theorem 2 assumes geometric service"), "{marks:?}");
+        assert!(!marks.iter().any(|m| m.contains("proven 0.5")), "{marks:?}");
+
+        // Along J on sizes 0.2 and 0.6: Theorem 3 fails at J = 2 (0.2 < 1/4) and holds at 3.
+        let mut setup = Setup::from_preset("pgrr-a1").unwrap();
+        setup.scenario.set("size", "discrete:0.2@0.5,0.6@0.5").unwrap();
+        setup.policies.truncate(1);
+        let finder = Finder::new(&setup, Some(("j", "2,3")), Options::default()).unwrap();
+        let lines = graph(&finder).lines;
+        let line = |suffix: &str| lines.iter().find(|l| l.label.ends_with(suffix)).expect(suffix);
+        let proven = line("(proven)");
+        assert_eq!((proven.stroke, proven.points.len(), proven.points[0].x), (Stroke::Dashed, 1, 3.0));
+        let stated = line("(stated, not proven here, assumes every size at least 1/2^J = 0.25)");
+        assert_eq!((stated.stroke, stated.points.len(), stated.points[0].x), (Stroke::Dotted, 1, 2.0));
+        assert!(proven.markers && stated.markers, "a line of one point shows by its marker");
+        let notes = not_proven(&finder);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].starts_with("VQS (J=2) at j = 2: 0.533333 (Theorem 3: "), "{}", notes[0]);
     }
 }

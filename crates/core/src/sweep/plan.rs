@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use crate::ConfigError;
-use crate::graph::{Graph, Legend, Line, Mark, Point};
+use crate::graph::{Graph, Legend, Line, Mark, Point, Stroke};
 use crate::keys::{LOAD, SEED};
 use crate::model::policy::PolicySpec;
 use crate::model::{Figure, Plot, Reference, Sweep};
@@ -363,7 +363,7 @@ impl SweepPlan {
                 color: line.color,
                 points: points(line),
                 markers: line.markers,
-                dashed: false,
+                stroke: Stroke::Solid,
             })
             // A curve with nothing to draw (a phase the policy never visits) stays out of the legend.
             .filter(|line| !line.points.is_empty())
@@ -378,7 +378,7 @@ impl SweepPlan {
                     color: line.color,
                     points,
                     markers: false,
-                    dashed: false,
+                    stroke: Stroke::Solid,
                 })
             }));
         }

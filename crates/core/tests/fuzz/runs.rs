@@ -86,11 +86,24 @@ pub fn run_briefly(reached: &RefCell<Reached>, scenario: &Scenario, policies: &[
         let key = e.key == "policy" || scenario.keys().iter().any(|k| k.key == e.key);
         assert!(key && !e.message.is_empty(), "refused without naming a key: {e:?}");
     };
+    // The theory the page draws for any scenario it opens: the load's marks, and each
+    // policy's capacity and guarantee with its hypotheses; finite where given.
+    for mark in scenario.marks() {
+        assert!(mark.load.is_finite() && mark.load >= 0.0, "a load mark at {}: {}", mark.load, mark.label);
+    }
     for policy in policies {
         if let Err(e) = scenario.check_policy(policy) {
             named(&e);
             reached.borrow_mut().refused += 1;
             continue;
+        }
+        let theory = scenario.any().stability_theory(policy);
+        if let Some(capacity) = &theory.capacity {
+            assert!(capacity.load.is_finite() && capacity.load >= 0.0, "{policy}: capacity {}", capacity.load);
+        }
+        if let Some(g) = &theory.guarantee {
+            assert!(g.fraction > 0.0 && g.fraction <= 1.0, "{policy}: fraction {}", g.fraction);
+            assert_eq!(theory.proven_load().is_some(), g.holds() && theory.capacity.is_some(), "{policy}");
         }
         if scenario.any().theory_only() {
             // PG-AS's random collections are for the bounds alone: a run is refused, by name.

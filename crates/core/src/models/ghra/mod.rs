@@ -27,6 +27,7 @@ pub mod vms;
 mod engine_tests;
 
 pub use engine::GhraSim;
+pub use policies::Weight;
 pub use policy::{GhraContext, GhraDecision, GhraObservation, GhraPolicy, LastStart, boxed};
 pub use scenario::GhraScenario;
 pub use state::{GhraConfig, GhraEvent, GhraJob, GhraState, QueueRef, Source};
@@ -62,7 +63,7 @@ impl Model for Ghra {
             name: "Traffic intensity ζ",
             symbol: "ζ",
             axis: "traffic intensity ζ",
-            help: "arrival rates λ = ζ·V, V on the boundary of the capacity region",
+            help: "arrival rates λ = ζ·V, V the average maximal configuration summed over the servers",
             slider: SliderMax::Fixed(1.2),
             step: 0.01,
             is_utilization: false,
@@ -113,26 +114,29 @@ impl Model for Ghra {
         scenario.offered_occupancy()
     }
 
-    /// At ζ = 1 the arrival rates λ = V sit on the boundary of the capacity region (SPEC 3.3);
-    /// Algorithms 1 and 2 are stable for every ζ < 1.
-    fn marks(_: &GhraScenario) -> Vec<LoadMark> {
-        vec![LoadMark { load: 1.0, label: "capacity region boundary ζ = 1".into(), short: "ζ = 1" }]
+    /// The capacity: beyond it no policy is stable; Algorithms 1 and 2 are stable below it
+    /// (Theorems 1 and 2, under their hypotheses).
+    fn marks(scenario: &GhraScenario) -> Vec<LoadMark> {
+        Self::capacity(scenario).map_or_else(Vec::new, |c| {
+            let zeta = crate::model::table::sig(c.load);
+            let short = if (c.load - 1.0).abs() < 1e-9 { "ζ = 1" } else { "ζ*" };
+            vec![LoadMark { load: c.load, label: format!("capacity region boundary ζ = {zeta}"), short }]
+        })
     }
 
-    /// ζ scales rates V on the capacity region's boundary, so the capacity is ζ = 1.
-    fn capacity(_: &GhraScenario) -> Option<Capacity> {
-        Some(Capacity { load: 1.0, source: "the capacity region's boundary ζ = 1" })
+    /// The largest ζ with ζ·V in the capacity region: the LP over the fleet's configurations
+    /// (1 for the EC2 fleets, 20/19 for sizes 2 and 3 on capacity 10). Whatever the service
+    /// law: no policy keeps a larger ζ stable, and one that holds the LP's configurations for
+    /// long frames, emptying servers between them, keeps every smaller ζ stable (RES-76).
+    fn capacity(scenario: &GhraScenario) -> Option<Capacity> {
+        let load = theory::capacity(&scenario.types.demands(), &scenario.servers.capacities()).ok()??;
+        Some(Capacity { load, source: "LP over the fleet's configurations along V" })
     }
 
-    /// Algorithms 1 and 2 are throughput-optimal (Theorems 1 and 2).
-    fn guarantee(_: &GhraScenario, spec: &PolicySpec) -> Option<Guarantee> {
-        match spec.name() {
-            "alg1" => Some(Guarantee { fraction: 1.0, claim: "Theorem 1: Algorithm 1 is throughput-optimal" }),
-            "alg2-jsq" | "alg2-po2" => {
-                Some(Guarantee { fraction: 1.0, claim: "Theorem 2: Algorithm 2 is throughput-optimal" })
-            }
-            _ => None,
-        }
+    /// Algorithms 1 and 2 are throughput-optimal (Theorems 1 and 2), with their hypotheses
+    /// checked against the scenario and the policy's weight function.
+    fn guarantee(scenario: &GhraScenario, spec: &PolicySpec) -> Option<Guarantee> {
+        theory::guarantee(scenario, spec.name(), Weight::of(spec))
     }
 
     fn how_to_read(_: &GhraScenario) -> &'static str {

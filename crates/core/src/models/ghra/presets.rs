@@ -57,7 +57,9 @@ fn ghra_b0() -> Preset<GhraScenario> {
                       queue j a Poisson clock of rate 1 + Q_j: at each tick it tries to fit one type-j job, or a \
                       dummy when the queue is empty. Dummies hold room like real jobs, so the server's mix drifts \
                       toward what the longer queue needs, and no job is ever preempted. Arrival rates are ζ·V with V \
-                      = (2.5, 1.5), the average of the maximal configurations (0,3), (2,2), (3,1), (5,0).",
+                      = (2.5, 1.5), the average of the maximal configurations (0,3), (2,2), (3,1), (5,0). V lies \
+                      inside the capacity region: along it the boundary is the facet 2k1 + 3k2 = 10 through (2,2) \
+                      and (5,0), at ζ = 20/19 ≈ 1.053, the capacity.",
         scenario: GhraScenario {
             servers: Fleet::parse("1x10").expect("valid fleet"),
             types: VmCatalog::parse("2,3").expect("valid types"),

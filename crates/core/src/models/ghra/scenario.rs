@@ -9,7 +9,8 @@ use crate::model::{ModelScenario, window_keys};
 use crate::window::{HasWindow, RunWindow, WindowRules};
 use crate::workload::ServiceLaw;
 
-/// Largest traffic intensity ζ (beyond 1 every policy is unstable; a little beyond shows it).
+/// Largest traffic intensity ζ (beyond the capacity, 1 for the EC2 fleets, every policy is
+/// unstable; a little beyond shows it).
 pub const MAX_LOAD: f64 = 10.0;
 
 /// L servers with capacity vectors (a fleet of kinds), J VM types with demand vectors,
@@ -32,7 +33,7 @@ const WINDOW: [Key<GhraScenario>; 4] = window_keys();
 pub const KEYS: &[Key<GhraScenario>] = &[
     Key::real("load", 0.0, MAX_LOAD, |s: &GhraScenario| s.load, |s: &mut GhraScenario, v| s.load = v)
         .label("Traffic intensity ζ")
-        .help("traffic intensity ζ: arrival rates λ = ζ·V, V on the capacity region's boundary")
+        .help("traffic intensity ζ: arrival rates λ = ζ·V, V the servers' average maximal configurations summed")
         .input(Input::Load),
     Key::text(
         "servers",

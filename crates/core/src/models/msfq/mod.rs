@@ -6,8 +6,10 @@
 //!   observations and context; [`policies`]: one file each;
 //! * [`engine`]: the event-driven engine; [`stats`]: streaming measurement; [`live`]: what the
 //!   page shows; [`summary`]: the report;
+//! * [`bounds`]: the capacity, the theorems' guarantees with their hypotheses, the load marks;
 //! * [`theory`]: the paper's analysis of MSF/MSFQ (SPEC 5.6); [`presets`]: Figs. 1-6.
 
+pub mod bounds;
 pub mod classes;
 pub mod engine;
 mod live;
@@ -137,7 +139,7 @@ impl Model for Msfq {
 
     /// With a log the knob is its traffic scaling, and the bounds in λ do not apply.
     fn marks(scenario: &MsfqScenario) -> Vec<LoadMark> {
-        if scenario.trace.is_some() { Vec::new() } else { marks(scenario.cores, &scenario.classes) }
+        if scenario.trace.is_some() { Vec::new() } else { bounds::marks(scenario) }
     }
 
     fn scripting() -> Option<&'static crate::script::Scripting> {
@@ -149,31 +151,14 @@ impl Model for Msfq {
     }
 
     fn capacity(scenario: &MsfqScenario) -> Option<Capacity> {
-        if scenario.trace.is_some() {
-            return None;
-        }
-        let load = schedule_capacity(scenario.cores, &scenario.classes)?;
-        Some(Capacity { load, source: "LP over the maximal schedules" })
+        bounds::capacity_of(scenario)
     }
 
     /// MSF and MSFQ are throughput-optimal when every class needs one core or all of them
-    /// (Theorems 1 and 3); Static Quickswap is stable below its sufficient condition (Remark 1).
+    /// (Theorems 1 and 3); Static Quickswap is stable below its sufficient condition (Remark 1);
+    /// each with its hypotheses checked against the scenario.
     fn guarantee(scenario: &MsfqScenario, spec: &PolicySpec) -> Option<Guarantee> {
-        let one_or_all = scenario.classes.as_slice().iter().all(|c| c.need == 1 || c.need == scenario.cores);
-        match spec.name() {
-            "msf" if one_or_all => {
-                Some(Guarantee { fraction: 1.0, claim: "Theorem 1: MSF is throughput-optimal for one-or-all jobs" })
-            }
-            "msfq" if one_or_all => {
-                Some(Guarantee { fraction: 1.0, claim: "Theorem 3: MSFQ is throughput-optimal for one-or-all jobs" })
-            }
-            "static-qs" => {
-                let capacity = schedule_capacity(scenario.cores, &scenario.classes)?;
-                let fraction = (quickswap_bound(scenario.cores, &scenario.classes) / capacity).min(1.0);
-                Some(Guarantee { fraction, claim: "Remark 1: Static Quickswap's sufficient condition" })
-            }
-            _ => None,
-        }
+        bounds::guarantee_of(scenario, spec)
     }
 
     fn how_to_read(_: &MsfqScenario) -> &'static str {
@@ -270,58 +255,6 @@ impl Model for Msfq {
     }
 }
 
-/// Load marks in units of λ (SPEC 5.3): the capacity bound Σ_j j·λ_j/(k·μ_j) < 1, beyond
-/// which no policy is stable (for one-or-all classes MSF and MSFQ reach it: Theorems 1 and 3),
-/// and, where it is lower, Static Quickswap's sufficient condition Σ_j λ_j/(⌊k/j⌋·μ_j) < 1
-/// (Remark 1).
-pub fn marks(cores: u32, classes: &JobClasses) -> Vec<LoadMark> {
-    let capacity = capacity(cores, classes);
-    let mut marks =
-        vec![LoadMark { load: capacity, label: format!("capacity bound λ = {capacity:.4}"), short: "λ max" }];
-    let quickswap = quickswap_bound(cores, classes);
-    if quickswap < capacity * (1.0 - 1e-9) {
-        marks.push(LoadMark {
-            load: quickswap,
-            label: format!("Static QS stable below λ = {quickswap:.4}"),
-            short: "λ max",
-        });
-    }
-    marks
-}
-
-/// Static Quickswap's sufficient condition Σ_j λ_j/(⌊k/j⌋·μ_j) < 1 as a total arrival rate.
-fn quickswap_bound(cores: u32, classes: &JobClasses) -> f64 {
-    1.0 / classes.as_slice().iter().map(|c| c.probability * c.mean_size / (cores / c.need) as f64).sum::<f64>()
-}
-
-/// The capacity: the largest total arrival rate λ for which the classes' work λ·p_i·E\[S_i\]
-/// fits a time-sharing of the maximal schedules (Σ_m π_m·u_{m,i} ≥ λ·p_i·E\[S_i\], Σ π_m = 1).
-/// It equals k / Σ_j p_j·j·E\[S_j\] when schedules can fill every core (one-or-all classes);
-/// `None` past the nMSR enumeration's limit.
-pub fn schedule_capacity(cores: u32, classes: &JobClasses) -> Option<f64> {
-    use microlp::{ComparisonOp, OptimizationDirection, Problem};
-    let needs: Vec<u32> = classes.as_slice().iter().map(|c| c.need).collect();
-    let schedules = policies::nmsr::maximal_schedules(cores, &needs)?;
-    let mut lp = Problem::new(OptimizationDirection::Maximize);
-    let lambda = lp.add_var(1.0, (0.0, f64::INFINITY));
-    let shares: Vec<_> = schedules.iter().map(|_| lp.add_var(0.0, (0.0, 1.0))).collect();
-    for (i, class) in classes.as_slice().iter().enumerate() {
-        let mut row: Vec<_> =
-            schedules.iter().zip(&shares).filter(|(u, _)| u[i] > 0).map(|(u, &pi)| (pi, -f64::from(u[i]))).collect();
-        row.push((lambda, class.probability * class.mean_size));
-        lp.add_constraint(row.as_slice(), ComparisonOp::Le, 0.0);
-    }
-    let total: Vec<_> = shares.iter().map(|&pi| (pi, 1.0)).collect();
-    lp.add_constraint(total.as_slice(), ComparisonOp::Le, 1.0);
-    let value = *lp.solve().ok()?.var_value(lambda);
-    value.is_finite().then_some(value)
-}
-
-/// The largest total arrival rate any policy can sustain: k / Σ_j p_j·j·E\[S_j\].
-pub fn capacity(cores: u32, classes: &JobClasses) -> f64 {
-    cores as f64 / classes.work_per_arrival()
-}
-
 /// The input of the MSFQ analysis (SPEC 5.6) for threshold `l` on `scenario`, where it
 /// applies: exactly the classes {1, k}, exponential service.
 pub fn analysis_input(scenario: &MsfqScenario, l: u32) -> Option<theory::MsfqInput> {
@@ -342,35 +275,4 @@ pub fn analysis_input(scenario: &MsfqScenario, l: u32) -> Option<theory::MsfqInp
         muk: 1.0 / large.mean_size,
         l,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bounds_of_the_presets() {
-        let one_or_all = JobClasses::parse("1@0.9,32@0.1").unwrap();
-        let m = marks(32, &one_or_all);
-        assert_eq!(m.len(), 1);
-        assert!((m[0].load - 7.80488).abs() < 1e-5, "{}", m[0].load);
-        let four = JobClasses::parse("1@0.5,3@0.25,5@0.2,15@0.05").unwrap();
-        let m = marks(15, &four);
-        assert_eq!(m.len(), 1, "every need divides 15");
-        assert!((m[0].load - 5.0).abs() < 1e-9);
-        // k = 3, needs 1 and 2: capacity 3 / (0.5 + 1) = 2; Static QS runs one 2-core job at a
-        // time, 1 / (0.5/3 + 0.5/1) = 1.5.
-        let odd = JobClasses::parse("1@0.5,2@0.5").unwrap();
-        let m = marks(3, &odd);
-        assert_eq!(m.len(), 2);
-        assert!((m[0].load - 2.0).abs() < 1e-9 && (m[1].load - 1.5).abs() < 1e-9);
-        // The LP agrees where schedules fill the machine, and is lower where they cannot:
-        // only one 2-core job fits on 3 cores.
-        for (k, classes) in [(32, &one_or_all), (15, &four), (3, &odd)] {
-            let lp = schedule_capacity(k, classes).unwrap();
-            assert!((lp - capacity(k, classes)).abs() < 1e-6, "{k}: {lp}");
-        }
-        let two = JobClasses::parse("2@1").unwrap();
-        assert!((schedule_capacity(3, &two).unwrap() - 1.0).abs() < 1e-9);
-    }
 }

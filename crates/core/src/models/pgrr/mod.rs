@@ -131,7 +131,7 @@ impl Model for Pgrr {
 
     /// With a trace the knob is the traffic scaling 1/β, and the bounds in α do not apply.
     fn marks(scenario: &PgrrScenario) -> Vec<LoadMark> {
-        if scenario.trace.is_none() { theory::marks(1.0) } else { Vec::new() }
+        if scenario.trace.is_none() { theory::marks(scenario) } else { Vec::new() }
     }
 
     fn scripting() -> Option<&'static crate::script::Scripting> {
@@ -143,26 +143,14 @@ impl Model for Pgrr {
     }
 
     fn capacity(scenario: &PgrrScenario) -> Option<Capacity> {
-        let SizeDist::Discrete(d) = &scenario.size else { return None };
-        if !scenario.trace.is_none() {
-            return None;
-        }
-        let load = theory::capacity(d.sizes(), d.probs(), sizes::CAPACITY_UNITS)?;
-        Some(Capacity { load, source: "LP over the server configurations" })
+        theory::capacity_of(scenario)
     }
 
-    /// Theorem 2 (BF-J/S keeps half the capacity) and Theorems 3-4 (VQS and VQS-BF keep 2/3).
-    fn guarantee(_: &PgrrScenario, spec: &PolicySpec) -> Option<Guarantee> {
-        match spec.name() {
-            "bf-js" => Some(Guarantee { fraction: 0.5, claim: "Theorem 2: BF-J/S is stable below half the capacity" }),
-            "vqs" => {
-                Some(Guarantee { fraction: 2.0 / 3.0, claim: "Theorem 3: VQS is stable below 2/3 of the capacity" })
-            }
-            "vqs-bf" => {
-                Some(Guarantee { fraction: 2.0 / 3.0, claim: "Theorem 4: VQS-BF is stable below 2/3 of the capacity" })
-            }
-            _ => None,
-        }
+    /// Theorem 2 (BF-J/S keeps half the capacity) and Theorems 3-4 (VQS and VQS-BF keep 2/3),
+    /// with their hypotheses checked against the scenario and the policy's J.
+    fn guarantee(scenario: &PgrrScenario, spec: &PolicySpec) -> Option<Guarantee> {
+        let j = spec.int("j").map_or(scenario.j, |j| j as u8);
+        theory::guarantee(scenario, spec.name(), j)
     }
 
     fn how_to_read(_: &PgrrScenario) -> &'static str {
