@@ -24,6 +24,7 @@ use crate::components::sweep_view::SweepView;
 use crate::components::theory_view::TheoryView;
 use crate::components::tour_panel::{TourPanel, TourSummary};
 use crate::hooks::use_lab_race::{LabRace, use_lab_race};
+use crate::hooks::use_media::{NARROW, use_media};
 use crate::play::snapshot::{Phase, Shown};
 use crate::state::{Action, Lab, SameLab};
 
@@ -41,6 +42,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     let LabRace { race, text, marks, reduced_motion, help, toggle_help, theme, intent, seeking } =
         use_lab_race(lab, &props.dispatch);
     let snapshot = &race.snapshot;
+    let narrow = use_media(NARROW);
     let preset = &setup.preset;
     // The offered fraction of the capacity, drawn on the occupancy chart (once per scenario:
     // for a trace it goes over every task).
@@ -184,8 +186,13 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
             </section>
             // After the run in the page's order (Play is the first control a Tab reaches), though
             // the layout draws it on the left.
+            // On a phone the scenario's controls fold away under the run, opened when asked for
+            // (the preset picker stays in the header); a wide screen shows them beside it.
             <aside class="controls" aria-label="Scenario">
-                <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()} />
+                <details class="scenario-sheet" open={!narrow}>
+                    <summary>{ "Change the scenario" }</summary>
+                    <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()} />
+                </details>
             </aside>
         </main>
     }

@@ -5,20 +5,12 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-/// The binary this page runs: the first download, or the build with the script engine.
-pub const BUILD: &str = if packlab_core::script::AVAILABLE { "packlab-scripts" } else { "packlab-web" };
-
-/// The page's wasm-bindgen module and wasm file, as www/boot.js loaded them: the tag of this
-/// build (index.html names both builds; a worker must get the glue of the module it is sent).
+/// The page's wasm-bindgen module and wasm file, as www/boot.js loaded them: its tag names the
+/// build that runs (the first download, or the build with the script engine once boot.js has
+/// switched to it), and a worker must get the glue of the module it is sent.
 pub fn module_urls() -> Option<(String, String)> {
     let document = web_sys::window()?.document()?;
-    let tags = document.query_selector_all("script[data-wasm]").ok()?;
-    let ours = |tag: &web_sys::Element| {
-        let js = tag.get_attribute("data-js").unwrap_or_default();
-        js.rsplit('/').next().is_some_and(|file| file.strip_prefix(BUILD).is_some_and(|rest| rest.starts_with('-')))
-    };
-    let all: Vec<web_sys::Element> = (0..tags.length()).filter_map(|i| tags.item(i)?.dyn_into().ok()).collect();
-    let tag = all.iter().find(|t| ours(t)).or(all.first())?.clone();
+    let tag = document.query_selector("script[data-wasm]").ok()??;
     let base = document.base_uri().ok()??;
     let absolute = |attr: &str| web_sys::Url::new_with_base(&tag.get_attribute(attr)?, &base).ok().map(|u| u.href());
     Some((absolute("data-js")?, absolute("data-wasm")?))

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 /// Below this width the scenario's controls are a sheet opened on demand, and the live charts
 /// show one at a time (style.css has the same breakpoint).
-pub const NARROW: &str = "(max-width: 63.99rem)";
+pub const NARROW: &str = "(max-width: 52rem)";
 
 /// Whether `query` matches, following its changes while the page is open.
 #[hook]
