@@ -301,7 +301,12 @@ fn draw_heat(ctx: &impl Pen, view: &ClusterView, layout: &Layout, ratio: f64) ->
         .enumerate()
         .map(|(i, server)| {
             let (row, col) = (i / layout.columns, i % layout.columns);
-            (col as f64 * layout.cell_width, row as f64 * layout.cell_height, layout.cell_width - gap, heat_rgb(server.fill))
+            (
+                col as f64 * layout.cell_width,
+                row as f64 * layout.cell_height,
+                layout.cell_width - gap,
+                heat_rgb(server.fill),
+            )
         })
         .collect();
     let width = layout.columns as f64 * layout.cell_width;

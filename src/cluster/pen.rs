@@ -120,9 +120,12 @@ impl Pen for CanvasRenderingContext2d {
                 }
             }
         }
-        let image =
-            web_sys::ImageData::new_with_u8_clamped_array_and_sh(wasm_bindgen::Clamped(&pixels), width as u32, height as u32)
-                .map_err(|_| "cannot make the heat image")?;
+        let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
+            wasm_bindgen::Clamped(&pixels),
+            width as u32,
+            height as u32,
+        )
+        .map_err(|_| "cannot make the heat image")?;
         self.put_image_data(&image, 0.0, 0.0).map_err(|_| "cannot draw the heat image".to_string())
     }
 }

@@ -27,7 +27,8 @@ pub fn shell(lab: &Lab) -> String {
     let preset = &setup.preset;
     // While a tour's step asks its question, the preset's name would answer it.
     let asking = lab.tour.filter(|at| at.step().question.is_some());
-    let picked = if asking.is_some() { preset.figure.to_string() } else { format!("{} · {}", preset.figure, preset.title) };
+    let picked =
+        if asking.is_some() { preset.figure.to_string() } else { format!("{} · {}", preset.figure, preset.title) };
     let mut out = header(Some(&picked));
     out.push_str("<main class=\"lab first-paint\" aria-busy=\"true\"><section class=\"intro\">");
     match asking {

@@ -74,7 +74,11 @@ fn scripted_steps_are_the_exercises() {
     let exercises: Vec<String> = TOURS
         .iter()
         .flat_map(|t| {
-            t.steps.iter().enumerate().filter(|(_, s)| s.check.exercise().is_some()).map(|(k, _)| format!("{}-{}", t.id, k + 1))
+            t.steps
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.check.exercise().is_some())
+                .map(|(k, _)| format!("{}-{}", t.id, k + 1))
         })
         .collect();
     assert!(!exercises.is_empty());

@@ -55,7 +55,8 @@ fn draw(snapshot: &Snapshot) -> String {
         .collect();
     let top = curves.iter().flat_map(|c| c.1.iter().map(|p| p.1)).fold(f64::MIN_POSITIVE, f64::max);
     let right = curves.iter().flat_map(|c| c.1.iter().map(|p| p.0)).fold(f64::MIN_POSITIVE, f64::max);
-    let mut out = format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">");
+    let mut out =
+        format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">");
     for (color, points) in &curves {
         let line: Vec<String> = points
             .iter()
