@@ -35,21 +35,28 @@ export function script(data) {
   const query = new URLSearchParams(location.search);
   const root = document.documentElement;
   const given = [...query.keys()];
+  // boot.js waits for this before it fetches the wasm: the picture is on screen first, and a
+  // slow network gives its first round trips to it rather than to 1 MB of wasm.
+  let shown = () => {};
+  window.packlabFirstPicture = new Promise((resolve) => (shown = resolve));
+  const painted = () => requestAnimationFrame(() => setTimeout(shown, 0));
   if (given.length === 0) {
     root.dataset.first = 'gallery';
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', painted, { once: true });
+    else painted();
     return;
   }
   // An embedded lab, or a link that changes the scenario: the app draws it.
-  if (!given.every((k) => keys.includes(k))) return;
+  if (!given.every((k) => keys.includes(k))) return shown();
   let name;
   if (query.has('tour')) {
     const steps = data.tours[query.get('tour')];
-    if (!steps) return;
+    if (!steps) return shown();
     const step = Math.min(Math.max(parseInt(query.get('step') ?? '1', 10) || 1, 1), steps);
     name = \`tour-\${query.get('tour')}-\${step}\`;
   } else {
     const preset = query.get('preset') ?? data.default;
-    if (!data.presets.includes(preset)) return;
+    if (!data.presets.includes(preset)) return shown();
     name = \`lab-\${preset}\`;
   }
   root.dataset.first = 'lab';
@@ -61,6 +68,7 @@ export function script(data) {
     const here = document.getElementById('first-paint');
     // Gone: the app already runs.
     if (here && html) here.innerHTML = html;
+    painted();
   };
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', show, { once: true });
   else show();

@@ -34,6 +34,9 @@ const yieldToPage = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 // What the app asks of this file (src/dom/boot.rs).
 const packlab = (window.packlab = {});
+// The first picture first (first-paint.js, written by scripts/first-paint.mjs): the wasm is
+// fetched once it is on screen.
+await window.packlabFirstPicture;
 let app = await load(tag.dataset.js, tag.dataset.wasm);
 /** The build with the script engine, once asked for (one load, whoever asks). */
 let scripts = null;
