@@ -1,6 +1,6 @@
 //! What [`paint`](crate::cluster::paint) draws with: a canvas's 2D context on the page, or an
 //! SVG document for the page's first picture, drawn before the wasm runs (the lanes at time 0:
-//! [`crate::first_paint`]). Both take the same calls, so the first picture is the first frame.
+//! the first_paint module). Both take the same calls, so the first picture is the first frame.
 
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -183,10 +183,10 @@ fn n(x: f64) -> String {
 
 impl Pen for Svg {
     fn set_fill_style_str(&self, color: &str) {
-        self.state.borrow_mut().fill = crate::first_paint::escape(color);
+        self.state.borrow_mut().fill = escape(color);
     }
     fn set_stroke_style_str(&self, color: &str) {
-        self.state.borrow_mut().stroke = crate::first_paint::escape(color);
+        self.state.borrow_mut().stroke = escape(color);
     }
     fn set_line_width(&self, width: f64) {
         self.state.borrow_mut().line_width = width;
@@ -217,7 +217,7 @@ impl Pen for Svg {
             n(x),
             n(y),
             n(size),
-            crate::first_paint::escape(text)
+            escape(text)
         );
         Ok(())
     }
@@ -283,4 +283,20 @@ impl Pen for Svg {
         }
         Ok(())
     }
+}
+
+/// `text` for HTML text and attribute values (the SVG pen's text, and the first picture's).
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
 }

@@ -18,21 +18,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::state::Lab;
 
-/// `text` for HTML text and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::cluster::pen::escape;
 
 /// Everything the first picture needs, as JSON: the gallery (`gallery`, the whole view with its
 /// header), each preset's lab (`labs`, by preset id) and each tour step's (`tours`, by
