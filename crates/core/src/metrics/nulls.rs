@@ -4,8 +4,11 @@
 pub(crate) mod nan_as_null {
     use serde::{Deserialize, Deserializer, Serializer};
 
+    /// As an `Option`, the shape [`deserialize`] reads: in JSON `Some(x)` is `x`, but a binary
+    /// format (postcard, the race worker's snapshots) writes the tag, and a bare `f64` there
+    /// could not be read back.
     pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-        if v.is_finite() { s.serialize_f64(*v) } else { s.serialize_none() }
+        if v.is_finite() { s.serialize_some(v) } else { s.serialize_none() }
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
