@@ -43,10 +43,14 @@ thread_local! {
 
 /// What the binary's `main` does when the wasm is instantiated: on a page, installs the panic
 /// hook that shows what happened. In a Web Worker (the race's and the sweep's load this same
-/// module) there is no page: nothing to do. The app itself is mounted by [`mount_page`], which
-/// www/boot.js calls in a task of its own: instantiating the wasm and drawing the page are
-/// each a long task on a slow phone, and one after the other they would block it for longer.
+/// module) there is no page: only the clock is lent, there as here. The app itself is mounted
+/// by [`mount_page`], which www/boot.js calls in a task of its own: instantiating the wasm and
+/// drawing the page are each a long task on a slow phone, and one after the other they would
+/// block it for longer.
 pub fn start() {
+    // Scripts' wall-clock safety net (the core has no clock of its own in the browser); their
+    // budget proper counts operations and needs none.
+    packlab_core::script::set_clock(dom::workers::now_ms);
     if web_sys::window().is_none() {
         return;
     }

@@ -220,7 +220,10 @@ fn msfq_presets() {
     lab.apply(Action::Set { key: "cores".into(), value: "48".into() });
     let notice = lab.notice_for("cores").expect("MSFQ on 48 cores with needs 1 and 32");
     assert!(notice.message.contains("one-or-all"), "{notice}");
-    assert!(notice.message.starts_with("a running policy cannot take this value (msfq: MSFQ is defined"), "{notice}");
+    assert!(
+        notice.message.starts_with("a running policy cannot take this value (MSFQ needs one-or-all classes"),
+        "{notice}"
+    );
     assert_eq!(lab.setup.scenario.get("cores").unwrap(), "32");
     lab.apply(Action::Set { key: "cores".into(), value: "32".into() });
     lab.apply(Action::Set { key: "classes".into(), value: "1@0.8,32@0.2".into() });

@@ -78,6 +78,17 @@ pub fn Playback(props: &PlaybackProps) -> Html {
         ),
         _ => (String::new(), String::new(), None),
     };
+    // At a set pace, a machine that plays less than nine tenths of it says so (the pace of a
+    // race is what it is chosen for: a lecture's ten seconds).
+    let lagging = match (&s.rate, &s.phase, props.speed.rate(s.horizon)) {
+        (Some(r), Phase::Running, Some(want)) if r.slots_per_second < 0.9 * want => Some(format!(
+            "This machine cannot keep this pace: {} of {} {}/s",
+            group_digits(r.slots_per_second.round() as u64),
+            group_digits(want.round() as u64),
+            s.model.time.plural()
+        )),
+        _ => None,
+    };
     let workers = s.rate.map_or(0, |r| r.workers);
     let thread_title = thread.map(|t| match (t, workers) {
         ("worker", 2..) => {
@@ -123,6 +134,9 @@ pub fn Playback(props: &PlaybackProps) -> Html {
                 <span id="rate" class="rate" data-simulating-ms={simulating} data-thread={thread}
                     data-workers={thread.map(|_| workers.max(1).to_string())}
                     title={thread_title}>{ rate }</span>
+                if let Some(note) = lagging {
+                    <span id="pace-lag" class="rate">{ note }</span>
+                }
             </div>
             <Timeline snapshot={timeline} on_seek={props.on_seek.clone()} query={props.query.clone()} />
         </div>

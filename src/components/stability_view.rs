@@ -42,6 +42,10 @@ pub struct StabilityViewProps {
     /// Says what the map did (started, first picture, done, stopped) in the page's live region.
     #[prop_or_default]
     pub on_announce: Callback<String>,
+    /// A tour step's map waits for its run to be played: drawn before the prediction, its
+    /// intervals would answer the step's question.
+    #[prop_or_default]
+    pub held: bool,
 }
 
 /// Why a map ended before its last round.
@@ -198,11 +202,12 @@ pub fn StabilityView(props: &StabilityViewProps) -> Html {
         let (shared, setup, redraw, on_done) = (shared.clone(), setup.clone(), redraw.clone(), props.on_done.clone());
         let announce = props.on_announce.clone();
         let (reps, axis, start_error) = (reps.clone(), axis.clone(), start_error.clone());
-        use_effect_with((scenario_link(setup.as_ref()), props.map.clone()), move |(_, map)| {
+        let held = props.held;
+        use_effect_with((scenario_link(setup.as_ref()), props.map.clone(), held), move |(_, map, held)| {
             shared.borrow_mut().take();
             start_error.set(None);
             on_done.emit(None);
-            if let Some(spec) = map {
+            if let Some(spec) = map.as_ref().filter(|_| !held) {
                 reps.set(spec.reps.to_string());
                 axis.set(spec.axis.as_ref().map_or(String::new(), |(k, v)| format!("{k}:{v}")));
                 let again = {
@@ -326,7 +331,8 @@ pub fn StabilityView(props: &StabilityViewProps) -> Html {
                         onchange={let axis = axis.clone(); Callback::from(move |e: Event| axis.set(value_of(&e)))} />
                 </label>
                 <p class="actions">
-                    <button type="button" id="map-run" class="primary" onclick={run_map} disabled={running}>{ "Map it" }</button>
+                    <button type="button" id="map-run" class="primary" onclick={run_map} disabled={running || props.held}
+                        aria-describedby={props.held.then_some("map-held")}>{ "Map it" }</button>
                     <button type="button" id="map-stop" onclick={stop} disabled={!running}>{ "Stop" }</button>
                     if props.map.is_some() {
                         <button type="button" id="map-close" onclick={close}>{ "Close the map" }</button>
@@ -335,6 +341,9 @@ pub fn StabilityView(props: &StabilityViewProps) -> Html {
             </div>
             { field(&form_error) }
             { field(&start_error) }
+            if props.held && props.map.is_some() {
+                <p class="hint" id="map-held">{ "The map runs when this step plays: make your prediction, then play." }</p>
+            }
             { body.unwrap_or_default() }
             if let Some(command) = command {
                 <p class="hint">{ "The same map in the command line: " }<code id="map-command">{ command }</code></p>

@@ -46,7 +46,9 @@ pub fn StatsTable(props: &StatsTableProps) -> Html {
         reward: props.reward,
     };
     html! {
-        <div id="stats" data-greedy-reward={props.reward.map(|r| r.greedy.to_string())}
+        // Reachable by the keyboard: on a narrow screen the table scrolls sideways in it.
+        <div id="stats" tabindex="0" role="region" aria-label="Each lane's numbers"
+            data-greedy-reward={props.reward.map(|r| r.greedy.to_string())}
             data-optimal-reward={props.reward.map(|r| r.optimal.to_string())}>
             <table>
                 <thead>
@@ -139,7 +141,9 @@ fn verdict(lane: &LaneStats, unit: &str) -> Html {
     };
     html! { <>
         { judgement.verdict.word() }
-        if let Some(waiting) = waiting { <span class="verdict-wait">{ waiting }</span> }
+        // The space keeps the words apart for screen readers and copy-paste; the style puts
+        // the wait on its own line.
+        if let Some(waiting) = waiting { { " " }<span class="verdict-wait">{ waiting }</span> }
     </> }
 }
 

@@ -54,13 +54,31 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     // During a tour, its step says what is on screen, and its summary after it.
     let written = use_memo(SameLab(lab.clone()), |SameLab(lab)| Written::of(lab));
     let edited = written.edited.clone();
-    // While a tour's question waits for the run, the preset's title, summary and explanation
-    // (and the theory's marks: main[data-asking]) would give the answer away.
-    let asking = lab.tour.filter(|at| at.step().question.is_some() && snapshot.phase != Phase::Finished);
+    // The stability map once done, for a tour step about it.
+    let finished_map = use_state_eq(|| None::<Rc<packlab_core::stability::Finder>>);
     // A new tour step restarts the race because the step set a new scenario, not because the
     // person changed one: no "the scenario changed" banner for it.
     let step_shown = use_mut_ref(|| lab.tour);
     let stepped = std::mem::replace(&mut *step_shown.borrow_mut(), lab.tour) != lab.tour;
+    // Whether the step's run was played: a step about the map runs the map only then, so that
+    // its intervals do not answer the question before the prediction.
+    let played = use_mut_ref(|| false);
+    if stepped {
+        *played.borrow_mut() = false;
+    }
+    if snapshot.phase == Phase::Running {
+        *played.borrow_mut() = true;
+    }
+    // While a tour's question waits for the run's answer (the race's end, or the map's for a
+    // step about the map), whatever names the answer waits too: the preset's title, summary and
+    // explanation, the preset menu's titles, the load slider's marks, the theory's marks
+    // (main[data-asking]) and the map's intervals.
+    let answered = |at: &crate::state::TourAt| match at.step().check.reads_map() {
+        true => finished_map.is_some(),
+        false => snapshot.phase == Phase::Finished,
+    };
+    let asking = lab.tour.filter(|at| at.step().question.is_some() && !answered(at));
+    let map_held = asking.is_some_and(|at| at.step().check.reads_map()) && !*played.borrow();
     let quiet_note = use_mut_ref(|| None::<Rc<str>>);
     if stepped {
         *quiet_note.borrow_mut() = race.restarted.clone();
@@ -75,8 +93,6 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
         use_callback((), move |said: String, _| announcement.set(Some(Rc::from(said))))
     };
     let inspect = use_state(Inspect::default);
-    // The stability map once done, for a tour step about it.
-    let finished_map = use_state_eq(|| None::<Rc<packlab_core::stability::Finder>>);
     let on_map_done = {
         let finished_map = finished_map.clone();
         Callback::from(move |map| finished_map.set(map))
@@ -177,7 +193,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     </div>
                     <SweepView setup={setup.clone()} query={written.query.clone()} name={name.clone()} {theme} />
                     <StabilityView setup={setup.clone()} map={lab.map.clone()} dispatch={props.dispatch.clone()} {theme}
-                        on_done={on_map_done} on_announce={on_announcement.clone()} />
+                        on_done={on_map_done} on_announce={on_announcement.clone()} held={map_held} />
                 }
                 <ShareAndExport snapshot={snapshot.clone()} query={share_query} {name} charts={!theory_only}
                     seed={setup.scenario.seed()} marks={marks.clone()} {load}
@@ -191,7 +207,8 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
             <aside class="controls" aria-label="Scenario">
                 <details class="scenario-sheet" open={!narrow}>
                     <summary>{ "Change the scenario" }</summary>
-                    <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()} />
+                    <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()}
+                        asking={asking.is_some()} />
                 </details>
             </aside>
         </main>

@@ -40,7 +40,8 @@ pub struct LabRace {
 #[hook]
 pub fn use_lab_race(lab: &Lab, dispatch: &Callback<Action>) -> LabRace {
     let setup = lab.setup.clone();
-    let mut race = use_race(setup.clone(), lab.speed, lab.open_at);
+    let step = lab.tour.map(|at| (at.tour.id, at.step));
+    let mut race = use_race(setup.clone(), lab.speed, lab.open_at, step);
     // Stepping, going back and jumping say so to the status line ([`Announcer`]), whether a
     // button or a key asked.
     let intent = (*use_state(|| Rc::new(Cell::new(Intent::None)))).clone();

@@ -24,6 +24,9 @@ pub const MAX_CHUNK: u64 = 4096;
 /// budget whatever a slot costs (from 0.1 µs with one server to 0.1 ms with a thousand),
 /// long enough that reading the clock costs nothing.
 const CHUNK_TARGET_MS: f64 = 0.5;
+/// Wall time spent in the lanes over which their costs per slot are measured, in ms: a few
+/// hundred chunks, so that the clock's coarse grain in a browser (0.1 ms) averages out.
+const COST_WINDOW_MS: f64 = 100.0;
 
 /// Below this many servers a lane draws every job; from here on, a heat strip of fills.
 pub const DETAIL_LIMIT: usize = 100;
@@ -71,6 +74,11 @@ pub struct Race {
     /// ([`crate::play::split`]): the lanes of the other parts may run on when all of these
     /// stopped on their scripts.
     part: bool,
+    /// Wall ms each lane spent playing over the window under way, and the slots run in it.
+    spent: (Vec<f64>, u64),
+    /// Each lane's ms per slot over the last full window (empty until one is full): what
+    /// places the lanes of a race split over workers ([`crate::play::split::place`]).
+    costs: Vec<f64>,
 }
 
 /// Events a step passes over at most looking for one that changes something (stale clock
@@ -117,6 +125,8 @@ impl Race {
             furthest: 0.0,
             failed: None,
             part: false,
+            spent: (Vec::new(), 0),
+            costs: Vec::new(),
         }
     }
 
@@ -186,7 +196,7 @@ impl Race {
                 return Ok(done);
             }
             let chunk_start = clock();
-            self.run_lanes(n)?;
+            self.run_lanes(n, Some(&clock))?;
             done += n;
             let now = clock();
             let took = now - chunk_start;
@@ -205,14 +215,28 @@ impl Race {
 
     /// Runs `n` whole time units in every lane (from the last whole unit when a step left the
     /// lanes between two), leaving a checkpoint where one is due.
-    fn run_lanes(&mut self, n: u64) -> Result<(), EngineError> {
+    /// With `clock`, while playing, the wall time each lane takes is measured too.
+    fn run_lanes(&mut self, n: u64, clock: Option<&dyn Fn() -> f64>) -> Result<(), EngineError> {
+        self.spent.0.resize(self.lanes.len(), 0.0);
         for i in 0..self.lanes.len() {
             if self.lanes[i].stopped.is_some() {
                 continue;
             }
             let before = self.lanes[i].run.now();
+            let start = clock.map(|c| c());
             if let Err(e) = self.lanes[i].run.run(n) {
                 self.lane_failed(i, before, e)?;
+            }
+            if let (Some(clock), Some(start)) = (clock, start) {
+                self.spent.0[i] += clock() - start;
+            }
+        }
+        if clock.is_some() {
+            self.spent.1 += n;
+            if self.spent.0.iter().sum::<f64>() >= COST_WINDOW_MS {
+                let slots = self.spent.1 as f64;
+                self.costs = self.spent.0.iter().map(|ms| ms / slots).collect();
+                self.spent = (vec![0.0; self.lanes.len()], 0);
             }
         }
         let at = self.slot();
@@ -338,7 +362,7 @@ impl Race {
         let whole = target.floor() as u64;
         while self.slot() < whole {
             let n = (whole - self.slot()).min(self.until_checkpoint());
-            self.run_lanes(n)?;
+            self.run_lanes(n, None)?;
         }
         if target > self.now() {
             self.run_lanes_to(target)?;
@@ -503,6 +527,7 @@ impl Race {
             bin_analysis,
             detail,
             rate: None,
+            costs: self.costs.clone(),
         }
     }
 }

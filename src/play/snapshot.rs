@@ -125,6 +125,9 @@ pub struct Snapshot {
     pub detail: bool,
     /// Frames and slots per second over the last second of play.
     pub rate: Option<Rate>,
+    /// Each lane's wall ms per slot while playing, measured where it runs (empty until
+    /// measured): how a race split over workers places its lanes ([`crate::play::split`]).
+    pub costs: Vec<f64>,
 }
 
 impl Snapshot {

@@ -15,39 +15,37 @@
 //!   after a pause or a step back, the earliest after a step (the first event of any lane, as
 //!   the whole race's step), and where a part failed, the moment it failed at;
 //! * commands that arrive while the parts are on their way to one moment wait for it, so every
-//!   command starts from a moment the page has shown.
+//!   command starts from a moment the page has shown;
+//! * the lanes are placed by what they cost ([`mod@place`]): each part measures its lanes' wall time
+//!   per slot while it plays and sends it with its snapshots. Once every lane is measured, and
+//!   later when the costs drift far apart, a placement whose costliest part is clearly cheaper
+//!   moves the lanes: no more marks are handed out, so the parts hold at the last one; each part
+//!   whose lanes change is rebuilt with its new lanes and plays them from time 0 to that mark (a
+//!   run is a pure function of its link, so the replay gives the same bits), and they play on.
+//!   The page shows nothing of it but the time it takes: the numbers do not depend on where a
+//!   lane runs.
 //!
 //! Everything here is plain Rust, free of browser APIs, and tested natively.
 
 use std::collections::VecDeque;
-use std::ops::Range;
-use std::rc::Rc;
 
 use packlab_core::scenario::Setup;
 
 use crate::play::player::Command;
-use crate::play::snapshot::{Phase, Rate, Snapshot};
+use crate::play::snapshot::{Phase, Snapshot};
+
+mod merge;
+mod moves;
+mod place;
+pub use merge::merge;
+pub use place::{place, split};
 
 /// One part of a split race: the setup with its policies, and which of the whole race's lanes
-/// they are.
+/// they are, in order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Part {
     pub setup: Setup,
-    pub lanes: Range<usize>,
-}
-
-/// Splits `setup`'s lanes into at most `parts` parts of consecutive lanes, as even as they go
-/// (a race of one lane, or one part, is the setup itself).
-pub fn split(setup: &Setup, parts: usize) -> Vec<Part> {
-    let n = setup.policies.len();
-    let parts = parts.clamp(1, n.max(1));
-    (0..parts)
-        .map(|k| {
-            let lanes = k * n / parts..(k + 1) * n / parts;
-            let setup = Setup { policies: setup.policies[lanes.clone()].to_vec(), ..setup.clone() };
-            Part { setup, lanes }
-        })
-        .collect()
+    pub lanes: Vec<usize>,
 }
 
 /// Marks handed out ahead of the last one shown: the parts work on towards them while the page
@@ -84,6 +82,10 @@ pub enum ToPart {
     Marks(Vec<u64>),
     /// Stop at these slots too, after the marks it has.
     More(Vec<u64>),
+    /// Play these lanes instead, from time 0, stopped (the worker builds the race anew); the
+    /// part's count of commands carried out is `answered` from now on, so that what it sent
+    /// before is not taken for answers to what follows.
+    Become { part: Box<Part>, answered: u64 },
 }
 
 /// What a part sent.
@@ -99,8 +101,23 @@ struct Latest {
 /// The page's side of a split race: what to send each part, and when the parts' snapshots
 /// make one to show.
 pub struct Lockstep {
+    /// The whole race (each part is some of its lanes).
+    setup: Setup,
     /// Which of the whole race's lanes each part plays.
-    lanes: Vec<Range<usize>>,
+    lanes: Vec<Vec<usize>>,
+    /// Each lane's latest measured wall ms per slot (the whole race's index).
+    costs: Vec<Option<f64>>,
+    /// Whether the lanes were placed by their measured costs yet, and the slot of the last move.
+    placed: bool,
+    moved_at: u64,
+    /// A move of lanes between parts under way: the placement the parts take once they all
+    /// hold at the last mark handed out, and that mark.
+    moving: Option<(Vec<Vec<usize>>, u64)>,
+    /// The mark rebuilt parts replay to: nothing else is shown meanwhile.
+    replaying: Option<u64>,
+    /// Whether the race plays as fast as possible (lanes move only then: at a set pace the
+    /// pace, not the costliest part, limits it).
+    max: bool,
     /// What each part sent last.
     latest: Vec<Option<Latest>>,
     /// What each part sent at marks not yet shown, in order: the parts reach a mark at
@@ -131,7 +148,22 @@ pub struct Lockstep {
 
 impl Lockstep {
     pub fn new(parts: &[Part]) -> Self {
+        let n = parts.iter().map(|p| p.lanes.len()).sum();
+        let mut policies = vec![None; n];
+        for part in parts {
+            for (&lane, policy) in part.lanes.iter().zip(&part.setup.policies) {
+                policies[lane] = Some(policy.clone());
+            }
+        }
+        let setup = Setup { policies: policies.into_iter().flatten().collect(), ..parts[0].setup.clone() };
         Self {
+            setup,
+            costs: vec![None; n],
+            placed: false,
+            moved_at: 0,
+            moving: None,
+            replaying: None,
+            max: true,
             lanes: parts.iter().map(|p| p.lanes.clone()).collect(),
             latest: parts.iter().map(|_| None).collect(),
             at_marks: parts.iter().map(|_| VecDeque::new()).collect(),
@@ -148,6 +180,11 @@ impl Lockstep {
         }
     }
 
+    /// Tells the lockstep the speed the race starts at (later speeds pass through it).
+    pub fn set_speed(&mut self, speed: crate::state::Speed) {
+        self.max = speed == crate::state::Speed::Max;
+    }
+
     /// The number of parts.
     pub fn parts(&self) -> usize {
         self.lanes.len()
@@ -157,6 +194,9 @@ impl Lockstep {
     /// moment) once they are there.
     pub fn command(&mut self, command: Command) -> Vec<(usize, ToPart)> {
         // Speed and focus do not move the race: they never wait, nor does anything wait for them.
+        if let Command::Speed(speed) = command {
+            self.set_speed(speed);
+        }
         let moves = !matches!(command, Command::Speed(_) | Command::Focus(_));
         if moves && !self.waiting.is_empty() {
             self.waiting.push_back(command);
@@ -236,9 +276,13 @@ impl Lockstep {
         };
         if let Command::Focus(lane) = command {
             self.focus = lane;
+            // What the part holding the lane sent at marks not shown yet shows another lane's
+            // series: those marks are passed over (see [`Lockstep::arrived`]).
+            if let Some(holder) = self.lanes.iter().position(|l| l.contains(&lane)) {
+                self.at_marks[holder].clear();
+            }
             // Each part focuses on its own lane of that index, or its first.
-            let mut out: Vec<_> =
-                parts.map(|k| (k, ToPart::Do(Command::Focus(lane.saturating_sub(self.lanes[k].start))))).collect();
+            let mut out: Vec<_> = parts.map(|k| (k, ToPart::Do(Command::Focus(self.local_focus(k))))).collect();
             out.extend(marks_again(&self.marks));
             return out;
         }
@@ -247,6 +291,9 @@ impl Lockstep {
             out.extend(marks_again(&self.marks));
             return out;
         }
+        // A command that moves the race ends a move under way (the marks start anew).
+        self.moving = None;
+        self.replaying = None;
         self.earliest = command == Command::Step;
         self.seeking.iter_mut().for_each(|s| *s = None);
         self.at_marks.iter_mut().for_each(VecDeque::clear);
@@ -283,10 +330,21 @@ impl Lockstep {
         if part >= self.parts() {
             return (None, Vec::new());
         }
+        if snapshot.costs.len() == self.lanes[part].len() && answered >= self.sent[part] {
+            for (&lane, &cost) in self.lanes[part].iter().zip(&snapshot.costs) {
+                self.costs[lane] = Some(cost);
+            }
+        }
         let latest = Latest { snapshot, starved, answered };
         let at_mark = latest.snapshot.phase == Phase::Running && self.marks.contains(&latest.snapshot.slot);
         if at_mark && answered >= self.sent[part] {
             self.at_marks[part].push_back(latest.clone());
+        }
+        // Marks this part passed with nothing to show for them (what it sent there was before a
+        // command, or before the focus moved to its lane) are never shown: the next ones are.
+        if latest.snapshot.phase == Phase::Running && answered >= self.sent[part] {
+            let (slot, sent) = (latest.snapshot.slot, &self.at_marks[part]);
+            self.marks.retain(|&m| m >= slot || sent.iter().any(|l| l.snapshot.slot == m));
         }
         self.latest[part] = Some(latest);
         // Until every part has answered every command, what they sent is of before it.
@@ -309,7 +367,7 @@ impl Lockstep {
                 self.at_marks.iter().zip(&active).all(|(sent, &a)| !a || sent.iter().any(|l| l.snapshot.slot == m))
             })
             .last();
-        let moment = mark.or_else(|| self.at_one_moment());
+        let moment = mark.or_else(|| if self.replaying.is_some() { None } else { self.at_one_moment() });
         if let Some(slot) = moment {
             let snapshots: Vec<&Snapshot> = (0..self.parts())
                 .map(|k| match mark {
@@ -337,14 +395,29 @@ impl Lockstep {
             let mut out = Vec::new();
             if whole.phase == Phase::Running {
                 self.undrawn += 1;
+                match mark {
+                    Some(_) if active.iter().all(|&a| a) => {
+                        out.extend(self.move_on(slot));
+                        out.extend(self.place_by_cost(&whole));
+                    }
+                    // A part dropped out (its scripts stopped): no move.
+                    _ => (self.moving, self.replaying) = (None, None),
+                }
                 if self.undrawn <= MAX_UNDRAWN {
                     out.extend(self.more_marks());
                 }
+            } else {
+                (self.moving, self.replaying) = (None, None);
             }
             out.extend(self.release());
             return (Some(whole), out);
         }
         (None, self.meet())
+    }
+
+    /// Part `k`'s own index of the focused lane (its first lane where it does not hold it).
+    fn local_focus(&self, k: usize) -> usize {
+        self.lanes[k].iter().position(|&l| l == self.focus).unwrap_or(0)
     }
 
     /// The page drew the last snapshot shown: while playing, the parts get marks so that
@@ -358,7 +431,7 @@ impl Lockstep {
     /// marks so that [`MARKS_AHEAD`] are.
     fn more_marks(&mut self) -> Vec<(usize, ToPart)> {
         let Some((slot, Phase::Running)) = self.shown else { return Vec::new() };
-        if self.marks.len() >= MARKS_LOW {
+        if self.marks.len() >= MARKS_LOW || self.moving.is_some() {
             return Vec::new();
         }
         let mut more = Vec::new();
@@ -462,76 +535,6 @@ impl Lockstep {
 /// Whether every lane of `snapshot` stopped on its script.
 fn all_stopped(snapshot: &Snapshot) -> bool {
     !snapshot.lanes.is_empty() && snapshot.lanes.iter().all(|l| l.stopped.is_some())
-}
-
-/// The snapshot of the whole race from its parts' snapshots, all of one moment (`active`
-/// marks the parts whose lanes run: the moment and phase are theirs). `focus` is the whole
-/// race's focused lane; the part that holds it was told to focus on it.
-pub fn merge(parts: &[&Snapshot], lanes: &[Range<usize>], focus: usize, active: &[bool]) -> Snapshot {
-    let lead = parts.iter().zip(active).find(|(_, a)| **a).map_or(parts[0], |(s, _)| *s);
-    let focused = lanes.iter().position(|r| r.contains(&focus)).unwrap_or(0);
-    let holder = parts[focused];
-    let phase = whole_phase(parts, active);
-    let rate = parts.iter().map(|s| s.rate).collect::<Option<Vec<Rate>>>().and_then(|rates| {
-        rates.into_iter().reduce(|a, b| Rate {
-            fps: a.fps.min(b.fps),
-            slots_per_second: a.slots_per_second.min(b.slots_per_second),
-            simulating_ms: a.simulating_ms.max(b.simulating_ms),
-            worker: true,
-            workers: 0,
-        })
-    });
-    let rate = rate.map(|rate| Rate { workers: parts.len() as u32, ..rate });
-    let mut all = Vec::new();
-    for (snapshot, range) in parts.iter().zip(lanes) {
-        for lane in &snapshot.lanes {
-            let mut lane = lane.clone();
-            lane.color += range.start;
-            all.push(lane);
-        }
-    }
-    let first = parts[0];
-    Snapshot {
-        slot: lead.slot,
-        now: lead.now,
-        furthest: parts.iter().zip(active).filter(|(_, a)| **a).map(|(s, _)| s.furthest).fold(lead.furthest, f64::min),
-        checkpoints: parts.iter().fold((0, 0), |(n, b), s| (n + s.checkpoints.0, b + s.checkpoints.1)),
-        horizon: first.horizon,
-        warmup: first.warmup,
-        model: first.model,
-        reward: first.reward,
-        phase,
-        lanes: all,
-        bin_labels: Rc::clone(&first.bin_labels),
-        focus: focus.min(lanes.last().map_or(0, |r| r.end.saturating_sub(1))),
-        bin_series: holder.bin_series.clone(),
-        bin_job_time_series: holder.bin_job_time_series.clone(),
-        bin_analysis: holder.bin_analysis.clone(),
-        detail: first.detail,
-        rate,
-    }
-}
-
-/// The phase of the whole race: a failure shows; else the parts that run agree (a part that
-/// reached the horizon with the others, a pause of all). When every part's lanes stopped on
-/// their scripts, the race failed with the last stop's message, as a whole race does.
-fn whole_phase(parts: &[&Snapshot], active: &[bool]) -> Phase {
-    let running = || parts.iter().zip(active).filter(|(_, a)| **a).map(|(s, _)| &s.phase);
-    if let Some(failed) = running().find(|p| matches!(p, Phase::Failed(_))) {
-        return failed.clone();
-    }
-    if running().next().is_none() {
-        let why = parts.iter().flat_map(|s| s.lanes.iter().filter_map(|l| l.stopped.clone())).last();
-        return Phase::Failed(format!("the simulation stopped: {}", why.unwrap_or_default()));
-    }
-    let rank = |p: &Phase| match p {
-        Phase::Failed(_) => 4,
-        Phase::Finished => 3,
-        Phase::Paused => 2,
-        Phase::Ready => 1,
-        Phase::Running => 0,
-    };
-    running().max_by_key(|p| rank(p)).cloned().unwrap_or(Phase::Ready)
 }
 
 #[cfg(test)]

@@ -49,10 +49,18 @@ pub struct RaceHandle {
 /// A new setup while the old race had run says so in [`RaceHandle::restarted`]; if the old
 /// race was playing, the new one plays on from time 0.
 #[hook]
-pub fn use_race(setup: Rc<Setup>, speed: Speed, open_at: Option<f64>) -> RaceHandle {
+pub fn use_race(
+    setup: Rc<Setup>,
+    speed: Speed,
+    open_at: Option<f64>,
+    run_of: Option<(&'static str, usize)>,
+) -> RaceHandle {
     let redraw = use_force_update();
-    let session =
-        use_memo(setup, move |setup| RaceSession::threaded(setup.clone(), speed, move || redraw.force_update()));
+    // A new race for a new setup, and for each tour step entered (`run_of`): two steps may play
+    // the same scenario (a race, then its map), and each plays its own run from 0.
+    let session = use_memo((setup, run_of), move |(setup, _)| {
+        RaceSession::threaded(setup.clone(), speed, move || redraw.force_update())
+    });
     session.set_speed(speed);
     // The race this component showed last, its state when it was replaced, and what the new
     // one still has to start doing (in an effect, not while rendering).

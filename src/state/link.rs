@@ -34,6 +34,7 @@ impl Lab {
             finished_tour: None,
             map: page.map.clone(),
             attempt: None,
+            pending_trace: None,
         };
         // One notice per key, saying everything the link got wrong about it (`policy=msf,dra`
         // on a PG-RR preset names both).

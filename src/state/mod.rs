@@ -25,6 +25,9 @@ pub mod reducer;
 pub mod theme;
 pub mod views;
 
+#[cfg(test)]
+mod tests;
+
 use theme::ThemeChoice;
 use views::Embed;
 
@@ -89,6 +92,9 @@ pub struct Lab {
     /// The learner's script on an exercise's step, once applied (`attempt=`): the step's
     /// editor and Check start from it, and the link carries it.
     pub attempt: Option<String>,
+    /// A log refused because a lane cannot replay it (MSFQ on a log of many needs): it
+    /// replays as soon as that lane leaves, without loading the file again.
+    pub pending_trace: Option<packlab_core::trace::Shared>,
 }
 
 /// What the controls can ask for.

@@ -22,6 +22,7 @@ impl Lab {
             Action::ChoosePreset(id) => match preset_setup(&id) {
                 Ok(setup) => {
                     self.setup = Rc::new(setup);
+                    self.pending_trace = None;
                     self.notices.clear();
                     self.gallery = false;
                     self.finished_tour = None;
@@ -72,7 +73,21 @@ impl Lab {
                 }
                 Err(e) => self.notice(e),
             },
+            // A log named by its fingerprint replays as a dropped one: on its machine at its
+            // own pace (the core's rule, as in links and the CLI).
+            Action::Set { key, value }
+                if key == trace::KEY && value.trim() != "none" && self.setup.scenario.info().replay.is_some() =>
+            {
+                match self.setup.scenario.named_trace(&value) {
+                    Ok(Some(shared)) => self.load_trace(shared),
+                    Ok(None) => {}
+                    Err(e) => self.notice(e),
+                }
+            }
             Action::Set { key, value } => {
+                if key == trace::KEY {
+                    self.pending_trace = None;
+                }
                 let mut scenario = self.setup.scenario.clone();
                 // What follows the key follows as in the CLI and links (the core's rule): a
                 // replay's horizon its scaling, the warm-up and grid the horizon.
@@ -112,6 +127,7 @@ impl Lab {
                     } else {
                         self.clear("policy");
                         Rc::make_mut(&mut self.setup).policies.retain(|p| p.name() != name);
+                        self.retry_trace();
                     }
                 } else {
                     self.add_policy(name);
@@ -124,6 +140,7 @@ impl Lab {
                 } else if lane < self.setup.policies.len() {
                     self.clear("policy");
                     Rc::make_mut(&mut self.setup).policies.remove(lane);
+                    self.retry_trace();
                 }
             }
             Action::SetPolicyParam { lane, key, value } => {
@@ -160,6 +177,7 @@ impl Lab {
                 setup.scenario = setup.preset.scenario.clone();
                 // A seed that was valid stays valid.
                 let _ = setup.scenario.set("seed", &seed);
+                self.pending_trace = None;
                 self.notices.retain(|n| n.key == "policy" || n.key == SPEED);
             }
             Action::SetTheme(text) => match ThemeChoice::parse(&text) {
@@ -189,11 +207,20 @@ impl Lab {
         let follows = ["load", "horizon", "warmup", "sample_every", "trace"];
         let keep: Vec<&str> =
             scenario.overrides_from(preset).into_iter().map(|(k, _)| k).filter(|k| !follows.contains(k)).collect();
-        let result = scenario.replay(&shared, &keep, preset).and_then(|_| {
-            scenario.validate()?;
-            policies.iter().try_for_each(|p| scenario.check_policy(p))
-        });
+        let result = scenario.replay(&shared, &keep, preset).and_then(|_| scenario.validate());
+        // A lane that cannot replay the log is named in one sentence with the fix (the core's);
+        // the log waits until that lane leaves, then replays without being loaded again.
+        let (_, refused) = scenario.runnable(policies);
+        self.pending_trace = None;
         match result {
+            Ok(()) if !refused.is_empty() => {
+                let why: Vec<String> = refused.into_iter().map(|e| e.message).collect();
+                self.notice(ConfigError::new(
+                    trace::KEY,
+                    format!("{} (the log replays once that lane is unticked)", why.join("; ")),
+                ));
+                self.pending_trace = Some(shared);
+            }
             Ok(()) => {
                 self.clear(trace::KEY);
                 Rc::make_mut(&mut self.setup).scenario = scenario;
@@ -208,6 +235,13 @@ impl Lab {
         }
     }
 
+    /// Replays the log that waited for a lane to leave, now that one did.
+    fn retry_trace(&mut self) {
+        if let Some(shared) = self.pending_trace.take() {
+            self.load_trace(shared);
+        }
+    }
+
     /// Shows step `at` of a tour: its link's scenario and lanes, the rest of the page as it is.
     pub(super) fn go_to(&mut self, at: TourAt) {
         let (link, errors) = decode_link(at.step().link);
@@ -218,6 +252,7 @@ impl Lab {
         self.setup = Rc::new(Setup { preset: link.preset, scenario: link.scenario, policies: link.policies });
         self.gallery = false;
         self.tour = Some(at);
+        self.pending_trace = None;
         // A script belongs to the exercise it was written for.
         self.attempt = None;
         // A step that shows the stability map opens it; the others close it.

@@ -293,14 +293,14 @@ labTest('issue 36: tours ask before they tell, start each step without a stale b
   const preset = 'preset=pgas-c4';
   const intro = () => page.textContent('section.intro');
   // The question is open: the tour's title, not the preset's, and no explanation.
-  assert.equal((await page.textContent('#preset-title')).trim(), 'DRA climbs to the global greedy\'s reward');
+  assert.equal((await page.textContent('#preset-title')).trim(), 'DRA and the global greedy\'s reward');
   assert.equal(await page.locator('.explain').isVisible(), false);
   assert.ok(new URL(await page.inputValue('#link')).search.includes(preset));
   await page.locator('#tour-question input').first().check();
   await page.selectOption('#speed', 'max');
   await page.click('#tour-play');
   await page.locator('#tour-check').waitFor({ timeout: 120_000 });
-  assert.notEqual((await page.textContent('#preset-title')).trim(), 'DRA climbs to the global greedy\'s reward', 'the verdict shows the preset');
+  assert.notEqual((await page.textContent('#preset-title')).trim(), 'DRA and the global greedy\'s reward', 'the verdict shows the preset');
 
   await page.click('#tour-next');
   await page.waitForFunction(() => document.querySelector('#tour')?.dataset.step === '2');

@@ -105,6 +105,8 @@ labTest('issue 34, 52: an exercise checks a written best fit against BF-J: the f
   assert.equal(await page.locator('#script-start').count(), 0);
   assert.match(await page.textContent('#script-editor-title'), /Exercise: write BF-J/);
   assert.deepEqual(await axeViolations(page), [], 'the exercise with its editor open');
+  // From the text area, the first Escape lets Tab leave it (as in code editors); the second closes.
+  await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
   await page.waitForSelector('#script-editor', { state: 'detached' });
 

@@ -1444,6 +1444,7 @@ labTest('every tour of `packlab tours` plays step by step as listed: its questio
         await page.locator('#tour-question input').first().check();
       }
       await page.selectOption('#speed', 'max');
+      console.log('STEP', where, await page.evaluate(() => document.querySelector('#tour')?.innerText.slice(0, 600)));
       await page.click('#tour-play');
       // A step that draws a stability map is checked once the map is done.
       const waits = listed.link.get('map') ? MAP_TIMEOUT_MS : RUN_TIMEOUT_MS;

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 
-import { assertClose, cliReports, labTest, rows, runToEnd } from './harness.mjs';
+import { assertClose, axeViolations, cliReports, labTest, rows, runToEnd } from './harness.mjs';
 
 const HORIZON = 20_000;
 const LAB = `preset=pgrr-a1&policy=bf-js&seed=3&horizon=${HORIZON}&speed=max`;
@@ -98,7 +98,7 @@ const HOSTILE = [
     /script line \d+: exceeded 32 nested function calls/,
   ],
   [
-    '// name: growing array\nfn schedule(ctx) {\n    let a = [];\n    loop { a.push(a.len()); }\n}\n',
+    '// name: growing array\nfn schedule(ctx) {\n    let a = [];\n    a.pad(9990, 0);\n    loop { a.push(a.len()); }\n}\n',
     /script line 2: .*exceeded 10000 array elements/,
   ],
 ];
@@ -152,4 +152,123 @@ labTest('issue 34: hostile scripts stop their own lanes with the line and the li
     { timeout: 30_000 },
   );
   assert.equal(await page.locator('#crash').count(), 0, 'the page crashed');
+});
+
+// Issue 58: scripts that cannot hurt. Each is one of the issue's hostile scripts, with what its
+// lane must say: code outside `fn schedule` that loops on a costly built-in (it ran while the
+// link was decoded, and hung the page before it opened), and inside `fn schedule` the same
+// loop, `sleep`, and a map grown by index.
+const COSTLY_TOP = '// name: costly top\nfn schedule(ctx) {}\nlet a = [];\na.pad(9999, 1);\nloop { a.contains(2); }\n';
+const ISSUE_58 = [
+  [
+    '// name: costly\nfn schedule(ctx) {\n    let a = [];\n    a.pad(9999, 1);\n    loop { a.contains(2); }\n}\n',
+    /script line 2: exceeded 1000000 operations in one call/,
+  ],
+  ['// name: sleepy\nfn schedule(ctx) {\n    sleep(1e300);\n}\n', /script line 3: sleep is not available/],
+  [
+    '// name: map\nfn schedule(ctx) {\n    let m = #{};\n    let i = 0;\n    loop { m[`k${i}`] = i; i += 1; }\n}\n',
+    /script line \d+: size of object map exceeded 1000 map entries/,
+  ],
+];
+
+labTest('issue 58: hostile scripts in a link: the page opens, names each problem with its line and budget, and keeps drawing frames', async (open) => {
+  const horizon = 2_000_000;
+  const policies = ['bf-js', scriptSpec(COSTLY_TOP), ...ISSUE_58.map(([source]) => scriptSpec(source))].join(',');
+  const page = await open(`preset=pgrr-a1&servers=100&policy=${policies}&seed=2&horizon=${horizon}&speed=max`);
+  const notices = page.locator('#notices');
+  await notices.waitFor({ state: 'visible' });
+  assert.match(await notices.textContent(), /policy: script line 5: exceeded 1000000 operations in one call/);
+  // From here on, the longest wait between two animation frames.
+  await page.evaluate(() => {
+    window.longestFrameGap = 0;
+    let last = performance.now();
+    const tick = (now) => {
+      window.longestFrameGap = Math.max(window.longestFrameGap, now - last);
+      last = now;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await page.click('#play');
+  await page.waitForFunction((n) => document.querySelectorAll('#stats tr[data-stopped]').length === n, ISSUE_58.length, {
+    timeout: 30_000,
+  });
+  const stopped = await page.$$eval('#stats tr[data-stopped]', (trs) => trs.map((tr) => tr.dataset.stopped));
+  for (const [, pattern] of ISSUE_58) {
+    assert.ok(stopped.some((m) => pattern.test(m)), `a lane stopped with ${pattern}: ${stopped.join(' | ')}`);
+  }
+  // The built-in lane plays on, and the page answers: Pause takes effect.
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true', 'the built-in lane plays on');
+  await page.click('#play');
+  await page.waitForFunction(() => document.querySelector('#play')?.textContent.trim() === 'Resume', null, { timeout: 5_000 });
+  // The editor checks top-level code as it is typed, under the same budget, and shows what a
+  // script wrote escaped (a right-to-left override would reverse the rest of the line).
+  await page.locator('.lane-setup .edit-script').first().click();
+  await page.waitForSelector('#script-editor');
+  await page.fill('#script-source', COSTLY_TOP);
+  await page.waitForFunction(
+    () => /script line 5: exceeded 1000000 operations in one call/.test(document.querySelector('#script-status')?.textContent ?? ''),
+    null,
+    { timeout: 5_000 },
+  );
+  assert.equal(await page.isDisabled('#script-apply'), true);
+  await page.fill('#script-source', 'fn schedule(ctx) {}\nthrow "evil\u202eeman";\n');
+  await page.waitForFunction(() => /threw: evil\\u\{202e\}eman/.test(document.querySelector('#script-status')?.textContent ?? ''), null, {
+    timeout: 5_000,
+  });
+  await page.click('#script-cancel');
+  const gap = await page.evaluate(() => window.longestFrameGap);
+  console.log(`issue 58: the longest wait between two frames was ${Math.round(gap)} ms`);
+  assert.ok(gap < 2_000, `the page drew no frame for ${Math.round(gap)} ms`);
+  assert.equal(await page.locator('#crash').count(), 0, 'the page crashed');
+});
+
+labTest('issue 53: the script editor indents with Tab, lets Tab out after Escape, numbers its lines, names a missing ; on its line, and says why a control is greyed', async (open) => {
+  const page = await open(LAB);
+  await page.check('#policies input[value="script"]');
+  const edit = page.locator('.lane-setup .edit-script');
+  // WCAG 2.5.3: the accessible name begins with the visible text.
+  assert.match(await edit.getAttribute('aria-label'), /^Edit script of lane 2 /);
+  await edit.click();
+  await page.waitForSelector('#script-editor');
+  await page.fill('#script-source', 'fn schedule(ctx) {\n}');
+  // Tab indents at the caret (and stays in the text area); Shift+Tab takes the indent back.
+  await page.$eval('#script-source', (a) => a.setSelectionRange(19, 19));
+  await page.keyboard.press('Tab');
+  assert.equal(await page.inputValue('#script-source'), 'fn schedule(ctx) {\n    }');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'script-source');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await page.inputValue('#script-source'), 'fn schedule(ctx) {\n}');
+  // The gutter numbers every line.
+  await page.fill('#script-source', 'fn schedule(ctx) {\n    let a = 3\n\n    let b = 4;\n}');
+  assert.equal((await page.textContent('.script-gutter')).trim(), '1\n2\n3\n4\n5');
+  // A missing ; is the line that lacks it, not the next token's.
+  await page.waitForSelector('#script-status.script-error');
+  assert.match(await page.textContent('#script-status'), /script line 2: syntax error/);
+  assert.match(await page.textContent('#script-status .goto-line'), /Go to line 2/);
+  // Apply is greyed, and the status it is described by says why.
+  assert.equal(await page.isDisabled('#script-apply'), true);
+  assert.equal(await page.getAttribute('#script-apply', 'aria-describedby'), 'script-status');
+  assert.deepEqual(await axeViolations(page), [], 'axe, with the editor open');
+  // Escape, then Tab leaves the text area (said in the live region); the dialog stays open.
+  await page.focus('#script-source');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#script-tab-mode');
+  assert.match(await page.textContent('#script-tab-mode'), /Tab now moves the focus out of the script/);
+  await page.keyboard.press('Tab');
+  assert.notEqual(await page.evaluate(() => document.activeElement?.id), 'script-source');
+  assert.equal(await page.locator('#script-editor').count(), 1);
+  // Escape twice from the text area closes the editor.
+  await page.focus('#script-source');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#script-editor', { state: 'detached' });
+
+  // Four lanes: "Write your own…" is greyed, and says why.
+  const lab = await open(`preset=pgrr-a1&policy=bf-js,bf-j,bf-s,vqs&seed=3&horizon=${HORIZON}`);
+  const own = lab.locator('#policies input[value="script"]');
+  assert.equal(await own.isDisabled(), true);
+  const reason = await own.getAttribute('aria-describedby');
+  assert.match(await lab.textContent(`#${reason}`), /4 lanes race, the most the page runs side by side: remove one/);
+  assert.deepEqual(await axeViolations(lab), [], 'axe, with four lanes');
 });

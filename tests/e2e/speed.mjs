@@ -1,5 +1,5 @@
 // Measures the page's pace at speed "as fast as possible" against the native engine, at one
-// sitting (README, "Speed"; docs/web.md). Not a test: speed lives in measurements, and a
+// sitting (docs/speed.md; docs/web.md). Not a test: speed lives in measurements, and a
 // loaded machine gives lower numbers.
 //
 //   trunk build --release && cargo build --release -p packlab-cli && npm run speed -- [SECONDS] [QUERY ...]
@@ -31,7 +31,7 @@ import { launchChromium, serveDist } from './browser.mjs';
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const DIST = resolve(process.env.DIST ?? join(ROOT, 'dist'));
 const CLI = resolve(process.env.PACKLAB ?? join(ROOT, 'target/release/packlab'));
-/** The rows of the README's table: its PG-RR rows, then one case of each other model. */
+/** The rows of the table in docs/speed.md: its PG-RR rows, then one case of each other model. */
 // Horizons are raised so that no race ends within the measurement.
 const LINKS = [
   'preset=pgrr-a1&servers=1000&policy=bf-js&horizon=100000000',
@@ -42,7 +42,7 @@ const LINKS = [
   'preset=ghra-b4&load=0.9&policy=alg2-jsq&horizon=1000000',
   'preset=pgas-c3&servers=1000&horizon=100000&policy=dra',
 ];
-/** The races of `--lanes`: one, two and four lanes of 1 000 servers (README, "Speed"). */
+/** The races of `--lanes`: one, two and four lanes of 1 000 servers (docs/speed.md). */
 const LANE_ROWS = [
   'preset=pgrr-a1&servers=1000&policy=bf-js&horizon=100000000',
   'preset=pgrr-a1&servers=1000&policy=bf-js,bf-j&horizon=100000000',

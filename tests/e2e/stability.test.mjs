@@ -82,8 +82,8 @@ labTest('the stability map in the page finds the CLI intervals for the same link
     assert.equal(ours.hi, row.hi, `${row.policy}: hi`);
     assert.equal(ours.status, row.status, `${row.policy}: how the search ended`);
   });
-  // The same warnings where a measured boundary falls below a proven one (this short horizon
-  // has one: VQS is not shown stable below its proven 2/3).
+  // The same warnings where a measured boundary falls below a proven one (at this short
+  // horizon the verdict may leave every load near 2/3 undecided, and then there are none).
   const theirs = stdout
     .split('\n')
     .filter((line) => line.startsWith('below a proven boundary: '))
@@ -91,8 +91,7 @@ labTest('the stability map in the page finds the CLI intervals for the same link
   const warned = await page.$$eval('#map-below-proven li', (lis) =>
     lis.map((li) => li.textContent.replace(/^Below a proven boundary: /, '')),
   );
-  assert.ok(theirs.length > 0, stdout);
-  assert.deepEqual(warned, theirs);
+  assert.deepEqual(warned, theirs, stdout);
   // The chart is drawn.
   assert.ok((await page.$eval('#chart-stability', (c) => c.width)) > 0);
   // The page's link holds the map.
@@ -163,18 +162,24 @@ const VERDICT_RGB = {
   'high-contrast': { stable: [0x00, 0x64, 0x00], unstable: [0xa0, 0x00, 0x00], undecided: [0x00, 0x00, 0x00] },
 };
 
+/** Where a verdict's colour is read, off the centre of its mark: the policy's interval is drawn
+ * over the marks as a vertical line through their centres, and 3 px down and right lies inside
+ * every verdict's mark (the stable disc and the undecided square, on an arm of the not-stable
+ * cross) and clear of that line. */
+const OFF = 3;
+
 /** The chart's tested loads where the page drew them (CSS pixels on the canvas), each with
- * the colour of the canvas's pixel at its centre. */
+ * the colour of the canvas's pixel where its verdict is read. */
 function drawnPoints(page) {
-  return page.$eval('#chart-stability', (canvas) => {
+  return page.$eval('#chart-stability', (canvas, off) => {
     const points = JSON.parse(canvas.dataset.points);
     const scale = canvas.width / canvas.clientWidth;
     const context = canvas.getContext('2d');
     return points.map((p) => ({
       ...p,
-      rgb: Array.from(context.getImageData(Math.floor(p.x * scale), Math.floor(p.y * scale), 1, 1).data.slice(0, 3)),
+      rgb: Array.from(context.getImageData(Math.floor((p.x + off) * scale), Math.floor((p.y + off) * scale), 1, 1).data.slice(0, 3)),
     }));
-  });
+  }, OFF);
 }
 
 /** Points no other point crowds (their marks do not overlap). */
@@ -191,24 +196,27 @@ labTest('the chart colours each tested load by its verdict in every theme, axe f
   for (const theme of ['light', 'dark', 'high-contrast']) {
     await page.selectOption('#theme', theme);
     await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-    // The chart redraws in the theme: each point in its verdict's colour.
+    // The chart redraws in the theme: every point no other crowds in its verdict's colour.
     await page.waitForFunction(
-      ([rgb]) => {
+      ([rgb, off]) => {
         const c = document.querySelector('#chart-stability');
         const all = JSON.parse(c.dataset.points);
         const alone = (p) => all.every((q) => q === p || Math.hypot(p.x - q.x, p.y - q.y) > 16);
-        const p = all.find((q) => q.verdict === 'stable' && alone(q));
         const scale = c.width / c.clientWidth;
-        const d = c.getContext('2d').getImageData(Math.floor(p.x * scale), Math.floor(p.y * scale), 1, 1).data;
-        return Math.abs(d[0] - rgb[0]) + Math.abs(d[1] - rgb[1]) + Math.abs(d[2] - rgb[2]) < 30;
+        return all.filter(alone).every((p) => {
+          const d = c.getContext('2d').getImageData(Math.floor((p.x + off) * scale), Math.floor((p.y + off) * scale), 1, 1).data;
+          const want = rgb[p.verdict];
+          return Math.abs(d[0] - want[0]) + Math.abs(d[1] - want[1]) + Math.abs(d[2] - want[2]) < 30;
+        });
       },
-      [VERDICT_RGB[theme].stable],
+      [VERDICT_RGB[theme], OFF],
     );
     const points = await drawnPoints(page);
     // The chart's points are the table's tested loads, verdicts and all.
     assert.deepEqual(
       points.map((p) => [String(p.load), p.verdict]).sort(),
-      links.map(([load, verdict]) => [String(Number(load)), verdict]).sort(),
+      // The table's links carry the word the page shows, the chart its identifier.
+      links.map(([load, verdict]) => [String(Number(load)), verdict === 'not stable' ? 'unstable' : verdict]).sort(),
     );
     const verdicts = new Set(points.map((p) => p.verdict));
     assert.ok(verdicts.has('stable') && verdicts.has('unstable'), [...verdicts].join());
@@ -222,13 +230,16 @@ labTest('the chart colours each tested load by its verdict in every theme, axe f
   assert.deepEqual(await axeViolations(page, undefined, '#stability-map'), [], 'the stability map');
   await page.selectOption('#theme', 'light');
   // Hover names the point; a click opens the lab at that scenario and load.
-  const target = apart(await drawnPoints(page)).find((p) => p.verdict === 'unstable');
-  assert.ok(target, 'an unstable load stands apart on the chart');
+  // A point no other crowds (not stable if one is, the map's narrowing crowds the rest).
+  const alone = apart(await drawnPoints(page));
+  const target = alone.find((p) => p.verdict === 'unstable') ?? alone[0];
+  assert.ok(target, 'a tested load stands apart on the chart');
+  const word = target.verdict === 'unstable' ? 'not stable' : target.verdict;
   await page.locator('#chart-stability').scrollIntoViewIfNeeded();
   const box = await page.locator('#chart-stability').boundingBox();
   await page.mouse.move(box.x + target.x + 2, box.y + target.y - 1);
   await page.waitForFunction(() => document.querySelector('#chart-stability').dataset.pointing === 'true');
-  assert.match(await page.getAttribute('#chart-stability', 'title'), new RegExp(`at load .*: not stable; open the lab there`));
+  assert.match(await page.getAttribute('#chart-stability', 'title'), new RegExp(`at load .*: ${word}; open the lab there`));
   await Promise.all([page.waitForURL(/load=/), page.mouse.click(box.x + target.x + 2, box.y + target.y - 1)]);
   await page.waitForSelector('#stats tr[data-policy]');
   const opened = new URL(page.url());

@@ -22,7 +22,7 @@ const DIST = resolve(process.env.DIST ?? join(ROOT, 'dist'));
 const PACKLAB = resolve(process.env.PACKLAB ?? join(ROOT, 'target/release/packlab'));
 const jobs = Number(process.argv[2] ?? 1_000_000);
 
-/** One case per model, and the README's speed rows: [preset, keys as `--set`, policy]. */
+/** One case per model, and the speed rows of docs/speed.md: [preset, keys as `--set`, policy]. */
 const CASES = [
   ['pgrr-a1', { servers: '1000' }, 'bf-js'],
   ['pgrr-a1', { servers: '1000' }, 'vqs'],

@@ -236,9 +236,10 @@ pub struct SweepArgs {
     #[arg(long, value_name = "L,...", allow_hyphen_values = true)]
     pub servers: Option<String>,
 
-    /// Replications per load and policy, with seeds seed, seed+1, ...
-    #[arg(long, value_name = "R", value_parser = at_least_one, allow_hyphen_values = true, default_value_t = 5)]
-    pub reps: u64,
+    /// Replications per load and policy, with seeds seed, seed+1, ... (default 5; 1 for a
+    /// trace file, which fixes the workload)
+    #[arg(long, value_name = "R", value_parser = at_least_one, allow_hyphen_values = true)]
+    pub reps: Option<u64>,
 
     /// Directory for the CSV files and the chart.
     #[arg(long, value_name = "DIR", default_value = "out")]

@@ -34,6 +34,13 @@ pub fn list_tours(out: &mut dyn Write) -> Result<()> {
             if let Some(q) = step.question {
                 writeln!(out, "    asks: {} ({})", q.prompt, q.choices.join(" / "))?;
             }
+            // The values the step's text states, as the page's form shows them (the browser
+            // test reads them against the fields).
+            if !step.states.is_empty() {
+                let states: Vec<String> =
+                    step.states.iter().map(|s| format!("{} = {} (\"{}\")", s.key, s.value, s.said)).collect();
+                writeln!(out, "    states: {}", states.join("; "))?;
+            }
             // An exercise's step: the learner writes the policy; the page checks the script.
             if let Some(exercise) = step.check.exercise() {
                 writeln!(

@@ -103,12 +103,29 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
         )
     });
     scenario.validate().map_err(|e| anyhow!("invalid scenario: {e}"))?;
-    for policy in &policies {
-        scenario.check_policy(policy).map_err(|e| anyhow!("--policy: {}", e.message))?;
+    // A policy that cannot run the scenario (MSFQ on a log of many needs) is refused in one
+    // sentence with the fix. Named with --policy, that is an error; the preset's or the link's,
+    // it is dropped with a note and the others run, as the page leaves its lane out (RES-90).
+    let (runnable, refused) = scenario.runnable(&policies);
+    let named = !args.policies.is_empty();
+    if let Some(first) = refused.first()
+        && (named || runnable.is_empty())
+    {
+        let spec = &policies[policies.iter().position(|p| !runnable.contains(p)).expect("one was refused")];
+        let message = first.message.strip_prefix(&format!("{}: ", spec.name())).unwrap_or(&first.message);
+        match (named, &args.link) {
+            (true, _) => bail!("--policy {spec}: {message}"),
+            (false, Some(_)) => bail!("--link: none of its policies can run this scenario; {spec}: {message}"),
+            (false, None) => bail!("--preset {}: none of its policies can run this scenario; {message}", preset.id),
+        }
     }
+    let mut policy_notes: Vec<String> =
+        refused.iter().map(|e| format!("{} (left out here; the other policies run)", e.message)).collect();
+    let policies = runnable;
     if let Some(status) = scenario.replay_status() {
         replay_notes.insert(0, format!("the trace {}", status.describe()));
     }
+    replay_notes.append(&mut policy_notes);
     // The link checked its moment against its own horizon; the flags may have moved it.
     if let Some(t) = at.filter(|&t| t > scenario.horizon() as f64) {
         bail!(

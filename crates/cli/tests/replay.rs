@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 mod common;
 
-use common::{json_lines, ok, ok_with_stderr, scratch};
+use common::{fails, json_lines, ok, ok_with_stderr, scratch};
 
 /// An SWF log as another project would write it: 800 jobs on a machine of 16 processors, its
 /// header first, a comment in the middle, jobs of 1 to 16 processors, and its lines not in
@@ -53,7 +53,7 @@ fn a_log_replays_at_its_own_pace_and_says_so() {
     assert!(stdout.contains("scaling 1/β = 1 ·"), "{stdout}");
     assert!(stdout.contains("the trace replays at 1/β = 1: offered load 0."), "{stdout}");
     assert!(!stdout.contains("NaN"), "every class completes jobs at the log's own pace:\n{stdout}");
-    assert!(!stdout.lines().any(|l| l.trim_end().ends_with("UNSTABLE")), "{stdout}");
+    assert!(!stdout.lines().any(|l| l.trim_end().ends_with("not stable")), "{stdout}");
     let (stdout, stderr) = ok_with_stderr(&["run", "--preset", "msfq-d6", "--trace", log, "--json", "--policy", "msf"]);
     assert!(stderr.contains("replays at 1/β = 1"), "the note goes to stderr with --json: {stderr}");
     let run = &json_lines(&stdout)[0];
@@ -137,5 +137,79 @@ fn each_point_of_a_trace_sweep_is_the_run_at_its_scaling() {
         }
         // The horizon shrinks with the scaling.
         assert!(horizons[0] > horizons[1], "{preset}: {horizons:?}");
+    }
+}
+
+/// A log of many needs on a preset whose policies include MSFQ (one-or-all only): MSFQ is
+/// refused in one sentence with the fix, in words (no class table), and the others replay the
+/// log on its machine at its own pace, by file as by fingerprint in a link (RES-90, RES-91).
+#[test]
+fn a_policy_that_cannot_replay_a_log_is_left_out_in_one_sentence() {
+    let dir = scratch("refusal");
+    let log = foreign_log(&dir);
+    let log = log.to_str().unwrap();
+    let (stdout, _) = ok_with_stderr(&["run", "--preset", "msfq-d2", "--trace", log]);
+    let refusal = stdout.lines().find(|l| l.contains("MSFQ needs one-or-all classes")).expect(&stdout);
+    assert!(refusal.contains("this log has 5 different needs") && refusal.contains("leave MSFQ out"), "{refusal}");
+    assert!(!stdout.contains("--policy:") && !stdout.contains('@'), "no flag that was not given, no table:\n{stdout}");
+    assert!(stdout.contains("scaling 1/β = 1 ·") && stdout.contains("k = 16 cores"), "{stdout}");
+    assert!(stdout.lines().any(|l| l.starts_with("MSF ")) && !stdout.lines().any(|l| l.starts_with("MSFQ")));
+    // The class columns go by need, not as text.
+    let header = stdout.lines().find(|l| l.starts_with("policy")).unwrap();
+    let needs: Vec<u32> =
+        header.split("E[T] need ").skip(1).map(|c| c.split_whitespace().next().unwrap().parse().unwrap()).collect();
+    assert_eq!(needs, [1, 2, 4, 8, 16], "{header}");
+
+    // Named with --policy, it is an error in one sentence under the flag as given.
+    let err =
+        fails(&["run", "--preset", "msfq-d2", "--trace", log, "--policy", "msfq"], &["--policy msfq: MSFQ needs"]);
+    assert!(!err.contains('@'), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+
+    // The log named in a link by its fingerprint replays as the file does: its machine, 1/β = 1.
+    let by_file = ok(&["run", "--preset", "msfq-d2", "--trace", log, "--policy", "msf", "--json"]);
+    let stats = ok(&["trace", "stats", log]);
+    let fingerprint = stats.lines().find_map(|l| l.strip_prefix("fingerprint")).unwrap().trim().to_string();
+    let link = format!("?preset=msfq-d2&policy=msf&trace={fingerprint}");
+    let by_link = ok(&["run", "--trace", log, "--link", &link, "--json"]);
+    let (a, b) = (&json_lines(&by_file)[0], &json_lines(&by_link)[0]);
+    for key in ["servers", "load", "horizon", "mean_response", "completed"] {
+        assert_eq!(a[key], b[key], "{key}: by file {a} by link {b}");
+    }
+    assert_eq!(a["servers"], 16);
+}
+
+/// `sweep --trace` without a grid scales around the log's own offered load, from well below the
+/// capacity to just past it, says so, and runs each point once (the log fixes the workload):
+/// the mean response time rises with the load (RES-92).
+#[test]
+fn a_trace_sweep_without_a_grid_scales_around_the_log() {
+    let dir = scratch("trace-grid");
+    let log = foreign_log(&dir);
+    let out = dir.join("sweep");
+    let stdout =
+        ok(&["sweep", "--preset", "msfq-d6", "--trace", log.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(stdout.contains("the trace's sweep: 1/β from"), "the grid is said:\n{stdout}");
+    assert!(stdout.contains("offered load 0.30 to 1.05 of the capacity"), "{stdout}");
+    assert!(stdout.contains("one run per point") && stdout.contains("× 1 replication"), "{stdout}");
+    let runs = std::fs::read_to_string(out.join("msfq-d6-runs.csv")).unwrap();
+    let mut lines = runs.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let policies: std::collections::BTreeSet<&str> = rows.iter().map(|r| r[column("policy")]).collect();
+    assert_eq!(policies.len(), 4, "the preset's four policies: {policies:?}");
+    for policy in policies {
+        let points: Vec<(f64, f64)> = rows
+            .iter()
+            .filter(|r| r[column("policy")] == policy)
+            .map(|r| (r[column("load")].parse().unwrap(), r[column("mean_response")].parse().unwrap()))
+            .collect();
+        assert_eq!(points.len(), 9, "{policy}: one run per point");
+        // Around the log's pace: from below 1/β = 1 to past it, never the preset's λ grid.
+        assert!(points[0].0 < 0.6 && points[8].0 > 1.0 && points[8].0 < 2.0, "{policy}: {points:?}");
+        for pair in points.windows(2) {
+            assert!(pair[1].1 >= pair[0].1, "{policy}: E[T] falls as the load rises: {points:?}");
+        }
     }
 }

@@ -5,7 +5,13 @@
 //! cargo run --release -p packlab-core --example false_verdicts -- run [TRIALS]   # one run, as the page plays it
 //! cargo run --release -p packlab-core --example false_verdicts -- map [TRIALS]   # one load, as the map judges it
 //! cargo run --release -p packlab-core --example false_verdicts -- coverage [SEEDS] # whole maps: do they hold the boundary?
+//! CASE='msfq-d1 msfq' cargo run ... # only the cases whose "preset policy" starts so
+//! FROM=10 cargo run ... -- coverage 20  # only seeds 10 to 19 (to extend a measured table)
+//! FACTORS=1.05,1.1 cargo run ... -- map 20  # only these loads
 //! ```
+//!
+//! `coverage` prints each map to stderr as it ends (case, trial, interval, band, runs), so a
+//! long measurement shows its progress and a cut-off one keeps what it measured.
 //!
 //! `coverage` makes the map of each known case as `packlab stability` does with its defaults
 //! (pgrr-a2 at 4 000 000 slots), once per seed, and counts the maps whose interval holds the
@@ -23,12 +29,14 @@
 use packlab_core::keys::{HORIZON, LOAD, SEED};
 use packlab_core::limits::PAGE_MAX_POINTS;
 use packlab_core::model::policy::PolicySpec;
-use packlab_core::report::{live_run, run};
+use packlab_core::report::live_run;
 use packlab_core::scenario::{Scenario, Setup};
-use packlab_core::stability::{Finder, Growth, Options, Verdict, growth, judge, look_budget};
+use packlab_core::stability::{Finder, Growth, Options, Verdict, judge, look_budget, measure};
 use packlab_core::view::Watch;
 
-/// (preset, policy, boundary on the load knob, horizon of the map's runs or the preset's).
+/// (preset, policy, boundary on the load knob, horizon of the map's runs or the preset's): cases
+/// whose boundary a theorem proves at these settings (GH-RA's Algorithm 1 with f = loglog, the
+/// only weight that grows as o(log x), Theorem 1).
 const CASES: [(&str, &str, f64, Option<u64>); 7] = [
     ("pgrr-a1", "vqs", 2.0 / 3.0, None),
     ("pgrr-a1", "bf-js", 1.0, None),
@@ -36,7 +44,7 @@ const CASES: [(&str, &str, f64, Option<u64>); 7] = [
     ("pgrr-a2", "vqs", 1.0, Some(4_000_000)),
     ("msfq-d1", "msf", 32.0 / 4.1, None),
     ("msfq-d1", "msfq", 32.0 / 4.1, None),
-    ("ghra-b0", "alg1", 20.0 / 19.0, None),
+    ("ghra-b0", "alg1:f=loglog", 20.0 / 19.0, None),
 ];
 
 const FACTORS: [f64; 6] = [0.9, 0.95, 0.98, 1.02, 1.05, 1.1];
@@ -63,10 +71,13 @@ fn coverage(count: u64) {
     println!("|---|---|---|---|---|---|---|");
     let mut cases: Vec<(&str, &str, f64, Option<u64>)> = CASES.to_vec();
     cases.insert(4, ("msfq-d1", "fcfs", fcfs_d1(), None));
-    for (id, policy, boundary, horizon) in cases {
+    let only = std::env::var("CASE").unwrap_or_default();
+    let from: u64 = std::env::var("FROM").ok().and_then(|f| f.parse().ok()).unwrap_or(0).min(count);
+    for (id, policy, boundary, horizon) in cases.into_iter().filter(|c| format!("{} {}", c.0, c.1).starts_with(&only)) {
         let mut setup = Setup::from_preset(id).expect("preset");
         setup.policies = vec![PolicySpec::parse(policy).expect("policy")];
-        let maps = trials(count, |t| {
+        let maps = trials(count - from, |t| {
+            let t = t + from;
             let mut s = setup.clone();
             if let Some(h) = horizon {
                 s.scenario = scenario(&setup, setup.scenario.any().load(), 1, h);
@@ -75,6 +86,7 @@ fn coverage(count: u64) {
             let mut finder = Finder::new(&s, None, Options::default()).expect("finder");
             finder.run_all().expect("map");
             let cell = finder.cells[0].clone();
+            eprintln!("{id} {policy} trial {t}: {:?} band {:?} runs {}", cell.boundary(), cell.band(), cell.runs);
             (cell.boundary(), cell.band().is_some(), cell.runs)
         });
         let held = maps.iter().filter(|(b, _, _)| b.is_some_and(|(lo, hi)| lo <= boundary && boundary <= hi)).count();
@@ -86,8 +98,9 @@ fn coverage(count: u64) {
         let width = widths.iter().sum::<f64>() / widths.len().max(1) as f64;
         let banded = maps.iter().filter(|m| m.1).count();
         let runs = maps.iter().map(|m| m.2).sum::<usize>() as f64 / maps.len() as f64;
+        let n = maps.len();
         println!(
-            "| {id} {policy} | {boundary:.5} | {count} | {held} of {count} | {:.1}% | {banded} of {count} | {runs:.0} |",
+            "| {id} {policy} | {boundary:.5} | {n} | {held} of {n} | {:.1}% | {banded} of {n} | {runs:.0} |",
             100.0 * width
         );
     }
@@ -134,7 +147,7 @@ fn decide(setup: &Setup, policy: &PolicySpec, load: f64, first_seed: u64, base: 
         let growths: Vec<Growth> = reps
             .map(|r| {
                 let s = scenario(setup, load, first_seed + r, base << doublings);
-                growth(&run(setup.preset.id, &s, policy).expect("run"))
+                measure(setup.preset.id, &s, policy).expect("run")
             })
             .collect();
         let verdict = judge(&growths, alpha).verdict;
@@ -171,12 +184,18 @@ fn main() {
     );
     println!("|---|---|---|---|---|---|---|---|");
     let only = std::env::var("CASE").unwrap_or_default();
-    for (id, policy, boundary, map_horizon) in CASES.into_iter().filter(|c| c.0.starts_with(&only)) {
+    for (id, policy, boundary, map_horizon) in
+        CASES.into_iter().filter(|c| format!("{} {}", c.0, c.1).starts_with(&only))
+    {
         let mut setup = Setup::from_preset(id).expect("preset");
         let spec = PolicySpec::parse(policy).expect("policy");
         setup.policies = vec![spec.clone()];
         let base = map_horizon.unwrap_or(setup.scenario.any().window().horizon);
-        for factor in FACTORS {
+        let factors: Vec<f64> = match std::env::var("FACTORS") {
+            Ok(list) => list.split(',').map(|f| f.trim().parse().expect("FACTORS: numbers such as 1.05,1.1")).collect(),
+            Err(_) => FACTORS.to_vec(),
+        };
+        for factor in factors {
             let load = boundary * factor;
             let wrong = if factor < 1.0 { Verdict::Unstable } else { Verdict::Stable };
             let (finals, ever): (Vec<Verdict>, Vec<bool>) = match mode.as_str() {

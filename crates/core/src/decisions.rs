@@ -133,6 +133,9 @@ impl Decision {
     }
 }
 
+/// The most notes one decision keeps (built-in policies note at most five).
+pub const MAX_NOTES: usize = 16;
+
 /// The last decisions of a run, oldest first, and the notes waiting for the next one.
 ///
 /// Decisions are counted whether or not the log keeps them, so a decision has the same number
@@ -165,10 +168,25 @@ impl DecisionLog {
         self.capacity > 0
     }
 
-    /// A fact for the next decision recorded (dropped when the log is off).
+    /// Whether the next note would be kept (the log is on and the next decision has room):
+    /// a script formats its note only then.
+    pub fn keeps_notes(&self) -> bool {
+        self.explaining() && self.notes.len() <= MAX_NOTES
+    }
+
+    /// A fact for the next decision recorded (dropped when the log is off). A decision keeps
+    /// at most [`MAX_NOTES`] of them, then says that more were left out: a script noting in
+    /// a loop makes no more than that per decision, however long it loops.
     pub fn note(&mut self, label: impl Into<String>, value: impl Into<String>) {
-        if self.explaining() {
-            self.notes.push(Fact::new(label, value));
+        if !self.explaining() {
+            return;
+        }
+        match self.notes.len() {
+            n if n < MAX_NOTES => self.notes.push(Fact::new(label, value)),
+            n if n == MAX_NOTES => {
+                self.notes.push(Fact::new("more notes", format!("not kept: a decision keeps {MAX_NOTES}")))
+            }
+            _ => {}
         }
     }
 

@@ -25,8 +25,9 @@ const QUOTED_CHARS: usize = 80;
 /// A message as it is safe to show: messages quote what the user gave ('…'), which may hold
 /// control or bidirectional-formatting characters (a right-to-left override reverses the rest
 /// of the line where it is shown) or run to thousands of characters. Those characters are
-/// written as escapes, and a long quoted value keeps its first and last characters.
-fn readable(message: &str) -> String {
+/// written as escapes, and a long quoted value keeps its first and last characters. Whatever
+/// shows text a user wrote (a script's name, what it threw, its notes) passes it through here.
+pub fn readable(message: &str) -> String {
     let escaped: String = message
         .chars()
         .map(|c| {
@@ -108,6 +109,13 @@ pub enum Moment {
 }
 
 impl Moment {
+    /// The slot or the whole time units, as a number of the model's time.
+    pub fn value(&self) -> u64 {
+        match *self {
+            Self::Slot(t) | Self::Time(t) => t,
+        }
+    }
+
     fn describe(&self) -> String {
         match self {
             Self::Slot(t) => format!("slot {t}"),

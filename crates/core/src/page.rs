@@ -382,7 +382,7 @@ fn parse_attempt(value: &str) -> Result<String, ConfigError> {
     })?;
     match crate::script::check(&source).first() {
         None => Ok(source),
-        Some(e) => Err(ConfigError::new(ATTEMPT, format!("the script does not compile: {e}"))),
+        Some(e) => Err(ConfigError::new(ATTEMPT, format!("the script cannot run: {e}"))),
     }
 }
 
@@ -518,11 +518,30 @@ mod tests {
         );
 
         let broken = crate::script::source::encode("fn schedule(ctx) {\n    let x = ;\n}");
+        // Issue 58: top-level code runs while the link is read, under a call's budget, so a
+        // costly loop there (it hung the page before it opened) or `sleep` is named by its line.
+        let costly = crate::script::source::encode(
+            "fn schedule(ctx) {}\nlet a = [];\na.pad(9999, 1);\nloop { a.contains(2); }\n",
+        );
+        let sleepy = crate::script::source::encode("fn schedule(ctx) {}\nsleep(1e300);\n");
+        let long = format!("fn schedule(ctx) {{}}\n//{}", "x".repeat(crate::script::MAX_SOURCE_BYTES));
+        let long = crate::script::source::encode_bytes(long.as_bytes());
+        let not_utf8 = crate::script::source::encode_bytes(b"fn schedule(ctx) {}\n// \xff");
         for (pairs, needle) in [
             (vec![("attempt", encoded.as_str())], "only an exercise's step"),
             (vec![("tour", "msf-swings"), ("attempt", encoded.as_str())], "only an exercise's step"),
             (vec![("tour", "write-jsq"), ("attempt", "not base64!")], "not base64url"),
-            (vec![("tour", "write-jsq"), ("attempt", broken.as_str())], "does not compile: script line 2"),
+            (vec![("tour", "write-jsq"), ("attempt", broken.as_str())], "cannot run: script line 2: syntax error"),
+            (
+                vec![("tour", "write-jsq"), ("attempt", costly.as_str())],
+                "cannot run: script line 4: exceeded 1000000 operations in one call",
+            ),
+            (
+                vec![("tour", "write-jsq"), ("attempt", sleepy.as_str())],
+                "cannot run: script line 2: sleep is not available",
+            ),
+            (vec![("tour", "write-jsq"), ("attempt", long.as_str())], "longer than 20000 bytes"),
+            (vec![("tour", "write-jsq"), ("attempt", not_utf8.as_str())], "not UTF-8"),
         ] {
             let (page, errors) = parse(&pairs);
             assert_eq!(errors.len(), 1, "{pairs:?}: {errors:?}");

@@ -199,3 +199,27 @@ fn bad_values_are_quoted_safely() {
     assert!(errors[0].message.len() < 300, "{}", errors[0].message);
     assert!(errors[0].message.contains("5000 characters"), "{}", errors[0].message);
 }
+
+/// Scripts that crashed or hung (issue 58 and `tests/fuzz_scripts.rs`): `sleep(1e300)`
+/// panicked converting seconds to a `Duration`, in the editor's check and while a link was
+/// decoded; `s.pad(n, "")` looped for ever in rhai's own `pad`; a float list holding NaN and a
+/// comparator that is no order went to the standard library's sort, which may panic on them
+/// (and a panic aborts the page). Each now stops or runs, by name.
+#[test]
+fn scripts_that_panicked_or_hung_stop_by_name() {
+    use packlab_core::script::check;
+    let said = |top: &str| check(&format!("fn schedule(ctx) {{}}\n{top}")).first().map(|e| e.to_string());
+    for top in ["sleep(1e300);", "sleep(0.0 / 0.0);", "sleep(9223372036854775807);"] {
+        let e = said(top).unwrap_or_else(|| panic!("{top} ran"));
+        assert!(e.starts_with("script line 2: sleep is not available"), "{top}: {e}");
+    }
+    assert_eq!(said("let s = \"ab\"; s.pad(4000, \"\"); if s != \"ab\" { throw s; }"), None);
+    let nan_list =
+        "let a = []; for i in 0..2000 { a.push(if i % 3 == 0 { 0.0 / 0.0 } else { (i * 7919 % 1000).to_float() }); }";
+    assert_eq!(said(&format!("{nan_list} a.sort(); a.sort_desc(); a.order();")), None);
+    assert_eq!(said(&format!("{nan_list} a.sort(|x, y| if x < y {{ 1 }} else {{ -1 }}); a.sort(|x, y| true);")), None);
+    let sorted = "let a = [3, 1, 2, 1]; a.sort(); if a != [1, 1, 2, 3] { throw a; } a.sort(|x, y| y - x); if a != [3, 2, 1, 1] { throw a; }";
+    assert_eq!(said(sorted), None);
+    let e = said("let m = #{}; let i = 0; loop { m[`k${i}`] = i; i += 1; }").unwrap();
+    assert!(e.contains("size of object map exceeded 1000 map entries"), "{e}");
+}

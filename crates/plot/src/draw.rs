@@ -186,10 +186,6 @@ where
                 EmptyElement::at((x, y)) + PathElement::new([(-8, 0), (8, 0)], line) + marker(legend_marker, ink)
             });
         }
-        for p in curve.points.iter().filter_map(|p| p.interval.map(|(lo, hi)| (p.x, lo, hi))) {
-            let (x, lo, hi) = p;
-            ctx.draw_series(std::iter::once(PathElement::new([(x, clamp(lo)), (x, clamp(hi))], line)))?;
-        }
         if curve.markers {
             let at: Vec<(f64, f64)> = points.clone();
             draw_markers(&mut ctx, &at, shape, ink)?;
@@ -207,6 +203,21 @@ where
             .iter()
             .map(|v| EmptyElement::at((v.x, clamp(v.y))) + verdict_patch(&theme) + verdict_marker(v.verdict, &theme)),
     )?;
+    // The intervals and their middle marks over the verdicts: a map's interval is what it
+    // found, and the loads tested along it must not hide it.
+    for curve in &chart.curves {
+        let line =
+            ShapeStyle { color: theme.color(curve.color).to_rgba(), filled: false, stroke_width: theme.line_width };
+        let intervals: Vec<(f64, f64, f64)> =
+            curve.points.iter().filter_map(|p| p.interval.map(|(lo, hi)| (p.x, lo, hi))).collect();
+        for &(x, lo, hi) in &intervals {
+            ctx.draw_series(std::iter::once(PathElement::new([(x, clamp(lo)), (x, clamp(hi))], line)))?;
+        }
+        if curve.markers && !intervals.is_empty() {
+            let at: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.x, clamp(p.y))).collect();
+            draw_markers(&mut ctx, &at, curve.color.shape(), curve.color)?;
+        }
+    }
     if below {
         return Ok(frame);
     }

@@ -241,3 +241,45 @@ fn the_frame_places_points_where_they_are_drawn() {
     assert_eq!(frame.nearest(verdicts.iter().map(|v| (v.x, v.y)), (px + 30.0, py), 8.0), None);
     assert!(frame.contains((px, py), 0.0) && !frame.contains((-5.0, py), 0.0));
 }
+
+/// A map's interval is drawn over the loads tested along it (issue 53: the verdicts' marks hid
+/// the intervals): in the SVG, the interval's vertical bar comes after the verdict's mark.
+#[test]
+fn intervals_are_drawn_over_the_verdicts() {
+    use packlab_core::stability::Verdict;
+    let points = [Point { x: 1.0, y: 3.0, interval: Some((2.0, 4.0)) }];
+    let verdicts = [VerdictPoint { x: 1.0, y: 3.0, verdict: Verdict::Stable }];
+    let chart = Chart {
+        curves: vec![Curve {
+            label: "VQS",
+            color: Ink::Policy(0),
+            points: &points,
+            markers: true,
+            stroke: Stroke::Solid,
+        }],
+        verdicts: &verdicts,
+        x_range: Some((0.0, 2.0)),
+        y_range: Some((0.0, 5.0)),
+        ..Chart::default()
+    };
+    let out = svg(&chart);
+    let theme = Theme::default();
+    let hex = |c: RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+    let verdict = out.rfind(&format!("fill=\"{}\"", hex(theme.verdict(Verdict::Stable)))).expect("the verdict's mark");
+    let policy = hex(theme.color(Ink::Policy(0)));
+    // The bar: a line of the policy's colour whose two ends share their x.
+    let bar =
+        out.match_indices("<polyline")
+            .map(|(at, _)| at)
+            .filter(|&at| {
+                let element = &out[at..at + out[at..].find("/>").unwrap()];
+                let xs: Vec<&str> =
+                    element.split("points=\"").nth(1).and_then(|p| p.split('"').next()).map_or(vec![], |p| {
+                        p.split_whitespace().map(|xy| xy.split(',').next().unwrap_or("")).collect()
+                    });
+                element.contains(&policy) && xs.len() == 2 && xs[0] == xs[1]
+            })
+            .last()
+            .expect("the interval's bar");
+    assert!(bar > verdict, "the interval is drawn under the verdict's mark");
+}

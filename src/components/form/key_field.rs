@@ -43,7 +43,9 @@ pub fn KeyField(props: &KeyFieldProps) -> Html {
             <input id={format!("field-{key}")} name={key} type={props.kind} {value} {onchange}
                 aria-invalid={rejected.to_string()} aria-describedby={rejected.then(|| notice_id(key))}
                 inputmode={(props.kind == "number").then_some("numeric")} />
-            <Notice lab={props.lab.clone()} field={key} />
+            // The trace's message shows once, by the file drop where logs arrive: an id is
+            // the page's only once.
+            if key != packlab_core::trace::KEY { <Notice lab={props.lab.clone()} field={key} /> }
         </label>
     }
 }

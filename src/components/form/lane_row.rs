@@ -78,7 +78,7 @@ pub fn LaneRow(props: &LaneRowProps) -> Html {
         html! {
             <>
                 <button type="button" class="edit-script" onclick={open}
-                    aria-label={format!("edit the script of lane {} ({label})", lane + 1)}>{ "Edit script…" }</button>
+                    aria-label={format!("Edit script of lane {} ({label})", lane + 1)}>{ "Edit script…" }</button>
                 if *editing {
                     <ScriptEditor lane={lane + 1} label={label.clone()} {source} {scripting} {on_apply} {on_close} />
                 }
@@ -130,9 +130,11 @@ pub fn LaneRow(props: &LaneRowProps) -> Html {
             { for editor }
             <span class="lane-buttons">
                 <button type="button" class="add-lane" onclick={add} disabled={full}
+                    aria-describedby={full.then_some("lanes-full")}
                     title={format!("race another {} lane, to set other parameters", spec.meta().label)}
                     aria-label={format!("add another {} lane", spec.meta().label)}>{ "+" }</button>
                 <button type="button" class="remove-lane" onclick={remove} disabled={alone}
+                    aria-describedby={alone.then_some("lanes-one")}
                     aria-label={format!("remove lane {} ({label})", lane + 1)}>{ "×" }</button>
             </span>
         </li>

@@ -43,13 +43,16 @@ pub fn LoadField(props: &LabControlsProps) -> Html {
             <label for="field-load"><span {title}>{ name }</span></label>
             <div class="load-row">
                 <input type="range" id="load-slider" min="0.05" max={max.to_string()} step={step.to_string()}
-                    value={load.to_string()} list="load-marks" onchange={slide} aria-label={format!("{name} slider")} />
+                    value={load.to_string()} list={(!props.asking).then_some("load-marks")} onchange={slide}
+                    aria-label={format!("{name} slider")} />
                 <KeyField name="load" label="" kind="text" lab={props.lab.clone()} dispatch={props.dispatch.clone()} />
             </div>
-            <datalist id="load-marks">
-                { for props.marks.iter().map(|m| html! { <option value={m.load.to_string()} label={m.label.clone()} /> }) }
-            </datalist>
-            <p class="hint">{ marks.join(" · ") }</p>
+            if !props.asking {
+                <datalist id="load-marks">
+                    { for props.marks.iter().map(|m| html! { <option value={m.load.to_string()} label={m.label.clone()} /> }) }
+                </datalist>
+                <p class="hint">{ marks.join(" · ") }</p>
+            }
         </div>
     }
 }

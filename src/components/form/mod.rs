@@ -43,6 +43,10 @@ pub struct LabControlsProps {
     pub lab: Rc<Lab>,
     pub dispatch: Callback<Action>,
     pub marks: Rc<[LoadMark]>,
+    /// A tour's question waits for the run: the preset menu names figures only, and the load
+    /// slider shows no marks (their titles and the theory's loads would tell the answer).
+    #[prop_or_default]
+    pub asking: bool,
 }
 
 /// Policies and every scenario key the model's table puts in the form (the preset is picked in
@@ -85,7 +89,8 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
                 <div class="fields">
                     { for compact.map(|k| match k.input {
                         Input::Load => html! {
-                            <LoadField lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()} />
+                            <LoadField lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()}
+                                asking={props.asking} />
                         },
                         _ => field(k),
                     }) }

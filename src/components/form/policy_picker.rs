@@ -30,7 +30,8 @@ pub fn PolicyPicker(props: &LabControlsProps) -> Html {
                     html! {
                         <label class="check" title={meta.summary}>
                             <input type="checkbox" name="policy" value={meta.name} {checked}
-                                disabled={full && !checked} onchange={toggle} />
+                                disabled={full && !checked} onchange={toggle}
+                                aria-describedby={(full && !checked).then_some("lanes-full")} />
                             // A long name may break after its "+" (DRA+Preemption) in a narrow column.
                             <span>{ for label.split_inclusive('+').map(|part| html! { <>{ part }<wbr /></> }) }</span>
                         </label>
@@ -42,6 +43,14 @@ pub fn PolicyPicker(props: &LabControlsProps) -> Html {
                     <LaneRow key={spec.to_string()} {lane} lab={props.lab.clone()} dispatch={props.dispatch.clone()} />
                 }) }
             </ol>
+            // Why a control is greyed out: a disabled control says nothing by itself.
+            if full {
+                <p class="hint" id="lanes-full">{ format!("{MAX_POLICIES} lanes race, the most the page runs side by \
+                    side: remove one (×) to add another.") }</p>
+            }
+            if chosen.len() == 1 {
+                <p class="hint" id="lanes-one">{ "One lane races: a race needs at least one, so it cannot be removed." }</p>
+            }
             <Notice lab={props.lab.clone()} field="policy" />
         </fieldset>
     }

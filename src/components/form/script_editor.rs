@@ -53,8 +53,54 @@ pub fn ScriptEditor(props: &ScriptEditorProps) -> Html {
         });
     }
     // The core's verdict on the text as it stands: compiled, `fn schedule(ctx)` defined, and
-    // top-level code run under the limits.
-    let problems = script::check(&text);
+    // top-level code run under the limits and the budget (at most a tenth of a second or so,
+    // once per text, not on every render). Its messages come escaped from the core.
+    let problems = use_memo((*text).clone(), |text| script::check(text));
+    // Tab indents, as in code editors; Escape and then Tab leaves the text area (the way out
+    // of CodeMirror and Monaco on the web), and a second Escape closes the dialog. Said in the
+    // live region, since nothing else shows the change.
+    let tab_leaves = use_state_eq(|| false);
+    let gutter = use_node_ref();
+    let on_area_keys = {
+        let (text, tab_leaves) = (text.clone(), tab_leaves.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            let Some(area) = e.target().and_then(|t| t.dyn_into::<HtmlTextAreaElement>().ok()) else { return };
+            match e.key().as_str() {
+                "Escape" if !*tab_leaves => {
+                    // Not the dialog's Escape yet: this one lets Tab out.
+                    e.prevent_default();
+                    e.stop_propagation();
+                    tab_leaves.set(true);
+                }
+                "Tab" if !*tab_leaves && !e.ctrl_key() && !e.alt_key() && !e.meta_key() => {
+                    e.prevent_default();
+                    e.stop_propagation();
+                    if let Some((value, start, end)) = indent(&area, e.shift_key()) {
+                        area.set_value(&value);
+                        let _ = area.set_selection_range(start, end);
+                        text.set(value);
+                    }
+                }
+                "Tab" | "Shift" => {}
+                _ => tab_leaves.set(false),
+            }
+        })
+    };
+    let on_blur = {
+        let tab_leaves = tab_leaves.clone();
+        Callback::from(move |_: FocusEvent| tab_leaves.set(false))
+    };
+    // The line numbers follow the text area's scrolling.
+    let on_scroll = {
+        let gutter = gutter.clone();
+        Callback::from(move |e: Event| {
+            let area = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+            if let (Some(area), Some(gutter)) = (area, gutter.cast::<web_sys::HtmlElement>()) {
+                gutter.set_scroll_top(area.scroll_top());
+            }
+        })
+    };
+    let line_count = text.split('\n').count();
     let oninput = {
         let text = text.clone();
         Callback::from(move |e: InputEvent| {
@@ -131,21 +177,90 @@ pub fn ScriptEditor(props: &ScriptEditorProps) -> Html {
                 <label for="script-source" class="script-label">
                     { format!("Script: define fn schedule(ctx); at most {} bytes", script::MAX_SOURCE_BYTES) }
                 </label>
-                <textarea id="script-source" ref={area} value={(*text).clone()} {oninput} rows="18" cols="72"
-                    spellcheck="false" autocomplete="off" aria-describedby="script-status" />
-                <div aria-live="polite">{ status }</div>
+                <p class="hint" id="script-keys">{ "Tab indents and Shift+Tab outdents; Escape, then Tab, leaves the \
+                    script; Escape twice closes the editor." }</p>
+                <div class="script-code">
+                    // The numbers are for the eye: a screen reader has the line in the status's
+                    // "Go to line" and in its own line reading.
+                    <pre class="script-gutter" ref={gutter} aria-hidden="true">
+                        { (1..=line_count).map(|n| n.to_string()).collect::<Vec<_>>().join("\n") }
+                    </pre>
+                    <textarea id="script-source" ref={area} value={(*text).clone()} {oninput} rows="18" cols="72"
+                        spellcheck="false" autocomplete="off" aria-describedby="script-status script-keys"
+                        onkeydown={on_area_keys} onblur={on_blur} onscroll={on_scroll} />
+                </div>
+                <div aria-live="polite">
+                    if *tab_leaves {
+                        <p id="script-tab-mode" class="hint">{ "Tab now moves the focus out of the script; Escape again closes the editor." }</p>
+                    }
+                    { status }
+                </div>
                 <details class="script-context">
                     <summary>{ "What ctx holds" }</summary>
                     <pre>{ props.scripting.context }</pre>
                 </details>
                 <p class="script-buttons">
                     <button type="button" id="script-apply" class="primary" onclick={apply}
-                        disabled={!problems.is_empty()}>{ "Apply" }</button>
+                        disabled={!problems.is_empty()} aria-describedby="script-status">{ "Apply" }</button>
                     <button type="button" id="script-cancel" onclick={close}>{ "Cancel" }</button>
                 </p>
             </div>
         </div>
     }
+}
+
+/// One indent step: what Tab inserts, and Shift+Tab takes from a line's start.
+const INDENT: &str = "    ";
+
+/// The text area's text with its selection indented (Tab) or outdented (Shift+Tab), and the
+/// selection after it (UTF-16 offsets). Tab with nothing selected inserts one step at the caret.
+fn indent(area: &HtmlTextAreaElement, outdent: bool) -> Option<(String, u32, u32)> {
+    let value: Vec<u16> = area.value().encode_utf16().collect();
+    let (start, end) = (area.selection_start().ok()?? as usize, area.selection_end().ok()?? as usize);
+    let (edited, start, end) = indent_units(&value, start.min(value.len()), end.min(value.len()), outdent);
+    Some((String::from_utf16_lossy(&edited), start as u32, end as u32))
+}
+
+/// [`indent`] on the text as UTF-16 units: the new text and selection.
+fn indent_units(value: &[u16], start: usize, end: usize, outdent: bool) -> (Vec<u16>, usize, usize) {
+    let step: Vec<u16> = INDENT.encode_utf16().collect();
+    let newline = u16::from(b'\n');
+    if !outdent && start == end {
+        let mut edited = value[..start].to_vec();
+        edited.extend(&step);
+        edited.extend(&value[start..]);
+        return (edited, start + step.len(), start + step.len());
+    }
+    // Every line the selection touches.
+    let first = value[..start].iter().rposition(|&c| c == newline).map_or(0, |i| i + 1);
+    let (mut edited, mut new_start, mut new_end) = (value[..first].to_vec(), start, end);
+    let (mut at, last) = (first, end.max(start));
+    for line in value[first..].split(|&c| c == newline) {
+        let line_start = at;
+        at += line.len() + 1;
+        // A selection that ends at a line's start leaves that line be.
+        let touched = line_start <= last && !(line_start == last && last > start && line_start > first);
+        if !touched {
+            edited.extend(line);
+        } else if outdent {
+            let spaces = line.iter().take(step.len()).take_while(|&&c| c == u16::from(b' ')).count();
+            edited.extend(&line[spaces..]);
+            if line_start <= start {
+                new_start -= spaces.min(start - line_start);
+            }
+            new_end -= spaces.min(end - line_start);
+        } else {
+            edited.extend(&step);
+            edited.extend(line);
+            if line_start <= start {
+                new_start += step.len();
+            }
+            new_end += step.len();
+        }
+        edited.push(newline);
+    }
+    edited.pop();
+    (edited, new_start, new_end)
 }
 
 /// The UTF-16 offsets (what a text area's selection counts) of line `line` (from 1) of `text`.
@@ -163,7 +278,25 @@ fn line_span(text: &str, line: usize) -> (usize, usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::line_span;
+    use super::{indent_units, line_span};
+
+    fn units(text: &str) -> Vec<u16> {
+        text.encode_utf16().collect()
+    }
+
+    #[test]
+    fn tab_indents_the_caret_or_the_lines_selected_and_shift_tab_outdents() {
+        let text = "a\n  b\nc";
+        // The caret after "a": four spaces there.
+        let (edited, s, e) = indent_units(&units(text), 1, 1, false);
+        assert_eq!((String::from_utf16_lossy(&edited), s, e), ("a    \n  b\nc".into(), 5, 5));
+        // "a" to "b" selected: both lines indented, the selection grows with them.
+        let (edited, s, e) = indent_units(&units(text), 0, 5, false);
+        assert_eq!((String::from_utf16_lossy(&edited), s, e), ("    a\n      b\nc".into(), 4, 13));
+        // Shift+Tab on line 2: its two spaces go.
+        let (edited, s, e) = indent_units(&units(text), 4, 4, true);
+        assert_eq!((String::from_utf16_lossy(&edited), s, e), ("a\nb\nc".into(), 2, 2));
+    }
 
     #[test]
     fn a_line_is_found_by_its_number_in_utf16_units() {

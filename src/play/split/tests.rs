@@ -3,6 +3,7 @@
 //! with one [`Player`] of every lane.
 
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 use super::*;
 use crate::play::player::Player;
@@ -31,6 +32,10 @@ struct Split {
     clock: f64,
     /// Whether the page draws what it shows (a hidden tab does not).
     drawing: bool,
+    /// Each part's lanes (the whole race's indices), and each lane's cost per slot the parts
+    /// say they measured, if they say any (the players here run on a clock that stands still).
+    lanes: Vec<Vec<usize>>,
+    costs: Option<Vec<f64>>,
 }
 
 impl Split {
@@ -51,6 +56,8 @@ impl Split {
             shown: Vec::new(),
             clock: 0.0,
             drawing: true,
+            lanes: parts.iter().map(|p| p.lanes.clone()).collect(),
+            costs: None,
         };
         // Every worker sends its race's first snapshot.
         for k in 0..n {
@@ -61,7 +68,10 @@ impl Split {
     }
 
     fn send_snapshot(&mut self, k: usize) {
-        let snapshot = Snapshot::from_bytes(&self.players[k].snapshot().to_bytes().unwrap()).unwrap();
+        let mut snapshot = Snapshot::from_bytes(&self.players[k].snapshot().to_bytes().unwrap()).unwrap();
+        if let Some(costs) = &self.costs {
+            snapshot.costs = self.lanes[k].iter().map(|&l| costs[l]).collect();
+        }
         self.inbox.push_back((k, snapshot, std::mem::take(&mut self.starved[k]), self.answered[k]));
     }
 
@@ -77,6 +87,14 @@ impl Split {
                 }
                 ToPart::Marks(marks) => self.marks[k] = marks.into(),
                 ToPart::More(more) => self.marks[k].extend(more),
+                ToPart::Become { part, answered } => {
+                    let n = self.players.len() as u64;
+                    self.players[k] = Player::part(Rc::new(part.setup.clone()), Speed::Max, n);
+                    self.lanes[k] = part.lanes.clone();
+                    self.marks[k].clear();
+                    self.answered[k] = answered;
+                    self.send_snapshot(k);
+                }
             }
         }
     }
@@ -190,7 +208,7 @@ fn lanes_are_split_evenly_in_order() {
     let s = setup("pgrr-a1", &["vqs", "bf-js", "bf-j", "vqs:j=3"], &[]);
     let parts = split(&s, 3);
     let lanes: Vec<_> = parts.iter().map(|p| p.lanes.clone()).collect();
-    assert_eq!(lanes, [0..1, 1..2, 2..4]);
+    assert_eq!(lanes, [vec![0], vec![1], vec![2, 3]]);
     let names: Vec<Vec<String>> =
         parts.iter().map(|p| p.setup.policies.iter().map(|q| q.to_string()).collect()).collect();
     assert_eq!(names, [vec!["vqs"], vec!["bf-js"], vec!["bf-j", "vqs:j=3"]]);
@@ -352,11 +370,12 @@ fn commands_wait_for_the_parts_to_meet() {
     let (shown, out) = lockstep.arrived(0, players[0].snapshot(), false, 2, 3.0);
     assert_eq!(shown.map(|s| s.slot), Some(40));
     assert_eq!(out, [(0, ToPart::Do(Command::Step)), (1, ToPart::Do(Command::Step))]);
-    // The speed never waits, and a focus is each part's own lane.
+    // The speed never waits, and a focus is each part's own lane (its first where it does not
+    // hold the lane).
     assert_eq!(
         lockstep.command(Command::Focus(1)),
         [
-            (0, ToPart::Do(Command::Focus(1))),
+            (0, ToPart::Do(Command::Focus(0))),
             (1, ToPart::Do(Command::Focus(0))),
             (0, ToPart::Marks(vec![])),
             (1, ToPart::Marks(vec![]))

@@ -161,7 +161,11 @@ impl RaceWorker {
         let id = NEXT_RACE.with(|n| n.replace(n.get() + 1));
         let parts = split(setup, workers.len());
         let workers: Vec<_> = workers.iter().take(parts.len()).cloned().collect();
-        let lockstep = (parts.len() > 1).then(|| RefCell::new(Lockstep::new(&parts)));
+        let lockstep = (parts.len() > 1).then(|| {
+            let mut lockstep = Lockstep::new(&parts);
+            lockstep.set_speed(speed);
+            RefCell::new(lockstep)
+        });
         let race = Rc::new(RemoteRace {
             id,
             workers: workers.clone(),
@@ -171,6 +175,7 @@ impl RaceWorker {
             requested: Cell::new(None),
             playing: Cell::new(false),
             idle_frames: Cell::new(0),
+            speed: Cell::new(speed),
             meter: RefCell::new(DrawMeter::default()),
             listener: Box::new(listener),
         });
@@ -276,6 +281,8 @@ pub struct RemoteRace {
     /// since the last snapshot came ([`RemoteRace::frame_fired`]).
     playing: Cell<bool>,
     idle_frames: Cell<u32>,
+    /// The speed last set, for a part rebuilt with other lanes ([`ToPart::Become`]).
+    speed: Cell<Speed>,
     meter: RefCell<DrawMeter>,
     listener: Box<dyn Listener>,
 }
@@ -283,6 +290,9 @@ pub struct RemoteRace {
 impl RemoteRace {
     /// Sends `command` to the workers.
     pub fn command(&self, command: Command) {
+        if let Command::Speed(speed) = command {
+            self.speed.set(speed);
+        }
         match &self.lockstep {
             Some(lockstep) => {
                 let out = lockstep.borrow_mut().command(command);
@@ -308,6 +318,10 @@ impl RemoteRace {
             }
             ToPart::Marks(marks) => serde_json::json!({ "race": self.id, "marks": marks }),
             ToPart::More(more) => serde_json::json!({ "race": self.id, "more": more }),
+            ToPart::Become { part, answered } => serde_json::json!({
+                "race": self.id, "link": link_of(&part.setup), "parts": self.workers.len(), "answered": answered,
+                "speed": serde_json::to_value(self.speed.get()).unwrap_or_default().to_string(),
+            }),
         };
         if let Err(e) = worker.post(&message.to_string()) {
             self.listener.failed(e);

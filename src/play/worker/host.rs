@@ -75,6 +75,11 @@ impl RaceHost {
         self.player.paced()
     }
 
+    /// Whether playing at a set speed is behind it (the worker plays on at once).
+    pub fn behind(&self) -> bool {
+        self.player.behind()
+    }
+
     /// Plays for up to `budget_ms` of wall time.
     pub fn work(&mut self, budget_ms: f64) {
         self.player.set_limit(None);

@@ -16,7 +16,9 @@
 //! * `{trace: [{name, blob}, …]}` (an object): the files of a trace the page is reading, for
 //!   the worker's own library (every worker gets them);
 //! * `{"race": N, "link": QUERY, "speed": SPEED, "parts": K}`: play race N from now on (with
-//!   K above 1, one of K parts of a split race: QUERY names that part's policies);
+//!   K above 1, one of K parts of a split race: QUERY names that part's policies; with
+//!   `"answered": A`, the same race's part rebuilt with other lanes, whose count of commands
+//!   carried out goes on from A);
 //! * `{"race": N, "do": COMMAND}`: a [`Command`](crate::play::player::Command) for race N;
 //! * `{"race": N, "drawn": true}`: the page has taken race N's last snapshot;
 //! * `{"race": N, "marks": [SLOT, …]}`, `{"race": N, "more": [SLOT, …]}`: a part's marks, the

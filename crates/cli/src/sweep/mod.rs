@@ -30,9 +30,13 @@ use crate::setup::{Resolved, resolve};
 
 pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
     let resolved = resolve(&args.scenario)?;
-    if let Some(note) = crate::setup::trace_reps_note(&args.scenario, args.reps) {
+    // The core says how many replications a sweep makes unless told (one for a trace file).
+    let (default_reps, reps_note) = SweepPlan::default_reps(&resolved.setup);
+    let reps = args.reps.unwrap_or(default_reps);
+    if let Some(note) = crate::setup::trace_reps_note(&args.scenario, reps) {
         eprintln!("{note}");
     }
+
     for note in &resolved.replay_notes {
         eprintln!("note: {note}");
     }
@@ -48,7 +52,15 @@ pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
         }
         return theory::command(setup, args.load.as_deref(), grid, &args.out, out);
     }
-    let plan = plan(&resolved, args)?;
+    let plan = plan(&resolved, args, reps)?;
+    // What the sweep chose for itself, said with its table (on stderr when stdout is a script).
+    let notes = plan.grid_note().into_iter().chain(reps_note.filter(|_| args.reps.is_none()).map(String::from));
+    for note in notes {
+        match args.emit.kind {
+            Some(_) => eprintln!("note: {note}"),
+            None => writeln!(out, "({note})")?,
+        }
+    }
     if let Some(kind) = args.emit.kind {
         return shards::emit(args, &plan, kind, out);
     }
@@ -63,7 +75,7 @@ pub fn command(args: &SweepArgs, out: &mut dyn Write) -> Result<()> {
 
 /// The sweep's plan: the axis and grid from the flags (`--load`, `--servers`) or the preset's,
 /// checked by the scenario's keys; errors name the flag.
-fn plan(resolved: &Resolved, args: &SweepArgs) -> Result<SweepPlan> {
+fn plan(resolved: &Resolved, args: &SweepArgs, reps: u64) -> Result<SweepPlan> {
     let (axis, grid, flag) = match (&args.load, &args.servers) {
         (Some(_), Some(_)) => bail!("--load, --servers: a sweep has one axis; give one of them"),
         (Some(loads), None) => (Some("load"), Some(loads.as_str()), "--load"),
@@ -80,7 +92,7 @@ fn plan(resolved: &Resolved, args: &SweepArgs) -> Result<SweepPlan> {
         let flag = if key == "servers" { "--servers" } else { "--load" };
         bail!("--set {key}: a sweep sets {key} itself; give the grid with {flag} A,B,...");
     }
-    SweepPlan::new(&resolved.setup, axis, grid, args.reps).map_err(|e: ConfigError| match e.key.as_str() {
+    SweepPlan::new(&resolved.setup, axis, grid, reps).map_err(|e: ConfigError| match e.key.as_str() {
         REPS_KEY => anyhow!("--reps: {}", e.message),
         "sweep" => anyhow!("{}", e.message),
         key if Some(key) == axis => anyhow!("{flag}: {key}: {}", e.message),

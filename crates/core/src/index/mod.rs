@@ -11,6 +11,7 @@ mod length_buckets;
 mod min_tree;
 mod prefetch;
 mod size_order;
+mod sum_tree;
 
 pub use fifo_index::FifoIndex;
 pub use grouped_ids::GroupedIds;
@@ -19,3 +20,4 @@ pub use length_buckets::LengthBuckets;
 pub use min_tree::{MaxTree, MinTree};
 pub use prefetch::prefetch;
 pub use size_order::SizeOrder;
+pub use sum_tree::SumTree;

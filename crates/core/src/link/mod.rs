@@ -98,10 +98,14 @@ pub fn decode_link(input: &str) -> (Link, Vec<ConfigError>) {
     let mut scenario = chosen.scenario.clone();
     let mut applied: Vec<&str> = Vec::new();
     let mut page_pairs = Vec::new();
+    let mut trace = None;
+    let replays = scenario.info().replay.is_some();
     for (key, value) in &pairs {
         match key.as_str() {
             "preset" | "policy" => {}
             k if is_page_key(k) => page_pairs.push((key.clone(), value.clone())),
+            // A trace replays once the other keys are set, as a dropped file does (below).
+            k if k == crate::trace::KEY && replays => trace = Some(value.as_str()),
             k => match scenario.set(k, value) {
                 Ok(()) => {
                     applied.retain(|a| *a != k);
@@ -111,24 +115,54 @@ pub fn decode_link(input: &str) -> (Link, Vec<ConfigError>) {
             },
         }
     }
+    // A log named by its fingerprint replays as a dropped file does: on its machine at 1/β = 1
+    // with a horizon covering its arrivals, unless the link gives them (RES-91).
+    if let Some(name) = trace {
+        let result = match scenario.named_trace(name) {
+            Ok(Some(shared)) => scenario.replay(&shared, &applied, &chosen.scenario).map(drop),
+            Ok(None) => scenario.set(crate::trace::KEY, name),
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(()) => applied.push(crate::trace::KEY),
+            Err(e) => errors.push(e),
+        }
+    }
     // A link that only shortens the run keeps the preset's warm-up fraction, as `--horizon`.
     if let Err(e) = scenario.follow(&chosen.scenario, &chosen.scenario, &applied) {
         errors.push(e);
     }
-    // Relations between keys: revert the key the error names if the link set it, otherwise
-    // the related key the link set last, until the scenario is valid.
+    // Relations between keys: revert the key the error names if the link set it; otherwise
+    // the key the link set whose own value brings the error (`cores=3` on msfq-d2 is refused
+    // under `classes`), else the related key the link set last; until the scenario is valid.
+    // Each error is said once, and the link's other keys stay.
     while let Err(e) = scenario.validate() {
-        errors.push(e.clone());
+        let reverted = |key: &str| {
+            let mut trial = scenario.clone();
+            let original = chosen.scenario.get(key).expect("a known key");
+            trial.set(key, &original).is_ok() && trial.validate().err().as_ref() != Some(&e)
+        };
         let culprit = if applied.contains(&e.key.as_str()) {
-            e.key.clone()
+            Some(e.key.clone())
         } else {
-            match applied.iter().rev().find(|k| RELATED.contains(k)) {
-                Some(k) => k.to_string(),
-                None => {
-                    scenario = chosen.scenario.clone();
-                    break;
-                }
-            }
+            applied
+                .iter()
+                .rev()
+                .find(|k| reverted(k))
+                .or_else(|| applied.iter().rev().find(|k| RELATED.contains(k)))
+                .map(|k| k.to_string())
+        };
+        // Said under the key the link gave, with the relation it broke.
+        let said = match &culprit {
+            Some(k) if *k != e.key => ConfigError::new(k.clone(), format!("{}: {}", e.key, e.message)),
+            _ => e.clone(),
+        };
+        if !errors.contains(&said) {
+            errors.push(said);
+        }
+        let Some(culprit) = culprit else {
+            scenario = chosen.scenario.clone();
+            break;
         };
         let original = chosen.scenario.get(&culprit).expect("a known key");
         scenario.set(&culprit, &original).expect("preset values are valid");
@@ -186,7 +220,7 @@ pub fn encode_link(preset: &Preset, policies: &[PolicySpec], scenario: &Scenario
         ("policy", policies.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(",")),
         ("seed", scenario.seed().to_string()),
     ];
-    pairs.extend(scenario.overrides_from(&preset.scenario).into_iter().filter(|(k, _)| *k != "seed"));
+    pairs.extend(scenario.link_overrides(&preset.scenario).into_iter().filter(|(k, _)| *k != "seed"));
     pairs.extend(page.pairs());
     pairs.iter().map(|(k, v)| format!("{}={}", escape(k), escape(v))).collect::<Vec<_>>().join("&")
 }
@@ -201,7 +235,7 @@ pub fn run_command(preset: &Preset, policies: &[PolicySpec], scenario: &Scenario
         args.extend(["--policy".into(), policies.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(",")]);
     }
     args.extend(["--seed".into(), scenario.seed().to_string()]);
-    for (key, value) in scenario.overrides_from(&preset.scenario).into_iter().filter(|(k, _)| *k != "seed") {
+    for (key, value) in scenario.link_overrides(&preset.scenario).into_iter().filter(|(k, _)| *k != "seed") {
         args.extend(["--set".into(), format!("{key}={value}")]);
     }
     args.iter().map(|a| shell_quote(a)).collect::<Vec<_>>().join(" ")
@@ -316,6 +350,16 @@ mod tests {
         assert_eq!(errors.len(), 8, "one per threshold of the preset: {errors:?}");
         assert_eq!(link.policies, vec![PolicySpec::parse("fcfs").unwrap()]);
         assert!(!link.named_policies);
+        // A key refused under another's name (`cores` under `classes`) is the one reverted,
+        // said once; the link's other keys stay.
+        let (link, errors) = decode_link("preset=msfq-d2&cores=3&horizon=105&seed=411");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].key, "cores");
+        assert!(errors[0].message.starts_with("classes: a class needs 32 cores"), "{errors:?}");
+        assert_eq!(
+            (link.scenario.get("cores").unwrap(), link.scenario.horizon(), link.scenario.seed()),
+            ("32".into(), 105, 411)
+        );
         let (_, errors) = decode_link("preset=nope");
         assert_eq!(errors[0].key, "preset");
         let (link, errors) = decode_link("");

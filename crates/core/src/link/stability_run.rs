@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 use crate::ConfigError;
 use crate::keys::LOAD;
 use crate::page::PageSettings;
-use crate::report::run;
 use crate::scenario::Setup;
 use crate::stability::{Finder, Growth, Round};
 use crate::sweep::point;
@@ -55,8 +54,7 @@ impl RunTask {
         let setup = Setup { preset: link.preset, scenario: link.scenario, policies: link.policies };
         let policy = setup.policies.first().ok_or("the task's link names no policy")?;
         let scenario = point(&setup, LOAD, self.load, self.seed).map_err(|e| e.to_string())?;
-        let outcome = run(setup.preset.id, &scenario, policy).map_err(|e| e.to_string())?;
-        Ok(crate::stability::growth(&outcome))
+        crate::stability::measure(setup.preset.id, &scenario, policy).map_err(|e| e.to_string())
     }
 }
 

@@ -1,4 +1,7 @@
 //! JSON has no NaN or infinity: these serialise them as `null` and read `null` back.
+//!
+//! Each writes an `Option` and reads one, so that formats that are not self-describing (postcard,
+//! which carries the page's snapshots to and from its workers) read back what was written.
 
 /// Serialises NaN as `null` and reads `null` back as NaN.
 pub(crate) mod nan_as_null {

@@ -75,7 +75,8 @@ pub const ERROR_BUDGET: f64 = 0.05;
 /// The test in a sentence, for tables, captions and tooltips.
 pub const VERDICT_RULE: &str = "stable: the queue keeps less than 0.5% of the arrivals (its growth over the second half of \
      the run so far, with confidence); not stable: it keeps more and does not slow down; a decided verdict is wrong \
-     with probability at most 5% over the whole run under the test's model";
+     with probability at most 5% over the whole run under the test's model. It speaks of this run: a queue that \
+     settles only after its horizon is judged on the growth it showed (docs/stability.md, False verdicts)";
 
 /// The three answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

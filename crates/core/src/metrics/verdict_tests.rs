@@ -68,3 +68,21 @@ fn judgements_explain_themselves() {
     waiting.next = 1000.0;
     assert!(waiting.explain("slot").ends_with("next look at slot 1\u{202f}000"), "{}", waiting.explain("slot"));
 }
+
+#[test]
+fn a_judgement_reads_back_what_it_wrote_in_json_and_in_postcard() {
+    // postcard (the page's workers' snapshots) is not self-describing: a finite number written
+    // bare and read as an Option once broke every snapshot that held a verdict.
+    let judgement = judge(&runs(0.02, &[0.02, 0.021, 0.019, 0.02]), 0.05);
+    let before = Judgement::before(0, f64::NAN);
+    for j in [judgement, before] {
+        let bytes = postcard::to_allocvec(&j).unwrap();
+        assert_eq!(postcard::from_bytes::<Judgement>(&bytes).unwrap(), j);
+        let json = serde_json::to_string(&j).unwrap();
+        assert_eq!(serde_json::from_str::<Judgement>(&json).unwrap(), j, "{json}");
+    }
+    let growth = Growth { first: 0.1, second: f64::NAN, se: 0.01, df: 8, level: f64::INFINITY };
+    let back: Growth = postcard::from_bytes(&postcard::to_allocvec(&growth).unwrap()).unwrap();
+    assert_eq!((back.first, back.se, back.df), (0.1, 0.01, 8));
+    assert!(back.second.is_nan() && back.level.is_nan());
+}

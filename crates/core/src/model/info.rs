@@ -55,6 +55,10 @@ pub struct Replay {
     pub knob: LoadKnob,
     /// Keys whose values come from the file while it replays (they leave the page's form).
     pub replaces: &'static [&'static str],
+    /// Keys the file sets when it starts replaying, unless the user set them (an SWF log's
+    /// machine: MSFQ's cores). A link of a replay always carries them, with the scaling and
+    /// the horizon, so that it replays to the digit whatever the preset says (RES-91).
+    pub machine: &'static [&'static str],
 }
 
 /// A case `packlab bench` times: a preset with some keys set and its policies, after an

@@ -174,9 +174,17 @@ pub trait Model: Sized + 'static {
         Self::POLICIES.iter().find(|p| p.meta.name == spec.name())
     }
 
+    /// The registry entry of `spec` if it is one of this model's policies with parameters it
+    /// takes (a spec of a shared name, `script:f=log`, may carry another model's parameters).
+    fn policy_of(spec: &PolicySpec) -> Result<&'static Policy<Self>, ConfigError> {
+        let policy = Self::policy(spec).ok_or_else(|| wrong_model::<Self>(spec))?;
+        spec.check_params(policy.meta.params, Self::INFO.name)?;
+        Ok(policy)
+    }
+
     /// Checks that `spec` is one of this model's policies and fits `scenario`.
     fn check_policy(scenario: &Self::Scenario, spec: &PolicySpec) -> Result<(), ConfigError> {
-        let policy = Self::policy(spec).ok_or_else(|| wrong_model::<Self>(spec))?;
+        let policy = Self::policy_of(spec)?;
         match policy.check {
             Some(check) => check(spec, scenario),
             None => (policy.build)(spec, &Self::context(scenario, 2)?).map(drop),
@@ -241,7 +249,7 @@ pub fn queue_trajectory(time: TimeUnit, warmup: u64) -> Trajectory {
 
 /// A run of `spec` on `scenario`, at time 0.
 pub fn start<M: Model>(scenario: &M::Scenario, spec: &PolicySpec, watch: Watch) -> Result<M::Run, RunError> {
-    let policy = M::policy(spec).ok_or_else(|| wrong_model::<M>(spec))?;
+    let policy = M::policy_of(spec)?;
     let context = M::context(scenario, watch.max_points)?;
     let built = (policy.build)(spec, &context)?;
     M::start(scenario, spec, context, built, watch)

@@ -43,8 +43,8 @@ pub enum ParamKind {
     ScenarioInt { range: &'static str },
     /// One of these words.
     Choice(&'static [&'static str]),
-    /// Text with its own parser, which returns the canonical form or `None`.
-    Text { range: &'static str, parse: fn(&str) -> Option<String> },
+    /// Text with its own parser, which returns the canonical form or what is wrong with it.
+    Text { range: &'static str, parse: fn(&str) -> Result<String, String> },
 }
 
 impl Param {
@@ -64,7 +64,7 @@ impl Param {
     pub const fn text(
         key: &'static str,
         range: &'static str,
-        parse: fn(&str) -> Option<String>,
+        parse: fn(&str) -> Result<String, String>,
         help: &'static str,
     ) -> Self {
         Self::new(key, ParamKind::Text { range, parse }, help)
@@ -107,14 +107,16 @@ impl Param {
         }
     }
 
-    /// The canonical text of `value`, or `None` if the parameter does not take it.
-    fn canonical(&self, value: &str) -> Option<String> {
+    /// The canonical text of `value`, or what is wrong with it beyond its range (empty when
+    /// the range says it all).
+    fn canonical(&self, value: &str) -> Result<String, String> {
+        let within = |v: Option<String>| v.ok_or_else(String::new);
         match self.kind {
             ParamKind::Int { lo, hi } => {
-                value.parse::<u64>().ok().filter(|v| (lo..=hi).contains(v)).map(|v| v.to_string())
+                within(value.parse::<u64>().ok().filter(|v| (lo..=hi).contains(v)).map(|v| v.to_string()))
             }
-            ParamKind::ScenarioInt { .. } => value.parse::<u32>().ok().map(|v| v.to_string()),
-            ParamKind::Choice(options) => options.iter().find(|o| **o == value).map(|o| o.to_string()),
+            ParamKind::ScenarioInt { .. } => within(value.parse::<u32>().ok().map(|v| v.to_string())),
+            ParamKind::Choice(options) => within(options.iter().find(|o| **o == value).map(|o| o.to_string())),
             ParamKind::Text { parse, .. } => parse(value),
         }
     }
@@ -245,9 +247,14 @@ impl PolicySpec {
                     format!("{name} has no parameter '{key}'; it takes {}", names.join(", "))
                 }));
             };
-            let canonical = param
-                .canonical(value)
-                .ok_or_else(|| err(format!("{name}: {key} must be {} (got '{value}')", param.range())))?;
+            let canonical = param.canonical(value).map_err(|why| {
+                err(if why.is_empty() {
+                    format!("{name}: {key} must be {} (got '{value}')", param.range())
+                } else {
+                    // What is wrong first: the range of a text parameter does not say it.
+                    format!("{name}: {key}: {why}; it must be {} (got '{value}')", param.range())
+                })
+            })?;
             self.params.retain(|(k, _)| *k != param.key);
             if param.default != Some(canonical.as_str()) {
                 self.params.push((param.key, canonical));
@@ -274,6 +281,23 @@ impl PolicySpec {
     /// The model the policy belongs to.
     pub fn model(&self) -> &'static ModelInfo {
         self.model
+    }
+
+    /// Checks that every given parameter is one of `params` (those of the same policy name in
+    /// model `model`): a shared name's spec is parsed with the parameters of whichever model
+    /// takes them, and only then meets a scenario.
+    pub fn check_params(&self, params: &[Param], model: &str) -> Result<(), ConfigError> {
+        match self.params.iter().find(|(k, _)| !params.iter().any(|p| p.key == *k)) {
+            None => Ok(()),
+            Some((key, _)) => {
+                let names: Vec<_> = params.iter().map(|p| p.key).collect();
+                Err(self.error(format!(
+                    "{model}'s {} has no parameter '{key}'; it takes {}",
+                    self.meta.name,
+                    if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                )))
+            }
+        }
     }
 
     /// A given parameter's canonical value.

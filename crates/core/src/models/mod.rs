@@ -359,9 +359,32 @@ pub fn find_policy(name: &str) -> Option<(&'static ModelInfo, &'static PolicyMet
 }
 
 impl PolicySpec {
-    /// Parses a spec (`vqs:j=7:ties=random`); the name may be any model's policy.
+    /// Parses a spec (`vqs:j=7:ties=random`); the name may be any model's policy. A name
+    /// several models share (`script`) is parsed with the parameters of the first of them
+    /// that takes those given (`script:f=log` is GH-RA's); when none does, the error is that
+    /// of the one knowing most of the keys given.
     pub fn parse(text: &str) -> Result<Self, ConfigError> {
-        PolicySpec::parse_with(text, find_policy, || all_policies().map(|(_, p)| p.name).collect())
+        let known = || all_policies().map(|(_, p)| p.name).collect();
+        let name = text.trim().split(':').next().unwrap_or("").trim();
+        let sharing: Vec<_> = all_policies().filter(|(_, p)| p.name == name).collect();
+        if sharing.len() < 2 {
+            return PolicySpec::parse_with(text, find_policy, known);
+        }
+        let keys: Vec<&str> =
+            text.trim().split(':').skip(1).filter_map(|part| part.split_once('=').map(|(k, _)| k.trim())).collect();
+        let mut best: Option<(usize, ConfigError)> = None;
+        for (model, meta) in sharing {
+            match PolicySpec::parse_with(text, |_| Some((model, meta)), known) {
+                Ok(spec) => return Ok(spec),
+                Err(e) => {
+                    let knows = keys.iter().filter(|k| meta.params.iter().any(|p| p.key == **k)).count();
+                    if best.as_ref().is_none_or(|(most, _)| knows > *most) {
+                        best = Some((knows, e));
+                    }
+                }
+            }
+        }
+        best.map_or_else(|| PolicySpec::parse_with(text, find_policy, known), |(_, e)| Err(e))
     }
 }
 

@@ -87,6 +87,14 @@ impl Resources {
         out
     }
 
+    /// `self ≤ other` in every dimension, compared without an early exit: for asking of
+    /// several demands whether each fits the same free room (GH-RA's clocks, at every start
+    /// and departure), where the branch of a loop that stops at the first full resource is
+    /// hard to predict.
+    pub fn fits_in(&self, free: &Self) -> bool {
+        self.as_slice().iter().zip(free.as_slice()).fold(true, |ok, (a, b)| ok & (a <= b))
+    }
+
     /// `self ≤ other` in every dimension.
     pub fn le(&self, other: &Self) -> bool {
         self.as_slice().iter().zip(other.as_slice()).all(|(a, b)| a <= b)

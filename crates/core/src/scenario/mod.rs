@@ -17,6 +17,10 @@ use crate::model::{JobTime, LoadMark, ModelInfo, TimeUnit};
 pub use crate::models::Scenario;
 use crate::trace::Shared;
 
+/// The offered loads, as fractions of the capacity, of a replay's sweep without a grid
+/// ([`Scenario::replay_grid`]): from well below the capacity to just past it (RES-92).
+pub const REPLAY_SWEEP_LOADS: [f64; 9] = [0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0, 1.05];
+
 /// How a replay runs ([`Scenario::replay_status`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ReplayStatus {
@@ -149,6 +153,22 @@ impl Scenario {
         self.any().check_policy(policy)
     }
 
+    /// Splits `policies` into those that can run this scenario and, for each one that cannot,
+    /// why, in one sentence with the fix (MSFQ on a log of many needs). The page and the CLI
+    /// race the first and say the second, so one policy that cannot replay a log stops only its
+    /// own lane (RES-90).
+    pub fn runnable(&self, policies: &[PolicySpec]) -> (Vec<PolicySpec>, Vec<ConfigError>) {
+        let mut run = Vec::new();
+        let mut refused = Vec::new();
+        for policy in policies {
+            match self.check_policy(policy) {
+                Ok(()) => run.push(policy.clone()),
+                Err(e) => refused.push(e),
+            }
+        }
+        (run, refused)
+    }
+
     /// Sets the horizon and scales the warm-up and the series grid by the same factor, so the
     /// discarded fraction and the number of series points stay as they were. This is what a
     /// user who only changes the run length expects (`--horizon`, the page's horizon field).
@@ -259,6 +279,18 @@ impl Scenario {
         Ok(notes)
     }
 
+    /// The loaded file that `name` (the trace key's value: a fingerprint, or an older name
+    /// the model still reads) stands for, to replay with [`Scenario::replay`] as a dropped file
+    /// (RES-91); `None` for "none". An error when the model refuses the name.
+    pub fn named_trace(&self, name: &str) -> Result<Option<Shared>, ConfigError> {
+        let mut named = self.clone();
+        named.set(crate::trace::KEY, name)?;
+        match named.get(crate::trace::KEY).filter(|n| n != "none") {
+            Some(file) => crate::trace::find(&file).map(Some),
+            None => Ok(None),
+        }
+    }
+
     /// How a replay runs, when a trace file replays: the scaling, the offered load it makes
     /// (the file's work over its span at that scaling, as a fraction of the capacity) and
     /// whether that is more than the machine can serve.
@@ -268,6 +300,69 @@ impl Scenario {
         }
         let offered = self.offered_utilization();
         Some(ReplayStatus { knob: self.any().load_knob(), scaling: self.load(), offered, overloaded: offered > 1.0 })
+    }
+
+    /// [`Scenario::overrides_from`] for a link or a command line: a replay's also carries the
+    /// keys the file sets when it starts replaying (its machine, the scaling, the horizon),
+    /// equal to the preset's or not, since opening it replays the file again and would
+    /// otherwise put the file's own values there (RES-91).
+    pub fn link_overrides(&self, base: &Scenario) -> Vec<(&'static str, String)> {
+        let mut pairs = self.overrides_from(base);
+        let Some(replay) = self.info().replay.as_ref().filter(|_| self.any().replaying()) else { return pairs };
+        let carried: Vec<&str> = [LOAD, HORIZON].into_iter().chain(replay.machine.iter().copied()).collect();
+        for key in self.keys().iter().map(|k| k.key).filter(|k| carried.contains(k)) {
+            if !pairs.iter().any(|(k, _)| *k == key)
+                && let Some(value) = self.get(key)
+            {
+                pairs.push((key, value));
+            }
+        }
+        let order: Vec<&str> = self.keys().iter().map(|k| k.key).collect();
+        pairs.sort_by_key(|(k, _)| order.iter().position(|o| o == k));
+        pairs
+    }
+
+    /// A replay's sweep when no grid is given: the traffic scalings 1/β that put the file's
+    /// offered load at [`REPLAY_SWEEP_LOADS`] of the capacity, to three significant digits
+    /// (RES-92). `None` when no file replays or it offers no work.
+    pub fn replay_grid(&self) -> Option<Vec<f64>> {
+        let per_scaling = self.replay_capacity_scaling()?;
+        let mut grid: Vec<f64> = REPLAY_SWEEP_LOADS
+            .iter()
+            .filter_map(|u| format!("{:.2e}", u * per_scaling).parse::<f64>().ok())
+            .filter(|v| self.clone().set(LOAD, &v.to_string()).is_ok())
+            .collect();
+        grid.dedup();
+        (!grid.is_empty()).then_some(grid)
+    }
+
+    /// The traffic scaling at which the replayed file offers exactly the capacity (its work
+    /// over its span grows with the scaling, in proportion); `None` when no file replays.
+    pub fn replay_capacity_scaling(&self) -> Option<f64> {
+        let status = self.replay_status()?;
+        let at = status.scaling / status.offered;
+        (at.is_finite() && at > 0.0).then_some(at)
+    }
+
+    /// What a replay's sweep says of its grid: "1/β from 0.34 to 1.2: offered load 0.3 to 1.05
+    /// of the capacity (the file's own pace, 1/β = 1, offers 0.90)".
+    pub fn replay_grid_note(&self, grid: &[f64]) -> Option<String> {
+        let status = self.replay_status()?;
+        let per = status.offered / status.scaling;
+        let sig = crate::model::table::sig;
+        let (first, last) = (grid.first()?, grid.last()?);
+        Some(format!(
+            "the trace's sweep: {} from {} to {} ({} points), offered load {:.2} to {:.2} of the capacity, from well \
+             below to just past it (the file at its own pace, {} = 1, offers {:.2}); --load A,B,... gives another grid",
+            status.knob.symbol,
+            sig(*first),
+            sig(*last),
+            grid.len(),
+            first * per,
+            last * per,
+            status.knob.symbol,
+            per
+        ))
     }
 
     /// The keys that give this scenario when set on `base`, with their values, in key order:

@@ -9,14 +9,23 @@
 //! calling, the link-safe text of a script ([`source`]) and the errors, which name the line
 //! and what was exceeded.
 //!
-//! The sandbox: a script sees only its arguments, has no `eval`, no modules, no clock, no
-//! printing (print and debug are discarded; `ctx.note` is its channel to the inspector), and
-//! no random numbers other than the policy's own stream through `ctx`. Its work per call, its
-//! call depth, its values' sizes and its source length are bounded (the `MAX_*` constants);
-//! top-level code runs once when the policy is built, under the same limits.
+//! The sandbox ([`sandbox`]): a script sees only its arguments, has no `eval`, no modules, no
+//! clock, no printing (print and debug are discarded; `ctx.note` is its channel to the
+//! inspector), and no random numbers other than the policy's own stream through `ctx`. What it
+//! may spend is a deterministic budget of weighted operations per call and per run
+//! ([`budget`]), with a wall-clock safety net; its call depth, its values' sizes and its source
+//! length are bounded (the `MAX_*` constants). Top-level code runs once when the policy is
+//! built, under the same limits and the same budget as a call.
 
+#[cfg(feature = "script")]
+pub mod budget;
 pub mod lease;
+#[cfg(feature = "script")]
+mod sandbox;
 pub mod source;
+
+#[cfg(feature = "script")]
+use std::rc::Rc;
 
 #[cfg(feature = "script")]
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, NativeCallContext, Position, Scope};
@@ -24,10 +33,13 @@ use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, NativeCallContext
 use crate::ConfigError;
 use crate::model::policy::{KEY, Param};
 
+#[cfg(feature = "script")]
+use budget::{Exceeded, Meter};
+#[cfg(feature = "script")]
+pub use budget::{MAX_CALL_COST, RunBudget, set_clock};
+
 /// The longest source, in bytes (checked before compiling).
 pub const MAX_SOURCE_BYTES: usize = 20_000;
-/// Work one call may do: rhai counts an operation per statement, expression and loop turn.
-pub const MAX_OPERATIONS: u64 = 1_000_000;
 /// Nested function calls.
 pub const MAX_CALL_LEVELS: usize = 32;
 /// Nesting of expressions (and of statements in function bodies).
@@ -38,10 +50,17 @@ pub const MAX_STRING_BYTES: usize = 4_096;
 pub const MAX_ARRAY_LEN: usize = 10_000;
 /// The most entries of an object map, nested maps' entries counted.
 pub const MAX_MAP_LEN: usize = 1_000;
+/// Arrays and maps nested in one another.
+pub const MAX_NESTING: usize = 64;
 /// The most functions a script defines.
 pub const MAX_FUNCTIONS: usize = 100;
 /// The most variables alive at once.
 pub const MAX_VARIABLES: usize = 1_000;
+/// The longest label and value of a note, in characters; longer ones are cut. (A decision
+/// keeps at most [`crate::decisions::MAX_NOTES`] notes.)
+pub const MAX_NOTE_CHARS: usize = 120;
+/// Operations a note costs besides its size: a kept note is formatted as text and escaped.
+pub const NOTE_COST: u64 = 8;
 
 /// The function a script must define, taking the context.
 pub const ENTRY: &str = "schedule";
@@ -127,8 +146,16 @@ impl From<ScriptError> for ConfigError {
 }
 
 impl ScriptError {
+    /// An error saying `message`, with the script's own text in it made safe to show
+    /// (control and bidirectional characters escaped, as [`ConfigError`] does).
     fn new(line: Option<usize>, message: impl Into<String>) -> Self {
-        Self { line, message: message.into() }
+        Self { line, message: crate::error::readable(&message.into()) }
+    }
+
+    /// An error at `line` of the script (a model's check after a call: GH-RA's arrival left
+    /// unrouted).
+    pub fn at(line: Option<usize>, message: impl Into<String>) -> Self {
+        Self::new(line, message)
     }
 
     /// What stopped a call, with the line where it happened: the innermost error of a chain
@@ -145,9 +172,7 @@ impl ScriptError {
         }
         let line = inner.position().line().or_else(|| error.position().line()).or(entry_line);
         let message = match inner {
-            EvalAltResult::ErrorTooManyOperations(_) => {
-                format!("exceeded {MAX_OPERATIONS} operations in one call (an endless loop?)")
-            }
+            EvalAltResult::ErrorTerminated(why, _) if why.is::<Exceeded>() => why.clone().cast::<Exceeded>().describe(),
             EvalAltResult::ErrorStackOverflow(_) => {
                 format!("exceeded {MAX_CALL_LEVELS} nested function calls (endless recursion?)")
             }
@@ -156,12 +181,14 @@ impl ScriptError {
                     w if w.contains("string") => format!("{MAX_STRING_BYTES} bytes of strings"),
                     w if w.contains("array") => format!("{MAX_ARRAY_LEN} array elements"),
                     w if w.contains("map") => format!("{MAX_MAP_LEN} map entries"),
+                    w if w.contains("nesting") => format!("{MAX_NESTING} levels"),
                     _ => "its limit".to_string(),
                 };
                 format!("{} exceeded {limit}", what.to_lowercase())
             }
             EvalAltResult::ErrorTooManyVariables(_) => format!("exceeded {MAX_VARIABLES} variables"),
             EvalAltResult::ErrorRuntime(value, _) => format!("the script threw: {value}"),
+            EvalAltResult::Exit(..) => "the script called exit".to_string(),
             // rhai's own words, without the position it appends (the line is said first).
             other => {
                 let text = other.to_string();
@@ -195,22 +222,37 @@ pub fn invalid(at: &NativeCallContext, why: impl std::fmt::Display) -> Box<EvalA
     refuse(at, format!("policy bug: {why}"))
 }
 
-/// An engine with packlab's limits and sandbox, and no model's context yet.
+/// What `ctx.note(label, value)` keeps: the label and the value as text, cut to
+/// [`MAX_NOTE_CHARS`] and made safe to show; `None` when the note would not be kept (`kept`
+/// false: the run keeps no log, or the decision has its notes). A note costs
+/// [`NOTE_COST`] operations and its value's size whether or not it is kept, so keeping a log
+/// never changes where a script stops.
 #[cfg(feature = "script")]
-fn engine() -> Engine {
-    let mut engine = Engine::new();
-    engine
-        .set_max_operations(MAX_OPERATIONS)
-        .set_max_call_levels(MAX_CALL_LEVELS)
-        .set_max_expr_depths(MAX_EXPR_DEPTH, MAX_EXPR_DEPTH)
-        .set_max_string_size(MAX_STRING_BYTES)
-        .set_max_array_size(MAX_ARRAY_LEN)
-        .set_max_map_size(MAX_MAP_LEN)
-        .set_max_functions(MAX_FUNCTIONS)
-        .set_max_variables(MAX_VARIABLES);
-    engine.disable_symbol("eval");
-    engine.on_print(|_| {});
-    engine.on_debug(|_, _, _| {});
+pub fn note(
+    at: &NativeCallContext,
+    label: &str,
+    value: &Dynamic,
+    kept: bool,
+) -> Result<Option<(String, String)>, Box<EvalAltResult>> {
+    let size = sandbox::Weight::of(value).cost() + label.len() as u64 / budget::BYTES_PER_OPERATION;
+    budget::charge(at, NOTE_COST + size)?;
+    if !kept {
+        return Ok(None);
+    }
+    let cut = |text: &str| {
+        let mut kept: String = text.chars().take(MAX_NOTE_CHARS).collect();
+        if kept.len() < text.len() {
+            kept.push('…');
+        }
+        crate::error::readable(&kept)
+    };
+    Ok(Some((cut(label), cut(&value.to_string()))))
+}
+
+/// An engine with packlab's sandbox metered by `meter`, with deterministic math.
+#[cfg(feature = "script")]
+fn engine(meter: &Rc<Meter>) -> Engine {
+    let mut engine = sandbox::engine(meter);
     deterministic_math(&mut engine);
     engine
 }
@@ -247,6 +289,7 @@ fn deterministic_math(engine: &mut Engine) {
 #[cfg(feature = "script")]
 pub struct Program {
     engine: Engine,
+    meter: Rc<Meter>,
     ast: AST,
     name: Option<String>,
     /// The line `fn schedule` starts on.
@@ -263,23 +306,31 @@ impl std::fmt::Debug for Program {
 #[cfg(feature = "script")]
 impl Program {
     /// Compiles `source` with a model's context registered by `register`, and runs its
-    /// top-level code once (under the limits, so an endless loop there is refused here).
-    pub fn compile(source: &str, register: impl FnOnce(&mut Engine)) -> Result<Self, ScriptError> {
+    /// top-level code once (under the limits and a call's budget, so an endless loop there is
+    /// refused here, wherever the script is built: a link decoded, the editor's check).
+    pub fn compile<R: FnOnce(&mut Engine) + 'static>(source: &str, register: R) -> Result<Self, ScriptError> {
         source::check_length(source.len()).map_err(|m| ScriptError::new(None, m))?;
-        let mut engine = engine();
+        let meter = Rc::new(Meter::default());
+        let mut engine = engine(&meter);
         register(&mut engine);
         let ast = engine.compile(source).map_err(|e| {
             let mut kind = e.0.to_string();
             // It quotes the script, so cut it between characters.
             kind.truncate(kind.floor_char_boundary(200));
-            ScriptError::new(e.1.line(), format!("syntax error: {kind}"))
+            ScriptError::new(syntax_error_line(source, &e), format!("syntax error: {kind}"))
         })?;
         if !ast.iter_functions().any(|f| f.name == ENTRY && f.params.len() == 1) {
             return Err(ScriptError::new(None, format!("it must define `fn {ENTRY}(ctx)`")));
         }
-        engine.run_ast(&ast).map_err(|e| ScriptError::from_eval(&e, None))?;
-        let entry_line = source.lines().position(|l| l.trim_start().starts_with(&format!("fn {ENTRY}"))).map(|i| i + 1);
-        Ok(Self { engine, ast, name: source::declared_name(source), entry_line })
+        top_level_verdict(source, std::any::TypeId::of::<R>(), || {
+            meter.start(None);
+            engine.run_ast(&ast).map(drop).map_err(|e| ScriptError::from_eval(&e, None))
+        })?;
+        let entry_line = source
+            .lines()
+            .position(|l| l.trim_start().strip_prefix("fn").is_some_and(|r| r.trim_start().starts_with(ENTRY)))
+            .map(|i| i + 1);
+        Ok(Self { engine, meter, ast, name: source::declared_name(source), entry_line })
     }
 
     /// The name the script declares (`// name: …`).
@@ -287,15 +338,54 @@ impl Program {
         self.name.as_deref()
     }
 
-    /// Calls `fn schedule(ctx)` with `ctx`, under the limits; what it returns is ignored (its
-    /// decisions went through `ctx`).
-    pub fn call(&self, ctx: Dynamic) -> Result<(), ScriptError> {
-        let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-        self.engine
-            .call_fn_with_options::<Dynamic>(options, &mut Scope::new(), &self.ast, ENTRY, (ctx,))
-            .map(drop)
-            .map_err(|e| ScriptError::from_eval(&e, self.entry_line))
+    /// The line `fn schedule` starts on, for errors of a call as a whole.
+    pub fn entry_line(&self) -> Option<usize> {
+        self.entry_line
     }
+
+    /// Calls `fn schedule(ctx)` with `ctx`, under the limits and the budget left to `run`
+    /// (which it then counts); what it returns is ignored (its decisions went through `ctx`).
+    pub fn call(&self, ctx: Dynamic, run: &mut RunBudget) -> Result<(), ScriptError> {
+        let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+        self.meter.start(Some(*run));
+        let result = self.engine.call_fn_with_options::<Dynamic>(options, &mut Scope::new(), &self.ast, ENTRY, (ctx,));
+        run.spent = run.spent.saturating_add(self.meter.spent());
+        run.calls += 1;
+        result.map(drop).map_err(|e| ScriptError::from_eval(&e, self.entry_line))
+    }
+}
+
+/// What running `source`'s top-level code said, with the models' functions registered by a
+/// `register` of type `registered`: `run` it, or recall what it said. Top-level code changes
+/// nothing a call sees (a call starts from a fresh scope), so it matters only for what it may
+/// refuse, and that is the same every time; recalling it spares the page running a costly
+/// top level each time it builds the script (a link is decoded, then each lane is built).
+#[cfg(feature = "script")]
+fn top_level_verdict(
+    source: &str,
+    registered: std::any::TypeId,
+    run: impl FnOnce() -> Result<(), ScriptError>,
+) -> Result<(), ScriptError> {
+    type Verdicts = std::collections::VecDeque<(String, std::any::TypeId, Result<(), ScriptError>)>;
+    thread_local! {
+        static RECENT: std::cell::RefCell<Verdicts> = const { std::cell::RefCell::new(Verdicts::new()) };
+    }
+    /// Sources remembered (at most 20 KB each).
+    const KEPT: usize = 16;
+    let known =
+        RECENT.with(|r| r.borrow().iter().find(|(s, t, _)| s == source && *t == registered).map(|(.., v)| v.clone()));
+    if let Some(verdict) = known {
+        return verdict;
+    }
+    let verdict = run();
+    RECENT.with(|r| {
+        let mut recent = r.borrow_mut();
+        if recent.len() == KEPT {
+            recent.pop_front();
+        }
+        recent.push_back((source.to_string(), registered, verdict.clone()));
+    });
+    verdict
 }
 
 /// What is wrong with `source`, for an editor checking as the user types: empty when it
@@ -309,12 +399,32 @@ pub fn check(source: &str) -> Vec<ScriptError> {
     }
 }
 
+/// The line a syntax error belongs to. The parser stops at the token after the mistake: a
+/// missing `;` or `)` at the end of a line is found at the first token of the next one, so
+/// where nothing but blanks precedes that token on its line, the error is the last non-blank
+/// line's before it (where the writer must add the token).
+#[cfg(feature = "script")]
+fn syntax_error_line(source: &str, error: &rhai::ParseError) -> Option<usize> {
+    let line = error.1.line()?;
+    if !matches!(*error.0, rhai::ParseErrorType::MissingToken(..)) {
+        return Some(line);
+    }
+    let lines: Vec<&str> = source.split('\n').collect();
+    let column = error.1.position().unwrap_or(1);
+    let blank_before =
+        lines.get(line - 1).is_none_or(|l| l.chars().take(column.saturating_sub(1)).all(char::is_whitespace));
+    if !blank_before {
+        return Some(line);
+    }
+    (1..line).rev().find(|&l| !lines[l - 1].trim().is_empty()).or(Some(line))
+}
+
 /// The build leaves the script engine out (the page's first download, docs/web.md): what the
 /// rest of the core names of it, standing in.
 #[cfg(not(feature = "script"))]
 mod absent;
 #[cfg(not(feature = "script"))]
-pub use absent::{Program, check, refused};
+pub use absent::{Program, check, refused, set_clock};
 
 /// Whether this build runs scripts: the page's first download leaves the engine out and loads
 /// the build that has it when a script is used (docs/web.md, "Less to download").

@@ -14,14 +14,24 @@ use super::MAX_SOURCE_BYTES;
 /// The text of `source` in a spec: deflate at a fixed level (the same bytes on every
 /// platform), then base64url.
 pub fn encode(source: &str) -> String {
+    encode_bytes(source.as_bytes())
+}
+
+/// The text of any bytes as [`encode`] writes a source (for tests of what is not a script).
+pub fn encode_bytes(bytes: &[u8]) -> String {
     let mut deflate = DeflateEncoder::new(Vec::new(), Compression::best());
-    deflate.write_all(source.as_bytes()).expect("writing to a Vec cannot fail");
+    deflate.write_all(bytes).expect("writing to a Vec cannot fail");
     URL_SAFE_NO_PAD.encode(deflate.finish().expect("writing to a Vec cannot fail"))
 }
 
 /// The source a spec's text holds, or what is wrong with it. Never inflates more than
 /// [`MAX_SOURCE_BYTES`] + 1 bytes, however the text was made.
 pub fn decode(text: &str) -> Result<String, String> {
+    // Deflate never makes a text much longer, and base64 adds a third: longer text cannot hold
+    // a script short enough (checked before decoding a text of any length).
+    if text.trim().len() > (MAX_SOURCE_BYTES + MAX_SOURCE_BYTES / 8 + 64) * 4 / 3 {
+        return Err(format!("the script is longer than {MAX_SOURCE_BYTES} bytes"));
+    }
     let bytes = URL_SAFE_NO_PAD.decode(text.trim()).map_err(|_| "it is not base64url text".to_string())?;
     let mut source = Vec::new();
     DeflateDecoder::new(bytes.as_slice())
@@ -41,9 +51,9 @@ pub fn check_length(bytes: usize) -> Result<(), String> {
 }
 
 /// The canonical spec text of a spec's `src` value (re-encoded, so equal scripts give equal
-/// specs), or `None` if it holds no usable script. The parameter's parser.
-pub fn canonical(text: &str) -> Option<String> {
-    decode(text).ok().map(|source| encode(&source))
+/// specs), or what is wrong with it. The parameter's parser.
+pub fn canonical(text: &str) -> Result<String, String> {
+    decode(text).map(|source| encode(&source))
 }
 
 /// The longest name a script may declare.
@@ -54,7 +64,8 @@ const MAX_NAME_CHARS: usize = 40;
 pub fn declared_name(source: &str) -> Option<String> {
     let name = source.lines().find_map(|line| line.trim().strip_prefix("//")?.trim().strip_prefix("name:"))?;
     let name: String = name.trim().chars().filter(|c| !c.is_control()).take(MAX_NAME_CHARS).collect();
-    (!name.is_empty()).then_some(name)
+    // Shown in labels, legends and tables: bidirectional overrides written as escapes.
+    (!name.is_empty()).then(|| crate::error::readable(&name))
 }
 
 /// The name shown in labels for a spec's `src` value.
@@ -72,7 +83,7 @@ mod tests {
         let text = encode(source);
         assert!(text.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'), "{text}");
         assert_eq!(decode(&text).unwrap(), source);
-        assert_eq!(canonical(&text), Some(text.clone()));
+        assert_eq!(canonical(&text), Ok(text.clone()));
         assert_eq!(label_name(&text).as_deref(), Some("best fit"));
         assert!(decode("!!").unwrap_err().contains("base64url"));
         assert!(decode("AAAA").unwrap_err().contains("deflate"));

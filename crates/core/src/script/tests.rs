@@ -13,7 +13,7 @@ fn hostile_top_level_code_is_stopped_with_its_line_and_limit() {
     for (body, line, needle) in [
         ("loop { }", 2, "exceeded 1000000 operations"),
         ("fn f(n) { f(n + 1) }\nf(0);", 3, "nested function calls"),
-        ("let a = [];\nloop { a.push(1); }", 3, "array elements"),
+        ("let a = [];\na.pad(9990, 0);\nloop { a.push(1); }", 4, "array elements"),
         ("let s = \"x\";\nloop { s += s; }", 3, "bytes of strings"),
         ("throw \"no\";", 2, "threw: no"),
         ("let x = 1 / 0;", 2, "division by zero"),
@@ -41,6 +41,12 @@ fn a_long_syntax_error_is_cut_between_characters() {
 fn syntax_errors_huge_sources_and_missing_entries_are_named() {
     let e = first_error("fn schedule(ctx) {\n  let = 3;\n}");
     assert_eq!(e.line, Some(2), "{e}");
+    // A missing `;` is the line that lacks it, not the next token's (issue 53), past blank lines
+    // too; a mistake in the middle of a line stays on it.
+    let e = first_error("fn schedule(ctx) {\n  let a = 3\n\n  let b = 4;\n}");
+    assert_eq!(e.line, Some(2), "{e}");
+    let e = first_error("fn schedule(ctx) {\n  let a = (3 + 4;\n  a\n}");
+    assert_eq!(e.line, Some(2), "{e}");
     assert!(e.message.starts_with("syntax error"), "{e}");
     let e = first_error(&format!("fn schedule(ctx) {{}}\n// {}", "x".repeat(MAX_SOURCE_BYTES)));
     assert!(e.message.contains("longer than 20000 bytes"), "{e}");
@@ -51,7 +57,9 @@ fn syntax_errors_huge_sources_and_missing_entries_are_named() {
 
 #[test]
 fn math_goes_through_libm() {
-    let engine = engine();
+    let meter = Rc::new(Meter::default());
+    meter.start(None);
+    let engine = engine(&meter);
     for (expr, want) in [("ln(2.5)", libm::log(2.5)), ("exp(0.3)", libm::exp(0.3)), ("sin(1.1)", libm::sin(1.1))] {
         assert_eq!(engine.eval::<f64>(expr).unwrap().to_bits(), want.to_bits(), "{expr}");
     }

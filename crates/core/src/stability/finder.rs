@@ -15,7 +15,7 @@ use crate::model::{Figure, RunError};
 use crate::scenario::{Scenario, Setup};
 use crate::sweep::{Layout, REPS_KEY, SweepPlan, parse_grid, point, replication_seed};
 
-use super::test::{Judgement, Verdict, boundary_floor, growth, look_budget};
+use super::test::{Judgement, Verdict, boundary_floor, look_budget, measure};
 use crate::metrics::{Growth, judge};
 
 /// The first round's loads, as fractions of the capacity (or of the scenario's load where the
@@ -199,7 +199,9 @@ impl Round {
     /// Makes run `i` and measures its growth.
     pub fn run(&self, i: usize) -> Result<Growth, RunError> {
         let (probe, rep) = self.task(i);
-        Ok(growth(&self.plans[probe].run(rep)?))
+        let plan = &self.plans[probe];
+        let task = plan.task(rep);
+        measure(plan.setup.preset.id, &plan.scenario(task)?, &plan.setup.policies[task.policy])
     }
 }
 
@@ -297,9 +299,16 @@ impl Finder {
         })
     }
 
-    /// The load the first round's fractions multiply: the capacity, or the scenario's load.
+    /// The load the first round's fractions multiply: the capacity; for a replayed file, the
+    /// scaling at which it offers the capacity (RES-92); else the scenario's load.
     fn scale(&self, cell: &Cell) -> f64 {
-        cell.theory.capacity.as_ref().map_or_else(|| self.scenarios[cell.value].any().load(), |c| c.load)
+        let scenario = &self.scenarios[cell.value];
+        cell.theory
+            .capacity
+            .as_ref()
+            .map(|c| c.load)
+            .or_else(|| scenario.replay_capacity_scaling())
+            .unwrap_or_else(|| scenario.any().load())
     }
 
     /// Replications a load is judged on first.

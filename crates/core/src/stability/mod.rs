@@ -45,4 +45,4 @@ pub use crate::metrics::{Growth, RESOLUTION, SLOWING, judge};
 pub use finder::{Cell, FIRST_ROUND, Finder, Options, Probe, Round, Status, Tested};
 pub use map::{COLUMNS, COVERAGE_RULE, Probed, below_proven, boundaries, csv_rows, graph, not_proven, probed};
 pub use spec::{MAP, MAP_AXIS, MAP_MAX_REPS, MapSpec};
-pub use test::{Judgement, TEST_RULE, Verdict, boundary_floor, growth, look_budget, looks};
+pub use test::{Judgement, TEST_RULE, Verdict, boundary_floor, growth, look_budget, looks, measure};

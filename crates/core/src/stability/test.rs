@@ -2,9 +2,13 @@
 //! replications of one load, each load looked at up to [`looks`] times (half of its
 //! replications, then all, at each horizon) within one error budget.
 
+use crate::EngineError;
 use crate::metrics::{ERROR_BUDGET, Growth, RESOLUTION};
-use crate::model::RunOutcome;
+use crate::model::policy::PolicySpec;
+use crate::model::{RunError, RunOutcome};
 use crate::models::Summary;
+use crate::report::{run, run_at};
+use crate::scenario::Scenario;
 
 pub use crate::metrics::{Judgement, Verdict};
 
@@ -17,6 +21,20 @@ pub const TEST_RULE: &str = "stable when the queue's growth over the second half
 /// where nothing waits or the run was too short for its looks).
 pub fn growth(outcome: &RunOutcome<Summary>) -> Growth {
     outcome.report.growth.unwrap_or(Growth::NONE)
+}
+
+/// Makes one replication of a map's load and measures its growth. A run whose queue passes the
+/// engine's limit ([`crate::limits`]; far past any boundary, or near one at a long horizon) is
+/// made again to the moment before, and judged on what it measured up to there, as the page
+/// would show it paused then: its verdict rests on its own looks, not on the overflow.
+pub fn measure(preset: &str, scenario: &Scenario, policy: &PolicySpec) -> Result<Growth, RunError> {
+    match run(preset, scenario, policy) {
+        Err(RunError::Engine(EngineError::QueueLimit { at, .. })) => {
+            let before = at.value().saturating_sub(1) as f64;
+            Ok(growth(&run_at(preset, scenario, policy, Some(before))?))
+        }
+        outcome => Ok(growth(&outcome?)),
+    }
 }
 
 /// Looks a load may get with `max_doublings`: two per horizon (half of the replications, then

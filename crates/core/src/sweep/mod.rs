@@ -8,5 +8,5 @@ mod plan;
 mod run;
 pub mod shard;
 
-pub use plan::{Cell, Layout, REPS_KEY, SweepLine, SweepPlan, Task, parse_grid, point, replication_seed};
+pub use plan::{Cell, DEFAULT_REPS, Layout, REPS_KEY, SweepLine, SweepPlan, Task, parse_grid, point, replication_seed};
 pub use run::{CellSummary, FigureValue, SweepRun, figure_of, summarise};

@@ -17,6 +17,9 @@ use super::run::{CellSummary, SweepRun, summarise};
 /// The key errors about the number of replications name.
 pub const REPS_KEY: &str = "reps";
 
+/// Replications per point of a sweep unless told (a replay's: [`SweepPlan::default_reps`]).
+pub const DEFAULT_REPS: u64 = 5;
+
 /// The seed of replication `rep` of a sweep seeded with `seed`: `seed + rep`, or `None` if
 /// that overflows.
 pub fn replication_seed(seed: u64, rep: u64) -> Option<u64> {
@@ -170,6 +173,12 @@ impl SweepPlan {
         };
         let values = match grid {
             Some(text) => parse_grid(text, &setup.scenario, axis)?,
+            // A replay's load is its traffic scaling: a preset's grid of its own λ or α means
+            // nothing to it, so the grid is around the file's own offered load (RES-92). A
+            // preset swept in scalings already (PG-RR Fig. 5) keeps its grid.
+            None if axis == default_axis && axis == LOAD && !setup.preset.scenario.any().traffic_scaled() => {
+                setup.scenario.replay_grid().unwrap_or(default_grid)
+            }
             None if axis == default_axis => default_grid,
             None => vec![setup.scenario.get(axis).and_then(|v| v.parse().ok()).unwrap_or(f64::NAN)],
         };
@@ -181,6 +190,29 @@ impl SweepPlan {
             ConfigError::new(REPS_KEY, format!("seed {seed} + {reps} replications overflows a 64-bit seed"))
         })?;
         Ok(Self { layout: Layout::of(&setup.policies, plot), setup: setup.clone(), axis, values, seeds })
+    }
+
+    /// What the sweep says of its grid when it chose one around a replayed file's load.
+    pub fn grid_note(&self) -> Option<String> {
+        let replayed = self.axis == LOAD && self.setup.scenario.replay_grid().as_deref() == Some(&self.values[..]);
+        if replayed { self.setup.scenario.replay_grid_note(&self.values) } else { None }
+    }
+
+    /// The replications a sweep of `setup` makes unless told: one for a replayed file, whose
+    /// workload is the file's in every replication (they would differ only in the policies' own
+    /// random choices), else [`DEFAULT_REPS`]; with what to say of the one (RES-92).
+    pub fn default_reps(setup: &Setup) -> (u64, Option<&'static str>) {
+        if setup.scenario.any().replaying() {
+            (
+                1,
+                Some(
+                    "one run per point: a trace file fixes the workload, so replications would repeat it and differ \
+                     only in the policies' own random choices (--reps N runs them)",
+                ),
+            )
+        } else {
+            (DEFAULT_REPS, None)
+        }
     }
 
     /// Runs in the sweep.

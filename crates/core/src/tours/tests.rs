@@ -74,6 +74,11 @@ fn every_tour_tells_a_true_story() {
                     };
                     let mut finder = spec.finder(&setup).unwrap();
                     finder.run_all().unwrap();
+                    // The comparison can fail: the other way round, it does not hold.
+                    if let Check::FrontierBelow { below, at_capacity, within } = step.check {
+                        let swapped = Check::FrontierBelow { below: at_capacity, at_capacity: below, within };
+                        assert_eq!(swapped.state_map(&finder).unwrap().0, Some(false), "{} step {}", t.id, k + 1);
+                    }
                     step.check.state_map(&finder).unwrap()
                 }
                 None => step.check.state(&outcomes(step.link), &decoded.scenario).unwrap(),
@@ -183,4 +188,48 @@ fn the_reward_sentence_quotes_the_table() {
         .unwrap();
     assert_eq!(holds, Some(true));
     assert_eq!(text, "DRA earned 1\u{202f}020.6 per server, 0.958 of U^(g) = 1\u{202f}065.3.");
+}
+
+/// Every value a step's text states is the form's (the scenario's key, or the lanes), in words
+/// the text or its question holds; and a step that changes a key or the lanes from the step
+/// before states the new value (the run's window, seed and sampling aside).
+#[test]
+fn every_stated_value_is_the_forms_and_every_change_is_stated() {
+    let window = ["seed", "horizon", "warmup", "sample_every"];
+    for t in TOURS {
+        let mut before: Option<crate::link::Link> = None;
+        for (k, step) in t.steps.iter().enumerate() {
+            let (decoded, _) = decode_link(step.link);
+            let lanes: Vec<String> = decoded.policies.iter().map(|p| p.to_string()).collect();
+            let words = format!("{} {}", step.text, step.question.map_or("", |q| q.prompt));
+            for stated in step.states {
+                assert!(
+                    words.contains(stated.said),
+                    "{} step {}: the text does not say '{}'",
+                    t.id,
+                    k + 1,
+                    stated.said
+                );
+                let shown = if stated.key == LANES { Some(lanes.join(",")) } else { decoded.scenario.get(stated.key) };
+                assert_eq!(shown.as_deref(), Some(stated.value), "{} step {}: {}", t.id, k + 1, stated.key);
+            }
+            if let Some(last) = &before {
+                let said = |key: &str| step.states.iter().any(|s| s.key == key);
+                for info in decoded.scenario.keys() {
+                    let key = info.key;
+                    if !window.contains(&key) && last.scenario.get(key) != decoded.scenario.get(key) {
+                        assert!(said(key), "{} step {} changes {key} without saying so", t.id, k + 1);
+                    }
+                }
+                let last_lanes: Vec<String> = last.policies.iter().map(|p| p.to_string()).collect();
+                assert!(
+                    last_lanes == lanes || said(LANES),
+                    "{} step {} changes the lanes without saying so",
+                    t.id,
+                    k + 1
+                );
+            }
+            before = Some(decoded);
+        }
+    }
 }

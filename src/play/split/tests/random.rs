@@ -23,6 +23,8 @@ struct Worker {
     marks: VecDeque<u64>,
     starved: bool,
     answered: u64,
+    /// Its lanes (the whole race's indices).
+    lanes: Vec<usize>,
 }
 
 /// The page and its workers, moved one step at a time by random numbers ([`World::step`]).
@@ -44,6 +46,12 @@ struct World {
     /// Where the whole race goes with the last command, given at rest: the next moment shown
     /// must be that one.
     expected: Option<(Command, f64)>,
+    /// Each lane's cost per slot, as the workers say they measured it: drawn anew at random
+    /// moments, so that the lanes move between the workers while the race plays (ms per slot,
+    /// as small as a slot of ten servers costs, so that a move's replay stays short).
+    costs: Vec<f64>,
+    /// Lanes moved so far.
+    moves: usize,
 }
 
 impl World {
@@ -58,6 +66,7 @@ impl World {
                 marks: VecDeque::new(),
                 starved: false,
                 answered: 0,
+                lanes: p.lanes.clone(),
             })
             .collect::<Vec<_>>();
         let mut world = Self {
@@ -71,6 +80,9 @@ impl World {
             clock: 0.0,
             focus: 0,
             expected: None,
+            // The costliest lane last: the consecutive split is uneven from the start.
+            costs: (1..=setup.policies.len()).map(|c| c as f64 * 1e-5).collect(),
+            moves: 0,
         };
         // Every worker sends its race's first snapshot.
         for k in 0..world.workers.len() {
@@ -81,7 +93,8 @@ impl World {
 
     fn send(&mut self, k: usize) {
         let w = &mut self.workers[k];
-        let snapshot = Snapshot::from_bytes(&w.player.snapshot().to_bytes().unwrap()).unwrap();
+        let mut snapshot = Snapshot::from_bytes(&w.player.snapshot().to_bytes().unwrap()).unwrap();
+        snapshot.costs = w.lanes.iter().map(|&l| self.costs[l]).collect();
         self.outbox[k].push_back((snapshot, std::mem::take(&mut w.starved), w.answered));
     }
 
@@ -168,6 +181,7 @@ impl World {
     /// Worker `k` reads one message, or else plays to its next mark. Returns whether it did
     /// anything.
     fn work(&mut self, k: usize) -> bool {
+        let n = self.workers.len() as u64;
         let w = &mut self.workers[k];
         if let Some(message) = w.inbox.pop_front() {
             match message {
@@ -179,6 +193,14 @@ impl World {
                 }
                 ToPart::Marks(marks) => w.marks = marks.into(),
                 ToPart::More(more) => w.marks.extend(more),
+                ToPart::Become { part, answered } => {
+                    w.player = Player::part(Rc::new(part.setup.clone()), Speed::Max, n);
+                    w.lanes = part.lanes.clone();
+                    w.marks.clear();
+                    w.answered = answered;
+                    self.moves += 1;
+                    self.send(k);
+                }
             }
             return true;
         }
@@ -225,6 +247,11 @@ impl World {
             1 | 2 => self.draw(),
             3..=8 => {
                 self.read((pick / 16 % n) as usize);
+            }
+            // The lanes' costs drift.
+            14 => {
+                let pick = pick / 16;
+                self.costs.iter_mut().enumerate().for_each(|(i, c)| *c = f64::from(1 + (pick >> (3 * i)) % 8) * 1e-5);
             }
             // The person waits until nothing moves (a played race runs to its horizon).
             15 => {
@@ -360,4 +387,35 @@ proptest! {
         let s = setup("msfq-d1", &["msf", "msfq", "fcfs"], &[("horizon", "300")]);
         random_play(&s, 3, &picks);
     }
+}
+
+/// Lanes placed by what they cost: the consecutive split of three lanes ({0}, {1, 2}) is
+/// uneven for costs 1, 2, 3, so the lanes move once measured; costs that later drift far apart
+/// move them again once the run is twice as long. Every moment shown is the whole race's.
+#[test]
+fn lanes_move_to_their_placement_by_cost_and_the_numbers_stay() {
+    let s = setup("pgrr-a1", &["vqs", "bf-js", "bf-j"], &[("servers", "10"), ("horizon", "20000"), ("warmup", "100")]);
+    let mut world = World::new(&s, 2);
+    world.rest();
+    world.give(Command::Play);
+    let mut k = 0;
+    while world.shown.last().unwrap().slot < 2_000 {
+        world.step(3 + 16 * (k % 2));
+        world.step(9 + 16 * (k % 2));
+        world.step(1);
+        k += 1;
+    }
+    assert!(world.moves >= 1, "no move");
+    let lanes: Vec<Vec<usize>> = world.workers.iter().map(|w| w.lanes.clone()).collect();
+    assert_eq!(lanes, [vec![0, 1], vec![2]], "lane 2 alone");
+    // Lanes 0 and 1 now the costliest by far: {0, 1}, {2} cost 16 against 1.
+    world.costs = vec![8e-5, 8e-5, 1e-5];
+    let moved = world.moves;
+    world.rest();
+    assert!(world.moves > moved, "no move after the costs drifted");
+    // Lanes 0 and 1 apart (which part takes lane 2 depends on which costs the page had read).
+    let lanes: Vec<Vec<usize>> = world.workers.iter().map(|w| w.lanes.clone()).collect();
+    assert!(lanes.iter().all(|l| !(l.contains(&0) && l.contains(&1))), "{lanes:?}");
+    let last = world.shown.last().unwrap();
+    assert_eq!((last.slot, &last.phase), (20_000, &Phase::Finished));
 }

@@ -9,10 +9,10 @@
 //! checks that the job waits where the policy says and that it fits the server in every
 //! resource, real and dummy jobs counted. Nothing lets a policy stop a running job.
 //!
-//! Poisson clocks (one per queue, rate exp(f(Q))) are armed with [`GhraContext::set_clock`]:
-//! a new tick at now + Exp(rate) replaces any pending one, which is then dropped when it
-//! reaches the front of the event queue (lazy invalidation, SPEC 1.1). By memorylessness this
-//! is exactly a clock whose rate changed.
+//! Poisson clocks (one per queue, rate exp(f(Q))) are armed with [`GhraContext::set_clock`].
+//! The engine simulates only their ticks that act, drawn from the superposition of the clocks
+//! that find room (thinning; [`super::ticks`] says why this is the same process in law): the
+//! heap holds arrivals and departures, and the next tick is kept beside it.
 //!
 //! Common random numbers: inter-arrival times come from the arrivals stream, types from the
 //! sizes stream and service times from the service stream, all drawn when the job arrives,
@@ -25,7 +25,8 @@ use std::collections::VecDeque;
 use super::policy::{GhraContext, GhraPolicy, LastStart};
 use super::state::{Event, GhraConfig, GhraEvent, GhraJob, GhraState, QueueRef};
 use super::stats::GhraStats;
-use crate::des::{Clocks, EventDriven, EventQueue, run_until};
+use super::ticks::{ClockMode, Ticks};
+use crate::des::{EventDriven, EventQueue, run_until};
 use crate::limits::MAX_WAITING;
 use crate::metrics::VerdictWatch;
 use crate::resources::Resources;
@@ -39,8 +40,12 @@ pub struct GhraSim {
     pub(super) config: GhraConfig,
     pub(super) policy: Box<dyn GhraPolicy>,
     pub(super) state: GhraState,
+    /// Departures (and, every tick simulated, clock ticks). The next arrival and the next
+    /// thinned tick are kept beside it: one of each is ever pending, so a heap push and pop
+    /// per job are saved.
     pub(super) events: EventQueue<Event>,
-    pub(super) clocks: Clocks,
+    pub(super) next_arrival: Option<f64>,
+    pub(super) ticks: Ticks,
     pub(super) streams: Streams,
     pub(super) stats: GhraStats,
     pub(super) now: f64,
@@ -53,7 +58,8 @@ pub struct GhraSim {
     /// Cumulative arrival probabilities per type, for drawing the type of an arrival.
     pub(super) type_cdf: Vec<f64>,
     pub(super) total_rate: f64,
-    /// Events handled, and clock ticks dropped as stale (for benchmarks).
+    /// Events handled, and clock ticks dropped as stale ([`ClockMode::EveryTick`]; for
+    /// benchmarks).
     pub(super) handled: u64,
     pub(super) stale: u64,
     /// The last decisions, when the run keeps them ([`crate::view::Watch::log`]).
@@ -62,6 +68,16 @@ pub struct GhraSim {
 
 impl GhraSim {
     pub fn new(config: GhraConfig, policy: Box<dyn GhraPolicy>, seed: u64) -> Result<Self, EngineError> {
+        let (l, j) = (config.servers(), config.types());
+        Self::with_mode(config, policy, seed, Ticks::new(l, j, ClockMode::Thinned))
+    }
+
+    fn with_mode(
+        config: GhraConfig,
+        policy: Box<dyn GhraPolicy>,
+        seed: u64,
+        ticks: Ticks,
+    ) -> Result<Self, EngineError> {
         let (l, j) = (config.servers(), config.types());
         let state = GhraState {
             capacities: config.capacities.clone(),
@@ -88,19 +104,17 @@ impl GhraSim {
             })
             .collect();
         let mut streams = Streams::new(seed);
-        let mut events = EventQueue::new();
-        if total_rate > 0.0 {
-            events.push(sample::exponential(&mut streams.arrivals, total_rate), Event::Arrival);
-        }
+        let next_arrival = (total_rate > 0.0).then(|| sample::exponential(&mut streams.arrivals, total_rate));
         let stats = GhraStats::new(&config);
         let distributed = policy.distributed();
         let mut sim = Self {
             distributed,
-            clocks: Clocks::new(j * (l + 1)),
+            ticks,
             config,
             policy,
             state,
-            events,
+            events: EventQueue::new(),
+            next_arrival,
             streams,
             stats,
             now: 0.0,
@@ -114,7 +128,21 @@ impl GhraSim {
             log: DecisionLog::new(0),
         };
         sim.dispatch(GhraEvent::Begin)?;
+        sim.ticks.settle(0.0);
         Ok(sim)
+    }
+
+    /// The same run with every tick of every clock simulated, one heap event each: the
+    /// engine before its ticks were thinned, kept as the reference the thinned clocks are
+    /// tested against (same law, other draws; [`super::ticks`]).
+    pub fn every_tick(config: GhraConfig, policy: Box<dyn GhraPolicy>, seed: u64) -> Result<Self, EngineError> {
+        let (l, j) = (config.servers(), config.types());
+        Self::with_mode(config, policy, seed, Ticks::new(l, j, ClockMode::EveryTick))
+    }
+
+    /// How the clocks are simulated.
+    pub fn clock_mode(&self) -> ClockMode {
+        self.ticks.mode()
     }
 
     pub fn config(&self) -> &GhraConfig {
@@ -192,7 +220,7 @@ impl GhraSim {
                 now: self.now,
                 state: &mut self.state,
                 events: &mut self.events,
-                clocks: &mut self.clocks,
+                ticks: &mut self.ticks,
                 stats: &mut self.stats,
                 last: &mut self.last,
                 configurations: &mut self.configurations,
@@ -250,8 +278,7 @@ impl GhraSim {
         let service = self.config.service.sample(&mut self.streams.service, self.config.mean_service[j]);
         let job = GhraJob { id: self.next_id, arrival: self.now, service };
         self.next_id += 1;
-        let next = self.now + sample::exponential(&mut self.streams.arrivals, self.total_rate);
-        self.events.push(next, Event::Arrival);
+        self.next_arrival = Some(self.now + sample::exponential(&mut self.streams.arrivals, self.total_rate));
 
         // The routing's notes are its own: not those of a clock tick that started nothing.
         self.log.drop_notes();
@@ -321,37 +348,77 @@ impl GhraSim {
             st.occupied -= 1;
         }
         self.stats.departed(self.now, job_type, dummy, st);
+        self.ticks.server_changed(server, &self.state);
+    }
+
+    /// The clock tick due now: the next acting tick of the superposed clocks, or (every tick
+    /// simulated) a clock's own tick off the heap, `None` when that one finds no room.
+    fn tick(&mut self, every: Option<crate::des::Tick>) -> Option<GhraEvent> {
+        let Some(tick) = every else {
+            let (queue, server) = self.ticks.fire(self.now, &self.state, &mut self.streams.policy);
+            debug_assert!(self.state.fits(queue.job_type(), server as usize), "a thinned tick finds room");
+            return Some(GhraEvent::Tick { queue, server });
+        };
+        let clock = tick.clock as usize;
+        let (state, events, rng) = (&self.state, &mut self.events, &mut self.streams.policy);
+        let server = self.ticks.every_tick_fired(clock, self.now, state, events, rng);
+        let queue = self.queue_of_clock(clock);
+        self.state.fits(queue.job_type(), server as usize).then_some(GhraEvent::Tick { queue, server })
     }
 }
 
 impl EventDriven for GhraSim {
     fn next_time(&self) -> Option<f64> {
-        self.events.peek_time()
+        let (heap, tick) = (self.events.peek_time(), self.ticks.next());
+        match (heap, self.next_arrival) {
+            (Some(h), Some(a)) => Some(tick.map_or(h.min(a), |t| t.min(h.min(a)))),
+            (h, a) => match h.or(a) {
+                Some(e) => Some(tick.map_or(e, |t| t.min(e))),
+                None => tick,
+            },
+        }
     }
 
     fn step(&mut self) -> Result<(), EngineError> {
-        let Some((t, event)) = self.events.pop() else { return Ok(()) };
-        let event = match event {
-            Event::Tick(tick) if !self.clocks.is_current(tick) => {
-                self.stale += 1;
-                return Ok(());
+        // The earliest of the heap's next event, the next arrival and the superposed clocks'
+        // next tick; at equal times in that order.
+        let (heap, arrival, tick) = (self.events.peek_time(), self.next_arrival, self.ticks.next());
+        let heap_first = heap.is_some_and(|h| arrival.is_none_or(|a| h <= a) && tick.is_none_or(|t| h <= t));
+        let event = if heap_first {
+            let Some((t, event)) = self.events.pop() else { unreachable!("peeked") };
+            match event {
+                Event::Tick(tick) if !self.ticks.is_current(tick) => {
+                    self.stale += 1;
+                    return Ok(());
+                }
+                Event::Tick(tick) => {
+                    self.now = t;
+                    let Some(event) = self.tick(Some(tick)) else {
+                        // A tick that found no room: it changed nothing.
+                        self.handled += 1;
+                        return Ok(());
+                    };
+                    event
+                }
+                Event::Departure { server, job_type, dummy } => {
+                    self.now = t;
+                    self.depart(server as usize, job_type as usize, dummy);
+                    GhraEvent::Departure { server, job_type, dummy }
+                }
             }
-            Event::Tick(tick) => {
-                self.now = t;
-                GhraEvent::Tick { queue: self.queue_of_clock(tick.clock as usize) }
-            }
-            Event::Arrival => {
-                self.now = t;
-                self.arrive()?
-            }
-            Event::Departure { server, job_type, dummy } => {
-                self.now = t;
-                self.depart(server as usize, job_type as usize, dummy);
-                GhraEvent::Departure { server, job_type, dummy }
-            }
+        } else if let Some(a) = arrival.filter(|&a| tick.is_none_or(|t| a <= t)) {
+            self.now = a;
+            self.arrive()?
+        } else if let Some(t) = tick {
+            self.now = t;
+            self.tick(None).expect("an acting tick finds room")
+        } else {
+            return Ok(());
         };
         self.handled += 1;
-        self.dispatch(event)
+        self.dispatch(event)?;
+        self.ticks.settle(self.now);
+        Ok(())
     }
 
     fn now(&self) -> f64 {

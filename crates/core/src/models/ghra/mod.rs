@@ -21,10 +21,13 @@ pub mod state;
 pub mod stats;
 pub mod summary;
 pub mod theory;
+mod ticks;
 pub mod vms;
 
 #[cfg(test)]
 mod engine_tests;
+#[cfg(test)]
+mod thinning_tests;
 
 pub use engine::GhraSim;
 pub use policies::Weight;
@@ -33,6 +36,7 @@ pub use scenario::GhraScenario;
 pub use state::{GhraConfig, GhraEvent, GhraJob, GhraState, QueueRef, Source};
 pub use stats::GhraStats;
 pub use summary::GhraSummary;
+pub use ticks::ClockMode;
 pub use vms::{Fleet, ServerKind, VmCatalog};
 
 use crate::ConfigError;
@@ -86,14 +90,15 @@ impl Model for Ghra {
             BenchCase {
                 preset: "ghra-b4",
                 sets: &[("load", "0.9"), ("warmup", "0")],
-                policies: &["alg2-jsq", "alg2-po2", "mw-local"],
+                // Issue 57's targets: Algorithms 1 and 2 (JSQ, power-of-two) on both fleets.
+                policies: &["alg2-jsq", "alg2-po2", "alg1", "mw-local"],
                 warmup: 500,
                 jobs: 1_000_000,
             },
             BenchCase {
                 preset: "ghra-b3",
                 sets: &[("load", "0.9"), ("warmup", "0")],
-                policies: &["alg2-jsq", "alg1"],
+                policies: &["alg2-jsq", "alg2-po2", "alg1"],
                 warmup: 500,
                 jobs: 1_000_000,
             },

@@ -10,11 +10,12 @@
 
 use super::state::{Event, GhraEvent, GhraJob, GhraState, QueueRef, Source};
 use super::stats::GhraStats;
+use super::ticks::Ticks;
 use crate::EngineError;
 use crate::decisions::{Decision, DecisionLog, short};
-use crate::des::{Clocks, EventQueue};
+use crate::des::EventQueue;
 use crate::rng::StreamRng;
-use crate::workload::{ServiceLaw, sample};
+use crate::workload::ServiceLaw;
 
 /// A built policy, as a policy file's `build` returns it.
 pub fn boxed(policy: impl GhraPolicy + 'static) -> Result<Box<dyn GhraPolicy>, crate::ConfigError> {
@@ -53,7 +54,7 @@ pub struct GhraContext<'a> {
     pub(crate) now: f64,
     pub(crate) state: &'a mut GhraState,
     pub(crate) events: &'a mut EventQueue<Event>,
-    pub(crate) clocks: &'a mut Clocks,
+    pub(crate) ticks: &'a mut Ticks,
     pub(crate) stats: &'a mut GhraStats,
     pub(crate) last: &'a mut Option<LastStart>,
     pub(crate) configurations: &'a mut [Option<Vec<u32>>],
@@ -134,6 +135,7 @@ impl GhraContext<'_> {
             st.occupied += 1;
         }
         st.jobs[l] += 1;
+        self.ticks.server_changed(l, st);
         self.events.push(self.now + job.service, Event::Departure { server, job_type: j as u16, dummy });
         self.stats.started(self.now, j, (!dummy).then_some(&job), st);
         *self.last = Some(LastStart { time: self.now, server, job_type: j as u16, source, why });
@@ -178,19 +180,34 @@ impl GhraContext<'_> {
         self.log.explaining()
     }
 
+    /// Whether a note made now would be kept (a decision keeps at most
+    /// [`crate::decisions::MAX_NOTES`]): a script formats its notes only then.
+    pub fn keeps_notes(&self) -> bool {
+        self.log.keeps_notes()
+    }
+
     /// A fact the policy looked at, for the next decision (free when no log is kept).
     pub fn note(&mut self, label: impl Into<String>, value: impl Into<String>) {
         self.log.note(label, value);
     }
 
-    /// Arms the Poisson clock of `queue` at `rate` (> 0): its next tick comes at now +
-    /// Exp(rate), replacing any tick pending.
+    /// Arms the Poisson clock of `queue` at `rate` (> 0): from now on it ticks at that rate
+    /// (a Poisson clock is memoryless, so this is also the paper's re-drawn clock, RES-50).
+    /// At a tick the clock tries one server, its own for a server's queue and a uniformly
+    /// random one of all for a central queue, and the policy hears of the tick
+    /// ([`GhraEvent::Tick`]) only if a job of the queue's type fits there: a tick that finds
+    /// no room changes nothing, so the engine does not simulate it (`ticks.rs`).
     pub fn set_clock(&mut self, queue: QueueRef, rate: f64) {
         debug_assert!(rate > 0.0 && rate.is_finite(), "clock rate {rate}");
         let i = self.state.index(queue);
         self.state.rates[i] = rate;
-        let tick = self.clocks.reset(i as u32);
-        self.events.push(self.now + sample::exponential(&mut *self.policy_rng, rate), Event::Tick(tick));
+        self.ticks.arm(i, self.now, self.state, self.events, self.policy_rng);
+    }
+
+    /// How many servers a job of `job_type` fits now, while central clocks run (for the
+    /// page's explanation of a central clock's server draw).
+    pub fn servers_with_room(&self, job_type: usize) -> Option<usize> {
+        self.ticks.room_for(job_type)
     }
 
     /// Reports what the policy is doing, for the statistics and the page.

@@ -15,7 +15,7 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, NativeCallContext as At};
 use super::policies::Router;
 use super::{GhraContext, QueueRef};
 use crate::script::lease::{Family, Lease};
-use crate::script::{Scripting, Starter, invalid, refuse};
+use crate::script::{self, Scripting, Starter, invalid, refuse};
 use crate::workload::sample;
 
 type Reply<T> = Result<T, Box<EvalAltResult>>;
@@ -129,11 +129,18 @@ pub fn register(engine: &mut Engine) {
         .register_get("job_type", |c: &mut Ctx| c.job_type().map(|j| j as i64))
         .register_get("waiting_total", |c: &mut Ctx| c.with(|x| int(x.state().waiting_total())))
         .register_get("explaining", |c: &mut Ctx| c.with(|x| x.explaining()))
-        .register_fn("eligible", |c: &mut Ctx| -> Reply<Array> {
-            c.arrival(|a| a.router.eligible(a.job_type).iter().map(|&s| Dynamic::from(s as i64)).collect())
+        // Lists cost an operation per element (the budget's rule for what a call hands over).
+        .register_fn("eligible", |at: At, c: &mut Ctx| -> Reply<Array> {
+            let list: Array =
+                c.arrival(|a| a.router.eligible(a.job_type).iter().map(|&s| Dynamic::from(s as i64)).collect())?;
+            script::budget::charge(&at, list.len() as u64)?;
+            Ok(list)
         })
-        .register_fn("shortest", |c: &mut Ctx| -> Reply<Array> {
-            c.arrival(|a| a.router.shortest(a.job_type).map(|s| Dynamic::from(s as i64)).collect())
+        .register_fn("shortest", |at: At, c: &mut Ctx| -> Reply<Array> {
+            let list: Array =
+                c.arrival(|a| a.router.shortest(a.job_type).map(|s| Dynamic::from(s as i64)).collect())?;
+            script::budget::charge(&at, list.len() as u64)?;
+            Ok(list)
         })
         .register_fn("waiting_of_type", |at: At, c: &mut Ctx, j: i64| -> Reply<i64> {
             c.with(|x| type_of(&at, j, x).map(|j| int(x.state().waiting_of_type(j))))?
@@ -172,12 +179,12 @@ pub fn register(engine: &mut Engine) {
             let span = hi.abs_diff(lo);
             c.with(|x| lo.wrapping_add(sample::uniform_int(x.rng(), 0, span) as i64))
         })
-        .register_fn("note", |c: &mut Ctx, label: &str, value: Dynamic| {
-            c.with(|x| {
-                if x.explaining() {
-                    x.note(label, value.to_string());
-                }
-            })
+        .register_fn("note", |at: At, c: &mut Ctx, label: &str, value: Dynamic| -> Reply<()> {
+            let kept = c.with(|x| x.keeps_notes())?;
+            if let Some((label, value)) = script::note(&at, label, &value, kept)? {
+                c.with(|x| x.note(label, value))?;
+            }
+            Ok(())
         });
     per_server(engine, "queue", |st, s, j| int(st.queue_len(QueueRef::Local { server: s as u32, job_type: j as u16 })));
     per_server(engine, "running", |st, s, j| i64::from(st.running(s, j)));

@@ -86,13 +86,14 @@ pub enum GhraEvent {
     Arrival { queue: QueueRef },
     /// A job of `job_type` (a dummy or not) left `server`.
     Departure { server: u32, job_type: u16, dummy: bool },
-    /// The clock of `queue` ticked.
-    Tick { queue: QueueRef },
+    /// The clock of `queue` ticked and tried `server` (its own, or for a central queue a
+    /// uniformly random one), where a job of the queue's type fits: the engine passes on only
+    /// the ticks that find room, the others change nothing.
+    Tick { queue: QueueRef, server: u32 },
 }
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Event {
-    Arrival,
     Departure { server: u32, job_type: u16, dummy: bool },
     Tick(Tick),
 }

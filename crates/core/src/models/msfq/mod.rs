@@ -98,6 +98,7 @@ impl Model for Msfq {
                 is_utilization: false,
             },
             replaces: &["classes", "service"],
+            machine: &["cores"],
         }),
         static_bounds: false,
         theory_keys: &[],

@@ -179,6 +179,12 @@ impl MsfqContext<'_> {
         self.log.explaining()
     }
 
+    /// Whether a note made now would be kept (a decision keeps at most
+    /// [`crate::decisions::MAX_NOTES`]): a script formats its notes only then.
+    pub fn keeps_notes(&self) -> bool {
+        self.log.keeps_notes()
+    }
+
     /// A fact the policy looked at, for the next decision (free when no log is kept).
     pub fn note(&mut self, label: impl Into<String>, value: impl Into<String>) {
         self.log.note(label, value);

@@ -9,7 +9,7 @@ use rhai::{Dynamic, Engine, EvalAltResult, NativeCallContext as At};
 use super::policy::{MsfqContext, MsfqDecision};
 use super::state::MsfqJob;
 use crate::script::lease::{Family, Lease};
-use crate::script::{Scripting, Starter, invalid, refuse};
+use crate::script::{self, Scripting, Starter, invalid, refuse};
 use crate::workload::sample;
 
 type Reply<T> = Result<T, Box<EvalAltResult>>;
@@ -106,11 +106,11 @@ pub fn register(engine: &mut Engine) {
             let span = hi.abs_diff(lo);
             c.with(|x| lo.wrapping_add(sample::uniform_int(x.rng(), 0, span) as i64))
         })
-        .register_fn("note", |c: &mut Ctx, label: &str, value: Dynamic| {
-            c.with(|x| {
-                if x.explaining() {
-                    x.note(label, value.to_string());
-                }
-            })
+        .register_fn("note", |at: At, c: &mut Ctx, label: &str, value: Dynamic| -> Reply<()> {
+            let kept = c.with(|x| x.keeps_notes())?;
+            if let Some((label, value)) = script::note(&at, label, &value, kept)? {
+                c.with(|x| x.note(label, value))?;
+            }
+            Ok(())
         });
 }

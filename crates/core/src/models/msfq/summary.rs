@@ -170,10 +170,12 @@ fn summaries<'a>(runs: &[&'a RunReport]) -> Vec<&'a MsfqSummary> {
 /// replications, each figure is the mean over them and the interval is Student t over the
 /// replications' E\[T\].
 pub fn table(names: &[String], runs: &[Vec<&RunReport>]) -> Table {
-    let classes: Vec<String> = runs
+    let mut classes: Vec<String> = runs
         .first()
         .and_then(|r| summaries(r).first().map(|m| m.mean_response_by_class.keys().cloned().collect()))
         .unwrap_or_default();
+    // The map orders its keys as text (1, 128, 16, 2, …); the columns go by need.
+    classes.sort_by_key(|c| c.parse::<u64>().unwrap_or(u64::MAX));
     let mut header = vec!["policy".to_string(), "E[T]".into(), "95% interval".into(), "E[T^w]".into()];
     header.extend(classes.iter().map(|c| format!("E[T] need {c}")));
     header.extend(["p95".into(), "in system".into(), "utilisation".into(), "verdict".into()]);

@@ -91,6 +91,7 @@ impl Model for Pgas {
                 is_utilization: false,
             },
             replaces: &["rho"],
+            machine: &[],
         }),
         static_bounds: true,
         theory_keys: &["types", "rho", "seed"],
@@ -266,7 +267,7 @@ impl Model for Pgas {
     /// A policy's own check only: building its context (GPA over the enumerated
     /// configurations) is too costly to do for every check of a link or a form field.
     fn check_policy(scenario: &PgasScenario, spec: &PolicySpec) -> Result<(), ConfigError> {
-        let policy = Self::policy(spec).ok_or_else(|| crate::model::wrong_model::<Self>(spec))?;
+        let policy = Self::policy_of(spec)?;
         policy.check.map_or(Ok(()), |check| check(spec, scenario))
     }
 }

@@ -87,6 +87,7 @@ impl Model for Pgrr {
                 is_utilization: false,
             },
             replaces: &["size", "service"],
+            machine: &[],
         }),
         static_bounds: false,
         theory_keys: &[],

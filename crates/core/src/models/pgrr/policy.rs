@@ -179,6 +179,12 @@ impl<'a> PgrrContext<'a> {
         self.log.explaining()
     }
 
+    /// Whether a note made now would be kept (a decision keeps at most
+    /// [`crate::decisions::MAX_NOTES`]): a script formats its notes only then.
+    pub fn keeps_notes(&self) -> bool {
+        self.log.keeps_notes()
+    }
+
     /// A fact the policy looked at, for the next decision it hands over (the event log and
     /// the inspector show it). Free when the run keeps no log.
     pub fn note(&mut self, label: impl Into<String>, value: impl Into<String>) {

@@ -8,7 +8,7 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, NativeCallContext as At};
 use super::policy::{PgrrContext, PgrrDecision, Rule};
 use super::state::WaitingJob;
 use crate::script::lease::{Family, Lease};
-use crate::script::{Scripting, Starter, invalid, refuse};
+use crate::script::{self, Scripting, Starter, invalid, refuse};
 use crate::workload::sample;
 
 type Reply<T> = Result<T, Box<EvalAltResult>>;
@@ -143,13 +143,17 @@ pub fn register(engine: &mut Engine) {
             let from = u64::try_from(from).unwrap_or(0);
             c.with(|x| Job::dynamic(x.queue().first_fitting(from, units(room, x).min(x.cluster().capacity())), x))
         })
-        .register_fn("waiting", |c: &mut Ctx| -> Reply<Array> {
+        // Lists cost an operation per element (the budget's rule for what a call hands over).
+        .register_fn("waiting", |at: At, c: &mut Ctx| -> Reply<Array> {
+            script::budget::charge(&at, c.with(|x| x.queue().len() as u64)?)?;
             c.with(|x| x.queue().iter().map(|j| Dynamic::from(Job::of(j, x))).collect())
         })
-        .register_fn("arrivals", |c: &mut Ctx| -> Reply<Array> {
+        .register_fn("arrivals", |at: At, c: &mut Ctx| -> Reply<Array> {
+            script::budget::charge(&at, c.with(|x| x.arrivals().len() as u64)?)?;
             c.with(|x| x.arrivals().iter().map(|j| Dynamic::from(Job::of(*j, x))).collect())
         })
-        .register_fn("departed", |c: &mut Ctx| -> Reply<Array> {
+        .register_fn("departed", |at: At, c: &mut Ctx| -> Reply<Array> {
+            script::budget::charge(&at, c.with(|x| x.departed().len() as u64)?)?;
             c.with(|x| x.departed().iter().map(|s| Dynamic::from(*s as i64)).collect())
         })
         .register_fn("start", |at: At, c: &mut Ctx, j: Job, server: i64| start(&at, c, j.id, server))
@@ -163,12 +167,12 @@ pub fn register(engine: &mut Engine) {
             let span = hi.abs_diff(lo);
             c.with(|x| lo.wrapping_add(sample::uniform_int(x.rng(), 0, span) as i64))
         })
-        .register_fn("note", |c: &mut Ctx, label: &str, value: Dynamic| {
-            c.with(|x| {
-                if x.explaining() {
-                    x.note(label, value.to_string());
-                }
-            })
+        .register_fn("note", |at: At, c: &mut Ctx, label: &str, value: Dynamic| -> Reply<()> {
+            let kept = c.with(|x| x.keeps_notes())?;
+            if let Some((label, value)) = script::note(&at, label, &value, kept)? {
+                c.with(|x| x.note(label, value))?;
+            }
+            Ok(())
         });
 }
 

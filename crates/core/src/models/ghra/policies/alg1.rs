@@ -6,14 +6,16 @@
 //! starts there, or a dummy type-j job when Q_j is empty. No optimisation, no refresh times,
 //! no preemption: the dummies keep the occupancy of each server moving like the product-form
 //! loss system of Lemma 1, whose weights are the queue lengths. An arriving job never starts
-//! at once; it waits for a tick. The clock is re-armed whenever Q_j changes (RES-50).
+//! at once; it waits for a tick. The clock is re-armed whenever Q_j changes (RES-50). The
+//! engine simulates only the ticks that find room (a tick on a server that cannot take the
+//! job does nothing), drawing their server uniformly among those that can: the same law
+//! (`ticks.rs`).
 
 use super::weight::{F, Weight};
 use crate::EngineError;
 use crate::decisions::short;
 use crate::models::ghra::{Ghra, GhraContext, GhraDecision, GhraEvent, GhraPolicy, QueueRef, Source, boxed};
 use crate::model::policy::Policy;
-use crate::workload::sample;
 
 pub const POLICY: Policy<Ghra> = Policy::new(
     "alg1",
@@ -44,25 +46,26 @@ impl GhraPolicy for Alg1 {
         match event {
             GhraEvent::Begin => (0..ctx.state().types()).for_each(|j| self.arm(ctx, j)),
             GhraEvent::Arrival { queue } => self.arm(ctx, queue.job_type()),
-            GhraEvent::Tick { queue } => {
+            GhraEvent::Tick { queue, server } => {
+                // The engine passes on the ticks that find room on their uniformly drawn
+                // server; one that does not would do nothing (the paper's "Else").
                 let j = queue.job_type();
-                let servers = ctx.state().servers() as u64;
-                let server = sample::uniform_int(ctx.rng(), 0, servers - 1) as u32;
+                let q = ctx.state().queue_len(queue);
                 if ctx.explaining() {
-                    let (q, rate) = (ctx.state().queue_len(queue), ctx.clock_rate(queue));
+                    let rate = ctx.clock_rate(queue);
                     ctx.note("clock of its type: Q, rate exp(f(Q))", format!("Q = {q}, rate {}", short(rate)));
-                    ctx.note("server drawn uniformly", format!("server {} of {servers}", server + 1));
+                    let servers = ctx.state().servers();
+                    let room = ctx.servers_with_room(j).map_or(String::new(), |n| format!(", one of the {n} it fits"));
+                    ctx.note("server drawn uniformly", format!("server {} of {servers}{room}", server + 1));
                 }
-                if ctx.state().fits(j, server as usize) {
-                    if ctx.state().queue_len(queue) > 0 {
-                        let why = "its type's clock ticked, this random server fits it";
-                        ctx.apply(GhraDecision::Start { server, job_type: j, source: Source::Central, why })?;
-                    } else {
-                        let why = "its type's clock ticked with an empty queue: a dummy";
-                        ctx.apply(GhraDecision::Start { server, job_type: j, source: Source::Dummy, why })?;
-                    }
+                if q > 0 {
+                    let why = "its type's clock ticked, this random server fits it";
+                    ctx.apply(GhraDecision::Start { server, job_type: j, source: Source::Central, why })?;
+                    self.arm(ctx, j);
+                } else {
+                    let why = "its type's clock ticked with an empty queue: a dummy";
+                    ctx.apply(GhraDecision::Start { server, job_type: j, source: Source::Dummy, why })?;
                 }
-                self.arm(ctx, j);
             }
             GhraEvent::Departure { .. } => {}
         }

@@ -91,24 +91,24 @@ impl GhraPolicy for Alg2 {
                 self.router = Some(router);
             }
             GhraEvent::Arrival { queue } => self.arm(ctx, queue),
-            GhraEvent::Tick { queue } => {
-                let QueueRef::Local { server, .. } = queue else { unreachable!("Algorithm 2 arms local clocks only") };
+            GhraEvent::Tick { queue, server } => {
+                // The engine passes on the ticks that find room on their server; one that does
+                // not would do nothing (the paper's "Else").
                 let j = queue.job_type();
+                let q = ctx.state().queue_len(queue);
                 if ctx.explaining() {
-                    let (q, rate) = (ctx.state().queue_len(queue), ctx.clock_rate(queue));
+                    let rate = ctx.clock_rate(queue);
                     ctx.note("clock of this queue: Q, rate exp(f(Q))", format!("Q = {q}, rate {}", short(rate)));
                 }
-                if ctx.state().fits(j, server as usize) {
-                    if ctx.state().queue_len(queue) > 0 {
-                        let why = "its queue's clock ticked and the job fits";
-                        ctx.apply(GhraDecision::Start { server, job_type: j, source: Source::Local, why })?;
-                        self.router.as_mut().expect("built at Begin").left(j, server);
-                    } else {
-                        let why = "its queue's clock ticked while empty: a dummy";
-                        ctx.apply(GhraDecision::Start { server, job_type: j, source: Source::Dummy, why })?;
-                    }
+                if q > 0 {
+                    let why = "its queue's clock ticked and the job fits";
+                    ctx.apply(GhraDecision::Start { server, job_type: j, source: Source::Local, why })?;
+                    self.router.as_mut().expect("built at Begin").left(j, server);
+                    self.arm(ctx, queue);
+                } else {
+                    let why = "its queue's clock ticked while empty: a dummy";
+                    ctx.apply(GhraDecision::Start { server, job_type: j, source: Source::Dummy, why })?;
                 }
-                self.arm(ctx, queue);
             }
             GhraEvent::Departure { .. } => {}
         }

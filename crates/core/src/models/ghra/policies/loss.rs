@@ -9,7 +9,6 @@
 
 use crate::EngineError;
 use crate::models::ghra::{GhraContext, GhraDecision, GhraEvent, GhraPolicy, QueueRef, Source};
-use crate::workload::sample;
 
 #[derive(Debug, Clone)]
 pub struct LossSystem {
@@ -31,15 +30,11 @@ impl GhraPolicy for LossSystem {
     fn on_event(&mut self, event: GhraEvent, ctx: &mut GhraContext<'_>) -> Result<(), EngineError> {
         match event {
             GhraEvent::Begin => (0..self.rates.len()).for_each(|j| self.arm(ctx, j)),
-            GhraEvent::Tick { queue } => {
-                let j = queue.job_type();
-                let last = ctx.state().servers() as u64 - 1;
-                let server = sample::uniform_int(ctx.rng(), 0, last) as u32;
-                if ctx.state().fits(j, server as usize) {
-                    let why = "a LOSS arrival that fits its random server";
-                    ctx.apply(GhraDecision::Start { server, job_type: j, source: Source::Dummy, why })?;
-                }
-                self.arm(ctx, j);
+            GhraEvent::Tick { queue, server } => {
+                // Arrivals that find their random server full are lost: the engine does not
+                // pass them on.
+                let why = "a LOSS arrival that fits its random server";
+                ctx.apply(GhraDecision::Start { server, job_type: queue.job_type(), source: Source::Dummy, why })?;
             }
             GhraEvent::Arrival { .. } | GhraEvent::Departure { .. } => {}
         }

@@ -27,7 +27,7 @@ use crate::models::ghra::{Ghra, GhraContext, GhraEvent, GhraPolicy, boxed};
 use crate::script::lease::Lease;
 use crate::script;
 #[cfg(feature = "script")]
-use crate::script::Program;
+use crate::script::{Program, RunBudget};
 use crate::{ConfigError, EngineError};
 
 /// The script, and Algorithm 2's weight function.
@@ -50,6 +50,8 @@ pub struct Scripted {
     /// Algorithm 2, whose router only keeps the queue lengths (the script routes).
     clocks: Alg2,
     program: Rc<Program>,
+    /// What this run has spent of the script's budget.
+    run: RunBudget,
 }
 
 #[cfg(feature = "script")]
@@ -59,7 +61,7 @@ impl Scripted {
         // The spec's script, or the model's first starting point: what the editor shows too.
         let source = SCRIPTING.source_of(spec).map_err(|m| spec.error(m))?;
         let program = Rc::new(Program::compile(&source, register)?);
-        Ok(Self { clocks: Alg2::new(Weight::of(spec), Routing::Jsq), program })
+        Ok(Self { clocks: Alg2::new(Weight::of(spec), Routing::Jsq), program, run: RunBudget::default() })
     }
 }
 
@@ -73,14 +75,17 @@ impl GhraPolicy for Scripted {
         let unrouted = EngineError::Unrouted { job_type: job_type as u16 };
         let router = self.clocks.router().ok_or(unrouted)?;
         let mut arrival = Arrival { router, job_type, chosen: None };
-        let program = &self.program;
+        let (program, run) = (&self.program, &mut self.run);
         Lease::<Arrivals>::lend(&mut arrival, |a| {
-            Lease::<Contexts>::lend(ctx, |x| program.call(Dynamic::from(Ctx { engine: x.clone(), arrival: a.clone() })))
+            Lease::<Contexts>::lend(ctx, |x| program.call(Dynamic::from(Ctx { engine: x.clone(), arrival: a.clone() }), run))
         })
         .map_err(|e| EngineError::Script { message: e.to_string() })?;
         let server = arrival.chosen.ok_or_else(|| EngineError::Script {
-            message: "script: `fn schedule(ctx)` returned without routing the arriving job (call `ctx.route(server)`)"
-                .to_string(),
+            message: script::ScriptError::at(
+                program.entry_line(),
+                "`fn schedule(ctx)` returned without routing the arriving job (call `ctx.route(server)`)",
+            )
+            .to_string(),
         })?;
         self.clocks.router_mut().expect("built at Begin").joined(job_type, server);
         Ok(server)

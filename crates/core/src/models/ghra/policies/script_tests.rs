@@ -23,12 +23,37 @@ fn hostile_routings_stop_their_run_with_the_line_and_what_they_exceeded() {
             "let s = ctx.eligible()[0]; ctx.route(s); ctx.route(s);",
             "script line 2: policy bug: this job is already routed",
         ),
-        ("let x = ctx.now;", "returned without routing the arriving job"),
-        ("let a = []; loop { a.push(a.len()); }", "script line 1: size of array/blob exceeded 10000 array elements"),
+        ("let x = ctx.now;", "script line 1: `fn schedule(ctx)` returned without routing the arriving job"),
+        (
+            "let a = []; a.pad(9990, 0); loop { a.push(a.len()); }",
+            "script line 1: size of array/blob exceeded 10000 array elements",
+        ),
         ("throw 42;", "script line 2: the script threw: 42"),
     ] {
         let source = format!("fn schedule(ctx) {{\n  {body}\n}}\n");
         let message = stopped("ghra", &source, 200);
         assert!(message.contains(needle), "{body}:\n{message}");
     }
+}
+
+/// GH-RA's script takes Algorithm 2's `f` as well as its source: a spec is parsed with the
+/// parameters of the model that takes them, so the link the core writes opens again, and a
+/// model whose script has no `f` says so by name.
+#[test]
+fn the_weight_function_parameter_round_trips_through_a_link() {
+    use crate::link::{decode_link, encode_link};
+    use crate::model::policy::PolicySpec;
+    let spec = PolicySpec::parse("script:f=log").unwrap();
+    assert_eq!(spec.to_string(), "script:f=log");
+    let (link, errors) = decode_link("preset=ghra-b3&policy=script:f=log&horizon=50");
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(link.policies, vec![spec.clone()]);
+    let again = encode_link(&link.preset, &link.policies, &link.scenario, &link.page);
+    let (reopened, errors) = decode_link(&again);
+    assert!(errors.is_empty(), "{again}: {errors:?}");
+    assert_eq!(reopened.policies, link.policies);
+    let (_, errors) = decode_link("preset=pgrr-a1&policy=script:f=log");
+    assert!(errors.iter().any(|e| e.message.contains("PG-RR's script has no parameter 'f'")), "{errors:?}");
+    let e = PolicySpec::parse("script:f=cube").unwrap_err();
+    assert!(e.message.contains("f must be log"), "{e}");
 }

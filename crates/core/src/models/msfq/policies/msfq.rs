@@ -30,17 +30,32 @@ pub const POLICY: Policy<Model> = Policy::new(
 fn threshold(spec: &PolicySpec, s: &MsfqScenario) -> Result<(u32, bool), crate::ConfigError> {
     let cores = s.cores;
     if !s.classes.is_one_or_all(cores) || cores < 2 {
-        return Err(spec.error(format!(
-            "MSFQ is defined for the one-or-all case only (needs 1 and k = {cores}, k >= 2; classes are {}); use \
-             static-qs or adaptive-qs for general classes",
-            s.classes
-        )));
+        return Err(crate::ConfigError::new(crate::model::policy::KEY, refusal(s)));
     }
     let l = spec.int("l").map_or(cores - 1, |l| l as u32);
     if l >= cores {
         return Err(spec.error(format!("l must be an integer in 0..={} (k - 1) (got {l})", cores - 1)));
     }
     Ok((l, spec.is("phase4", "open")))
+}
+
+/// Why MSFQ cannot run `s`, in one sentence with the fix: what it needs, what the scenario (or
+/// its log) has, in words; never the class table itself, which a log makes dozens of entries
+/// long (RES-90).
+fn refusal(s: &MsfqScenario) -> String {
+    let cores = s.cores;
+    if cores < 2 {
+        return format!(
+            "MSFQ needs k >= 2 cores (needs 1 and k); this machine has k = {cores}: leave MSFQ out or give more cores"
+        );
+    }
+    let needs = s.classes.len();
+    let what = if s.trace.is_some() { "this log has" } else { "these classes have" };
+    let needs = if needs == 1 { "1 need".to_string() } else { format!("{needs} different needs") };
+    format!(
+        "MSFQ needs one-or-all classes, needs 1 and k = {cores} only; {what} {needs}: leave MSFQ out or use \
+         Static QS or Adaptive QS, which take any classes"
+    )
 }
 
 #[derive(Debug, Clone)]

@@ -15,7 +15,7 @@ use crate::models::msfq::{Msfq, MsfqContext, MsfqPolicy, boxed};
 use crate::script::lease::Lease;
 use crate::script;
 #[cfg(feature = "script")]
-use crate::script::Program;
+use crate::script::{Program, RunBudget};
 use crate::{ConfigError, EngineError};
 
 pub const POLICY: Policy<Msfq> = Policy::new(
@@ -27,11 +27,13 @@ pub const POLICY: Policy<Msfq> = Policy::new(
 .params(script::PARAMS)
 .shared();
 
-/// A compiled script; clones (the timeline's checkpoints) share it.
+/// A compiled script, and what this run has spent of its budget; clones (the timeline's
+/// checkpoints) share the script and carry the spending.
 #[cfg(feature = "script")]
 #[derive(Debug, Clone)]
 pub struct Scripted {
     program: Rc<Program>,
+    run: RunBudget,
 }
 
 #[cfg(feature = "script")]
@@ -40,14 +42,14 @@ impl Scripted {
     pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
         // The spec's script, or the model's first starting point: what the editor shows too.
         let source = SCRIPTING.source_of(spec).map_err(|m| spec.error(m))?;
-        Ok(Self { program: Rc::new(Program::compile(&source, register)?) })
+        Ok(Self { program: Rc::new(Program::compile(&source, register)?), run: RunBudget::default() })
     }
 }
 
 #[cfg(feature = "script")]
 impl MsfqPolicy for Scripted {
     fn admit(&mut self, ctx: &mut MsfqContext<'_>) -> Result<(), EngineError> {
-        Lease::<Contexts>::lend(ctx, |lease| self.program.call(rhai::Dynamic::from(Ctx(lease.clone()))))
+        Lease::<Contexts>::lend(ctx, |lease| self.program.call(rhai::Dynamic::from(Ctx(lease.clone())), &mut self.run))
             .map_err(|e| EngineError::Script { message: e.to_string() })
     }
 }

@@ -11,7 +11,7 @@ use crate::model::policy::{Param, PolicySpec};
 pub const G: Param = Param::text(
     "g",
     ReservationFactor::RANGE,
-    |text| ReservationFactor::parse(text).map(ReservationFactor::name),
+    |text| ReservationFactor::parse(text).map(ReservationFactor::name).ok_or_else(String::new),
     "reservation factor g(L): empty slots kept per type (default ⌈(ln L)^1.5⌉)",
 )
 .symbol("g");

@@ -1,0 +1,71 @@
+//! The lab's state on a log dropped on a preset whose lanes include a policy that cannot replay
+//! it: the refusal in one sentence, the log waiting until that lane leaves, and the same replay
+//! by fingerprint (RES-90, RES-91).
+
+use packlab_core::trace::{self, Shared};
+
+use crate::state::{Action, Lab};
+
+/// An SWF log of 16 processors whose jobs need 1 to 16 of them: not one-or-all.
+fn log() -> Shared {
+    let mut text = String::from("; Version: 2.2\n; MaxProcs: 16\n");
+    for job in 1..=300u64 {
+        let procs = [1, 2, 4, 8, 16][(job % 5) as usize];
+        text.push_str(&format!(
+            "{job} {} 0 {} {procs} -1 -1 {procs} -1 -1 1 1 1 -1 1 -1 -1 -1\n",
+            job * 40,
+            100 + job % 7 * 30
+        ));
+    }
+    trace::keep(trace::read_bytes(text.as_bytes()).unwrap())
+}
+
+/// The first preset whose lanes hold a policy that refuses the log while others take it.
+fn lab_with_a_refusing_lane(shared: &Shared) -> (Lab, &'static str) {
+    for preset in packlab_core::scenario::presets() {
+        let lab = Lab::from_link(&format!("?preset={}", preset.id));
+        let scenario = &lab.setup.scenario;
+        let Ok(Some(_)) = scenario.named_trace(&shared.name()) else { continue };
+        let mut replayed = scenario.clone();
+        if replayed.replay(shared, &[], &preset.scenario).is_err() {
+            continue;
+        }
+        let (run, refused) = replayed.runnable(&lab.setup.policies);
+        if !run.is_empty() && !refused.is_empty() {
+            let name = lab.setup.policies.iter().find(|p| !run.contains(p)).unwrap().name();
+            return (lab, name);
+        }
+    }
+    panic!("no preset races a policy that cannot replay a log of many needs");
+}
+
+#[test]
+fn a_refused_lane_holds_the_log_until_it_leaves() {
+    let shared = log();
+    let (mut lab, refusing) = lab_with_a_refusing_lane(&shared);
+    let before = lab.setup.scenario.clone();
+    lab.apply(Action::LoadTrace(shared.clone()));
+    let notice = lab.notice_for(trace::KEY).expect("the refusal is said").message.clone();
+    assert!(notice.contains("leave") && !notice.contains('@'), "one sentence in words: {notice}");
+    assert_eq!(lab.setup.scenario, before, "the log waits");
+
+    // Unticking the lane replays the log, without loading it again.
+    lab.apply(Action::TogglePolicy(refusing));
+    assert!(lab.notice_for(trace::KEY).is_none(), "the refusal is gone");
+    let scenario = &lab.setup.scenario;
+    assert_eq!(scenario.get(trace::KEY), Some(shared.name()));
+    assert_eq!(scenario.load(), 1.0, "at the log's own pace");
+    let machine = scenario.info().replay.as_ref().unwrap().machine;
+    for key in machine {
+        assert_eq!(scenario.get(key).as_deref(), Some("16"), "{key}: the log's machine");
+    }
+
+    // The fingerprint typed in the Trace field gives the same scenario on the same lanes.
+    let mut typed = Lab::from_link(&format!("?preset={}", lab.setup.preset.id));
+    typed.setup = std::rc::Rc::new(packlab_core::scenario::Setup {
+        policies: lab.setup.policies.clone(),
+        ..(*typed.setup).clone()
+    });
+    typed.apply(Action::Set { key: trace::KEY.to_string(), value: shared.name() });
+    assert_eq!(typed.setup.scenario, lab.setup.scenario);
+}
