@@ -43,7 +43,8 @@ if (!['simulate', 'devtools', 'provided'].includes(throttlingMethod)) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 await mkdir(OUT, { recursive: true });
-const { server, origin } = await serveDist(join(ROOT, 'dist'), BASE, { gzip: values.gzip });
+// DIST=dir serves another build (to compare two builds side by side).
+const { server, origin } = await serveDist(process.env.DIST ?? join(ROOT, 'dist'), BASE, { gzip: values.gzip });
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   chromeFlags: [

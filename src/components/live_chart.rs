@@ -75,13 +75,14 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
         move || LAST_DRAWS.with_borrow_mut(|draws| draws.retain(|(other, _)| *other != me))
     });
     let kind = props.kind;
-    // A chart follows its canvas's size, paused or not.
+    // A chart follows its canvas's size, paused or not; the size's first report (once the
+    // canvas is laid out) draws it the first time.
     let on_resize = {
-        let (canvas, latest) = (canvas.clone(), latest.clone());
+        let (canvas, latest, error) = (canvas.clone(), latest.clone(), error.clone());
         Callback::from(move |size| {
             if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
                 let (snapshot, marks, load, theme) = &*latest.borrow();
-                let _ = draw(&canvas, size, &Chart { theme: *theme, ..chart(kind, snapshot, marks, *load) });
+                error.set(draw(&canvas, size, &Chart { theme: *theme, ..chart(kind, snapshot, marks, *load) }).err());
             }
         })
     };
@@ -95,10 +96,14 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
             // The snapshot that ends a run (paused, finished, failed) is never skipped.
             let running = snapshot.phase == Phase::Running;
             let last = *last_draw.borrow();
-            let due = !running
-                || (now - last >= min_interval
-                    && now - LAST_RUNNING_DRAW.get() >= ONE_PER_FRAME_MS
-                    && my_turn(me, last));
+            // Not before the canvas's size is known: its first report draws the chart (drawn here
+            // too, each chart was drawn twice as the lab opened, the first time after a forced
+            // layout to read its size, 0.1 s of a phone's first second).
+            let due = size.get().is_some()
+                && (!running
+                    || (now - last >= min_interval
+                        && now - LAST_RUNNING_DRAW.get() >= ONE_PER_FRAME_MS
+                        && my_turn(me, last)));
             if due && let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
                 *last_draw.borrow_mut() = now;
                 record_draw(me, now);

@@ -25,6 +25,7 @@ use crate::components::theory_view::TheoryView;
 use crate::components::tour_panel::{TourPanel, TourSummary};
 use crate::hooks::use_lab_race::{LabRace, use_lab_race};
 use crate::hooks::use_media::{NARROW, use_media};
+use crate::hooks::use_staged::use_staged;
 use crate::play::snapshot::{Phase, Shown};
 use crate::state::{Action, Lab, SameLab};
 
@@ -43,6 +44,10 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
         use_lab_race(lab, &props.dispatch);
     let snapshot = &race.snapshot;
     let narrow = use_media(NARROW);
+    // The first screen first (the tour's step, Play, the stats and the lanes), then the event
+    // log and the charts, then the sweep, the map, the exports and the scenario's form, each
+    // render a task of its own (`use_staged`: one render of it all blocked a phone for 0.4 s).
+    let drawn = use_staged(3);
     let preset = &setup.preset;
     // The offered fraction of the capacity, drawn on the occupancy chart (once per scenario:
     // for a trace it goes over every task).
@@ -118,7 +123,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     };
     html! {
         <main class="lab" data-highlight={lab.tour.map(|at| at.step().highlight)} data-race-thread={race.thread}
-            data-asking={asking.is_some().then_some("1")}>
+            data-asking={asking.is_some().then_some("1")} data-drawing={(drawn < 3).then_some("1")}>
             if *help {
                 <KeyboardHelp on_close={toggle_help.reform(|_| Some(false))} />
             }
@@ -184,21 +189,27 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                         { snapshot.model.classes }{ "." }
                     </p>
                     <Lanes snapshot={snapshot.clone()} text={text.clone()} {reduced_motion} on_hit={Some(on_hit)} />
-                    <EventLog snapshot={logged} {playing} inspect={*inspect} {on_inspect}
-                        link={written.query.clone()} name={name.clone()} />
-                    <div class="charts">
-                        <Charts snapshot={snapshot.clone()} marks={marks.clone()} {load}
-                            on_focus={race.focus.clone()} {reduced_motion} {theme} />
-                        <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
-                    </div>
-                    <SweepView setup={setup.clone()} query={written.query.clone()} name={name.clone()} {theme} />
-                    <StabilityView setup={setup.clone()} map={lab.map.clone()} dispatch={props.dispatch.clone()} {theme}
-                        on_done={on_map_done} on_announce={on_announcement.clone()} held={map_held} />
+                    if drawn >= 2 {
+                        <EventLog snapshot={logged} {playing} inspect={*inspect} {on_inspect}
+                            link={written.query.clone()} name={name.clone()} />
+                        <div class="charts">
+                            <Charts snapshot={snapshot.clone()} marks={marks.clone()} {load}
+                                on_focus={race.focus.clone()} {reduced_motion} {theme} />
+                            <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
+                        </div>
+                    }
+                    if drawn >= 3 {
+                        <SweepView setup={setup.clone()} query={written.query.clone()} name={name.clone()} {theme} />
+                        <StabilityView setup={setup.clone()} map={lab.map.clone()} dispatch={props.dispatch.clone()}
+                            {theme} on_done={on_map_done} on_announce={on_announcement.clone()} held={map_held} />
+                    }
                 }
-                <ShareAndExport snapshot={snapshot.clone()} query={share_query} {name} charts={!theory_only}
-                    seed={setup.scenario.seed()} marks={marks.clone()} {load}
-                    command={written.command.clone()}
-                    traced={setup.scenario.any().replaying()} />
+                if drawn >= 3 {
+                    <ShareAndExport snapshot={snapshot.clone()} query={share_query} {name} charts={!theory_only}
+                        seed={setup.scenario.seed()} marks={marks.clone()} {load}
+                        command={written.command.clone()}
+                        traced={setup.scenario.any().replaying()} />
+                }
             </section>
             // After the run in the page's order (Play is the first control a Tab reaches), though
             // the layout draws it on the left.
@@ -207,8 +218,10 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
             <aside class="controls" aria-label="Scenario">
                 <details class="scenario-sheet" open={!narrow}>
                     <summary>{ "Change the scenario" }</summary>
-                    <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()}
-                        asking={asking.is_some()} />
+                    if drawn >= 3 {
+                        <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()}
+                            asking={asking.is_some()} />
+                    }
                 </details>
             </aside>
         </main>
