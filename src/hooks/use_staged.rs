@@ -44,3 +44,11 @@ fn after_paint(then: impl FnOnce() + 'static) {
     });
     let _ = window.request_animation_frame(frame.unchecked_ref());
 }
+
+/// Calls `then` in a task of its own, after the one running: each canvas's first draw, which
+/// the frame that lays the canvases out would otherwise run all together in one long task.
+pub fn in_a_task_of_its_own(then: impl FnOnce() + 'static) {
+    let Some(window) = web_sys::window() else { return then() };
+    let later = Closure::once_into_js(then);
+    let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), 0);
+}
