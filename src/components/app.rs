@@ -57,9 +57,15 @@ pub fn App() -> Html {
         }
     });
     // The app's first render replaces the first picture (www/first-paint.js drew it before the
-    // wasm ran); an app started in place of the first download goes on where it was asked to.
-    use_effect_with((), |()| {
-        crate::dom::boot::first_picture_done();
+    // wasm ran), but for the workbench, which replaces it once its first screen is drawn (it
+    // draws in stages); an app started in place of the first download goes on where it was
+    // asked to.
+    let workbench_first =
+        !lab.gallery && lab.embed.is_none() && (packlab_core::script::AVAILABLE || !lab.needs_scripts());
+    use_effect_with((), move |()| {
+        if !workbench_first {
+            crate::dom::boot::first_picture_done();
+        }
         crate::dom::boot::take_resumed_focus();
     });
     // One copy of the state per render, shared by the components below.

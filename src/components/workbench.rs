@@ -44,10 +44,17 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
         use_lab_race(lab, &props.dispatch);
     let snapshot = &race.snapshot;
     let narrow = use_media(NARROW);
-    // The first screen first (the tour's step, Play, the stats and the lanes), then the event
-    // log and the charts, then the sweep, the map, the exports and the scenario's form, each
-    // render a task of its own (`use_staged`: one render of it all blocked a phone for 0.4 s).
-    let drawn = use_staged(3);
+    // The first screen in two (the tour's step and Play, then the stats and the lanes), then the
+    // event log and the charts, then the sweep, the map, the exports and the scenario's form,
+    // each render a task of its own (`use_staged`: one render of it all blocked a phone for
+    // 0.4 s). The first picture stays until the first screen is whole: the app renders out of
+    // sight until then, so nothing shifts as its parts arrive.
+    let drawn = use_staged(4);
+    use_effect_with(drawn >= 2, |&whole| {
+        if whole {
+            crate::dom::boot::first_picture_done();
+        }
+    });
     let preset = &setup.preset;
     // The offered fraction of the capacity, drawn on the occupancy chart (once per scenario:
     // for a trace it goes over every task).
@@ -123,7 +130,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     };
     html! {
         <main class="lab" data-highlight={lab.tour.map(|at| at.step().highlight)} data-race-thread={race.thread}
-            data-asking={asking.is_some().then_some("1")} data-drawing={(drawn < 3).then_some("1")}>
+            data-asking={asking.is_some().then_some("1")} data-drawing={(drawn < 4).then_some("1")}>
             if *help {
                 <KeyboardHelp on_close={toggle_help.reform(|_| Some(false))} />
             }
@@ -180,16 +187,18 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     if let Some(message) = snapshot.error() {
                         <p class="error" role="alert">{ message.to_string() }</p>
                     }
-                    <StatsTable lanes={text.lanes.clone()} warmup={snapshot.warmup}
-                        unit={snapshot.model.time.plural()} job_time={snapshot.job_time()}
-                        queues={snapshot.queues()} rewards={snapshot.model.reward} reward={snapshot.reward} />
-                    <p class="hint colour-key">
-                        { "Colours: each policy has its own, on its lane's top edge and its lines (solid); jobs, \
-                           bins and their lines take light colours outlined in grey, one per " }
-                        { snapshot.model.classes }{ "." }
-                    </p>
-                    <Lanes snapshot={snapshot.clone()} text={text.clone()} {reduced_motion} on_hit={Some(on_hit)} />
                     if drawn >= 2 {
+                        <StatsTable lanes={text.lanes.clone()} warmup={snapshot.warmup}
+                            unit={snapshot.model.time.plural()} job_time={snapshot.job_time()}
+                            queues={snapshot.queues()} rewards={snapshot.model.reward} reward={snapshot.reward} />
+                        <p class="hint colour-key">
+                            { "Colours: each policy has its own, on its lane's top edge and its lines (solid); \
+                               jobs, bins and their lines take light colours outlined in grey, one per " }
+                            { snapshot.model.classes }{ "." }
+                        </p>
+                        <Lanes snapshot={snapshot.clone()} text={text.clone()} {reduced_motion} on_hit={Some(on_hit)} />
+                    }
+                    if drawn >= 4 {
                         <EventLog snapshot={logged} {playing} inspect={*inspect} {on_inspect}
                             link={written.query.clone()} name={name.clone()} />
                         <div class="charts">
@@ -198,13 +207,13 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                             <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                         </div>
                     }
-                    if drawn >= 3 {
+                    if drawn >= 4 {
                         <SweepView setup={setup.clone()} query={written.query.clone()} name={name.clone()} {theme} />
                         <StabilityView setup={setup.clone()} map={lab.map.clone()} dispatch={props.dispatch.clone()}
                             {theme} on_done={on_map_done} on_announce={on_announcement.clone()} held={map_held} />
                     }
                 }
-                if drawn >= 3 {
+                if drawn >= 4 {
                     <ShareAndExport snapshot={snapshot.clone()} query={share_query} {name} charts={!theory_only}
                         seed={setup.scenario.seed()} marks={marks.clone()} {load}
                         command={written.command.clone()}
@@ -218,7 +227,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
             <aside class="controls" aria-label="Scenario">
                 <details class="scenario-sheet" open={!narrow}>
                     <summary>{ "Change the scenario" }</summary>
-                    if drawn >= 3 {
+                    if drawn >= 4 {
                         <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()}
                             asking={asking.is_some()} />
                     }
