@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { MAP_TIMEOUT_MS, ROOT, axeViolations, cliCommand, labTest } from './harness.mjs';
+import { MAP_TIMEOUT_MS, RESULTS, ROOT, axeViolations, cliCommand, labTest } from './harness.mjs';
 
 /** A small map: two policies, a short horizon, 2 replications per load. */
 const MAP = 'preset=pgrr-a1&policy=vqs,bf-js&seed=3&horizon=20000';
@@ -226,6 +226,9 @@ labTest('the chart colours each tested load by its verdict in every theme, axe f
       assert.ok(off < 30, `${theme}: ${p.policy} at ${p.load} (${p.verdict}) drawn as rgb(${p.rgb}), not rgb(${want})`);
     }
     assert.deepEqual(await axeViolations(page, ['color-contrast']), [], `contrast in the ${theme} theme`);
+    // For looking at (issue 53): the policies named under their places, each proven line over
+    // its own place, the intervals over the marks.
+    await page.locator('#chart-stability').screenshot({ path: join(RESULTS, `map-chart-${theme}.png`) });
   }
   assert.deepEqual(await axeViolations(page, undefined, '#stability-map'), [], 'the stability map');
   await page.selectOption('#theme', 'light');

@@ -8,19 +8,13 @@ use std::path::Path;
 use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use packlab_plot::Chart;
-use plotters::prelude::{IntoDrawingArea, SVGBackend};
 
 /// SVG size in pixels: wide enough for a legend and the mark labels.
 pub const SVG_SIZE: (u32, u32) = (960, 600);
 
 /// Draws `chart` into an SVG file.
 pub fn write_svg(path: &Path, chart: &Chart<'_>) -> Result<()> {
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, SVG_SIZE).into_drawing_area();
-        packlab_plot::draw(&root, chart).map_err(|e| anyhow!("drawing {}: {e}", path.display()))?;
-        root.present().map_err(|e| anyhow!("drawing {}: {e}", path.display()))?;
-    }
+    let svg = packlab_plot::svg(chart, SVG_SIZE).map_err(|e| anyhow!("drawing {}: {e}", path.display()))?;
     fs::write(path, svg).with_context(|| format!("writing {}", path.display()))
 }
 

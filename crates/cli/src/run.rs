@@ -8,8 +8,7 @@ use packlab_core::metrics::SeriesPoint;
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::{RepsReport, RunOutcome, RunReport, run_at, summarise_reps};
 use packlab_core::scenario::Setup;
-use packlab_core::view::Metric;
-use packlab_plot::{Chart, Curve, Ink, LegendAt, Mark, Point, Stroke};
+use packlab_plot::Trajectory;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -163,20 +162,12 @@ fn write_trajectory(dir: &Path, setup: &Setup, runs: &[&RunOutcome]) -> Result<V
     let csv_path = dir.join(format!("{id}-trajectory.csv"));
     let svg_path = dir.join(format!("{id}-trajectory.svg"));
     let plot = setup.scenario.any().trajectory(&runs[0].report);
-    let series = |o: &'_ RunOutcome| -> Vec<SeriesPoint> {
-        match plot.metric {
-            Metric::Reward => o.reward.clone(),
-            Metric::InSystem => o.in_system.clone(),
-            Metric::Occupancy => o.occupancy.clone(),
-            _ => o.queue.clone(),
-        }
-    };
-    let all: Vec<Vec<SeriesPoint>> = runs.iter().map(|o| series(o)).collect();
-    let first = &all[0];
+    let all: Vec<&[SeriesPoint]> = runs.iter().map(|o| packlab_plot::series(o, plot.metric)).collect();
+    let first = all[0];
     // Every policy runs the same horizon on the same grid, so the series line up point by
     // point; check rather than trust it, since a mismatch would shift columns silently.
     for points in &all {
-        if points.len() != first.len() || points.iter().zip(first).any(|(a, b)| a.start != b.start) {
+        if points.len() != first.len() || points.iter().zip(first.iter()).any(|(a, b)| a.start != b.start) {
             bail!("internal: the policies' series are on different grids; cannot tabulate them");
         }
     }
@@ -192,39 +183,7 @@ fn write_trajectory(dir: &Path, setup: &Setup, runs: &[&RunOutcome]) -> Result<V
     }
     w.flush().with_context(|| format!("writing {}", csv_path.display()))?;
 
-    let names = setup.scenario.policy_labels(&setup.policies);
-    // Each interval mean is drawn at the interval's midpoint.
-    let points: Vec<Vec<Point>> =
-        all.iter().map(|s| s.iter().map(|p| Point::new((p.start + p.end) / 2.0, p.mean)).collect()).collect();
-    let title = format!("{}: {}", setup.preset.figure, setup.preset.title);
-    let warmup = runs[0].report.warmup;
-    // The legend sits top left, right where a label at the end of the warm-up would go, so
-    // the line stays unlabelled and the axis caption explains it.
-    let unit = setup.scenario.time_unit().plural();
-    let x_label =
-        if plot.x_note.is_empty() { format!("time ({unit})") } else { format!("time ({unit})   {}", plot.x_note) };
-    let chart = Chart {
-        title: &title,
-        x_label: &x_label,
-        y_label: plot.y_label,
-        curves: names
-            .iter()
-            .zip(&points)
-            .enumerate()
-            .map(|(i, (label, points))| Curve {
-                label,
-                color: Ink::Policy(i),
-                points,
-                markers: false,
-                stroke: Stroke::Solid,
-            })
-            .collect(),
-        x_marks: if warmup > 0 { vec![Mark::new(warmup as f64, "")] } else { vec![] },
-        y_marks: plot.y_marks.iter().map(|(value, label)| Mark::new(*value, label)).collect(),
-        x_range: Some((0.0, runs[0].report.horizon as f64)),
-        legend: if plot.legend_lower_right { LegendAt::LowerRight } else { LegendAt::default() },
-        ..Chart::default()
-    };
-    write_svg(&svg_path, &chart)?;
+    let chart = Trajectory::of(setup, runs).context("internal: a race without runs")?;
+    write_svg(&svg_path, &chart.chart())?;
     Ok(vec![csv_path, svg_path])
 }

@@ -3,138 +3,53 @@
 //! [`Scenario::replay`], and what follows them through [`Scenario::follow`].
 
 use anyhow::{Context, Result, anyhow, bail};
-use packlab_core::link::decode_link;
 use packlab_core::policy::PolicySpec;
-use packlab_core::scenario::{Scenario, Setup, preset};
+use packlab_core::scenario::Scenario;
+use packlab_core::scenario::resolve::{Names, Request, Setting, Source, resolve as resolve_request};
 use packlab_core::script;
 
 use crate::args::ScenarioArgs;
 
-/// What the scenario flags of a `run`, `sweep` or `bounds` resolve to.
-#[derive(Debug, Clone)]
-pub struct Resolved {
-    /// The preset, the scenario with the flags applied, the policies.
-    pub setup: Setup,
-    /// Keys the user set on the command line (`--set`, `--seed`, `--horizon`).
-    pub explicit: Vec<String>,
-    /// Set when the warm-up was rescaled because only the horizon changed; says how.
-    pub warmup_note: Option<String>,
-    /// What replaying the trace file says: the scaling, the offered load, jobs capped.
-    pub replay_notes: Vec<String>,
-    /// The moment a link opens at (`t=`): `run` reports the runs there, as the page shows
-    /// them paused at that moment.
-    pub at: Option<f64>,
-}
+/// What the scenario flags of a `run`, `sweep` or `bounds` resolve to (the core's rules).
+pub use packlab_core::scenario::resolve::Resolved;
+
+/// The CLI's names for the inputs the core's errors name.
+const NAMES: Names = Names { preset: "--preset", link: "--link", policy: "--policy", horizon: "--horizon" };
 
 pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
     // Traces are read first: a link may name one by its fingerprint.
     let trace = if args.traces.is_empty() { None } else { Some(crate::trace::read(&args.traces, args.trace_tasks)?) };
-    let (preset, base, link_policies, at) = match (&args.preset, &args.link) {
-        (_, Some(link)) => {
-            let (link, errors) = decode_link(link);
-            if !errors.is_empty() {
-                let lines: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
-                bail!("--link: {} bad key(s):\n{}", errors.len(), lines.join("\n"));
-            }
-            (link.preset, link.scenario, link.policies, link.page.at)
-        }
-        (Some(id), None) => {
-            let p = preset(id).map_err(|e| anyhow!("--preset: {}", e.message))?;
-            let (scenario, policies) = (p.scenario.clone(), p.policies.clone());
-            (p, scenario, policies, None)
-        }
+    let source = match (&args.preset, &args.link) {
+        (_, Some(link)) => Source::Link(link),
+        (Some(id), None) => Source::Preset(id),
         // clap requires one of the two; keep a message rather than a panic all the same.
         (None, None) => bail!("give --preset ID or --link URL"),
     };
-    let policies = if args.policies.is_empty() { link_policies } else { parse_policies(&args.policies)? };
+    let policies = if args.policies.is_empty() { None } else { Some(parse_policies(&args.policies)?) };
 
-    let mut overrides: Vec<(String, String, String)> = Vec::new();
+    let value = |key: &str, value: &str, flag: &str| Setting::Value {
+        key: key.into(),
+        value: value.into(),
+        label: Some(flag.into()),
+    };
+    let mut settings = Vec::new();
     if let Some(seed) = &args.seed {
-        overrides.push(("seed".into(), seed.clone(), "--seed".into()));
+        settings.push(value("seed", seed, "--seed"));
     }
     if let Some(horizon) = &args.horizon {
-        overrides.push(("horizon".into(), horizon.clone(), "--horizon".into()));
+        settings.push(value("horizon", horizon, "--horizon"));
     }
     if let Some(path) = &args.classes_file {
-        let flag = format!("--classes-file {}", path.display());
-        let text = std::fs::read_to_string(path).with_context(|| format!("{flag}: cannot read the file"))?;
-        let value = base.any().read_key_file("classes", &text).map_err(|e| anyhow!("{flag}: {e}"))?;
-        overrides.push(("classes".into(), value, flag));
+        let label = format!("--classes-file {}", path.display());
+        let text = std::fs::read_to_string(path).with_context(|| format!("{label}: cannot read the file"))?;
+        settings.push(Setting::File { key: "classes".into(), text, label });
     }
     for pair in &args.sets {
-        let Some((key, value)) = pair.split_once('=') else {
-            let keys: Vec<_> = base.keys().into_iter().map(|k| k.key).collect();
-            bail!("--set '{pair}': expected KEY=VALUE, e.g. load=0.9; keys: {}", keys.join(", "));
-        };
-        overrides.push((key.trim().to_string(), value.trim().to_string(), format!("--set {pair}")));
+        settings.push(Setting::Pair { text: pair.clone(), label: "--set".into() });
     }
-
-    let mut scenario = base.clone();
-    let mut explicit = Vec::new();
-    for (key, value, flag) in &overrides {
-        scenario.set(key, value).with_context(|| flag.clone())?;
-        explicit.push(key.clone());
-    }
-    let explicit_keys: Vec<&str> = explicit.iter().map(String::as_str).collect();
-
-    let mut replay_notes = Vec::new();
-    if let Some(trace) = &trace {
-        // The user's keys stay: the flags', and a link's (what it sets differently from the
-        // preset, its horizon among them). A link's load stays if it was a traffic scaling
-        // already (the core's rule), not the model's own λ or α.
-        let mut keep = explicit_keys.clone();
-        keep.extend(base.overrides_from(&preset.scenario).into_iter().map(|(k, _)| k).filter(|k| *k != "load"));
-        let flag =
-            format!("--trace {}", args.traces.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "));
-        replay_notes = scenario.replay(trace, &keep, &preset.scenario).map_err(|e| anyhow!("{flag}: {e}"))?;
-    }
-
-    scenario.follow(&base, &preset.scenario, &explicit_keys).context("--horizon")?;
-    // The horizon moved (a flag, or a trace file) and the warm-up with it.
-    let warmup_moved = !explicit_keys.contains(&"warmup") && scenario.get("warmup") != base.get("warmup");
-    let warmup_note = warmup_moved.then(|| {
-        format!(
-            "warm-up {} = {} × {} / {} {}: the same fraction of the new horizon as the preset's",
-            scenario.get("warmup").unwrap_or_default(),
-            preset.scenario.get("warmup").unwrap_or_default(),
-            scenario.horizon(),
-            preset.scenario.horizon(),
-            scenario.time_unit().plural()
-        )
-    });
-    scenario.validate().map_err(|e| anyhow!("invalid scenario: {e}"))?;
-    // A policy that cannot run the scenario (MSFQ on a log of many needs) is refused in one
-    // sentence with the fix. Named with --policy, that is an error; the preset's or the link's,
-    // it is dropped with a note and the others run, as the page leaves its lane out (RES-90).
-    let (runnable, refused) = scenario.runnable(&policies);
-    let named = !args.policies.is_empty();
-    if let Some(first) = refused.first()
-        && (named || runnable.is_empty())
-    {
-        let spec = &policies[policies.iter().position(|p| !runnable.contains(p)).expect("one was refused")];
-        let message = first.message.strip_prefix(&format!("{}: ", spec.name())).unwrap_or(&first.message);
-        match (named, &args.link) {
-            (true, _) => bail!("--policy {spec}: {message}"),
-            (false, Some(_)) => bail!("--link: none of its policies can run this scenario; {spec}: {message}"),
-            (false, None) => bail!("--preset {}: none of its policies can run this scenario; {message}", preset.id),
-        }
-    }
-    let mut policy_notes: Vec<String> =
-        refused.iter().map(|e| format!("{} (left out here; the other policies run)", e.message)).collect();
-    let policies = runnable;
-    if let Some(status) = scenario.replay_status() {
-        replay_notes.insert(0, format!("the trace {}", status.describe()));
-    }
-    replay_notes.append(&mut policy_notes);
-    // The link checked its moment against its own horizon; the flags may have moved it.
-    if let Some(t) = at.filter(|&t| t > scenario.horizon() as f64) {
-        bail!(
-            "--link: t = {t} is past the horizon ({}): a moment of the run is in 0..={}",
-            scenario.horizon(),
-            scenario.horizon()
-        );
-    }
-    Ok(Resolved { setup: Setup { preset, scenario, policies }, explicit, warmup_note, replay_notes, at })
+    let flag = format!("--trace {}", args.traces.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "));
+    let request = Request { source, policies, settings, trace: trace.as_ref().map(|t| (t, flag)) };
+    resolve_request(request, NAMES).map_err(|e| anyhow!("{e}"))
 }
 
 /// What to say when a trace file is replayed with replications: its arrivals are the same in

@@ -105,6 +105,8 @@ pub fn command(args: &StabilityArgs, out: &mut dyn Write) -> Result<()> {
     replay(&journal_path, &journal, &mut finder)?;
     // Shards only read the journal (several write at once); the rest fold finished rounds in.
     let keep = args.shard.is_none();
+    let replaying = setup.scenario.any().replaying();
+    let mut copies = Copies::default();
     while let Some(round) = finder.next_round()? {
         let runs = match read_shards(&args.out, id, &journal, &round)? {
             Some(runs) => runs,
@@ -114,6 +116,7 @@ pub fn command(args: &StabilityArgs, out: &mut dyn Write) -> Result<()> {
             }
             None => match args.shard {
                 Some(shard) => return write_shard(&args.out, id, &journal, &round, shard, out),
+                None if replaying => run_replay(&round, id, &mut copies)?,
                 None => run(&round, &(0..round.len()).collect::<Vec<_>>(), id)?,
             },
         };
@@ -126,7 +129,92 @@ pub fn command(args: &StabilityArgs, out: &mut dyn Write) -> Result<()> {
         writeln!(out, "the map is complete; write it with --merge (or without --shard)")?;
         return Ok(());
     }
+    if replaying {
+        writeln!(out, "{}", copies.say(options.reps))?;
+    }
     finish(&finder, &args.out, out)
+}
+
+/// What [`run_replay`] found: loads whose replications replayed the log identically (their
+/// runs copied, not made), of the loads it tested.
+#[derive(Debug, Default)]
+struct Copies {
+    loads: usize,
+    identical: usize,
+    made: usize,
+    copied: usize,
+}
+
+impl Copies {
+    /// The note a map of a log prints: how many loads replayed identically and what that means
+    /// for the test, whose interval is over the replications.
+    fn say(&self, reps: u64) -> String {
+        if self.loads == 0 {
+            return "(a log replays the same every time: this run made no new runs; the journal's are as they were)"
+                .into();
+        }
+        let same = if self.identical == self.loads {
+            format!("at every load tested ({})", self.loads)
+        } else {
+            format!("at {} of the {} loads tested", self.identical, self.loads)
+        };
+        format!(
+            "(a log replays the same every time: {same} its first two replications came out identical, so its \
+             replications are one run, made twice and copied ({} runs made, {} copied); the test judges identical \
+             replications as the one run they are, on its own batches' interval, not as {reps} runs)",
+            self.made, self.copied
+        )
+    }
+}
+
+/// Whether two runs' growths are the same run's: every figure equal to the bit.
+fn same_run(a: &Growth, b: &Growth) -> bool {
+    let bits = |g: &Growth| [g.first.to_bits(), g.second.to_bits(), g.se.to_bits(), g.level.to_bits(), u64::from(g.df)];
+    bits(a) == bits(b)
+}
+
+/// Makes the runs of `round` of a map of a replayed log. A log fixes the arrivals, so the
+/// replications of a load differ only in the policy's own random choices (ties, sampling), and
+/// most policies make none: the first two replications of each load are made, and where they
+/// come out identical the rest are the same run, copied rather than made again; elsewhere the
+/// rest are made. The growths are those making every run would give.
+fn run_replay(round: &Round, id: &str, copies: &mut Copies) -> Result<Vec<Growth>> {
+    let tasks: Vec<(usize, usize)> = (0..round.len()).map(|i| round.task(i)).collect();
+    let first: Vec<usize> = (0..round.len()).filter(|&i| tasks[i].1 < 2).collect();
+    let mut growths: Vec<Option<Growth>> = vec![None; round.len()];
+    for (&i, g) in first.iter().zip(run(round, &first, id)?) {
+        growths[i] = Some(g);
+    }
+    // Each probe's first two growths, where it has two.
+    let mut pairs: Vec<(Option<Growth>, Option<Growth>)> = vec![(None, None); round.probes.len()];
+    for (i, &(probe, rep)) in tasks.iter().enumerate() {
+        match rep {
+            0 => pairs[probe].0 = growths[i],
+            1 => pairs[probe].1 = growths[i],
+            _ => {}
+        }
+    }
+    let identical: Vec<Option<Growth>> = pairs
+        .iter()
+        .map(|pair| match pair {
+            (Some(a), Some(b)) if same_run(a, b) => Some(*a),
+            _ => None,
+        })
+        .collect();
+    let rest: Vec<usize> = (0..round.len()).filter(|&i| tasks[i].1 >= 2 && identical[tasks[i].0].is_none()).collect();
+    for (&i, g) in rest.iter().zip(run(round, &rest, id)?) {
+        growths[i] = Some(g);
+    }
+    for (i, &(probe, _)) in tasks.iter().enumerate() {
+        if growths[i].is_none() {
+            growths[i] = identical[probe];
+            copies.copied += 1;
+        }
+    }
+    copies.loads += round.probes.len();
+    copies.identical += identical.iter().filter(|g| g.is_some()).count();
+    copies.made += first.len() + rest.len();
+    growths.into_iter().map(|g| g.ok_or_else(|| anyhow!("internal: a run of round {} not made", round.index))).collect()
 }
 
 /// The map's scenario and policies as a link.

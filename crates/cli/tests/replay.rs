@@ -192,6 +192,11 @@ fn a_trace_sweep_without_a_grid_scales_around_the_log() {
     assert!(stdout.contains("the trace's sweep: 1/β from"), "the grid is said:\n{stdout}");
     assert!(stdout.contains("offered load 0.30 to 1.05 of the capacity"), "{stdout}");
     assert!(stdout.contains("one run per point") && stdout.contains("× 1 replication"), "{stdout}");
+    // The weighted E[T] of one run has no interval: said, and none written as -inf and inf.
+    assert!(stdout.contains("one replication (a log replays the same every time): no interval"), "{stdout}");
+    let summary = std::fs::read_to_string(out.join("msfq-d6-summary.csv")).unwrap();
+    assert!(!summary.contains("inf"), "{summary}");
+    assert!(summary.lines().nth(1).unwrap().contains(",,,"), "empty ci_lo and ci_hi: {summary}");
     let runs = std::fs::read_to_string(out.join("msfq-d6-runs.csv")).unwrap();
     let mut lines = runs.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
@@ -212,4 +217,34 @@ fn a_trace_sweep_without_a_grid_scales_around_the_log() {
             assert!(pair[1].1 >= pair[0].1, "{policy}: E[T] falls as the load rises: {points:?}");
         }
     }
+}
+
+/// A map of a log: the log replays the same every time, so where a load's first two
+/// replications come out identical the rest are copied, not made, and the map says so; the
+/// map is the one making every run gives (issue 53).
+#[test]
+fn a_map_of_a_log_makes_identical_replications_once_and_says_so() {
+    let dir = scratch("trace-map");
+    let log = foreign_log(&dir);
+    let out = dir.join("map");
+    let stdout =
+        ok(&["stability", "--preset", "msfq-d6", "--trace", log.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let said = stdout.lines().find(|l| l.contains("a log replays the same every time")).expect(&stdout);
+    assert!(said.contains("at every load tested") && said.contains("made twice and copied"), "{said}");
+    let count = |word: &str| -> usize {
+        let at = said.find(word).unwrap();
+        said[..at].trim_end().rsplit(['(', ' ']).next().unwrap().parse().unwrap()
+    };
+    let (made, copied) = (count("runs made"), count("copied)"));
+    assert!(made > 0 && copied > 0, "{said}");
+    assert!(!stdout.contains("inf"), "{stdout}");
+    let csv = std::fs::read_to_string(out.join("msfq-d6-stability.csv")).unwrap();
+    let runs: usize = csv.lines().skip(1).map(|l| l.split(',').nth(10).unwrap().parse::<usize>().unwrap()).sum();
+    assert_eq!(made + copied, runs, "every replication the map counts was made or copied");
+    // Each load's replications in the journal (its first look: 4 of the 8) are one run's
+    // growth, repeated.
+    let journal = std::fs::read_to_string(out.join("msfq-d6-stability.jsonl")).unwrap();
+    let round: serde_json::Value = serde_json::from_str(journal.lines().nth(1).unwrap()).unwrap();
+    let growths = round["growths"].as_array().unwrap();
+    assert!(growths.chunks(4).all(|load| load.iter().all(|g| *g == load[0])), "{round}");
 }

@@ -17,6 +17,10 @@ pub struct Graph {
     /// Horizontal dashed lines.
     pub y_marks: Vec<Mark>,
     pub x_range: Option<(f64, f64)>,
+    /// Names of categories standing at x = 1, 2, …, when the x axis is not a number (the
+    /// stability map's policies at one scenario): the axis is ticked at those places only,
+    /// each with its name. Empty: a numeric axis.
+    pub x_names: Vec<String>,
     pub y_range: Option<(f64, f64)>,
     pub log_y: bool,
     pub legend: Legend,
@@ -89,11 +93,27 @@ impl Point {
 pub struct Mark {
     pub value: f64,
     pub label: String,
+    /// Where across the chart a horizontal line runs (x from, to): a bound that holds for one
+    /// category only (a policy's proven load on the map) runs over its own place. `None`: all
+    /// across.
+    pub span: Option<(f64, f64)>,
+    /// The policy colour it takes (an index into the palette), for a line that belongs to one
+    /// policy; `None`: the grey of a bound that belongs to none.
+    pub color: Option<usize>,
+    /// A policy's line is drawn as its curve would be: dashed where proven, dotted where a
+    /// theorem's hypotheses fail ([`Stroke`]); `None`: the reference lines' own dashes.
+    pub stroke: Option<Stroke>,
 }
 
 impl Mark {
+    /// A grey line all across.
     pub fn new(value: f64, label: impl Into<String>) -> Self {
-        Self { value, label: label.into() }
+        Self { value, label: label.into(), span: None, color: None, stroke: None }
+    }
+
+    /// The line of policy `color`, over x from `lo` to `hi` only, drawn with `stroke`.
+    pub fn of_policy(self, color: usize, (lo, hi): (f64, f64), stroke: Stroke) -> Self {
+        Self { span: Some((lo, hi)), color: Some(color), stroke: Some(stroke), ..self }
     }
 }
 

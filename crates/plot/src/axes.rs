@@ -1,7 +1,41 @@
 //! The axes: their ranges (from the data and the reference lines, with headroom) and their
 //! tick labels.
 
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
+use plotters::coord::types::RangedCoordf64;
+
 use crate::chart::Chart;
+
+/// An x axis of categories standing at 1, 2, …, n (the stability map's policies): ticked at
+/// those places only, where plotters' own float axis would tick 1.2, 1.4, …; no finer grid.
+/// The chart's formatter writes each place's name.
+pub(crate) struct Places {
+    range: RangedCoordf64,
+    count: usize,
+}
+
+impl Places {
+    pub(crate) fn new(lo: f64, hi: f64, count: usize) -> Self {
+        Self { range: (lo..hi).into(), count }
+    }
+}
+
+impl Ranged for Places {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.range.map(value, limit)
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() { Vec::new() } else { (1..=self.count).map(|i| i as f64).collect() }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.range.range()
+    }
+}
 
 /// Tick labels without trailing zeros, short enough that ten fit under a narrow chart:
 /// `5000`, `20k`, `0.95`, `1.5M`.

@@ -56,17 +56,23 @@ pub struct Mark<'a> {
     pub label: &'a str,
     /// Grey for a bound; a policy's or a class's colour for its own analysis.
     pub ink: Ink,
+    /// Where across the plot a horizontal line runs (x from, to), for a bound of one category
+    /// (a policy's proven load on the stability map, over its own place); `None`: all across.
+    pub over: Option<(f64, f64)>,
+    /// Drawn as a curve of this stroke would be ([`stroke_dash`]: a policy's proven load
+    /// dashed, a load not proven here dotted) instead of a reference line's own dash.
+    pub stroke: Option<Stroke>,
 }
 
 impl<'a> Mark<'a> {
     /// A grey reference line.
     pub fn new(value: f64, label: &'a str) -> Self {
-        Self { value, label, ink: Ink::Reference }
+        Self { value, label, ink: Ink::Reference, over: None, stroke: None }
     }
 
     /// A reference line in the colour of what it belongs to.
     pub fn inked(value: f64, label: &'a str, ink: Ink) -> Self {
-        Self { value, label, ink }
+        Self { value, label, ink, over: None, stroke: None }
     }
 }
 
@@ -98,6 +104,9 @@ pub struct Chart<'a> {
     pub y_marks: Vec<Mark<'a>>,
     /// Logarithmic y axis (non-positive values are clamped to the smallest positive one).
     pub log_y: bool,
+    /// Names of categories at x = 1, 2, …: the x axis is then ticked at those places only,
+    /// each with its name (the stability map's policies); empty for a numeric axis.
+    pub x_names: &'a [String],
     /// Fixed x range; by default the data and marks decide.
     pub x_range: Option<(f64, f64)>,
     /// Fixed y range; by default the data and marks decide.

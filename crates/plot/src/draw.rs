@@ -6,7 +6,7 @@ use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
 use crate::DrawResult;
-use crate::axes::{nonempty, padded, tick, x_extent, y_extent};
+use crate::axes::{Places, nonempty, padded, tick, x_extent, y_extent};
 use crate::chart::{Chart, LegendAt, stroke_dash};
 use crate::frame::Frame;
 use crate::ink::{CASING, Ink};
@@ -45,30 +45,38 @@ pub fn draw_framed<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Ch
 
 fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart<'_>) -> Framed<DB> {
     let (x_lo, x_hi) = chart.x_range.unwrap_or_else(|| padded(x_extent(chart), false));
-    let (y_lo, y_hi) = chart.y_range.unwrap_or_else(|| padded(y_extent(chart), chart.log_y));
     let (x_lo, x_hi) = nonempty(x_lo, x_hi);
+    if chart.x_names.is_empty() {
+        return with_y(area, chart, x_lo..x_hi);
+    }
+    // Categories stand at 1, 2, …: ticks there only (plotters would put them at 1.2, 1.4, …).
+    with_y(area, chart, Places::new(x_lo, x_hi, chart.x_names.len()))
+}
+
+fn with_y<DB, X>(area: &DrawingArea<DB, Shift>, chart: &Chart<'_>, x: X) -> Framed<DB>
+where
+    DB: DrawingBackend,
+    X: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
+{
+    let (y_lo, y_hi) = chart.y_range.unwrap_or_else(|| padded(y_extent(chart), chart.log_y));
     let (y_lo, y_hi) = nonempty(y_lo, y_hi);
     if chart.log_y {
         let floor = y_lo.max(f64::MIN_POSITIVE);
-        draw_in(area, chart, x_lo..x_hi, (floor..y_hi.max(floor * 10.0)).log_scale(), floor)
+        draw_in(area, chart, x, (floor..y_hi.max(floor * 10.0)).log_scale(), floor)
     } else {
-        draw_in(area, chart, x_lo..x_hi, y_lo..y_hi, f64::NEG_INFINITY)
+        draw_in(area, chart, x, y_lo..y_hi, f64::NEG_INFINITY)
     }
 }
 
-fn draw_in<DB, Y>(
-    area: &DrawingArea<DB, Shift>,
-    chart: &Chart<'_>,
-    x: std::ops::Range<f64>,
-    y: Y,
-    y_floor: f64,
-) -> Framed<DB>
+fn draw_in<DB, X, Y>(area: &DrawingArea<DB, Shift>, chart: &Chart<'_>, x: X, y: Y, y_floor: f64) -> Framed<DB>
 where
     DB: DrawingBackend,
+    X: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
     Y: AsRangedCoord<Value = f64>,
     Y::CoordDescType: ValueFormatter<f64>,
 {
-    let (x_lo, x_hi) = (x.start, x.end);
     // As many labels as fit: about one per 90 px across, one per 32 px up.
     let (width, height) = area.dim_in_pixel();
     let (x_labels, y_labels) = ((width as usize / 90).clamp(2, 10), (height as usize / 32).clamp(2, 10));
@@ -91,6 +99,13 @@ where
         .x_label_area_size(grow(42))
         .y_label_area_size(grow(64))
         .build_cartesian_2d(x, y)?;
+    let (x_lo, x_hi) = {
+        let r = ctx.plotting_area().get_x_range();
+        (r.start, r.end)
+    };
+    // A category's name at its place; a number elsewhere.
+    let names = chart.x_names;
+    let x_tick = |v: &f64| names.get((v.round() as usize).wrapping_sub(1)).map_or_else(|| tick(*v), String::clone);
     let labels = ("sans-serif", theme.size(13)).into_font().color(&theme.ink);
     let mut mesh = ctx.configure_mesh();
     mesh.x_desc(chart.x_label)
@@ -99,11 +114,15 @@ where
         .label_style(labels.clone())
         .x_labels(x_labels)
         .y_labels(y_labels)
-        .x_label_formatter(&|v| tick(*v))
+        .x_label_formatter(&x_tick)
         .y_label_formatter(&|v| tick(*v));
     // The light theme keeps plotters' own axis and grid (the CLI's SVGs stay as they were).
     if theme != Theme::LIGHT {
         mesh.bold_line_style(theme.grid).axis_style(theme.ink).axis_desc_style(labels);
+    }
+    if !names.is_empty() {
+        // No grid line through the categories' places, where their intervals stand.
+        mesh.disable_x_mesh();
     }
     mesh.draw()?;
     let clamp = |v: f64| v.max(y_floor);
@@ -146,16 +165,22 @@ where
             ))?;
         }
     }
-    let y_labels: Vec<_> =
-        chart.y_marks.iter().map(|m| (ctx.backend_coord(&(x_lo, clamp(m.value))).1, label_width(m.label))).collect();
+    // A mark over one category runs over its place only, its label at its start.
+    let across = |m: &crate::chart::Mark<'_>| m.over.unwrap_or((x_lo, x_hi));
+    let y_labels: Vec<_> = chart
+        .y_marks
+        .iter()
+        .map(|m| (ctx.backend_coord(&(across(m).0, clamp(m.value))).1, label_width(m.label)))
+        .collect();
     let y_offsets = side_by_side(&y_labels);
     let y_dashes = dashes.iter().copied().skip(chart.x_marks.len());
     for ((m, dx), (size, gap)) in chart.y_marks.iter().zip(y_offsets).zip(y_dashes) {
-        let line = [(x_lo, clamp(m.value)), (x_hi, clamp(m.value))];
+        let (from, to) = across(m);
+        let line = [(from, clamp(m.value)), (to, clamp(m.value))];
         ctx.draw_series(DashedLineSeries::new(line, size, gap, mark_style(m.ink)))?;
         if !below {
             ctx.draw_series(std::iter::once(
-                EmptyElement::at((x_lo, clamp(m.value)))
+                EmptyElement::at((from, clamp(m.value)))
                     + Text::new(m.label.to_string(), (4 + dx, -16), mark_font.clone()),
             ))?;
         }

@@ -42,7 +42,16 @@ impl<'a> GraphChart<'a> {
                 })
                 .collect(),
             x_marks: g.x_marks.iter().map(|m| Mark::new(m.value, &m.label)).collect(),
-            y_marks: g.y_marks.iter().map(|m| Mark::new(m.value, &m.label)).collect(),
+            y_marks: g
+                .y_marks
+                .iter()
+                .map(|m| Mark {
+                    over: m.span,
+                    stroke: m.stroke,
+                    ..Mark::inked(m.value, &m.label, m.color.map_or(Ink::Reference, Ink::Policy))
+                })
+                .collect(),
+            x_names: &g.x_names,
             log_y: g.log_y,
             x_range: g.x_range,
             y_range: g.y_range,

@@ -21,7 +21,8 @@
 //! * `marks.rs`: where the reference lines' labels go, and their dashes;
 //! * `markers.rs`: the marker shapes of the series;
 //! * `legend.rs`: the legend drawn under the plot;
-//! * `graph.rs`: a chart the core describes as data ([`GraphChart`]).
+//! * `graph.rs`: a chart the core describes as data ([`GraphChart`]);
+//! * `trajectory.rs`: a race's series over time, one curve per policy ([`Trajectory`]).
 
 use plotters::prelude::{DrawingAreaErrorKind, DrawingBackend};
 
@@ -35,6 +36,7 @@ mod legend;
 mod markers;
 mod marks;
 mod theme;
+mod trajectory;
 
 pub use axes::tick;
 pub use chart::{CURVE_DASH, CURVE_DOT, Chart, Curve, LegendAt, Mark, Point, Stroke, VerdictPoint, stroke_dash};
@@ -43,6 +45,19 @@ pub use frame::Frame;
 pub use graph::GraphChart;
 pub use ink::{CASING, CLASS_PALETTE, Ink, PALETTE, casing_css, css_color};
 pub use theme::Theme;
+pub use trajectory::{Trajectory, series};
+
+/// `chart` drawn as an SVG document of `size` pixels (the CLI's files, a notebook's display).
+pub fn svg(chart: &Chart<'_>, size: (u32, u32)) -> Result<String, String> {
+    use plotters::prelude::{IntoDrawingArea, SVGBackend};
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
+        draw(&root, chart).map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(text)
+}
 
 /// What drawing on a backend returns.
 type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;

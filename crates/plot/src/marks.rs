@@ -1,7 +1,7 @@
 //! The reference lines' labels on the plot, placed so they do not print over each other, and
 //! the dash of each line (its own, with the legend below).
 
-use crate::chart::{Chart, LegendAt};
+use crate::chart::{Chart, LegendAt, stroke_dash};
 
 /// Rows for labels drawn to the right of vertical lines at pixel columns `labels` (x, width):
 /// each label takes the first row where it clears the labels already placed.
@@ -53,6 +53,10 @@ pub(crate) fn mark_dashes(chart: &Chart<'_>) -> Vec<(u32, u32)> {
         .iter()
         .chain(&chart.y_marks)
         .map(|m| {
+            // A policy's line takes its curve's dash: its colour tells it apart.
+            if let Some(stroke) = m.stroke {
+                return stroke_dash(stroke).unwrap_or(PLAIN);
+            }
             if chart.legend != LegendAt::Below || m.label.is_empty() {
                 return PLAIN;
             }

@@ -283,3 +283,74 @@ fn intervals_are_drawn_over_the_verdicts() {
             .expect("the interval's bar");
     assert!(bar > verdict, "the interval is drawn under the verdict's mark");
 }
+
+/// The stability map at one scenario, drawn (issue 53): the x axis names each policy at its
+/// place, with no ticks between (it read 1, 1.2, 1.4, … under "policy (1 to 2)"), and each
+/// policy's proven load is drawn over its own place only (it ran across every policy's).
+#[test]
+fn the_map_names_its_policies_and_keeps_each_proven_line_in_its_place() {
+    use packlab_core::scenario::Setup;
+    use packlab_core::stability::{Finder, Options, graph};
+    let setup = Setup::from_preset("pgrr-a1").unwrap();
+    let finder = Finder::new(&setup, None, Options::default()).unwrap();
+    let g = graph(&finder);
+    let figure = GraphChart::new(&g);
+    let chart = figure.chart();
+    let mut out = String::new();
+    let frame = {
+        let root = SVGBackend::with_string(&mut out, (640, 400)).into_drawing_area();
+        let frame = draw_framed(&root, &chart).unwrap();
+        root.present().unwrap();
+        frame
+    };
+    let attr = |element: &str, name: &str| -> Option<f64> {
+        let from = element.find(&format!(" {name}=\""))? + name.len() + 3;
+        element[from..].split('"').next()?.parse().ok()
+    };
+    // The texts just under the plot: the x axis's tick labels.
+    let bottom = frame.pixels_y.0;
+    let ticks: Vec<(f64, String)> = out
+        .split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let (x, y) = (attr(t, "x")?, attr(t, "y")?);
+            let text = t.split('>').nth(1)?.split('<').next()?.trim().to_string();
+            (y > bottom && y < bottom + 30.0).then_some((x, text))
+        })
+        .collect();
+    let names: Vec<&str> = ticks.iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(names, finder.labels(), "the x axis's ticks");
+    // Each name under its place.
+    for (i, (x, _)) in ticks.iter().enumerate() {
+        let place = frame.pixel((i + 1) as f64, 0.0).0;
+        assert!((x - place).abs() < 60.0, "tick {i} at {x}, its place at {place}");
+    }
+    // Each proven load: dashes in its policy's colour at its height, over its place only, with
+    // the dash of a proven curve (not another reference line's, which could read as dotted).
+    let dashes = mark_dashes(&chart);
+    for (m, dash) in g.y_marks.iter().zip(&dashes).filter(|(m, _)| m.label.contains(" proven ")) {
+        assert_eq!(*dash, CURVE_DASH, "{}", m.label);
+        let p = m.color.expect("a policy's proven load");
+        let colour = Ink::Policy(p).css().to_lowercase();
+        let y = frame.pixel(1.0, m.value).1;
+        let xs: Vec<f64> = out
+            .split("<polyline")
+            .skip(1)
+            .map(|e| &e[..e.find("/>").unwrap_or(e.len())])
+            .filter(|e| e.to_lowercase().contains(&colour))
+            .filter_map(|e| e.split("points=\"").nth(1)?.split('"').next())
+            .filter_map(|points| {
+                let xy: Vec<(f64, f64)> = points
+                    .split_whitespace()
+                    .filter_map(|xy| xy.split_once(',').and_then(|(x, y)| Some((x.parse().ok()?, y.parse().ok()?))))
+                    .collect();
+                let level = xy.len() == 2 && xy.iter().all(|&(_, py)| (py - y).abs() <= 1.0);
+                level.then(|| xy.iter().map(|&(x, _)| x).collect::<Vec<f64>>())
+            })
+            .flatten()
+            .collect();
+        assert!(!xs.is_empty(), "{}: no dashes in its colour at its height", m.label);
+        let (from, to) = (frame.pixel(p as f64 + 0.5, 0.0).0, frame.pixel(p as f64 + 1.5, 0.0).0);
+        assert!(xs.iter().all(|&x| x >= from && x <= to), "{}: dashes at {xs:?}, its place {from} to {to}", m.label);
+    }
+}

@@ -5,29 +5,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use packlab_core::sweep::{Cell, SweepPlan};
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::output::write_svg;
-
-/// One row of the summary: the replications of one (policy, grid value) cell for one figure.
-/// The grid value's column is named after the axis key (`load`, `servers`).
-#[derive(Debug, Clone, Serialize)]
-struct SummaryRow {
-    policy: String,
-    value_x: f64,
-    reps: usize,
-    /// Which quantity `value` is.
-    metric: &'static str,
-    value: f64,
-    ci_lo: f64,
-    ci_hi: f64,
-    /// The replications' verdict on the queue ("stable", "not stable", "undecided"; empty where
-    /// nothing waits).
-    verdict: &'static str,
-    /// The paper's analysis of the figure at this point, where the runs carry one.
-    analysis: Option<f64>,
-}
 
 /// Writes the three files into `dir`; returns their paths (runs, summary, chart).
 pub fn write(plan: &SweepPlan, reports: &[Value], cells: &[Cell], dir: &Path) -> Result<Vec<PathBuf>> {
@@ -47,19 +27,7 @@ fn write_summary(path: &Path, plan: &SweepPlan, cells: &[Cell]) -> Result<()> {
     let mut w = csv::WriterBuilder::new().has_headers(false).from_path(path).with_context(context)?;
     let header = ["policy", plan.axis, "reps", "metric", "value", "ci_lo", "ci_hi", "verdict", "analysis"];
     w.write_record(header).with_context(context)?;
-    let figures = plan.layout.figures();
-    for c in cells {
-        let row = SummaryRow {
-            policy: plan.setup.policies[c.policy].to_string(),
-            value_x: c.value,
-            reps: c.summary.reps,
-            metric: figures[c.figure].label,
-            value: c.summary.value,
-            ci_lo: c.summary.ci[0],
-            ci_hi: c.summary.ci[1],
-            verdict: c.summary.verdict.map_or("", |v| v.verdict.word()),
-            analysis: c.summary.analysis,
-        };
+    for row in plan.summary_rows(cells) {
         w.serialize(row).with_context(context)?;
     }
     w.flush().with_context(context)

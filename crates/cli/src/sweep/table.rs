@@ -39,12 +39,15 @@ pub fn print(plan: &SweepPlan, warmup_note: Option<&str>, cells: &[Cell], out: &
             references.iter().map(|(r, v)| format!("{} = {}", r.label, packlab_core::report::sig(*v))).collect();
         writeln!(out, "{}", stated.join(" · "))?;
     }
-    let interval = if reps > 1 { "Student t over the replications" } else { "the run's own" };
-    writeln!(
-        out,
-        "\n{} ± half-width of its 95% interval ({interval}); * = not stable, ? = undecided (docs/stability.md)",
-        plan.layout.y_label()
-    )?;
+    let bounded = cells.iter().any(|c| c.summary.ci.iter().all(|v| v.is_finite()));
+    let interval = match (reps, bounded) {
+        (2.., _) => " ± half-width of its 95% interval (Student t over the replications)",
+        (_, true) => " ± half-width of its 95% interval (the run's own)",
+        // A single run of a figure without an interval of its own: said, and no ± printed.
+        _ if setup.scenario.any().replaying() => "; one replication (a log replays the same every time): no interval",
+        _ => "; one replication, and this figure has no interval of its own: no interval",
+    };
+    writeln!(out, "\n{}{interval}; * = not stable, ? = undecided (docs/stability.md)", plan.layout.y_label())?;
     let cell_text = |c: &Cell| {
         let s = &c.summary;
         if !s.value.is_finite() {

@@ -376,9 +376,16 @@ fn round_significant(x: f64, digits: i32) -> f64 {
 /// `alpha`: the test of the module's docs, without the memory of earlier looks (a run's
 /// [`super::VerdictWatch`] adds that).
 pub fn judge(runs: &[Growth], alpha: f64) -> Judgement {
-    let measured: Vec<&Growth> = runs.iter().filter(|g| g.second.is_finite()).collect();
+    let mut measured: Vec<&Growth> = runs.iter().filter(|g| g.second.is_finite()).collect();
+    // Replications identical to the bit (a replayed log runs the same whatever the seed) are
+    // one run, not many: their spread of zero would give an interval of no width. They are
+    // judged as that one run is, on its own batches.
+    let identical = measured.len() > 1 && measured.windows(2).all(|w| w[0] == w[1]);
+    if identical {
+        measured.truncate(1);
+    }
     let mut judgement = Judgement::before(0, f64::NAN);
-    judgement.runs = runs.len();
+    judgement.runs = if identical { 1 } else { runs.len() };
     judgement.alpha = alpha;
     let (mean, se, df, first, level) = match measured.as_slice() {
         [] => return judgement,

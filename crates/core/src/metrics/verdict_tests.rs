@@ -42,6 +42,20 @@ fn one_run_is_judged_on_its_own_batches() {
     assert_eq!(strict.verdict, Verdict::Undecided, "{strict:?}");
 }
 
+/// A replayed log runs the same whatever the seed: its replications are one run, and their
+/// spread of zero must not pass for certainty.
+#[test]
+fn identical_replications_are_judged_as_one_run() {
+    let run = Growth { first: 0.01, second: 0.012, se: 0.006, df: 8, level: 0.018 };
+    let one = judge(&[run], 0.05);
+    let eight = judge(&[run; 8], 0.05);
+    assert_eq!(eight, one, "eight copies of a run say what the run says");
+    assert_eq!((eight.verdict, eight.runs), (Verdict::Undecided, 1));
+    // Replications that differ are replications.
+    let other = Growth { second: 0.0121, ..run };
+    assert_eq!(judge(&[run, other, run, other], 0.05).runs, 4);
+}
+
 #[test]
 fn t_quantiles_match_the_tables() {
     for (p, df, table) in [(0.975, 4.0, 2.776), (0.975, 30.0, 2.042), (0.995, 7.0, 3.499), (0.9995, 3.0, 12.924)] {

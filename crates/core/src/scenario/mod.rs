@@ -6,6 +6,7 @@
 //! presets are the papers' figures ([`presets`](mod@presets)).
 
 mod presets;
+pub mod resolve;
 
 pub use presets::{Figure, Plot, Preset, Reference, Setup, Sweep, preset, preset_for, presets};
 

@@ -15,7 +15,7 @@ use crate::model::{Figure, RunError};
 use crate::scenario::{Scenario, Setup};
 use crate::sweep::{Layout, REPS_KEY, SweepPlan, parse_grid, point, replication_seed};
 
-use super::test::{Judgement, Verdict, boundary_floor, look_budget, measure};
+use super::test::{Judgement, Verdict, boundary_ceiling, boundary_floor, look_budget, measure};
 use crate::metrics::{Growth, judge};
 
 /// The first round's loads, as fractions of the capacity (or of the scenario's load where the
@@ -126,12 +126,17 @@ impl Cell {
     }
 
     /// Where the boundary lies as the test places it: above `lo` less the test's resolution
-    /// (a load judged stable may be up to 0.5% past its boundary) and below `hi`; from 0
-    /// without `lo`, unbounded without `hi`. `None` before a decided verdict.
+    /// (a load judged stable may be up to 0.5% past its boundary, [`boundary_floor`]) and
+    /// below `hi` plus the margin for a queue still filling at the end of its runs (1%,
+    /// [`boundary_ceiling`]); from 0 without `lo`, unbounded without `hi`. `None` before a
+    /// decided verdict.
     pub fn boundary(&self) -> Option<(f64, f64)> {
         match (self.lo, self.hi) {
             (None, None) => None,
-            (lo, hi) => Some((lo.map_or(0.0, |t| boundary_floor(t.load)), hi.map_or(f64::INFINITY, |t| t.load))),
+            (lo, hi) => Some((
+                lo.map_or(0.0, |t| boundary_floor(t.load)),
+                hi.map_or(f64::INFINITY, |t| boundary_ceiling(t.load)),
+            )),
         }
     }
 }

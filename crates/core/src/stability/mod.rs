@@ -22,8 +22,8 @@
 //!   first on half of them, which decides most loads away from a boundary). Near a boundary a stable queue fills slowly (its relaxation
 //!   time grows like 1/(1 − ρ/ρ_b)²), and an unstable queue's stable part fills before it
 //!   grows linearly: both show growth that slows down. The load is then run again with the
-//!   horizon doubled, up to [`Options::max_doublings`] times; still undecided, it counts as
-//!   *not shown stable* and bounds the bracket from above (flagged in the results).
+//!   horizon doubled, up to [`Options::max_doublings`] times; still undecided, it is a point
+//!   of the cell's undecided band, which the search narrows around from both sides.
 //!
 //! # The finder
 //!
@@ -32,7 +32,11 @@
 //! each round bisects the bracket [lo, hi] (lo the largest load judged stable, hi the smallest
 //! not), stepping down by halves or up by a quarter while an end is missing, until
 //! hi − lo ≤ 2% of hi ([`Options::tolerance`]) or the run budget cannot pay for the next
-//! round. Each round is a list of sweep plans (one policy, one load, its replications), whose
+//! round. The boundary is then reported as the interval [lo × (1 − 0.5%), hi × (1 + 1%)]
+//! ([`Cell::boundary`]): a load judged stable may lie up to the resolution past its boundary
+//! ([`boundary_floor`]), and one judged not stable may lie just below it when its queue was
+//! still filling at the end of the runs ([`boundary_ceiling`], a margin measured on boundaries
+//! known exactly). Each round is a list of sweep plans (one policy, one load, its replications), whose
 //! runs are independent: they run in parallel, in workers or in shards, and only the round's
 //! verdicts decide the next.
 
@@ -45,4 +49,7 @@ pub use crate::metrics::{Growth, RESOLUTION, SLOWING, judge};
 pub use finder::{Cell, FIRST_ROUND, Finder, Options, Probe, Round, Status, Tested};
 pub use map::{COLUMNS, COVERAGE_RULE, Probed, below_proven, boundaries, csv_rows, graph, not_proven, probed};
 pub use spec::{MAP, MAP_AXIS, MAP_MAX_REPS, MapSpec};
-pub use test::{Judgement, TEST_RULE, Verdict, boundary_floor, growth, look_budget, looks, measure};
+pub use test::{
+    Judgement, TEST_RULE, UNMIXED_MARGIN, Verdict, boundary_ceiling, boundary_floor, growth, look_budget, looks,
+    measure,
+};

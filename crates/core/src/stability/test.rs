@@ -57,6 +57,25 @@ pub fn boundary_floor(lo: f64) -> f64 {
     lo * (1.0 - RESOLUTION)
 }
 
+/// How far above a load judged not stable the boundary may still lie, as a share of that load:
+/// twice the resolution. Under the test's model a load judged not stable keeps more than
+/// [`RESOLUTION`] of its arrivals and lies past its boundary. But a queue started empty just
+/// below a boundary fills for longer than a run can last (its level grows like 1/(1 − ρ), the
+/// time to reach it like 1/(1 − ρ)²), and while it fills it keeps arrivals as an overloaded one
+/// does, a growth the test reads correctly as growth over the run. The maps of 160 seeds on
+/// boundaries known exactly met this twice, within 0.63% below the boundary (VQS on pgrr-a1 at
+/// 0.994 of 2/3, MSF on msfq-d1 at 0.9975 of 7.805); the margin is set above that, at 1%, and
+/// was then checked on seeds not used to choose it (docs/stability.md, "Coverage"). It is a
+/// measured allowance, not a bound: a policy that fills more slowly, or a longer horizon's
+/// absence, may need more.
+pub const UNMIXED_MARGIN: f64 = 2.0 * RESOLUTION;
+
+/// The highest the boundary can be where a load `hi` was judged not stable: `hi` widened by
+/// [`UNMIXED_MARGIN`] for a queue that had not reached its level within the run.
+pub fn boundary_ceiling(hi: f64) -> f64 {
+    hi * (1.0 + UNMIXED_MARGIN)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,5 +85,8 @@ mod tests {
         assert_eq!(looks(2), 6);
         assert!((look_budget(2) * 6.0 - ERROR_BUDGET).abs() < 1e-15);
         assert!((boundary_floor(0.9019) - 0.89739).abs() < 1e-5, "best fit's measured 0.9019 admits 0.9");
+        // The two not-stable verdicts met below a boundary: VQS at 0.6625 (boundary 2/3) and
+        // MSF at 7.785 (32/4.1).
+        assert!(boundary_ceiling(0.6625) > 2.0 / 3.0 && boundary_ceiling(7.785) > 32.0 / 4.1);
     }
 }

@@ -7,6 +7,8 @@
 mod plan;
 mod run;
 pub mod shard;
+mod summary;
 
 pub use plan::{Cell, DEFAULT_REPS, Layout, REPS_KEY, SweepLine, SweepPlan, Task, parse_grid, point, replication_seed};
 pub use run::{CellSummary, FigureValue, SweepRun, figure_of, summarise};
+pub use summary::SummaryRow;
