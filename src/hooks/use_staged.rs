@@ -12,14 +12,15 @@ use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 /// How many of `stages` stages are drawn: 1 on the first render, then one more once the
-/// browser has painted the last, until all are.
+/// browser has painted the last, until all are. The second waits until `ready` (the lab's
+/// race, made in a task of its own after the first paint).
 #[hook]
-pub fn use_staged(stages: u8) -> u8 {
+pub fn use_staged(stages: u8, ready: bool) -> u8 {
     let drawn = use_state_eq(|| 1u8);
     {
         let drawn = drawn.clone();
-        use_effect_with(*drawn, move |&now| {
-            if now < stages {
+        use_effect_with((*drawn, ready), move |&(now, ready)| {
+            if now < stages && (now > 1 || ready) {
                 after_paint(move || drawn.set(now + 1));
             }
         });
@@ -30,7 +31,7 @@ pub fn use_staged(stages: u8) -> u8 {
 /// Calls `then` in a task after the next frame is painted: a frame callback runs before the
 /// frame's layout and paint, and a timeout set there fires after them. A hidden page paints no
 /// frames: there it is the next task.
-fn after_paint(then: impl FnOnce() + 'static) {
+pub fn after_paint(then: impl FnOnce() + 'static) {
     let Some(window) = web_sys::window() else { return };
     let later = Closure::once_into_js(then);
     if window.document().is_none_or(|d| d.hidden()) {
