@@ -80,6 +80,8 @@ export async function openLab(opened, target, { viewport, waitFor = '#stats tr[d
   const url = /^https?:/.test(target) ? target : `${origin}${BASE}${target ? `?${target.replace(/^\?/, '')}` : ''}`;
   await page.goto(url);
   await page.waitForSelector(waitFor);
+  // The lab draws the parts below its first screen in the tasks after it (data-drawing).
+  await page.waitForFunction(() => !document.querySelector('main[data-drawing]'));
   return page;
 }
 

@@ -6,18 +6,28 @@
 //! ([`crate::models::ghra::script`] lists what `ctx` offers and why routing is what a script
 //! owns).
 
+#[cfg(feature = "script")]
 use std::rc::Rc;
 
+#[cfg(feature = "script")]
 use rhai::Dynamic;
 
+#[cfg(feature = "script")]
 use super::alg2::Alg2;
+#[cfg(feature = "script")]
 use super::routing::Routing;
-use super::weight::{F, Weight};
+use super::weight::F;
+#[cfg(feature = "script")]
+use super::weight::Weight;
 use crate::model::policy::{Param, Policy, PolicySpec};
+#[cfg(feature = "script")]
 use crate::models::ghra::script::{Arrival, Arrivals, Contexts, Ctx, SCRIPTING, register};
 use crate::models::ghra::{Ghra, GhraContext, GhraEvent, GhraPolicy, boxed};
+#[cfg(feature = "script")]
 use crate::script::lease::Lease;
-use crate::script::{self, Program, RunBudget};
+use crate::script;
+#[cfg(feature = "script")]
+use crate::script::{Program, RunBudget};
 use crate::{ConfigError, EngineError};
 
 /// The script, and Algorithm 2's weight function.
@@ -34,6 +44,7 @@ pub const POLICY: Policy<Ghra> = Policy::new(
 
 /// A compiled script and Algorithm 2's clocks; clones (the timeline's checkpoints) share the
 /// script.
+#[cfg(feature = "script")]
 #[derive(Debug, Clone)]
 pub struct Scripted {
     /// Algorithm 2, whose router only keeps the queue lengths (the script routes).
@@ -43,6 +54,7 @@ pub struct Scripted {
     run: RunBudget,
 }
 
+#[cfg(feature = "script")]
 impl Scripted {
     /// The spec's script, or the first starting point.
     pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
@@ -53,6 +65,7 @@ impl Scripted {
     }
 }
 
+#[cfg(feature = "script")]
 impl GhraPolicy for Scripted {
     fn distributed(&self) -> bool {
         true
@@ -80,5 +93,32 @@ impl GhraPolicy for Scripted {
 
     fn on_event(&mut self, event: GhraEvent, ctx: &mut GhraContext<'_>) -> Result<(), EngineError> {
         self.clocks.on_event(event, ctx)
+    }
+}
+
+/// Without the script engine no scripted lane is ever built ([`crate::script::AVAILABLE`]).
+#[cfg(not(feature = "script"))]
+#[derive(Debug, Clone)]
+pub enum Scripted {}
+
+#[cfg(not(feature = "script"))]
+impl Scripted {
+    pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
+        Err(script::refused(spec))
+    }
+}
+
+#[cfg(not(feature = "script"))]
+impl GhraPolicy for Scripted {
+    fn distributed(&self) -> bool {
+        match *self {}
+    }
+
+    fn route(&mut self, _: usize, _: &mut GhraContext<'_>) -> Result<u32, EngineError> {
+        match *self {}
+    }
+
+    fn on_event(&mut self, _: GhraEvent, _: &mut GhraContext<'_>) -> Result<(), EngineError> {
+        match *self {}
     }
 }

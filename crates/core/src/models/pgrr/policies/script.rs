@@ -4,14 +4,19 @@
 //! the script's `fn schedule(ctx)` starts jobs through the same checks as any policy
 //! ([`crate::models::pgrr::script`] lists what `ctx` offers).
 
+#[cfg(feature = "script")]
 use std::rc::Rc;
 
 use crate::EngineError;
 use crate::model::policy::{Policy, PolicySpec};
+#[cfg(feature = "script")]
 use crate::models::pgrr::script::{Contexts, Ctx, SCRIPTING, register};
 use crate::models::pgrr::{PgrrContext, PgrrPolicy, Pgrr, boxed};
+#[cfg(feature = "script")]
 use crate::script::lease::Lease;
-use crate::script::{self, Program, RunBudget};
+use crate::script;
+#[cfg(feature = "script")]
+use crate::script::{Program, RunBudget};
 use crate::ConfigError;
 
 pub const POLICY: Policy<Pgrr> = Policy::new(
@@ -25,12 +30,14 @@ pub const POLICY: Policy<Pgrr> = Policy::new(
 
 /// A compiled script, and what this run has spent of its budget; clones (the timeline's
 /// checkpoints) share the script and carry the spending.
+#[cfg(feature = "script")]
 #[derive(Debug, Clone)]
 pub struct Scripted {
     program: Rc<Program>,
     run: RunBudget,
 }
 
+#[cfg(feature = "script")]
 impl Scripted {
     /// The spec's script, or the first starting point.
     pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
@@ -40,9 +47,29 @@ impl Scripted {
     }
 }
 
+#[cfg(feature = "script")]
 impl PgrrPolicy for Scripted {
     fn schedule(&mut self, ctx: &mut PgrrContext<'_>) -> Result<(), EngineError> {
         Lease::<Contexts>::lend(ctx, |lease| self.program.call(rhai::Dynamic::from(Ctx(lease.clone())), &mut self.run))
             .map_err(|e| EngineError::Script { message: e.to_string() })
+    }
+}
+
+/// Without the script engine no scripted lane is ever built ([`crate::script::AVAILABLE`]).
+#[cfg(not(feature = "script"))]
+#[derive(Debug, Clone)]
+pub enum Scripted {}
+
+#[cfg(not(feature = "script"))]
+impl Scripted {
+    pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
+        Err(script::refused(spec))
+    }
+}
+
+#[cfg(not(feature = "script"))]
+impl PgrrPolicy for Scripted {
+    fn schedule(&mut self, _: &mut PgrrContext<'_>) -> Result<(), EngineError> {
+        match *self {}
     }
 }
