@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use packlab_core::stability::{
-    COLUMNS, COVERAGE_RULE, Finder, Growth, Options, Round, TEST_RULE, below_proven, csv_rows, graph, not_proven,
+    COLUMNS, COVERAGE_RULE, Finder, Growth, Options, Probe, Round, TEST_RULE, below_proven, csv_rows, graph, not_proven,
 };
 use packlab_core::sweep::shard::{Grid, Header, Shard, ShardFile, ShardRun, merge};
 use rayon::prelude::*;
@@ -135,35 +135,63 @@ pub fn command(args: &StabilityArgs, out: &mut dyn Write) -> Result<()> {
     finish(&finder, &args.out, out)
 }
 
-/// What [`run_replay`] found: loads whose replications replayed the log identically (their
-/// runs copied, not made), of the loads it tested.
+/// What [`run_replay`] found, over every round: each tested run's first two replications
+/// (a load at a horizon, for one policy), and how many runs were made or copied. A probe's
+/// replications can come in several rounds (its first look, then more), so its first two are
+/// remembered from round to round.
 #[derive(Debug, Default)]
 struct Copies {
-    loads: usize,
-    identical: usize,
+    firsts: std::collections::HashMap<(usize, u64, u32), [Option<Growth>; 2]>,
     made: usize,
     copied: usize,
+}
+
+/// A probe's run as [`Copies`] remembers it: its cell (policy and axis value), load and horizon.
+fn probe_key(probe: &Probe) -> (usize, u64, u32) {
+    (probe.cell, probe.load.to_bits(), probe.doublings)
 }
 
 impl Copies {
     /// The note a map of a log prints: how many loads replayed identically and what that means
     /// for the test, whose interval is over the replications.
     fn say(&self, reps: u64) -> String {
-        if self.loads == 0 {
+        let loads = self.firsts.len();
+        let identical = self.firsts.values().filter(|pair| self.identical(pair).is_some()).count();
+        if loads == 0 {
             return "(a log replays the same every time: this run made no new runs; the journal's are as they were)"
                 .into();
         }
-        let same = if self.identical == self.loads {
-            format!("at every load tested ({})", self.loads)
+        if identical == 0 {
+            return format!(
+                "(a log replays the same arrivals every time, but at every load tested ({}) the policy's own random \
+                 choices made its first two replications differ: all {} runs were made, none copied, and the test \
+                 judges them as {reps} runs)",
+                loads, self.made
+            );
+        }
+        let same = if identical == loads {
+            format!("at every load tested ({})", loads)
         } else {
-            format!("at {} of the {} loads tested", self.identical, self.loads)
+            format!("at {} of the {} loads tested", identical, loads)
+        };
+        let copied = if self.copied == 0 {
+            format!("with {reps} replications there was none left to copy ({} runs made)", self.made)
+        } else {
+            format!("made twice and copied ({} runs made, {} copied)", self.made, self.copied)
         };
         format!(
             "(a log replays the same every time: {same} its first two replications came out identical, so its \
-             replications are one run, made twice and copied ({} runs made, {} copied); the test judges identical \
-             replications as the one run they are, on its own batches' interval, not as {reps} runs)",
-            self.made, self.copied
+             replications are one run, {copied}; the test judges identical replications as the one run they are, \
+             on its own batches' interval, not as {reps} runs)"
         )
+    }
+
+    /// The run a probe's replications all are, where its first two came out identical.
+    fn identical(&self, pair: &[Option<Growth>; 2]) -> Option<Growth> {
+        match pair {
+            [Some(a), Some(b)] if same_run(a, b) => Some(*a),
+            _ => None,
+        }
     }
 }
 
@@ -176,44 +204,38 @@ fn same_run(a: &Growth, b: &Growth) -> bool {
 /// Makes the runs of `round` of a map of a replayed log. A log fixes the arrivals, so the
 /// replications of a load differ only in the policy's own random choices (ties, sampling), and
 /// most policies make none: the first two replications of each load are made, and where they
-/// come out identical the rest are the same run, copied rather than made again; elsewhere the
-/// rest are made. The growths are those making every run would give.
+/// come out identical the rest are the same run, copied rather than made again (in this round
+/// or a later one); elsewhere the rest are made. The growths are those making every run would
+/// give.
 fn run_replay(round: &Round, id: &str, copies: &mut Copies) -> Result<Vec<Growth>> {
-    let tasks: Vec<(usize, usize)> = (0..round.len()).map(|i| round.task(i)).collect();
-    let first: Vec<usize> = (0..round.len()).filter(|&i| tasks[i].1 < 2).collect();
-    let mut growths: Vec<Option<Growth>> = vec![None; round.len()];
-    for (&i, g) in first.iter().zip(run(round, &first, id)?) {
-        growths[i] = Some(g);
-    }
-    // Each probe's first two growths, where it has two.
-    let mut pairs: Vec<(Option<Growth>, Option<Growth>)> = vec![(None, None); round.probes.len()];
-    for (i, &(probe, rep)) in tasks.iter().enumerate() {
-        match rep {
-            0 => pairs[probe].0 = growths[i],
-            1 => pairs[probe].1 = growths[i],
-            _ => {}
-        }
-    }
-    let identical: Vec<Option<Growth>> = pairs
-        .iter()
-        .map(|pair| match pair {
-            (Some(a), Some(b)) if same_run(a, b) => Some(*a),
-            _ => None,
+    // Each run's probe and its replication among all the probe's (not only this round's).
+    let tasks: Vec<(usize, usize)> = (0..round.len())
+        .map(|i| {
+            let (probe, k) = round.task(i);
+            (probe, round.probes[probe].reps.0 + k)
         })
         .collect();
-    let rest: Vec<usize> = (0..round.len()).filter(|&i| tasks[i].1 >= 2 && identical[tasks[i].0].is_none()).collect();
+    let key = |i: usize| probe_key(&round.probes[tasks[i].0]);
+    let mut growths: Vec<Option<Growth>> = vec![None; round.len()];
+    let first: Vec<usize> = (0..round.len()).filter(|&i| tasks[i].1 < 2).collect();
+    for (&i, g) in first.iter().zip(run(round, &first, id)?) {
+        growths[i] = Some(g);
+        copies.firsts.entry(key(i)).or_default()[tasks[i].1] = Some(g);
+    }
+    copies.made += first.len();
+    let copy = |i: usize| copies.firsts.get(&key(i)).and_then(|pair| copies.identical(pair));
+    let rest: Vec<usize> = (0..round.len()).filter(|&i| tasks[i].1 >= 2 && copy(i).is_none()).collect();
+    for i in 0..round.len() {
+        if tasks[i].1 >= 2 && growths[i].is_none() {
+            growths[i] = copy(i);
+        }
+    }
+    let copied = (0..round.len()).filter(|&i| tasks[i].1 >= 2 && growths[i].is_some()).count();
     for (&i, g) in rest.iter().zip(run(round, &rest, id)?) {
         growths[i] = Some(g);
     }
-    for (i, &(probe, _)) in tasks.iter().enumerate() {
-        if growths[i].is_none() {
-            growths[i] = identical[probe];
-            copies.copied += 1;
-        }
-    }
-    copies.loads += round.probes.len();
-    copies.identical += identical.iter().filter(|g| g.is_some()).count();
-    copies.made += first.len() + rest.len();
+    copies.copied += copied;
+    copies.made += rest.len();
     growths.into_iter().map(|g| g.ok_or_else(|| anyhow!("internal: a run of round {} not made", round.index))).collect()
 }
 
