@@ -19,6 +19,9 @@ use crate::sweep::pool::{WorkerPool, worker_count};
 use crate::trace_file;
 use packlab_core::format::group_digits;
 
+/// The most replications a sweep in the page makes unless told (the CLI makes more).
+const PAGE_REPS: u64 = 2;
+
 #[derive(Properties, PartialEq)]
 pub struct SweepViewProps {
     pub setup: Rc<Setup>,
@@ -42,10 +45,11 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
     let preview = SweepPlan::new(setup, None, None, 1).ok();
     let grid = preview.as_ref().map(|p| p.values.iter().map(f64::to_string).collect::<Vec<_>>().join(","));
     let values = use_state(|| grid.clone().unwrap_or_default());
-    // A trace file fixes the workload: one run per point, as `packlab sweep` makes by default
-    // (more only repeat it, differing in the policies' own random choices).
-    let default_reps = if setup.scenario.any().replaying() { "1" } else { "2" };
-    let reps = use_state(|| default_reps.to_string());
+    // The core's count (one run per point of a trace file, whose workload every replication
+    // repeats), but at most two: the page sweeps beside the race, and prints its count in the
+    // command it gives.
+    let default_reps = SweepPlan::default_reps(setup).0.min(PAGE_REPS).to_string();
+    let reps = use_state(|| default_reps.clone());
     let error = use_state(|| None::<String>);
     let pool = use_mut_ref(|| None::<WorkerPool>);
     let redraw = use_force_update();
@@ -53,15 +57,17 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
     {
         // A new scenario or new lanes: the sweep belonged to the old ones.
         let (pool, values, error, grid) = (pool.clone(), values.clone(), error.clone(), grid.clone());
-        let (reps, replaying) = (reps.clone(), setup.scenario.any().replaying());
         use_effect_with(scenario, move |_| {
             pool.borrow_mut().take();
             values.set(grid.unwrap_or_default());
-            if replaying {
-                reps.set("1".into());
-            }
             error.set(None);
         });
+    }
+    {
+        // A trace applied or removed: the replications the workload calls for (a person's own
+        // count stands while the workload stays what it was).
+        let reps = reps.clone();
+        use_effect_with(setup.scenario.any().replaying(), move |_| reps.set(default_reps));
     }
     let Some(preview) = preview else { return html! {} };
     let what = preview.layout.y_label();

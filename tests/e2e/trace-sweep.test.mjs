@@ -125,5 +125,15 @@ labTest('a dropped SWF log: the page sweeps and maps it as packlab sweep and sta
     assert.equal(mine[i].status, row.status, `${row.policy}: how the search ended`);
   });
   assert.ok(mine.some((m) => m.lo !== '' || m.hi !== ''), `the map found something: ${JSON.stringify(mine)}`);
+
+  // The trace removed: the sweep's replications are a random workload's again (they stayed at
+  // the log's one).
+  const trace = page.locator('#field-trace');
+  await trace.fill('none');
+  await trace.press('Enter');
+  await trace.blur();
+  await page.waitForFunction(() => !new URL(document.querySelector('#link').value).searchParams.get('trace'), null, { timeout: 10_000 });
+  await page.waitForFunction(() => document.querySelector('#sweep-reps')?.value === '2', null, { timeout: 10_000 });
+  assert.equal(await page.locator('#sweep-grid-note').count(), 0, 'no trace, no note of its grid');
   rmSync(dir, { recursive: true, force: true });
 });
