@@ -72,10 +72,17 @@ pub fn sig(v: f64) -> String {
     if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text }
 }
 
-/// A number with two decimals, or "-inf"/"inf"/"NaN" spelled out (intervals of a single
-/// value are unbounded).
+/// A number with two decimals, "-inf"/"inf" spelled out (intervals of a single value are
+/// unbounded), or "—" for no value at all (a quantile of no completed job): a reader of the
+/// table is not told "NaN".
 pub fn num(v: f64) -> String {
-    if v.is_finite() { format!("{v:.2}") } else { format!("{v}") }
+    if v.is_finite() {
+        format!("{v:.2}")
+    } else if v.is_nan() {
+        "—".into()
+    } else {
+        format!("{v}")
+    }
 }
 
 /// A percentage with one decimal.
@@ -130,5 +137,6 @@ mod tests {
     fn numbers_and_unbounded_intervals() {
         assert_eq!(interval([1.0, 2.345]), "[1.00, 2.35]");
         assert_eq!(interval([f64::NEG_INFINITY, f64::INFINITY]), "[-inf, inf]");
+        assert_eq!(num(f64::NAN), "—", "no value, in words a reader knows");
     }
 }
