@@ -92,9 +92,14 @@ impl Lab {
                 // What follows the key follows as in the CLI and links (the core's rule): a
                 // replay's horizon its scaling, the warm-up and grid the horizon.
                 let (before, preset) = (&self.setup.scenario, &self.setup.preset.scenario);
-                let result = scenario
-                    .set(&key, &value)
-                    .and_then(|()| scenario.follow(before, preset, &[key.as_str()]).map(|_| ()));
+                let result = if key == trace::KEY && value.trim() == "none" {
+                    // The file's machine and pace go with it (the core's rule).
+                    scenario.stop_replay(preset)
+                } else {
+                    scenario
+                        .set(&key, &value)
+                        .and_then(|()| scenario.follow(before, preset, &[key.as_str()]).map(|_| ()))
+                };
                 let policies = &self.setup.policies;
                 let result = result
                     .and_then(|()| scenario.validate())

@@ -69,3 +69,20 @@ fn a_refused_lane_holds_the_log_until_it_leaves() {
     typed.apply(Action::Set { key: trace::KEY.to_string(), value: shared.name() });
     assert_eq!(typed.setup.scenario, lab.setup.scenario);
 }
+
+#[test]
+fn trace_none_stops_the_replay_and_gives_the_preset_its_machine_back() {
+    let shared = log();
+    let (mut lab, refusing) = lab_with_a_refusing_lane(&shared);
+    let before = lab.setup.scenario.clone();
+    lab.apply(Action::TogglePolicy(refusing));
+    lab.apply(Action::LoadTrace(shared.clone()));
+    assert_eq!(lab.setup.scenario.get(trace::KEY), Some(shared.name()));
+    assert_ne!(lab.setup.scenario, before, "the log's machine and pace");
+
+    // Typed "none": the preset's machine, load and horizon again (the log's 16 processors did
+    // not fit the preset's classes, and "none" was refused for it).
+    lab.apply(Action::Set { key: trace::KEY.to_string(), value: "none".into() });
+    assert!(lab.notice_for(trace::KEY).is_none(), "{:?}", lab.notice_for(trace::KEY));
+    assert_eq!(lab.setup.scenario, before, "the scenario before the log");
+}

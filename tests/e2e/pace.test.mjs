@@ -23,22 +23,33 @@ async function playToTheEnd(page) {
   return (Date.now() - started) / 1000;
 }
 
+/** Attempts at the pace: a pacing that loses time misses every one, a machine busy with something
+ * else for a few seconds misses one (a shared machine: CI's, or a developer's building). */
+const ATTEMPTS = 3;
+
 labTest('issue 53: a race split over workers plays its whole run in 10 s, within 10 %, when the machine plays it in under 5 s', async (open) => {
-  const fastest = await open(`${RACE}&speed=max`, { cores: 2 });
-  const max = await playToTheEnd(fastest);
-  await fastest.close();
-  const paced = await open(`${RACE}&speed=10s`, { cores: 2 });
-  // The race is split: its meter says so while it plays.
-  await paced.waitForSelector('main.lab[data-race-thread="worker"]', { timeout: 10_000 });
-  const took = playToTheEnd(paced);
-  await paced.waitForSelector('#rate[data-workers="2"]', { timeout: 10_000 });
-  const seconds = await took;
-  console.log(`as fast as possible ${max.toFixed(2)} s; whole run in 10 s: ${seconds.toFixed(2)} s`);
-  if (max >= 5) {
-    console.log('the machine needs 5 s or more at full speed: the pace is not required to hold');
-    return;
+  const missed = [];
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const fastest = await open(`${RACE}&speed=max`, { cores: 2 });
+    const max = await playToTheEnd(fastest);
+    await fastest.close();
+    const paced = await open(`${RACE}&speed=10s`, { cores: 2 });
+    // The race is split: its meter says so while it plays.
+    await paced.waitForSelector('main.lab[data-race-thread="worker"]', { timeout: 10_000 });
+    const took = playToTheEnd(paced);
+    await paced.waitForSelector('#rate[data-workers="2"]', { timeout: 10_000 });
+    const seconds = await took;
+    await paced.close();
+    const said = `as fast as possible ${max.toFixed(2)} s; whole run in 10 s: ${seconds.toFixed(2)} s`;
+    console.log(`attempt ${attempt}: ${said}`);
+    if (max >= 5) {
+      console.log('the machine needs 5 s or more at full speed: the pace is not required to hold');
+      continue;
+    }
+    if (Math.abs(seconds - 10) <= 1) return;
+    missed.push(said);
   }
-  assert.ok(Math.abs(seconds - 10) <= 1, `whole run in 10 s took ${seconds.toFixed(2)} s (as fast as possible ${max.toFixed(2)} s)`);
+  assert.equal(missed.length, 0, `the pace missed at every attempt the machine could keep it: ${missed.join('; ')}`);
 });
 
 labTest('issue 53: the playback bar says when the machine cannot keep the pace', async (open) => {

@@ -280,6 +280,27 @@ impl Scenario {
         Ok(notes)
     }
 
+    /// Stops replaying a trace file: the keys the file set when it started replaying (its
+    /// machine, the scaling, the horizon: what [`Scenario::link_overrides`] carries) go back to
+    /// the preset's, and what follows them follows (the warm-up, the grid). Leaving the file's
+    /// machine would leave a scenario the preset's classes or fleet may not fit (a log on 8
+    /// processors, a preset whose classes need 32). A scenario that replays nothing stays.
+    pub fn stop_replay(&mut self, preset: &Scenario) -> Result<(), ConfigError> {
+        let Some(replay) = self.info().replay.as_ref().filter(|_| self.any().replaying()) else { return Ok(()) };
+        let carried: Vec<&str> = [LOAD, HORIZON].into_iter().chain(replay.machine.iter().copied()).collect();
+        let before = self.clone();
+        let mut next = self.clone();
+        next.set(crate::trace::KEY, "none")?;
+        for key in &carried {
+            if let Some(value) = preset.get(key) {
+                next.set(key, &value)?;
+            }
+        }
+        next.follow(&before, preset, &carried)?;
+        *self = next;
+        Ok(())
+    }
+
     /// The loaded file that `name` (the trace key's value: a fingerprint, or an older name
     /// the model still reads) stands for, to replay with [`Scenario::replay`] as a dropped file
     /// (RES-91); `None` for "none". An error when the model refuses the name.
