@@ -8,6 +8,7 @@
 //   node scripts/long-tasks.mjs                       # ?preset=pgrr-a1, three runs
 //   node scripts/long-tasks.mjs --query='' --runs=5   # the gallery
 //   node scripts/long-tasks.mjs --json=out.json       # every run's tasks, for comparison
+//   node scripts/long-tasks.mjs --dist=../other/dist  # another build
 //
 // Durations move with the machine's load (it is the CPU time of a shared machine, slowed):
 // compare builds within the same half hour, and note the load with the numbers.
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     slowdown: { type: 'string', default: '4' },
     settle: { type: 'string', default: '3000' },
     json: { type: 'string' },
+    dist: { type: 'string', default: join(ROOT, 'dist') },
   },
 });
 const runs = Number(values.runs);
@@ -111,7 +113,7 @@ function longTasks(events) {
   });
 }
 
-const { server, origin } = await serveDist(join(ROOT, 'dist'), BASE, { gzip: true });
+const { server, origin } = await serveDist(resolve(values.dist), BASE, { gzip: true });
 const all = [];
 try {
   for (let run = 0; run < runs; run++) {
