@@ -37,7 +37,10 @@ const packlab = (window.packlab = {});
 // The first picture first (first-paint.js, written by scripts/first-paint.mjs): the wasm is
 // fetched once it is on screen.
 await window.packlabFirstPicture;
+// The marks name these steps in a performance trace (scripts/long-tasks.mjs).
+performance.mark('packlab wasm loading');
 let app = await load(tag.dataset.js, tag.dataset.wasm);
+performance.mark('packlab wasm instantiated');
 /** The build with the script engine, once asked for (one load, whoever asks). */
 let scripts = null;
 packlab.loadScripts = (focus) => {
@@ -58,6 +61,7 @@ packlab.loadScripts = (focus) => {
   return scripts;
 };
 await yieldToPage();
+performance.mark('packlab mount');
 app.mount_page();
 
 // Offline after one visit (docs/web.md): the service worker that Trunk's post_build hook wrote

@@ -10,6 +10,7 @@ use yew::prelude::*;
 use crate::cluster::layout::{Hit, ServerStyle, hit};
 use crate::cluster::paint::{describe, draw};
 use crate::hooks::use_canvas_size::{css_size, use_canvas_size};
+use crate::hooks::use_staged::{in_a_task_of_its_own, mark};
 
 #[derive(Properties, PartialEq)]
 pub struct ClusterCanvasProps {
@@ -48,7 +49,20 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
             }
         }
     };
-    let size = use_canvas_size(canvas.clone(), Callback::from(redraw.clone()));
+    // A new size (the first report once the canvas is laid out, a window resized) is drawn
+    // in a task of its own: the first reports come in the frame that shows the app, whose
+    // layout is long already (docs/web.md, "The first render, in stages").
+    let on_resize = {
+        let redraw = redraw.clone();
+        Callback::from(move |size| {
+            let redraw = redraw.clone();
+            in_a_task_of_its_own(move || {
+                mark("packlab lane");
+                redraw(size);
+            });
+        })
+    };
+    let size = use_canvas_size(canvas.clone(), on_resize, false);
     {
         let (canvas, min_interval) = (canvas.clone(), props.min_interval_ms);
         use_effect_with(props.view.clone(), move |_| {

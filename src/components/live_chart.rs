@@ -13,7 +13,8 @@ use crate::charts::describe::describe;
 use crate::charts::kind::ChartKind;
 use crate::charts::live::chart;
 use crate::hooks::use_canvas_size::{css_size, use_canvas_size};
-use crate::hooks::use_staged::in_a_task_of_its_own;
+use crate::hooks::use_media::{NARROW, use_media};
+use crate::hooks::use_staged::{in_a_task_of_its_own, mark};
 use crate::play::snapshot::{Phase, Shown, Snapshot};
 
 /// Least time between two redraws of a chart while the race runs, in ms: 20 a second is
@@ -85,6 +86,7 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
         Callback::from(move |size| {
             let (canvas, latest, error) = (canvas.clone(), latest.clone(), error.clone());
             in_a_task_of_its_own(move || {
+                mark("packlab chart");
                 if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
                     let (snapshot, marks, load, theme) = &*latest.borrow();
                     let chart = Chart { theme: *theme, ..chart(kind, snapshot, marks, *load) };
@@ -93,7 +95,10 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
             });
         })
     };
-    let size = use_canvas_size(canvas.clone(), on_resize);
+    // On a phone a chart is first drawn once it is on screen (www/phone.css's charts are below
+    // the first screen, one at a time in a swiped row).
+    let on_phone = use_media(NARROW);
+    let size = use_canvas_size(canvas.clone(), on_resize, on_phone);
     {
         let (canvas, error, latest) = (canvas.clone(), error.clone(), latest.clone());
         let min_interval = props.min_interval_ms;

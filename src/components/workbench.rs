@@ -47,11 +47,11 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     let narrow = use_media(NARROW);
     // The first screen in two (the tour's step and Play; once the race is made, the stats and
     // the lanes), then the theory's marks and the offered load worked out, then the event log
-    // and the charts, then the sweep, the map, the exports and the scenario's form, each render
-    // a task of its own (`use_staged`: one render of it all blocked a phone for 0.4 s). The
+    // and the charts, then the sweep and the map, then the exports and the scenario's form,
+    // each render a task of its own (`use_staged`: one render of it all blocked a phone for 0.4 s). The
     // first picture stays until the first screen is whole: the app renders out of sight until
     // then, so nothing shifts as its parts arrive.
-    let drawn = use_staged(5, race.started);
+    let drawn = use_staged(6, race.started);
     use_effect_with(drawn >= 2, |&whole| {
         if whole {
             crate::dom::boot::first_picture_done();
@@ -136,7 +136,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     };
     html! {
         <main class="lab" data-highlight={lab.tour.map(|at| at.step().highlight)} data-race-thread={race.thread}
-            data-asking={asking.is_some().then_some("1")} data-drawing={(drawn < 5).then_some("1")}>
+            data-asking={asking.is_some().then_some("1")} data-drawing={(drawn < 6).then_some("1")}>
             if *help {
                 <KeyboardHelp on_close={toggle_help.reform(|_| Some(false))} />
             }
@@ -219,7 +219,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                             {theme} on_done={on_map_done} on_announce={on_announcement.clone()} held={map_held} />
                     }
                 }
-                if drawn >= 5 {
+                if drawn >= 6 {
                     <ShareAndExport snapshot={snapshot.clone()} query={share_query} {name} charts={!theory_only}
                         seed={setup.scenario.seed()} marks={marks.clone()} {load}
                         command={written.command.clone()}
@@ -233,7 +233,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
             <aside class="controls" aria-label="Scenario">
                 <details class="scenario-sheet" open={!narrow}>
                     <summary>{ "Change the scenario" }</summary>
-                    if drawn >= 5 {
+                    if drawn >= 6 {
                         <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()}
                             asking={asking.is_some()} />
                     }

@@ -5,9 +5,13 @@
 use gloo_events::EventListener;
 use yew::prelude::*;
 
-/// Below this width the scenario's controls are a sheet opened on demand, and the live charts
-/// show one at a time (style.css has the same breakpoint).
-pub const NARROW: &str = "(max-width: 52rem)";
+/// A phone, upright or on its side, or a tablet upright: the scenario's controls are a fold
+/// opened on demand (www/phone.css has the same query).
+pub const NARROW: &str = "(max-width: 52rem), (max-height: 32rem) and (max-width: 64rem)";
+
+/// A phone, upright or on its side: the lanes and the charts are rows swiped one at a time
+/// (www/phone.css has the same query; a tablet upright has room for two of each).
+pub const SWIPED: &str = "(max-width: 40rem), (max-height: 32rem) and (max-width: 64rem)";
 
 /// Whether `query` matches, following its changes while the page is open.
 #[hook]

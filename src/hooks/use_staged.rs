@@ -21,7 +21,10 @@ pub fn use_staged(stages: u8, ready: bool) -> u8 {
         let drawn = drawn.clone();
         use_effect_with((*drawn, ready), move |&(now, ready)| {
             if now < stages && (now > 1 || ready) {
-                after_paint(move || drawn.set(now + 1));
+                after_paint(move || {
+                    mark(&format!("packlab stage {}", now + 1));
+                    drawn.set(now + 1)
+                });
             }
         });
     }
@@ -52,4 +55,12 @@ pub fn in_a_task_of_its_own(then: impl FnOnce() + 'static) {
     let Some(window) = web_sys::window() else { return then() };
     let later = Closure::once_into_js(then);
     let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), 0);
+}
+
+/// A named point in the page's performance timeline, which a trace shows inside the task that
+/// set it: which step of the lab's start a long task was (`scripts/long-tasks.mjs`).
+pub fn mark(name: &str) {
+    if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = performance.mark(name);
+    }
 }

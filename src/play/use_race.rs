@@ -6,7 +6,7 @@ use std::rc::Rc;
 use packlab_core::scenario::Setup;
 use yew::prelude::*;
 
-use crate::hooks::use_staged::after_paint;
+use crate::hooks::use_staged::{after_paint, mark};
 use crate::play::session::RaceSession;
 use crate::play::snapshot::{Phase, Snapshot};
 use crate::state::Speed;
@@ -73,7 +73,10 @@ pub fn use_race(
         let may_start = may_start.clone();
         use_effect_with(*may_start, move |&started| {
             if !started {
-                after_paint(move || may_start.set(true));
+                after_paint(move || {
+                    mark("packlab race");
+                    may_start.set(true)
+                });
             }
         });
     }
