@@ -18,6 +18,8 @@
 //! built, under the same limits and the same budget as a call.
 
 pub mod budget;
+pub mod context;
+pub mod decider;
 pub mod lease;
 mod sandbox;
 pub mod source;
@@ -76,7 +78,14 @@ pub const PARAMS: &[Param] = &[Param::text(
     source::canonical,
     "the script's source; without it, the model's first starting point",
 )
-.shown_by(source::label_name)];
+.shown_by(source::label_name),
+Param::text(
+    "host",
+    "a number",
+    decider::canonical_host,
+    "a policy object of the program running packlab (the Python package's), registered under this number; not in links",
+)
+.shown_by(decider::host_label)];
 
 /// The spec text of a script: `script:src=…`, what `--policy script:FILE` becomes.
 pub fn spec_text(source: &str) -> Result<String, ConfigError> {
@@ -236,6 +245,27 @@ pub fn note(
         crate::error::readable(&kept)
     };
     Ok(Some((cut(label), cut(&value.to_string()))))
+}
+
+/// [`note`] for a member declared in [`context`]: `value` is the [`context::Value::Shown`]
+/// the routine passed (its text and size), charged to `meter` by the same rule.
+pub fn note_text<J>(
+    meter: &mut dyn context::Meter,
+    label: &str,
+    value: &context::Value<J>,
+    kept: bool,
+) -> Result<Option<(String, String)>, context::Stop> {
+    meter.charge(NOTE_COST + value.shown_cost() + label.len() as u64 / budget::BYTES_PER_OPERATION)?;
+    Ok(kept.then(|| (cut_note(label), cut_note(value.text()))))
+}
+
+/// A note's label or value cut to [`MAX_NOTE_CHARS`] and made safe to show.
+fn cut_note(text: &str) -> String {
+    let mut kept: String = text.chars().take(MAX_NOTE_CHARS).collect();
+    if kept.len() < text.len() {
+        kept.push('…');
+    }
+    crate::error::readable(&kept)
 }
 
 /// An engine with packlab's sandbox metered by `meter`, with deterministic math.
