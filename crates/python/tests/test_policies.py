@@ -32,11 +32,18 @@ def without_policy(report):
     return {k: v for k, v in report.items() if k != "policy"}
 
 
+def same_run(python, builtin):
+    """Every field of the Python lane's report equals the built-in's (its policy aside); the
+    built-in may report more (MSF's analysis by phase, a property of that policy)."""
+    assert set(python) <= set(builtin)
+    assert without_policy(python) == {k: builtin[k] for k in python if k != "policy"}
+
+
 def test_a_python_best_fit_is_bf_j_to_the_bit_and_keeps_its_state():
     policy = BestFit()
     race = packlab.run("pgrr-a1", policy=[policy, "bf-j"], seed=1, horizon=HORIZON)
     python, builtin = race.reports
-    assert without_policy(python) == without_policy(builtin)
+    same_run(python, builtin)
     assert python["started"] > 0
     # Called once a slot: its state lived on between decisions.
     assert policy.calls == HORIZON
@@ -135,3 +142,89 @@ def test_a_call_with_the_wrong_types_says_the_signatures():
 def test_python_policies_race_only_in_run():
     with pytest.raises(ValueError, match="policy: a Python policy object races only in packlab.run"):
         packlab.sweep("pgrr-a1", policy=[BestFit()], horizon=1000, progress=False)
+
+
+class CountingMsf:
+    """MSFQ's most-servers-first, counting its decisions by class (state kept on itself)."""
+
+    def __init__(self):
+        self.started = {}
+
+    def admit(self, ctx):
+        k = ctx.classes - 1
+        while k >= 0 and ctx.free > 0:
+            while ctx.waiting(k) > 0 and ctx.need(k) <= ctx.free:
+                ctx.start(k)
+                self.started[k] = self.started.get(k, 0) + 1
+            k -= 1
+
+
+def test_an_msfq_admission_routine_is_msf_to_the_bit_and_keeps_its_state():
+    policy = CountingMsf()
+    race = packlab.run("msfq-d1", policy=[policy, "msf"], seed=5, horizon=2000)
+    python, builtin = race.reports
+    same_run(python, builtin)
+    assert sum(policy.started.values()) > 1000
+
+
+class Lowest:
+    """GH-RA's lowest-numbered shortest queue, as the rhai starter jsq_lowest writes it."""
+
+    def __init__(self):
+        self.routed = 0
+
+    def route(self, ctx):
+        best, shortest = None, 0
+        for s in ctx.eligible():
+            q = ctx.queue(s)
+            if best is None or q < shortest:
+                best, shortest = s, q
+        ctx.route(best)
+        self.routed += 1
+
+
+def test_a_ghra_routing_is_alg2_jsq_lowest_to_the_bit():
+    policy = Lowest()
+    race = packlab.run("ghra-b1", policy=[policy, "alg2-jsq:ties=lowest"], seed=5, horizon=100)
+    python, builtin = race.reports
+    same_run(python, builtin)
+    assert policy.routed == python["arrivals"] > 0
+
+
+class Unrouted:
+    def route(self, ctx):
+        ctx.job_type
+
+
+class Twice:
+    def route(self, ctx):
+        s = ctx.eligible()[0]
+        ctx.route(s)
+        ctx.route(s)
+
+
+def test_a_routing_is_checked_by_the_engine():
+    with pytest.raises(RuntimeError, match=r"`Unrouted\.route\(ctx\)` returned without routing the arriving job"):
+        packlab.run("ghra-b1", policy=[Unrouted()], seed=1, horizon=10).reports
+    with pytest.raises(RuntimeError, match="policy bug: this job is already routed to server"):
+        packlab.run("ghra-b1", policy=[Twice()], seed=1, horizon=10).reports
+
+
+def test_each_model_asks_for_its_own_routine():
+    with pytest.raises(ValueError, match=r"BestFit has no method `admit\(ctx\)`"):
+        packlab.run("msfq-d1", policy=[BestFit()], seed=1, horizon=10).reports
+    with pytest.raises(ValueError, match=r"BestFit has no method `route\(ctx\)`"):
+        packlab.run("ghra-b1", policy=[BestFit()], seed=1, horizon=10).reports
+
+
+def test_ctx_lists_the_members_the_model_declares():
+    seen = {}
+
+    class Looks:
+        def schedule(self, ctx):
+            seen["dir"] = dir(ctx)
+            seen["help"] = dict(ctx.help())
+
+    packlab.run("pgrr-a1", policy=[Looks()], seed=1, horizon=2).reports
+    assert {"slot", "max_residual", "best_fit", "start", "note"} <= set(seen["dir"])
+    assert seen["help"]["start(job, int)"].startswith("starts a waiting job")

@@ -185,6 +185,14 @@ pub struct Member<H: Handle> {
     pub call: Call<H>,
 }
 
+impl<H: Handle> Clone for Member<H> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<H: Handle> Copy for Member<H> {}
+
 impl<H: Handle> Member<H> {
     pub const fn get(name: &'static str, doc: &'static str, call: Call<H>) -> Self {
         Self { name, getter: true, params: &[], doc, call }
@@ -207,6 +215,19 @@ pub trait JobType: Clone + std::fmt::Debug + 'static {
     const FIELDS: &'static [Field<Self>];
     /// How it prints (`job 3 (size 0.25)`).
     fn text(&self) -> String;
+}
+
+/// The job type of a model whose routine is given no jobs (GH-RA's routing: the arriving
+/// job is `ctx`'s).
+#[derive(Debug, Clone, Copy)]
+pub enum NoJob {}
+
+impl JobType for NoJob {
+    const FIELDS: &'static [Field<Self>] = &[];
+
+    fn text(&self) -> String {
+        match *self {}
+    }
 }
 
 /// A model's `ctx`: a handle to the decision's context (a lease, valid during the call).

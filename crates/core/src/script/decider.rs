@@ -14,6 +14,8 @@ use super::{Program, RunBudget, ScriptError};
 /// Makes one decision with `ctx`.
 pub trait Decider<H>: dyn_clone::DynClone {
     fn decide(&mut self, ctx: H) -> Result<(), ScriptError>;
+    /// The routine as errors name it (`` `fn schedule(ctx)` ``), and the line it starts on.
+    fn entry(&self) -> (String, Option<usize>);
 }
 
 dyn_clone::clone_trait_object!(<H> Decider<H>);
@@ -29,6 +31,10 @@ pub struct Rhai {
 impl<H: Handle> Decider<H> for Rhai {
     fn decide(&mut self, ctx: H) -> Result<(), ScriptError> {
         self.program.call(rhai::Dynamic::from(ctx), &mut self.run)
+    }
+
+    fn entry(&self) -> (String, Option<usize>) {
+        (format!("`fn {}(ctx)`", super::ENTRY), self.program.entry_line())
     }
 }
 
@@ -53,6 +59,10 @@ impl<H: Handle> Decider<H> for Hosted {
         let mut host =
             self.0.try_borrow_mut().map_err(|_| ScriptError::new(None, "the policy was called re-entrantly"))?;
         host.decide(H::ROUTINE, Box::new(Viewed(ctx))).map_err(|m| ScriptError::new(None, m))
+    }
+
+    fn entry(&self) -> (String, Option<usize>) {
+        (format!("`{}.{}(ctx)`", self.0.borrow().name(), H::ROUTINE), None)
     }
 }
 

@@ -164,3 +164,23 @@ mod fuzz {
         }
     }
 }
+
+/// The context each model documents for script writers (its `context.md`, the editor's help)
+/// names every member and job field the model declares, so the declaration (from which rhai
+/// and Python are built) and the text cannot drift apart unnoticed.
+#[test]
+fn every_declared_member_is_documented() {
+    use crate::script::context::{Handle, JobType};
+    fn check<H: Handle>(doc: &str, model: &str) {
+        let words: std::collections::HashSet<&str> =
+            doc.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).collect();
+        let names = H::MEMBERS.iter().map(|m| m.name).chain(<H::Job as JobType>::FIELDS.iter().map(|f| f.name));
+        for name in names {
+            assert!(words.contains(name), "{model}: `{name}` is declared but not in its context.md");
+        }
+        assert!(!H::MEMBERS.is_empty());
+    }
+    check::<crate::models::pgrr::script::Ctx>(crate::models::pgrr::script::SCRIPTING.context, "pgrr");
+    check::<crate::models::msfq::script::Ctx>(crate::models::msfq::script::SCRIPTING.context, "msfq");
+    check::<crate::models::ghra::script::Ctx>(crate::models::ghra::script::SCRIPTING.context, "ghra");
+}

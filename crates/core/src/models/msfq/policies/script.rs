@@ -4,13 +4,12 @@
 //! SPEC 5.1) the script's `fn schedule(ctx)` starts jobs by class through the same checks as
 //! any policy ([`crate::models::msfq::script`] lists what `ctx` offers).
 
-use std::rc::Rc;
-
 use crate::model::policy::{Policy, PolicySpec};
 use crate::models::msfq::script::{Contexts, Ctx, SCRIPTING, register};
 use crate::models::msfq::{Msfq, MsfqContext, MsfqPolicy, boxed};
+use crate::script;
+use crate::script::decider::{self, Decider};
 use crate::script::lease::Lease;
-use crate::script::{self, Program, RunBudget};
 use crate::{ConfigError, EngineError};
 
 pub const POLICY: Policy<Msfq> = Policy::new(
@@ -22,26 +21,29 @@ pub const POLICY: Policy<Msfq> = Policy::new(
 .params(script::PARAMS)
 .shared();
 
-/// A compiled script, and what this run has spent of its budget; clones (the timeline's
-/// checkpoints) share the script and carry the spending.
-#[derive(Debug, Clone)]
+/// What decides: a rhai script (clones, the timeline's checkpoints, share the script and carry
+/// the run's spending) or a host program's policy object.
+#[derive(Clone)]
 pub struct Scripted {
-    program: Rc<Program>,
-    run: RunBudget,
+    decider: Box<dyn Decider<Ctx>>,
+}
+
+impl std::fmt::Debug for Scripted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Scripted")
+    }
 }
 
 impl Scripted {
-    /// The spec's script, or the first starting point.
+    /// The spec's host policy or script, or the first starting point.
     pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
-        // The spec's script, or the model's first starting point: what the editor shows too.
-        let source = SCRIPTING.source_of(spec).map_err(|m| spec.error(m))?;
-        Ok(Self { program: Rc::new(Program::compile(&source, register)?), run: RunBudget::default() })
+        Ok(Self { decider: decider::of_spec(spec, &SCRIPTING, register)? })
     }
 }
 
 impl MsfqPolicy for Scripted {
     fn admit(&mut self, ctx: &mut MsfqContext<'_>) -> Result<(), EngineError> {
-        Lease::<Contexts>::lend(ctx, |lease| self.program.call(rhai::Dynamic::from(Ctx(lease.clone())), &mut self.run))
+        Lease::<Contexts>::lend(ctx, |lease| self.decider.decide(Ctx(lease.clone())))
             .map_err(|e| EngineError::Script { message: e.to_string() })
     }
 }
