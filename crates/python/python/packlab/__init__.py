@@ -6,10 +6,10 @@ run), as Python values. See docs/python.md.
     >>> [r["mean_queue"] for r in race.reports]
 """
 
-from . import _packlab
+from . import _packlab, starters
 from ._packlab import Race, describe, policies, presets, run
 
-__all__ = ["Race", "describe", "policies", "presets", "run", "stability", "sweep"]
+__all__ = ["Race", "describe", "policies", "presets", "run", "stability", "starters", "sweep"]
 
 
 def _bar(progress):
