@@ -4,7 +4,7 @@
 //! frames while a large file is read, and no more than a slice or two of the file's text is
 //! held at once (besides the tasks kept).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Reflect, Uint8Array};
@@ -107,6 +107,56 @@ pub async fn load_trace_in_worker(files: js_sys::Array) -> Result<String, JsValu
         .collect::<Result<_, JsValue>>()?;
     let loaded = load(&files, |_| {}).await.map_err(|e| JsValue::from_str(&e.to_string()))?;
     Ok(trace::keep(loaded).name())
+}
+
+/// The message that hands a worker a trace's files, `{trace: [{name, blob}, …]}` (the blobs
+/// themselves, not copies), which `www/race-worker.js` and `www/sweep-worker.js` read with
+/// [`load_trace_in_worker`].
+pub fn worker_message(files: &[(String, Blob)]) -> Option<JsValue> {
+    let list = js_sys::Array::new();
+    for (name, blob) in files {
+        list.push(&crate::dom::workers::js_object(&[("name", JsValue::from_str(name)), ("blob", blob.into())]).ok()?);
+    }
+    crate::dom::workers::js_object(&[("trace", list.into())]).ok()
+}
+
+/// A trace's fingerprint and its files, in order.
+type Held = (String, Vec<(String, Blob)>);
+
+thread_local! {
+    /// The files of the traces the page read, by fingerprint: the last [`trace::LIBRARY_SIZE`],
+    /// as the core's library keeps them, so every trace a link can name here has its files. A
+    /// sweep's or a map's workers start after the trace was read; they are handed its files
+    /// then ([`files_of`]). A picked file's blob refers to the file on disk; the sample's is the
+    /// fetched text, which the library holds parsed anyway.
+    static FILES: RefCell<Vec<Held>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Keeps the files of trace `fingerprint` for the workers started later.
+pub fn remember(fingerprint: String, files: Vec<(String, Blob)>) {
+    FILES.with(|held| {
+        let mut held = held.borrow_mut();
+        held.retain(|(name, _)| *name != fingerprint);
+        held.push((fingerprint, files));
+        let extra = held.len().saturating_sub(trace::LIBRARY_SIZE);
+        held.drain(..extra);
+    });
+}
+
+/// The files of trace `fingerprint`, if the page read them.
+pub fn files_of(fingerprint: &str) -> Option<Vec<(String, Blob)>> {
+    FILES.with(|held| held.borrow().iter().find(|(name, _)| name == fingerprint).map(|(_, files)| files.clone()))
+}
+
+/// The command line's ` --trace FILE…` for the trace `setup` replays (its files' names, as the
+/// page read them), or nothing when it replays none.
+pub fn trace_flag(setup: &packlab_core::scenario::Setup) -> String {
+    if !setup.scenario.any().replaying() {
+        return String::new();
+    }
+    let name = setup.scenario.get(trace::KEY).unwrap_or_default();
+    let names = files_of(&name).map(|files| files.into_iter().map(|(name, _)| name).collect::<Vec<_>>().join(" "));
+    format!(" --trace {}", names.filter(|n| !n.is_empty()).unwrap_or_else(|| "FILE…".into()))
 }
 
 /// Whether the file's first line is PG-AS's task CSV rather than a standard trace.

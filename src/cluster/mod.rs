@@ -5,3 +5,4 @@
 
 pub mod layout;
 pub mod paint;
+pub mod pen;

@@ -9,10 +9,11 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::cluster::layout::{BINS_HEIGHT, BarGeometry, GAP, Layout, SERVERS_HEIGHT, ServerStyle, SlotGrid};
+use crate::cluster::pen::Pen;
 
+/// The one size of text: a label that does not fit in it is shortened or left out, never
+/// shrunk below 12 px (a phone's screen is read at arm's length).
 const FONT: &str = "12px system-ui, sans-serif";
-/// For labels that do not fit in `FONT`.
-const SMALL_FONT: &str = "10px system-ui, sans-serif";
 const INK: &str = "#1f2933";
 const MUTED: &str = "#616e7c";
 const EMPTY: &str = "#eef1f4";
@@ -55,7 +56,7 @@ pub fn draw(
     style: ServerStyle,
 ) -> Result<(), String> {
     let width = size.0.max(1.0);
-    let height = SERVERS_HEIGHT + GAP + BINS_HEIGHT;
+    let height = HEIGHT;
     let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
     let (pw, ph) = ((width * ratio) as u32, (height * ratio) as u32);
     if canvas.width() != pw || canvas.height() != ph {
@@ -70,24 +71,42 @@ pub fn draw(
         .ok_or("the canvas has no 2D context")?;
     ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0).map_err(|_| "cannot scale the canvas")?;
     ctx.clear_rect(0.0, 0.0, width, height);
+    paint(&ctx, width, view, bin_labels, detail, style, ratio)
+}
+
+/// The height [`paint`] draws, in CSS pixels.
+pub const HEIGHT: f64 = SERVERS_HEIGHT + GAP + BINS_HEIGHT;
+
+/// Paints `view` `width` CSS pixels wide with `pen` (`ratio` device pixels to the CSS pixel):
+/// the servers, the latest migration and the bins.
+pub fn paint(
+    pen: &impl Pen,
+    width: f64,
+    view: &ClusterView,
+    bin_labels: &[String],
+    detail: bool,
+    style: ServerStyle,
+    ratio: f64,
+) -> Result<(), String> {
+    let ctx = pen;
     ctx.set_font(FONT);
     let layout = Layout::new(view.servers.len(), width, detail);
     match (detail, style) {
-        (true, ServerStyle::Bars) => draw_bars(&ctx, view, &layout),
-        (true, ServerStyle::Slots) => draw_slots(&ctx, view, &layout),
-        (false, _) => draw_heat(&ctx, view, &layout, ratio)?,
+        (true, ServerStyle::Bars) => draw_bars(ctx, view, &layout),
+        (true, ServerStyle::Slots) => draw_slots(ctx, view, &layout),
+        (false, _) => draw_heat(ctx, view, &layout, ratio)?,
     }
     if detail {
-        draw_migration(&ctx, view, &layout);
+        draw_migration(ctx, view, &layout);
     }
-    draw_bins(&ctx, view, bin_labels, width, SERVERS_HEIGHT + GAP);
+    draw_bins(ctx, view, bin_labels, width, SERVERS_HEIGHT + GAP);
     Ok(())
 }
 
 /// Bars, bottom-up in placement order; configuration above, number below when there is room.
 /// With several resources (GH-RA) each server is a group of thin bars, one per resource,
 /// named by their initials, and dummy jobs are hatched.
-fn draw_bars(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layout) {
+fn draw_bars(ctx: &impl Pen, view: &ClusterView, layout: &Layout) {
     let BarGeometry { top: bar_top, height: bar_height, pad, bars, bar_gap, bar_width } =
         BarGeometry::new(view, layout);
     let group_width = layout.cell_width - pad;
@@ -157,26 +176,19 @@ fn draw_bars(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layout
     ctx.set_font(FONT);
 }
 
-/// Draws the first of `candidates` that fits in `max_width`, in the normal font or else the
-/// small one; nothing if none fits (neighbouring labels must not run into each other).
-fn fit_text(ctx: &CanvasRenderingContext2d, candidates: &[String], x: f64, y: f64, max_width: f64) {
-    for font in [FONT, SMALL_FONT] {
-        ctx.set_font(font);
-        for text in candidates {
-            if ctx.measure_text(text).is_ok_and(|m| m.width() <= max_width) {
-                let _ = ctx.fill_text(text, x, y);
-                ctx.set_font(FONT);
-                return;
-            }
-        }
-    }
+/// Draws the first of `candidates` that fits in `max_width`; nothing if none fits
+/// (neighbouring labels must not run into each other, and none is shrunk below 12 px).
+fn fit_text(ctx: &impl Pen, candidates: &[String], x: f64, y: f64, max_width: f64) {
     ctx.set_font(FONT);
+    if let Some(text) = candidates.iter().find(|text| ctx.text_width(text).is_some_and(|w| w <= max_width)) {
+        let _ = ctx.fill_text(text, x, y);
+    }
 }
 
 /// Each server as a grid of its deployed slots, bottom-up in type order: a filled square per
 /// job, a hollow square (outlined in the type's colour) per reserved empty slot; the
 /// configuration and group above, the number below.
-fn draw_slots(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layout) {
+fn draw_slots(ctx: &impl Pen, view: &ClusterView, layout: &Layout) {
     let SlotGrid { top, height, pad, group_width, side, columns } = SlotGrid::new(view, layout);
     let inset = if side >= 6.0 { 1.0 } else { 0.0 };
     let outline = casing();
@@ -231,7 +243,7 @@ fn draw_slots(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layou
 
 /// An arrow from the server a job was just moved from to the one it moved into (PG-AS's
 /// migrations), over the servers.
-fn draw_migration(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layout) {
+fn draw_migration(ctx: &impl Pen, view: &ClusterView, layout: &Layout) {
     let Some((from, to)) = view.last.as_ref().and_then(|w| Some((w.from?, w.server))) else { return };
     if from == to || from as usize >= view.servers.len() || to as usize >= view.servers.len() {
         return;
@@ -257,7 +269,7 @@ fn draw_migration(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &L
 }
 
 /// Diagonal grey lines over a dummy job's block: it holds the space, but is not a job.
-fn hatch(ctx: &CanvasRenderingContext2d, x: f64, y: f64, w: f64, h: f64) {
+fn hatch(ctx: &impl Pen, x: f64, y: f64, w: f64, h: f64) {
     if h < 1.0 || w < 1.0 {
         return;
     }
@@ -279,44 +291,30 @@ fn hatch(ctx: &CanvasRenderingContext2d, x: f64, y: f64, w: f64, h: f64) {
     ctx.restore();
 }
 
-/// One square per server, darker when fuller, written as one image: a thousand `fillRect`s a
-/// frame per lane were a fifth of the page's main thread in a race (each call crosses from
-/// wasm to JS, and a canvas without a GPU rasterises each rectangle on that thread). The cells
-/// have whole CSS pixel sides, so at a device pixel ratio of 1 the image equals the rectangles
-/// pixel for pixel; at other ratios a cell's edges are rounded to device pixels.
-fn draw_heat(ctx: &CanvasRenderingContext2d, view: &ClusterView, layout: &Layout, ratio: f64) -> Result<(), String> {
+/// One square per server, darker when fuller, drawn in one go ([`Pen::cells`]: on a canvas,
+/// one image rather than a thousand rectangles a frame).
+fn draw_heat(ctx: &impl Pen, view: &ClusterView, layout: &Layout, ratio: f64) -> Result<(), String> {
     let gap = if layout.cell_width >= 6.0 { 1.0 } else { 0.0 };
-    let device = |css: f64| (css * ratio).round() as usize;
-    let width = device(layout.columns as f64 * layout.cell_width);
-    let height = device(layout.rows as f64 * layout.cell_height);
-    if width == 0 || height == 0 {
-        return Ok(());
-    }
-    let mut pixels = vec![0u8; width * height * 4];
-    for (i, server) in view.servers.iter().enumerate() {
-        let (row, col) = (i / layout.columns, i % layout.columns);
-        let (left, top) = (col as f64 * layout.cell_width, row as f64 * layout.cell_height);
-        let (x0, x1) = (device(left), device(left + layout.cell_width - gap).min(width));
-        let (y0, y1) = (device(top), device(top + layout.cell_height - gap).min(height));
-        let rgb = heat_rgb(server.fill);
-        let rgba = [(rgb >> 16) as u8, (rgb >> 8) as u8, rgb as u8, 255];
-        for y in y0..y1 {
-            for pixel in pixels[(y * width + x0) * 4..(y * width + x1) * 4].chunks_exact_mut(4) {
-                pixel.copy_from_slice(&rgba);
-            }
-        }
-    }
-    let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
-        wasm_bindgen::Clamped(&pixels),
-        width as u32,
-        height as u32,
-    )
-    .map_err(|_| "cannot make the heat image")?;
-    ctx.put_image_data(&image, 0.0, 0.0).map_err(|_| "cannot draw the heat image".to_string())
+    let cells: Vec<(f64, f64, f64, u32)> = view
+        .servers
+        .iter()
+        .enumerate()
+        .map(|(i, server)| {
+            let (row, col) = (i / layout.columns, i % layout.columns);
+            (
+                col as f64 * layout.cell_width,
+                row as f64 * layout.cell_height,
+                layout.cell_width - gap,
+                heat_rgb(server.fill),
+            )
+        })
+        .collect();
+    let width = layout.columns as f64 * layout.cell_width;
+    ctx.cells(&cells, width, layout.rows as f64 * layout.cell_height, ratio)
 }
 
 /// The waiting jobs per bin as columns, each with its count above and its name below.
-fn draw_bins(ctx: &CanvasRenderingContext2d, view: &ClusterView, labels: &[String], width: f64, top: f64) {
+fn draw_bins(ctx: &impl Pen, view: &ClusterView, labels: &[String], width: f64, top: f64) {
     let n = view.bins.len().max(1);
     let cell = (width / n as f64).min(90.0);
     let most = view.bins.iter().copied().max().unwrap_or(0).max(1) as f64;

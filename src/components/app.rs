@@ -11,6 +11,8 @@ use yew::prelude::*;
 use crate::components::embedded::EmbeddedLab;
 use crate::components::gallery::Gallery;
 use crate::components::notices::Notices;
+use crate::components::preset_picker::PresetPicker;
+use crate::components::scripts_loading::ScriptsLoading;
 use crate::components::workbench::Workbench;
 use crate::dom::focus::{focus_first, focus_lost, set_title};
 use crate::dom::page::{location_search, value_of};
@@ -54,8 +56,26 @@ pub fn App() -> Html {
             focus_first(&["main h1".into()]);
         }
     });
+    // The app's first render replaces the first picture (www/first-paint.js drew it before the
+    // wasm ran), but for the workbench, which replaces it once its first screen is drawn (it
+    // draws in stages); an app started in place of the first download goes on where it was
+    // asked to.
+    let workbench_first =
+        !lab.gallery && lab.embed.is_none() && (packlab_core::script::AVAILABLE || !lab.needs_scripts());
+    use_effect_with((), move |()| {
+        if !workbench_first {
+            crate::dom::boot::first_picture_done();
+        }
+        crate::dom::boot::take_resumed_focus();
+    });
     // One copy of the state per render, shared by the components below.
     let state = Rc::new((*lab).clone());
+    // The page's first download has no script engine: a lab that runs a script loads the build
+    // that has one, which opens the same address.
+    let loading_scripts = state.needs_scripts() && !packlab_core::script::AVAILABLE;
+    if loading_scripts && state.embed.is_some() {
+        return html! { <ScriptsLoading lab={state} /> };
+    }
     if state.embed.is_some() {
         return html! {
             <>
@@ -82,6 +102,9 @@ pub fn App() -> Html {
                     { "packlab" }
                 </a>
                 <span class="tagline">{ "cluster job scheduling, simulated in your browser" }</span>
+                if !state.gallery {
+                    <PresetPicker lab={state.clone()} dispatch={dispatch.clone()} />
+                }
                 <span class="view-options">
                     <label>
                         <span>{ "Colours" }</span>
@@ -100,6 +123,8 @@ pub fn App() -> Html {
             <Notices lab={state.clone()} dispatch={dispatch.clone()} />
             if state.gallery {
                 <Gallery {dispatch} />
+            } else if loading_scripts {
+                <ScriptsLoading lab={state} />
             } else {
                 <Workbench lab={state} {dispatch} />
             }

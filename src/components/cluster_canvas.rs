@@ -53,7 +53,10 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
         let (canvas, min_interval) = (canvas.clone(), props.min_interval_ms);
         use_effect_with(props.view.clone(), move |_| {
             let now = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
-            if now - *last_draw.borrow() >= min_interval
+            // Not before the canvas's size is known: its first report draws the lane (drawn here
+            // too, each lane was drawn twice as the lab opened, first after a forced layout).
+            if size.get().is_some()
+                && now - *last_draw.borrow() >= min_interval
                 && let Some(element) = canvas.cast::<HtmlCanvasElement>()
             {
                 *last_draw.borrow_mut() = now;

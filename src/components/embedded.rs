@@ -12,7 +12,7 @@ use crate::components::lanes::Lanes;
 use crate::components::playback::Playback;
 use crate::components::stats_table::StatsTable;
 use crate::dom::page::current_link;
-use crate::hooks::use_lab_race::{LabRace, use_lab_race};
+use crate::hooks::use_lab_race::{LabRace, use_lab_race, use_load_marks};
 use crate::hooks::use_pause_when_hidden::use_pause_when_hidden;
 use crate::play::snapshot::Phase;
 use crate::state::Action;
@@ -32,8 +32,9 @@ pub struct EmbeddedLabProps {
 pub fn EmbeddedLab(props: &EmbeddedLabProps) -> Html {
     let lab = &props.lab;
     let setup = lab.setup.clone();
-    let LabRace { race, text, marks, reduced_motion, help, toggle_help, theme, intent, seeking } =
-        use_lab_race(lab, &props.dispatch);
+    let LabRace { race, text, reduced_motion, help, toggle_help, theme, intent, seeking } =
+        use_lab_race(lab, &props.dispatch, false);
+    let marks = use_load_marks(&setup, true);
     let root = use_node_ref();
     use_pause_when_hidden(root.clone(), race.snapshot.phase == Phase::Running, race.pause.clone(), race.play.clone());
     let snapshot = &race.snapshot;

@@ -9,6 +9,7 @@ use yew::prelude::*;
 use crate::cluster::layout::{Hit, ServerStyle};
 use crate::components::cluster_canvas::ClusterCanvas;
 use crate::components::swatch::Swatch;
+use crate::hooks::use_media::{NARROW, use_media};
 use crate::play::snapshot::{Phase, Snapshot};
 use packlab_core::format::moment;
 
@@ -37,8 +38,12 @@ pub fn Lanes(props: &LanesProps) -> Html {
     // A lane's sentences, from the text's snapshot of the same race (the text shows a new race
     // at once, so its lanes are these).
     let said = |i: usize| props.text.lanes.get(i).unwrap_or(&snapshot.lanes[i]);
+    // On a phone the lanes are a row swiped one at a time (www/phone.css): a scrolled region,
+    // which the keyboard must reach too.
+    let narrow = use_media(NARROW);
     html! {
-        <div class="lanes">
+        <div class="lanes" tabindex={narrow.then_some("0")} role={narrow.then_some("region")}
+            aria-label={narrow.then_some("Lanes, one per policy: swipe or scroll sideways")}>
             { for snapshot.lanes.iter().enumerate().map(|(i, lane)| html! {
                 <article class={classes!("lane", format!("policy-{}", lane.color % 7))} key={lane.policy.clone()}
                     data-lane={lane.policy.clone()}>

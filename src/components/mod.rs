@@ -3,8 +3,11 @@
 //! [`crate::play::use_race`] and they render its snapshots.
 //!
 //! * [`app`]: the root, routing to the gallery, the workbench or the embedded page;
-//! * [`gallery`]: the landing view, every preset as a card with a live thumbnail
-//!   ([`thumbnails`] computes them in idle time);
+//! * [`gallery`]: the landing view, every preset as a card with its thumbnail (markup and
+//!   thumbnails written when the page is built: [`crate::first_paint`]);
+//! * [`preset_picker`]: the preset picker in the header;
+//! * [`scripts_loading`]: what the page's first download shows while it loads the build with
+//!   the script engine;
 //! * [`workbench`]: the full page's lab; [`embedded`]: the lab inside an iframe;
 //! * [`notices`], [`tour_panel`], [`keyboard_help`]: rejected input, a guided tour's step, the
 //!   list of shortcuts;
@@ -39,14 +42,15 @@ pub mod live_chart;
 pub mod map_chart;
 pub mod notices;
 pub mod playback;
+pub mod preset_picker;
 pub mod record;
+pub mod scripts_loading;
 pub mod share;
 pub mod stability_view;
 pub mod stats_table;
 pub mod swatch;
 pub mod sweep_view;
 pub mod theory_view;
-pub mod thumbnails;
 pub mod timeline;
 pub mod tour_panel;
 pub mod workbench;

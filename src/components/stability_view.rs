@@ -27,6 +27,7 @@ use crate::state::Action;
 use crate::sweep::plan::scenario_link;
 use crate::sweep::pool::{WorkerPool, on_workers, worker_count};
 use crate::sweep::stability::MapRound;
+use crate::trace_file;
 
 #[derive(Properties, PartialEq)]
 pub struct StabilityViewProps {
@@ -176,7 +177,7 @@ fn start(setup: &Setup, spec: &MapSpec, shared: &Shared, changed: Callback<()>) 
         None => run.done_ms = Some(started_ms),
         Some(round) => {
             run.workers = worker_count(round.len());
-            match WorkerPool::start(MapRound(round), run.workers, changed) {
+            match WorkerPool::start(MapRound(round), setup, run.workers, changed) {
                 Ok(pool) => run.pool = Some(pool),
                 Err(e) => run.ended = Some(Ended::Failed(e)),
             }
@@ -251,18 +252,6 @@ pub fn StabilityView(props: &StabilityViewProps) -> Html {
         return html! {};
     }
     let title = "Stability map: where each policy stops being stable";
-    if setup.scenario.any().replaying() {
-        return html! {
-            <details class="stability" id="stability-map">
-                <summary>{ title }</summary>
-                <p class="hint">
-                    { "This run replays a trace file, which the page's workers do not hold. The map from the command \
-                       line: " }
-                    <code>{ format!("packlab stability --link '?{}' --trace FILE…", scenario_link(setup)) }</code>
-                </p>
-            </details>
-        };
-    }
     let run_map = {
         let (reps, axis, form_error, dispatch) =
             (reps.clone(), axis.clone(), form_error.clone(), props.dispatch.clone());
@@ -305,7 +294,10 @@ pub fn StabilityView(props: &StabilityViewProps) -> Html {
     let running = state.as_ref().is_some_and(|r| r.pool.is_some() && r.done_ms.is_none() && r.ended.is_none());
     let body = state.as_ref().map(|run| map_body(run, props.theme));
     drop(state);
-    let command = props.map.as_ref().map(|spec| spec.command(&current_link(&scenario_link(setup))));
+    let command = props
+        .map
+        .as_ref()
+        .map(|spec| format!("{}{}", spec.command(&current_link(&scenario_link(setup))), trace_file::trace_flag(setup)));
     let field = |e: &Option<ConfigError>| {
         e.as_ref().map(|e| html! { <p class="field-error" id="map-error" role="alert">{ e.to_string() }</p> })
     };

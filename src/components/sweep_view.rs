@@ -16,6 +16,7 @@ use crate::dom::workers::now_ms;
 use crate::export::{ImageFormat, export_size, save_chart};
 use crate::sweep::plan::{MAX_REPS, PageSweep, scenario_link};
 use crate::sweep::pool::{WorkerPool, worker_count};
+use crate::trace_file;
 use packlab_core::format::group_digits;
 
 #[derive(Properties, PartialEq)]
@@ -41,7 +42,10 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
     let preview = SweepPlan::new(setup, None, None, 1).ok();
     let grid = preview.as_ref().map(|p| p.values.iter().map(f64::to_string).collect::<Vec<_>>().join(","));
     let values = use_state(|| grid.clone().unwrap_or_default());
-    let reps = use_state(|| "2".to_string());
+    // A trace file fixes the workload: one run per point, as `packlab sweep` makes by default
+    // (more only repeat it, differing in the policies' own random choices).
+    let default_reps = if setup.scenario.any().replaying() { "1" } else { "2" };
+    let reps = use_state(|| default_reps.to_string());
     let error = use_state(|| None::<String>);
     let pool = use_mut_ref(|| None::<WorkerPool>);
     let redraw = use_force_update();
@@ -49,29 +53,21 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
     {
         // A new scenario or new lanes: the sweep belonged to the old ones.
         let (pool, values, error, grid) = (pool.clone(), values.clone(), error.clone(), grid.clone());
+        let (reps, replaying) = (reps.clone(), setup.scenario.any().replaying());
         use_effect_with(scenario, move |_| {
             pool.borrow_mut().take();
             values.set(grid.unwrap_or_default());
+            if replaying {
+                reps.set("1".into());
+            }
             error.set(None);
         });
     }
     let Some(preview) = preview else { return html! {} };
     let what = preview.layout.y_label();
     let against = preview.key_label();
-    // A trace file lives in this page only; the workers load the wasm afresh and could not
-    // find it. The command line reads the files itself.
-    if setup.scenario.any().replaying() {
-        return html! {
-            <details class="sweep" id="sweep">
-                <summary>{ format!("The paper's figure: {what} against {against}") }</summary>
-                <p class="hint" id="sweep-trace">
-                    { "This run replays a trace file, which the page's sweep workers do not hold. The same sweep \
-                       from the command line: " }
-                    <code>{ format!("packlab sweep --link '?{}' --trace FILE…", props.query) }</code>
-                </p>
-            </details>
-        };
-    }
+    // A replayed file: the grid the core chose around its offered load, said as the CLI says it.
+    let grid_note = preview.grid_note();
     let start = {
         let (setup, values, reps, error, pool) =
             (setup.clone(), values.clone(), reps.clone(), error.clone(), pool.clone());
@@ -84,7 +80,7 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
             };
             let workers = worker_count(sweep.plan.len());
             let again = redraw.clone();
-            match WorkerPool::start(sweep, workers, Callback::from(move |()| again.force_update())) {
+            match WorkerPool::start(sweep, &setup, workers, Callback::from(move |()| again.force_update())) {
                 Ok(workers) => {
                     error.set(None);
                     *pool.borrow_mut() = Some(workers);
@@ -117,7 +113,7 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
                 workers.on_workers(),
                 if p.finished_ms.is_some() { ": done" } else { "" }
             );
-            let command = p.jobs.command(&page_address());
+            let command = format!("{}{}", p.jobs.command(&page_address()), trace_file::trace_flag(&p.jobs.plan.setup));
             let running = p.finished_ms.is_none() && p.error.is_none();
             (Some(Rc::new(p.jobs.plan.clone())), cells, status, Some(command), running, p.error.clone())
         }
@@ -167,6 +163,13 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
                    and lanes; each point is the mean of its replications with its \
                    95% interval, drawn when they are done. The same numbers as the command below.") }
             </p>
+            if let Some(note) = grid_note {
+                // The core's sentence names the CLI's flag for another grid; here it is the field.
+                <p class="hint" id="sweep-grid-note">
+                    { format!("This page replays a trace file: {}; the field below gives another grid.",
+                        note.split("; --load").next().unwrap_or(&note)) }
+                </p>
+            }
             <div class="sweep-form">
                 <label class="field">
                     <span>{ grid_label }</span>

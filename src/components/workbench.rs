@@ -23,7 +23,9 @@ use crate::components::stats_table::StatsTable;
 use crate::components::sweep_view::SweepView;
 use crate::components::theory_view::TheoryView;
 use crate::components::tour_panel::{TourPanel, TourSummary};
-use crate::hooks::use_lab_race::{LabRace, use_lab_race};
+use crate::hooks::use_lab_race::{LabRace, use_lab_race, use_load_marks};
+use crate::hooks::use_media::{NARROW, use_media};
+use crate::hooks::use_staged::use_staged;
 use crate::play::snapshot::{Phase, Shown};
 use crate::state::{Action, Lab, SameLab};
 
@@ -38,13 +40,31 @@ pub struct WorkbenchProps {
 pub fn Workbench(props: &WorkbenchProps) -> Html {
     let lab = &props.lab;
     let setup = lab.setup.clone();
-    let LabRace { race, text, marks, reduced_motion, help, toggle_help, theme, intent, seeking } =
-        use_lab_race(lab, &props.dispatch);
+    // The race is made after the first frame (`use_race`), in a task of its own.
+    let LabRace { race, text, reduced_motion, help, toggle_help, theme, intent, seeking } =
+        use_lab_race(lab, &props.dispatch, true);
     let snapshot = &race.snapshot;
+    let narrow = use_media(NARROW);
+    // The first screen in two (the tour's step and Play; once the race is made, the stats and
+    // the lanes), then the theory's marks and the offered load worked out, then the event log
+    // and the charts, then the sweep, the map, the exports and the scenario's form, each render
+    // a task of its own (`use_staged`: one render of it all blocked a phone for 0.4 s). The
+    // first picture stays until the first screen is whole: the app renders out of sight until
+    // then, so nothing shifts as its parts arrive.
+    let drawn = use_staged(5, race.started);
+    use_effect_with(drawn >= 2, |&whole| {
+        if whole {
+            crate::dom::boot::first_picture_done();
+        }
+    });
     let preset = &setup.preset;
+    let marks = use_load_marks(&setup, drawn >= 3);
     // The offered fraction of the capacity, drawn on the occupancy chart (once per scenario:
-    // for a trace it goes over every task).
-    let load = *use_memo(setup.clone(), |s| s.scenario.offered_utilization());
+    // for a trace it goes over every task), from the third stage on like the marks.
+    let load = *use_memo((setup.clone(), drawn >= 3), |(s, wanted)| match wanted {
+        true => s.scenario.offered_utilization(),
+        false => 0.0,
+    });
     let name = format!("packlab-{}", preset.id);
     // A scenario that is the theory's alone (PG-AS's random collections): its graphs in place
     // of a race.
@@ -116,7 +136,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     };
     html! {
         <main class="lab" data-highlight={lab.tour.map(|at| at.step().highlight)} data-race-thread={race.thread}
-            data-asking={asking.is_some().then_some("1")}>
+            data-asking={asking.is_some().then_some("1")} data-drawing={(drawn < 5).then_some("1")}>
             if *help {
                 <KeyboardHelp on_close={toggle_help.reform(|_| Some(false))} />
             }
@@ -173,36 +193,51 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     if let Some(message) = snapshot.error() {
                         <p class="error" role="alert">{ message.to_string() }</p>
                     }
-                    <StatsTable lanes={text.lanes.clone()} warmup={snapshot.warmup}
-                        unit={snapshot.model.time.plural()} job_time={snapshot.job_time()}
-                        queues={snapshot.queues()} rewards={snapshot.model.reward} reward={snapshot.reward} />
-                    <p class="hint colour-key">
-                        { "Colours: each policy has its own, on its lane's top edge and its lines (solid); jobs, \
-                           bins and their lines take light colours outlined in grey, one per " }
-                        { snapshot.model.classes }{ "." }
-                    </p>
-                    <Lanes snapshot={snapshot.clone()} text={text.clone()} {reduced_motion} on_hit={Some(on_hit)} />
-                    <EventLog snapshot={logged} {playing} inspect={*inspect} {on_inspect}
-                        link={written.query.clone()} name={name.clone()} />
-                    <div class="charts">
-                        <Charts snapshot={snapshot.clone()} marks={marks.clone()} {load}
-                            on_focus={race.focus.clone()} {reduced_motion} {theme} />
-                        <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
-                    </div>
-                    <SweepView setup={setup.clone()} query={written.query.clone()} name={name.clone()} {theme} />
-                    <StabilityView setup={setup.clone()} map={lab.map.clone()} dispatch={props.dispatch.clone()} {theme}
-                        on_done={on_map_done} on_announce={on_announcement.clone()} held={map_held} />
+                    if drawn >= 2 {
+                        <StatsTable lanes={text.lanes.clone()} warmup={snapshot.warmup}
+                            unit={snapshot.model.time.plural()} job_time={snapshot.job_time()}
+                            queues={snapshot.queues()} rewards={snapshot.model.reward} reward={snapshot.reward} />
+                        <p class="hint colour-key">
+                            { "Colours: each policy has its own, on its lane's top edge and its lines (solid); \
+                               jobs, bins and their lines take light colours outlined in grey, one per " }
+                            { snapshot.model.classes }{ "." }
+                        </p>
+                        <Lanes snapshot={snapshot.clone()} text={text.clone()} {reduced_motion} on_hit={Some(on_hit)} />
+                    }
+                    if drawn >= 4 {
+                        <EventLog snapshot={logged} {playing} inspect={*inspect} {on_inspect}
+                            link={written.query.clone()} name={name.clone()} />
+                        <div class="charts">
+                            <Charts snapshot={snapshot.clone()} marks={marks.clone()} {load}
+                                on_focus={race.focus.clone()} {reduced_motion} {theme} />
+                            <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
+                        </div>
+                    }
+                    if drawn >= 5 {
+                        <SweepView setup={setup.clone()} query={written.query.clone()} name={name.clone()} {theme} />
+                        <StabilityView setup={setup.clone()} map={lab.map.clone()} dispatch={props.dispatch.clone()}
+                            {theme} on_done={on_map_done} on_announce={on_announcement.clone()} held={map_held} />
+                    }
                 }
-                <ShareAndExport snapshot={snapshot.clone()} query={share_query} {name} charts={!theory_only}
-                    seed={setup.scenario.seed()} marks={marks.clone()} {load}
-                    command={written.command.clone()}
-                    traced={setup.scenario.any().replaying()} />
+                if drawn >= 5 {
+                    <ShareAndExport snapshot={snapshot.clone()} query={share_query} {name} charts={!theory_only}
+                        seed={setup.scenario.seed()} marks={marks.clone()} {load}
+                        command={written.command.clone()}
+                        traced={setup.scenario.any().replaying()} />
+                }
             </section>
             // After the run in the page's order (Play is the first control a Tab reaches), though
             // the layout draws it on the left.
+            // On a phone the scenario's controls fold away under the run, opened when asked for
+            // (the preset picker stays in the header); a wide screen shows them beside it.
             <aside class="controls" aria-label="Scenario">
-                <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()}
-                    asking={asking.is_some()} />
+                <details class="scenario-sheet" open={!narrow}>
+                    <summary>{ "Change the scenario" }</summary>
+                    if drawn >= 5 {
+                        <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()}
+                            asking={asking.is_some()} />
+                    }
+                </details>
             </aside>
         </main>
     }

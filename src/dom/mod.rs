@@ -7,8 +7,10 @@
 //! * [`cores`]: the cores shared between the race that plays and the sweeps and maps;
 //! * [`focus`]: where the keyboard focus goes when what held it leaves, and the page's title;
 //! * [`recorder`]: the lanes and charts recorded as a WebM video;
-//! * [`crash`]: the message a panic leaves on the page.
+//! * [`crash`]: the message a panic leaves on the page;
+//! * [`boot`]: what the app and www/boot.js tell each other (the first picture, the script engine).
 
+pub mod boot;
 pub mod cores;
 pub mod crash;
 pub mod focus;

@@ -5,7 +5,9 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-/// The page's wasm-bindgen module and wasm file, as www/boot.js loaded them.
+/// The page's wasm-bindgen module and wasm file, as www/boot.js loaded them: its tag names the
+/// build that runs (the first download, or the build with the script engine once boot.js has
+/// switched to it), and a worker must get the glue of the module it is sent.
 pub fn module_urls() -> Option<(String, String)> {
     let document = web_sys::window()?.document()?;
     let tag = document.query_selector("script[data-wasm]").ok()??;

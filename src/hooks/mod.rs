@@ -4,8 +4,10 @@
 //!   embedded one;
 //! * [`use_keyboard`]: the page's shortcuts;
 //! * [`use_system_dark`]: whether the system asks for dark colours;
+//! * [`use_media`]: whether a media query matches (the narrow layout);
 //! * [`use_pause_when_hidden`]: an embedded race pauses while out of sight;
 //! * [`use_canvas_size`]: a canvas's CSS size from a ResizeObserver;
+//! * [`use_staged`]: a view drawn in stages, a task each (the lab's first render);
 //! * [`use_text_pace`]: the race as its text shows it, ten times a second while it plays.
 //!
 //! The race itself is played through [`crate::play::use_race`].
@@ -13,6 +15,8 @@
 pub mod use_canvas_size;
 pub mod use_keyboard;
 pub mod use_lab_race;
+pub mod use_media;
 pub mod use_pause_when_hidden;
+pub mod use_staged;
 pub mod use_system_dark;
 pub mod use_text_pace;

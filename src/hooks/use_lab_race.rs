@@ -5,6 +5,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use packlab_core::model::LoadMark;
+use packlab_core::scenario::Setup;
 use yew::prelude::*;
 
 use crate::components::announcer::{Intent, IntentCell};
@@ -23,7 +24,6 @@ pub struct LabRace {
     /// The race as its numbers and sentences show it: while it plays, ten times a second
     /// ([`use_text_pace`]); the pictures follow `race.snapshot`, every frame.
     pub text: Rc<Snapshot>,
-    pub marks: Rc<[LoadMark]>,
     pub reduced_motion: bool,
     pub help: UseStateHandle<bool>,
     /// `None` toggles the keyboard help, `Some(open)` sets it.
@@ -36,12 +36,13 @@ pub struct LabRace {
 }
 
 /// The race of `lab`'s setup at its speed, with what comes with it ([`LabRace`]); `dispatch`
-/// receives presenter mode's toggle (the `P` key).
+/// receives presenter mode's toggle (the `P` key). With `after_first_paint` the race is made
+/// after the first frame ([`use_race`]): the full page draws no lane in its first stage.
 #[hook]
-pub fn use_lab_race(lab: &Lab, dispatch: &Callback<Action>) -> LabRace {
+pub fn use_lab_race(lab: &Lab, dispatch: &Callback<Action>, after_first_paint: bool) -> LabRace {
     let setup = lab.setup.clone();
     let step = lab.tour.map(|at| (at.tour.id, at.step));
-    let mut race = use_race(setup.clone(), lab.speed, lab.open_at, step);
+    let mut race = use_race(setup.clone(), lab.speed, lab.open_at, step, after_first_paint);
     // Stepping, going back and jumping say so to the status line ([`Announcer`]), whether a
     // button or a key asked.
     let intent = (*use_state(|| Rc::new(Cell::new(Intent::None)))).clone();
@@ -72,7 +73,6 @@ pub fn use_lab_race(lab: &Lab, dispatch: &Callback<Action>) -> LabRace {
         pending.borrow_mut().take();
     }
     let seeking = *pending.borrow();
-    let marks = use_memo(setup, |s| Rc::<[LoadMark]>::from(s.scenario.marks()));
     let reduced_motion = *use_memo((), |()| prefers_reduced_motion());
     let help = use_state(|| false);
     let toggle_help = {
@@ -88,7 +88,7 @@ pub fn use_lab_race(lab: &Lab, dispatch: &Callback<Action>) -> LabRace {
     );
     let theme = crate::state::theme::chart_theme(lab.theme, use_system_dark(), lab.present);
     let text = use_text_pace(&race.snapshot);
-    LabRace { race, text, marks: (*marks).clone(), reduced_motion, help, toggle_help, theme, intent, seeking }
+    LabRace { race, text, reduced_motion, help, toggle_help, theme, intent, seeking }
 }
 
 /// `P`: presenter mode on or off, full screen with it where the browser allows (a key press
@@ -109,4 +109,16 @@ fn present_toggle(dispatch: &Callback<Action>, presenting: bool) -> Callback<()>
         }
         dispatch.emit(Action::TogglePresent);
     })
+}
+
+/// The theory's load marks of `setup` (the charts', the load slider's), worked out once
+/// `wanted`: they solve each policy's analysis, which the full page's first stages do not draw
+/// (empty until then).
+#[hook]
+pub fn use_load_marks(setup: &Rc<Setup>, wanted: bool) -> Rc<[LoadMark]> {
+    let marks = use_memo((setup.clone(), wanted), |(s, wanted)| match wanted {
+        true => Rc::<[LoadMark]>::from(s.scenario.marks()),
+        false => Rc::from([]),
+    });
+    (*marks).clone()
 }

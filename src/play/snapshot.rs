@@ -6,6 +6,7 @@ use std::rc::Rc;
 use packlab_core::decisions::Decision;
 use packlab_core::metrics::Judgement;
 use packlab_core::model::{JobTime, ModelInfo, RewardReference};
+use packlab_core::scenario::Setup;
 use packlab_core::view::ClusterView;
 use packlab_plot::Point;
 use serde::{Deserialize, Serialize};
@@ -131,6 +132,34 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// The race of `setup` before it is made ([`crate::play::use_race`]'s `after_first_paint`):
+    /// time 0, ready, and no lanes yet. Nothing here is simulated, so it is cheap; only the
+    /// first stage of the lab, which draws no lane, shows it.
+    pub fn before_race(setup: &Setup) -> Self {
+        let s = &setup.scenario;
+        Self {
+            slot: 0,
+            now: 0.0,
+            furthest: 0.0,
+            checkpoints: (0, 0),
+            horizon: s.horizon(),
+            warmup: s.warmup(),
+            model: s.info(),
+            // Worked out with the race (PG-AS's U*); no chart shows it before.
+            reward: None,
+            phase: Phase::Ready,
+            lanes: Vec::new(),
+            bin_labels: Rc::from([]),
+            focus: 0,
+            bin_series: Vec::new(),
+            bin_job_time_series: Vec::new(),
+            bin_analysis: Vec::new(),
+            detail: false,
+            rate: None,
+            costs: Vec::new(),
+        }
+    }
+
     /// The snapshot as the race worker sends it to the page (postcard: compact and quick to
     /// read back, which matters at a thousand servers and sixty snapshots a second).
     pub fn to_bytes(&self) -> Result<Vec<u8>, String> {

@@ -6,6 +6,7 @@ use std::rc::Rc;
 use packlab_core::scenario::Setup;
 use yew::prelude::*;
 
+use crate::hooks::use_staged::after_paint;
 use crate::play::session::RaceSession;
 use crate::play::snapshot::{Phase, Snapshot};
 use crate::state::Speed;
@@ -40,6 +41,8 @@ pub struct RaceHandle {
     /// Where the race runs: `worker` (the race worker) or `page` (the page's own thread, also
     /// while the worker has not answered yet).
     pub thread: &'static str,
+    /// Whether the race is made (see `after_first_paint` in [`use_race`]).
+    pub started: bool,
 }
 
 /// Runs `setup` as a race owned by the calling component, at `speed` (changing the speed
@@ -48,23 +51,72 @@ pub struct RaceHandle {
 ///
 /// A new setup while the old race had run says so in [`RaceHandle::restarted`]; if the old
 /// race was playing, the new one plays on from time 0.
+///
+/// With `after_first_paint`, the first race is made in a task of its own after the first
+/// frame is painted rather than in the first render: building its lanes (each policy's
+/// simulation and its analysis) and starting the race workers were most of the lab's first
+/// long task on a phone (docs/web.md). Until then the handle shows the race at time 0 with no
+/// lanes ([`Snapshot::before_race`], [`RaceHandle::started`] false) and the controls do
+/// nothing; the same race is made afterwards, so a link replays exactly as before.
 #[hook]
 pub fn use_race(
     setup: Rc<Setup>,
     speed: Speed,
     open_at: Option<f64>,
     run_of: Option<(&'static str, usize)>,
+    after_first_paint: bool,
 ) -> RaceHandle {
     let redraw = use_force_update();
+    // Whether the first race may be made: at once, or once the first frame is painted.
+    let may_start = use_state_eq(|| !after_first_paint);
+    {
+        let may_start = may_start.clone();
+        use_effect_with(*may_start, move |&started| {
+            if !started {
+                after_paint(move || may_start.set(true));
+            }
+        });
+    }
     // A new race for a new setup, and for each tour step entered (`run_of`): two steps may play
     // the same scenario (a race, then its map), and each plays its own run from 0.
-    let session = use_memo((setup, run_of), move |(setup, _)| {
-        RaceSession::threaded(setup.clone(), speed, move || redraw.force_update())
+    let made = use_memo((setup.clone(), run_of, *may_start), move |(setup, _, may)| {
+        may.then(|| Rc::new(RaceSession::threaded(setup.clone(), speed, move || redraw.force_update())))
     });
-    session.set_speed(speed);
+    let waiting = use_memo(setup, |setup| Rc::new(Snapshot::before_race(setup)));
     // The race this component showed last, its state when it was replaced, and what the new
     // one still has to start doing (in an effect, not while rendering).
     let last = use_mut_ref(|| None::<(Rc<RaceSession>, Option<Rc<str>>, Start)>);
+    {
+        let last = last.clone();
+        use_effect(move || {
+            // Taken out of the cell first: playing publishes, which may render.
+            let start = last.borrow_mut().as_mut().map(|(session, _, start)| (session.clone(), std::mem::take(start)));
+            match start {
+                Some((session, Start::Play)) => session.play(),
+                Some((session, Start::OpenAt(t))) => session.open_at(t),
+                _ => {}
+            }
+        });
+    }
+    // Every hook is above: the race's absence must not change their order.
+    let Some(session) = (*made).clone() else {
+        let nothing = Callback::from(|_| ());
+        return RaceHandle {
+            snapshot: (*waiting).clone(),
+            restarted: None,
+            toggle: nothing.clone(),
+            pause: nothing.clone(),
+            play: nothing.clone(),
+            step: nothing.clone(),
+            back: nothing.clone(),
+            seek: Callback::from(|_| ()),
+            restart: nothing,
+            focus: Callback::from(|_| ()),
+            thread: "page",
+            started: false,
+        };
+    };
+    session.set_speed(speed);
     let restarted = {
         let mut last = last.borrow_mut();
         match &*last {
@@ -90,18 +142,6 @@ pub fn use_race(
             }
         }
     };
-    {
-        let last = last.clone();
-        use_effect(move || {
-            // Taken out of the cell first: playing publishes, which may render.
-            let start = last.borrow_mut().as_mut().map(|(session, _, start)| (session.clone(), std::mem::take(start)));
-            match start {
-                Some((session, Start::Play)) => session.play(),
-                Some((session, Start::OpenAt(t))) => session.open_at(t),
-                _ => {}
-            }
-        });
-    }
     let call = |f: fn(&RaceSession)| {
         let session = session.clone();
         Callback::from(move |()| f(&session))
@@ -126,5 +166,6 @@ pub fn use_race(
         seek,
         restart: call(RaceSession::restart),
         focus,
+        started: true,
     }
 }

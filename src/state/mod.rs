@@ -164,6 +164,15 @@ impl Lab {
         self.notices.iter().find(|n| n.key == key)
     }
 
+    /// Whether the lab runs a script: a scripted lane, an exercise's step (its check races the
+    /// learner's script) or an exercise's attempt. The page's first download has no script
+    /// engine and loads the build that has one for such a lab (docs/web.md, "Less to download").
+    pub fn needs_scripts(&self) -> bool {
+        self.setup.policies.iter().any(|p| p.name() == packlab_core::script::NAME)
+            || self.tour.is_some_and(|at| at.step().check.exercise().is_some())
+            || self.attempt.is_some()
+    }
+
     fn notice(&mut self, error: ConfigError) {
         self.clear(&error.key.clone());
         self.notices.push(error);

@@ -1,12 +1,16 @@
 //! The Web Workers that run a batch of tasks (`www/sweep-worker.js`, each on the page's own
 //! wasm): a sweep's runs, or a stability map's round after round ([`Jobs`]), one task each
 //! at a time, with what they have done so far; dropped, they stop. No more tasks run at once
-//! than the batch's share of the cores ([`crate::dom::cores`]): fewer while a race plays.
+//! than the batch's share of the cores ([`crate::dom::cores`]): fewer while a race plays. A
+//! batch of a scenario that replays a trace file hands each worker the file first (the page
+//! keeps its files, [`crate::trace_file::files_of`]), as the race workers get it.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use packlab_core::scenario::Setup;
 use packlab_core::sweep::SweepRun;
+use packlab_core::trace;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
@@ -95,8 +99,10 @@ pub struct WorkerPool<J: Jobs = PageSweep> {
 }
 
 impl<J: Jobs> WorkerPool<J> {
-    /// Starts `workers` workers on the tasks of `jobs`; `changed` is called after each answer.
-    pub(crate) fn start(jobs: J, workers: usize, changed: Callback<()>) -> Result<Self, String> {
+    /// Starts `workers` workers on the tasks of `jobs`, the runs of `setup` (its trace file
+    /// handed to each worker first); `changed` is called after each answer.
+    pub(crate) fn start(jobs: J, setup: &Setup, workers: usize, changed: Callback<()>) -> Result<Self, String> {
+        let trace = trace_message(setup)?;
         let (js, wasm) = module_urls().ok_or("cannot find the page's wasm module")?;
         let script = asset_url("sweep-worker.js").ok_or("cannot find sweep-worker.js")?;
         let progress = Rc::new(RefCell::new(Progress {
@@ -156,6 +162,10 @@ impl<J: Jobs> WorkerPool<J> {
             });
             worker.set_onmessage(Some(listener.as_ref().unchecked_ref()));
             worker.post_message(&init).map_err(|e| format!("cannot talk to a worker: {e:?}"))?;
+            // Read before any task: the worker handles its messages one after the other.
+            if let Some(trace) = &trace {
+                worker.post_message(trace).map_err(|e| format!("cannot hand a worker the trace: {e:?}"))?;
+            }
             pool.workers.push(worker);
             pool._listeners.push(listener);
         }
@@ -212,6 +222,18 @@ impl<J: Jobs> WorkerPool<J> {
         self.join_cores();
         hand_out_to_idle(&self.progress);
     }
+}
+
+/// The message handing a worker the files of the trace `setup` replays, if it replays one.
+fn trace_message(setup: &Setup) -> Result<Option<JsValue>, String> {
+    if !setup.scenario.any().replaying() {
+        return Ok(None);
+    }
+    let name = setup.scenario.get(trace::KEY).unwrap_or_default();
+    let files = crate::trace_file::files_of(&name).ok_or_else(|| {
+        format!("the files of trace {name} are not held by this page any more: pick or drop them again")
+    })?;
+    crate::trace_file::worker_message(&files).map(Some).ok_or_else(|| "cannot hand the workers the trace".to_string())
 }
 
 /// "on 1 worker", "on 2 workers".

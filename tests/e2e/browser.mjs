@@ -21,16 +21,18 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 /**
- * Chromium with a fresh profile (named `prefix…` in the temp directory) at 1280×720. `close()`
- * closes it and removes the profile.
+ * Chromium with a fresh profile (named `prefix…` in the temp directory) at 1280×720, or as
+ * `options` say (a phone: `viewport`, `hasTouch`, `isMobile`). `close()` closes it and removes
+ * the profile.
  */
-export async function launchChromium(prefix) {
+export async function launchChromium(prefix, options = {}) {
   const profile = await mkdtemp(join(tmpdir(), prefix));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     args: CHROMIUM_ARGS,
     headless: true,
     viewport: { width: 1280, height: 720 },
+    ...options,
   });
   const close = async () => {
     await context.close();

@@ -80,6 +80,8 @@ export async function openLab(opened, target, { viewport, waitFor = '#stats tr[d
   const url = /^https?:/.test(target) ? target : `${origin}${BASE}${target ? `?${target.replace(/^\?/, '')}` : ''}`;
   await page.goto(url);
   await page.waitForSelector(waitFor);
+  // The lab draws the parts below its first screen in the tasks after it (data-drawing).
+  await page.waitForFunction(() => !document.querySelector('main[data-drawing]'));
   return page;
 }
 
@@ -195,6 +197,18 @@ export async function runToEnd(page, horizon) {
     timeout: 5_000,
   });
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
+}
+
+/**
+ * Plays a race just opened until every lane has stepped, then pauses it. By then every worker
+ * the race is split over has loaded the page's module: a test that goes back or closes the page
+ * sooner aborts those loads, which the harness would count as failed requests (CI, stop 61).
+ */
+export async function playUntilStepped(page) {
+  assert.equal(await playLabel(page), 'Play', 'a race just opened');
+  await page.click('#play');
+  await waitPastSlot(page, 0);
+  await pause(page);
 }
 
 /** What #play offers now: Play, Pause, Resume or Run again. */

@@ -1,6 +1,7 @@
 // Issue 36 item 5, offline and installable: after one visit the lab opens and plays with the
 // network off (its page, wasm, glue, CSS and worker scripts come from the service worker's
-// cache), and a new build's service worker replaces the old build's cache.
+// cache), a lab with a script lane too, and a new build's service worker replaces the old
+// build's cache.
 //
 // The test serves its own copy of dist/ so that it can take the files away: "offline" here is
 // both Chromium's offline mode and a server that has nothing any more (every request would be a
@@ -63,6 +64,15 @@ labTest('issue 36: after one visit the lab opens and plays offline; a new build 
     assert.ok((await slot(first)) > 1000, 'the run advanced with the network off');
     // The race ran in its Web Worker, whose script came from the cache too.
     assert.equal(await first.getAttribute('main', 'data-race-thread'), 'worker');
+    // A lab with a script lane (the editor's starting script) plays offline too: the build with
+    // the script engine (issue 55's second build) is in the cache as well.
+    assert.ok(cached.some((u) => u.endsWith('/packlab-scripts_bg.wasm')), 'the script engine build is cached');
+    await first.goto(`${origin}${BASE}?preset=pgrr-a1&policy=bf-js,script&seed=1&horizon=5000000`);
+    await first.waitForFunction(() => document.querySelectorAll('#stats tr[data-policy]').length === 2, null, { timeout: 60_000 });
+    await first.click('#play');
+    await waitPastSlot(first, 1000);
+    await pause(first);
+    assert.ok((await slot(first)) > 1000, 'the scripted race advanced with the network off');
     await first.close();
 
     // A new build: the worker script changed, so sw.js and its cache name change. Once no tab

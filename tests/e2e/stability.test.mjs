@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { MAP_TIMEOUT_MS, RESULTS, ROOT, axeViolations, cliCommand, labTest } from './harness.mjs';
+import { MAP_TIMEOUT_MS, RESULTS, ROOT, axeViolations, cliCommand, labTest, playUntilStepped } from './harness.mjs';
 
 /** A small map: two policies, a short horizon, 2 replications per load. */
 const MAP = 'preset=pgrr-a1&policy=vqs,bf-js&seed=3&horizon=20000';
@@ -117,15 +117,17 @@ labTest('a tested load opens the lab there, by click or by Enter, and the link r
   assert.equal(opened.searchParams.get('policy'), 'vqs,bf-js');
   assert.equal(opened.searchParams.get('map'), null, 'the lab at a point, not the map again');
   assert.equal(await page.inputValue('#field-load'), String(Number(load)));
+  await playUntilStepped(page);
   // Back to the map's link: it opens and computes the map again.
   await page.goBack();
   await page.waitForSelector('#stability-map[open] #map-body[data-done="true"]', { timeout: MAP_TIMEOUT_MS });
   const again = page.locator('#map-table a.verdict').first();
   await Promise.all([page.waitForURL(/load=/), again.click()]);
   assert.equal(Number(new URL(page.url()).searchParams.get('load')), Number(load));
-  // The lab opens there (and the test does not close the page while it loads, which the
-  // harness would count as a failed request).
+  // The lab opens there and plays (and the test does not close the page while its workers
+  // load, which the harness would count as a failed request).
   await page.waitForSelector('#stats tr[data-policy]');
+  await playUntilStepped(page);
 });
 
 labTest('a bad map key in the link is named with its range', async (open) => {
@@ -250,6 +252,7 @@ labTest('the chart colours each tested load by its verdict in every theme, axe f
   assert.equal(opened.searchParams.get('policy'), 'vqs,bf-js');
   assert.equal(opened.searchParams.get('horizon'), '20000');
   assert.equal(opened.searchParams.get('map'), null, 'the lab at a point, not the map again');
+  await playUntilStepped(page);
 });
 
 labTest('a map stopped by hand says so, on the page and in the live region', async (open) => {

@@ -80,16 +80,17 @@ where
     // As many labels as fit: about one per 90 px across, one per 32 px up.
     let (width, height) = area.dim_in_pixel();
     let (x_labels, y_labels) = ((width as usize / 90).clamp(2, 10), (height as usize / 32).clamp(2, 10));
-    // The title's font shrinks (18 down to 11 px) until it fits across: a phone's chart is
-    // about 350 px wide, where an 18 px title of 40 characters would be cut at both ends.
+    // The title's font shrinks (18 down to 12 px) until it fits across: a phone's chart is
+    // about 350 px wide, where an 18 px title of 40 characters would be cut at both ends. No
+    // smaller: text under 12 px is not legible on a phone (issue 55).
     let theme = chart.theme;
-    let title_size = (theme.size(11)..=theme.size(18))
+    let title_size = (theme.size(12)..=theme.size(18))
         .rev()
         .find(|&size| {
             area.estimate_text_size(chart.title, &("sans-serif", size).into_text_style(area))
                 .is_ok_and(|(w, _)| w + 16 <= width)
         })
-        .unwrap_or(theme.size(11));
+        .unwrap_or(theme.size(12));
     let grow = |size: i32| (f64::from(size) * theme.text_scale).round() as i32;
     let mut ctx = ChartBuilder::on(area)
         .caption(chart.title, ("sans-serif", title_size).into_font().color(&theme.ink))

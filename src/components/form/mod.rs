@@ -1,4 +1,4 @@
-//! The scenario form: preset, policies and their lanes, and every scenario key the model's
+//! The scenario form: policies and their lanes, and every scenario key the model's
 //! table puts in the form, with the editors some keys have (sizes, classes, trace files). The
 //! fields only dispatch [`Action`]s; the reducer in [`crate::state`] decides.
 //!
@@ -14,10 +14,8 @@ use std::rc::Rc;
 
 use packlab_core::keys::{Editor, Input, KeyInfo};
 use packlab_core::model::LoadMark;
-use packlab_core::scenario::presets;
 use yew::prelude::*;
 
-use crate::dom::page::value_of;
 use crate::state::{Action, Lab};
 
 pub mod class_editor;
@@ -51,12 +49,12 @@ pub struct LabControlsProps {
     pub asking: bool,
 }
 
-/// Preset, policies and every scenario key the model's table puts in the form.
+/// Policies and every scenario key the model's table puts in the form (the preset is picked in
+/// the header: [`crate::components::preset_picker`]).
 #[component]
 pub fn ScenarioControls(props: &LabControlsProps) -> Html {
     let lab = &props.lab;
     let setup = &lab.setup;
-    let on_preset = props.dispatch.reform(|e: Event| Action::ChoosePreset(value_of(&e)));
     let reset = props.dispatch.reform(|_: MouseEvent| Action::ResetScenario);
     let info = setup.scenario.info();
     // A scenario that is the theory's alone: only the keys its theory reads.
@@ -81,16 +79,6 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
     let wide = keys.iter().filter(|k| matches!(k.input, Input::Wide | Input::Editor(_)));
     html! {
         <form class="scenario" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            <label class="field wide">
-                <span>{ "Preset" }</span>
-                <select id="preset" onchange={on_preset}>
-                    { for presets().iter().map(|p| html! {
-                        <option value={p.id} selected={p.id == setup.preset.id}>
-                            { if props.asking { p.figure.to_string() } else { format!("{} · {}", p.figure, p.title) } }
-                        </option>
-                    }) }
-                </select>
-            </label>
             if theory_only {
                 // Nothing is simulated: only the keys the theory reads enter.
                 <div class="fields">

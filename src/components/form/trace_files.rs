@@ -126,6 +126,8 @@ async fn load_files(
     if let Some(worker) = worker {
         worker.has_trace(kept.name());
     }
+    // Kept for the workers of a sweep or a map of the trace, which start later.
+    trace_file::remember(kept.name(), files.to_vec());
     Ok((Action::LoadTrace(kept), Some(stats)))
 }
 

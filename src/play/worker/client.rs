@@ -13,7 +13,7 @@ use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use packlab_core::scenario::Setup;
 
-use crate::dom::workers::{asset_url, cores, js_object, module_urls, now_ms, worker_init};
+use crate::dom::workers::{asset_url, cores, module_urls, now_ms, worker_init};
 use crate::play::player::Command;
 use crate::play::snapshot::{Phase, Snapshot};
 use crate::play::split::{Lockstep, ToPart, split};
@@ -132,11 +132,7 @@ impl RaceWorker {
     pub fn share_trace(files: &[(String, web_sys::Blob)]) -> Option<TraceHolders> {
         // Every worker a race may be split over, started now if need be.
         Self::pool(cores()).ok()?;
-        let list = js_sys::Array::new();
-        for (name, blob) in files {
-            list.push(&js_object(&[("name", JsValue::from_str(name)), ("blob", blob.into())]).ok()?);
-        }
-        let message = js_object(&[("trace", list.into())]).ok()?;
+        let message = crate::trace_file::worker_message(files)?;
         let holders: Vec<_> = WORKERS
             .with(|w| w.borrow().clone())
             .into_iter()

@@ -7,6 +7,9 @@
 pub(crate) mod nan_as_null {
     use serde::{Deserialize, Deserializer, Serializer};
 
+    /// As an `Option`, the shape [`deserialize`] reads: in JSON `Some(x)` is `x`, but a binary
+    /// format (postcard, the race worker's snapshots) writes the tag, and a bare `f64` there
+    /// could not be read back.
     pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
         if v.is_finite() { s.serialize_some(v) } else { s.serialize_none() }
     }

@@ -93,11 +93,6 @@ pub fn hosted(id: u64) -> Option<Hosted> {
     HOSTS.with(|h| h.borrow().1.iter().find(|(n, _)| *n == id).map(|(_, p)| Hosted(Rc::clone(p))))
 }
 
-/// The `host` parameter's value as the spec keeps it: a registration's number.
-pub fn canonical_host(text: &str) -> Result<String, String> {
-    text.parse::<u64>().map(|n| n.to_string()).map_err(|_| format!("'{text}' is not a host policy's number"))
-}
-
 /// How a lane of host policy `text` is labelled: its name.
 pub fn host_label(text: &str) -> Option<String> {
     let id = text.parse::<u64>().ok()?;

@@ -17,21 +17,29 @@
 //! length are bounded (the `MAX_*` constants). Top-level code runs once when the policy is
 //! built, under the same limits and the same budget as a call.
 
+#[cfg(feature = "script")]
 pub mod budget;
+#[cfg(feature = "script")]
 pub mod context;
+#[cfg(feature = "script")]
 pub mod decider;
 pub mod lease;
+#[cfg(feature = "script")]
 mod sandbox;
 pub mod source;
 
+#[cfg(feature = "script")]
 use std::rc::Rc;
 
+#[cfg(feature = "script")]
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, NativeCallContext, Position, Scope};
 
 use crate::ConfigError;
 use crate::model::policy::{KEY, Param};
 
+#[cfg(feature = "script")]
 use budget::{Exceeded, Meter};
+#[cfg(feature = "script")]
 pub use budget::{MAX_CALL_COST, RunBudget, set_clock};
 
 /// The longest source, in bytes (checked before compiling).
@@ -82,10 +90,27 @@ pub const PARAMS: &[Param] = &[Param::text(
 Param::text(
     "host",
     "a number",
-    decider::canonical_host,
+    canonical_host,
     "a policy object of the program running packlab (the Python package's), registered under this number; not in links",
 )
-.shown_by(decider::host_label)];
+.shown_by(host_label)];
+
+/// The `host` parameter's value as the spec keeps it: a registration's number.
+fn canonical_host(text: &str) -> Result<String, String> {
+    text.parse::<u64>().map(|n| n.to_string()).map_err(|_| format!("'{text}' is not a host policy's number"))
+}
+
+/// How a lane of host policy `text` is labelled: its name (no host policy runs in a build
+/// without the engine, [`decider`] being part of it).
+fn host_label(text: &str) -> Option<String> {
+    #[cfg(feature = "script")]
+    return decider::host_label(text);
+    #[cfg(not(feature = "script"))]
+    {
+        let _ = text;
+        None
+    }
+}
 
 /// The spec text of a script: `script:src=…`, what `--policy script:FILE` becomes.
 pub fn spec_text(source: &str) -> Result<String, ConfigError> {
@@ -165,6 +190,7 @@ impl ScriptError {
     /// of function calls is the one that says what happened. rhai reports a limit exceeded
     /// inside a function at the line that called the function, and gives none for the call
     /// packlab makes: such an error is placed at `entry_line`, where `fn schedule` starts.
+    #[cfg(feature = "script")]
     fn from_eval(error: &EvalAltResult, entry_line: Option<usize>) -> Self {
         let inner = error.unwrap_inner();
         if let EvalAltResult::ErrorTerminated(why, _) = inner
@@ -202,6 +228,7 @@ impl ScriptError {
 }
 
 /// A decision the model refused, and the line of the call that made it.
+#[cfg(feature = "script")]
 #[derive(Debug, Clone)]
 struct Refusal {
     line: Option<usize>,
@@ -211,12 +238,14 @@ struct Refusal {
 /// The error a registered function returns when the model refused a decision made at `at`
 /// (its call's position): uncatchable (a script's `try … catch` cannot swallow it), so the
 /// run stops with the model's reason and the line.
+#[cfg(feature = "script")]
 pub fn refuse(at: &NativeCallContext, why: impl std::fmt::Display) -> Box<EvalAltResult> {
     let refusal = Refusal { line: at.call_position().line(), message: why.to_string() };
     Box::new(EvalAltResult::ErrorTerminated(Dynamic::from(refusal), Position::NONE))
 }
 
 /// An error of a registered function given a value it cannot use (a negative server).
+#[cfg(feature = "script")]
 pub fn invalid(at: &NativeCallContext, why: impl std::fmt::Display) -> Box<EvalAltResult> {
     refuse(at, format!("policy bug: {why}"))
 }
@@ -226,6 +255,7 @@ pub fn invalid(at: &NativeCallContext, why: impl std::fmt::Display) -> Box<EvalA
 /// false: the run keeps no log, or the decision has its notes). A note costs
 /// [`NOTE_COST`] operations and its value's size whether or not it is kept, so keeping a log
 /// never changes where a script stops.
+#[cfg(feature = "script")]
 pub fn note(
     at: &NativeCallContext,
     label: &str,
@@ -247,6 +277,7 @@ pub fn note(
     Ok(Some((cut(label), cut(&value.to_string()))))
 }
 
+#[cfg(feature = "script")]
 /// [`note`] for a member declared in [`context`]: `value` is the [`context::Value::Shown`]
 /// the routine passed (its text and size), charged to `meter` by the same rule.
 pub fn note_text<J>(
@@ -260,6 +291,7 @@ pub fn note_text<J>(
 }
 
 /// A note's label or value cut to [`MAX_NOTE_CHARS`] and made safe to show.
+#[cfg(feature = "script")]
 fn cut_note(text: &str) -> String {
     let mut kept: String = text.chars().take(MAX_NOTE_CHARS).collect();
     if kept.len() < text.len() {
@@ -269,6 +301,7 @@ fn cut_note(text: &str) -> String {
 }
 
 /// An engine with packlab's sandbox metered by `meter`, with deterministic math.
+#[cfg(feature = "script")]
 fn engine(meter: &Rc<Meter>) -> Engine {
     let mut engine = sandbox::engine(meter);
     deterministic_math(&mut engine);
@@ -278,6 +311,7 @@ fn engine(meter: &Rc<Meter>) -> Engine {
 /// The transcendental functions through `libm`, as the rest of the core computes them, so a
 /// script gives the same numbers natively and in the page (registered functions take
 /// precedence over rhai's own, which call the platform's).
+#[cfg(feature = "script")]
 fn deterministic_math(engine: &mut Engine) {
     type Unary = fn(f64) -> f64;
     let unary: [(&str, Unary); 13] = [
@@ -303,6 +337,7 @@ fn deterministic_math(engine: &mut Engine) {
 }
 
 /// A compiled script, ready to be called for each decision.
+#[cfg(feature = "script")]
 pub struct Program {
     engine: Engine,
     meter: Rc<Meter>,
@@ -312,12 +347,14 @@ pub struct Program {
     entry_line: Option<usize>,
 }
 
+#[cfg(feature = "script")]
 impl std::fmt::Debug for Program {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Program({:?})", self.name)
     }
 }
 
+#[cfg(feature = "script")]
 impl Program {
     /// Compiles `source` with a model's context registered by `register`, and runs its
     /// top-level code once (under the limits and a call's budget, so an endless loop there is
@@ -374,6 +411,7 @@ impl Program {
 /// nothing a call sees (a call starts from a fresh scope), so it matters only for what it may
 /// refuse, and that is the same every time; recalling it spares the page running a costly
 /// top level each time it builds the script (a link is decoded, then each lane is built).
+#[cfg(feature = "script")]
 fn top_level_verdict(
     source: &str,
     registered: std::any::TypeId,
@@ -404,6 +442,7 @@ fn top_level_verdict(
 /// What is wrong with `source`, for an editor checking as the user types: empty when it
 /// compiles, defines `fn schedule(ctx)` and its top-level code runs within the limits. (What
 /// the script does with `ctx` is only checked when it runs.)
+#[cfg(feature = "script")]
 pub fn check(source: &str) -> Vec<ScriptError> {
     match Program::compile(source, |_| {}) {
         Ok(_) => Vec::new(),
@@ -415,6 +454,7 @@ pub fn check(source: &str) -> Vec<ScriptError> {
 /// missing `;` or `)` at the end of a line is found at the first token of the next one, so
 /// where nothing but blanks precedes that token on its line, the error is the last non-blank
 /// line's before it (where the writer must add the token).
+#[cfg(feature = "script")]
 fn syntax_error_line(source: &str, error: &rhai::ParseError) -> Option<usize> {
     let line = error.1.line()?;
     if !matches!(*error.0, rhai::ParseErrorType::MissingToken(..)) {
@@ -429,6 +469,17 @@ fn syntax_error_line(source: &str, error: &rhai::ParseError) -> Option<usize> {
     }
     (1..line).rev().find(|&l| !lines[l - 1].trim().is_empty()).or(Some(line))
 }
+
+/// The build leaves the script engine out (the page's first download, docs/web.md): what the
+/// rest of the core names of it, standing in.
+#[cfg(not(feature = "script"))]
+mod absent;
+#[cfg(not(feature = "script"))]
+pub use absent::{Program, check, refused, set_clock};
+
+/// Whether this build runs scripts: the page's first download leaves the engine out and loads
+/// the build that has it when a script is used (docs/web.md, "Less to download").
+pub const AVAILABLE: bool = cfg!(feature = "script");
 
 #[cfg(test)]
 mod tests;

@@ -15,6 +15,7 @@ pub mod policies;
 pub mod policy;
 mod presets;
 pub mod scenario;
+#[cfg(feature = "script")]
 pub mod script;
 pub mod state;
 pub mod stats;
@@ -185,6 +186,10 @@ impl Model for Ghra {
     }
 
     fn scripting() -> Option<&'static crate::script::Scripting> {
-        Some(&script::SCRIPTING)
+        // A build without the script engine offers no editor (crate::script::AVAILABLE).
+        #[cfg(feature = "script")]
+        return Some(&script::SCRIPTING);
+        #[cfg(not(feature = "script"))]
+        None
     }
 }

@@ -17,6 +17,7 @@ pub mod policies;
 pub mod policy;
 mod presets;
 pub mod scenario;
+#[cfg(feature = "script")]
 pub mod script;
 pub mod state;
 pub mod stats;
@@ -143,7 +144,11 @@ impl Model for Msfq {
     }
 
     fn scripting() -> Option<&'static crate::script::Scripting> {
-        Some(&script::SCRIPTING)
+        // A build without the script engine offers no editor (crate::script::AVAILABLE).
+        #[cfg(feature = "script")]
+        return Some(&script::SCRIPTING);
+        #[cfg(not(feature = "script"))]
+        None
     }
 
     fn capacity(scenario: &MsfqScenario) -> Option<Capacity> {

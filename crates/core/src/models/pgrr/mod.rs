@@ -15,6 +15,7 @@ pub mod policies;
 pub mod policy;
 mod presets;
 pub mod scenario;
+#[cfg(feature = "script")]
 pub mod script;
 pub mod service;
 pub mod sizes;
@@ -135,7 +136,11 @@ impl Model for Pgrr {
     }
 
     fn scripting() -> Option<&'static crate::script::Scripting> {
-        Some(&script::SCRIPTING)
+        // A build without the script engine offers no editor (crate::script::AVAILABLE).
+        #[cfg(feature = "script")]
+        return Some(&script::SCRIPTING);
+        #[cfg(not(feature = "script"))]
+        None
     }
 
     fn capacity(scenario: &PgrrScenario) -> Option<Capacity> {

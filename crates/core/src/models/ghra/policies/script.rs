@@ -6,14 +6,21 @@
 //! ([`crate::models::ghra::script`] lists what `ctx` offers and why routing is what a script
 //! owns).
 
+#[cfg(feature = "script")]
 use super::alg2::Alg2;
+#[cfg(feature = "script")]
 use super::routing::Routing;
-use super::weight::{F, Weight};
+use super::weight::F;
+#[cfg(feature = "script")]
+use super::weight::Weight;
 use crate::model::policy::{Param, Policy, PolicySpec};
+#[cfg(feature = "script")]
 use crate::models::ghra::script::{Arrival, Arrivals, Contexts, Ctx, SCRIPTING, register};
 use crate::models::ghra::{Ghra, GhraContext, GhraEvent, GhraPolicy, boxed};
 use crate::script;
+#[cfg(feature = "script")]
 use crate::script::decider::{self, Decider};
+#[cfg(feature = "script")]
 use crate::script::lease::Lease;
 use crate::{ConfigError, EngineError};
 
@@ -31,6 +38,7 @@ pub const POLICY: Policy<Ghra> = Policy::new(
 
 /// What routes (a rhai script, whose clones, the timeline's checkpoints, share the script and
 /// carry the run's spending, or a host program's policy object) and Algorithm 2's clocks.
+#[cfg(feature = "script")]
 #[derive(Clone)]
 pub struct Scripted {
     /// Algorithm 2, whose router only keeps the queue lengths (the script routes).
@@ -38,12 +46,14 @@ pub struct Scripted {
     decider: Box<dyn Decider<Ctx>>,
 }
 
+#[cfg(feature = "script")]
 impl std::fmt::Debug for Scripted {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Scripted").field("clocks", &self.clocks).finish_non_exhaustive()
     }
 }
 
+#[cfg(feature = "script")]
 impl Scripted {
     /// The spec's script, or the first starting point.
     pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
@@ -52,6 +62,7 @@ impl Scripted {
     }
 }
 
+#[cfg(feature = "script")]
 impl GhraPolicy for Scripted {
     fn distributed(&self) -> bool {
         true
@@ -77,5 +88,32 @@ impl GhraPolicy for Scripted {
 
     fn on_event(&mut self, event: GhraEvent, ctx: &mut GhraContext<'_>) -> Result<(), EngineError> {
         self.clocks.on_event(event, ctx)
+    }
+}
+
+/// Without the script engine no scripted lane is ever built ([`crate::script::AVAILABLE`]).
+#[cfg(not(feature = "script"))]
+#[derive(Debug, Clone)]
+pub enum Scripted {}
+
+#[cfg(not(feature = "script"))]
+impl Scripted {
+    pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
+        Err(script::refused(spec))
+    }
+}
+
+#[cfg(not(feature = "script"))]
+impl GhraPolicy for Scripted {
+    fn distributed(&self) -> bool {
+        match *self {}
+    }
+
+    fn route(&mut self, _: usize, _: &mut GhraContext<'_>) -> Result<u32, EngineError> {
+        match *self {}
+    }
+
+    fn on_event(&mut self, _: GhraEvent, _: &mut GhraContext<'_>) -> Result<(), EngineError> {
+        match *self {}
     }
 }

@@ -6,11 +6,14 @@
 
 use crate::EngineError;
 use crate::model::policy::{Policy, PolicySpec};
+#[cfg(feature = "script")]
 use crate::models::pgrr::script::{Contexts, Ctx, SCRIPTING, register};
 use crate::models::pgrr::{PgrrContext, PgrrPolicy, Pgrr, boxed};
-use crate::script::decider::{self, Decider};
-use crate::script::lease::Lease;
 use crate::script;
+#[cfg(feature = "script")]
+use crate::script::decider::{self, Decider};
+#[cfg(feature = "script")]
+use crate::script::lease::Lease;
 use crate::ConfigError;
 
 pub const POLICY: Policy<Pgrr> = Policy::new(
@@ -24,17 +27,20 @@ pub const POLICY: Policy<Pgrr> = Policy::new(
 
 /// What decides: a rhai script (clones, the timeline's checkpoints, share the script and carry
 /// the run's spending) or a host program's policy object.
+#[cfg(feature = "script")]
 #[derive(Clone)]
 pub struct Scripted {
     decider: Box<dyn Decider<Ctx>>,
 }
 
+#[cfg(feature = "script")]
 impl std::fmt::Debug for Scripted {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Scripted")
     }
 }
 
+#[cfg(feature = "script")]
 impl Scripted {
     /// The spec's host policy or script, or the first starting point.
     pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
@@ -42,9 +48,29 @@ impl Scripted {
     }
 }
 
+#[cfg(feature = "script")]
 impl PgrrPolicy for Scripted {
     fn schedule(&mut self, ctx: &mut PgrrContext<'_>) -> Result<(), EngineError> {
         Lease::<Contexts>::lend(ctx, |lease| self.decider.decide(Ctx(lease.clone())))
             .map_err(|e| EngineError::Script { message: e.to_string() })
+    }
+}
+
+/// Without the script engine no scripted lane is ever built ([`crate::script::AVAILABLE`]).
+#[cfg(not(feature = "script"))]
+#[derive(Debug, Clone)]
+pub enum Scripted {}
+
+#[cfg(not(feature = "script"))]
+impl Scripted {
+    pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
+        Err(script::refused(spec))
+    }
+}
+
+#[cfg(not(feature = "script"))]
+impl PgrrPolicy for Scripted {
+    fn schedule(&mut self, _: &mut PgrrContext<'_>) -> Result<(), EngineError> {
+        match *self {}
     }
 }
