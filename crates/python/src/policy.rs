@@ -4,15 +4,78 @@
 //! model declares once for rhai and Python alike
 //! ([`packlab_core::script::context::Handle::MEMBERS`]); its decisions go through `ctx` and the
 //! model's own checks. It keeps what state it likes on itself between calls.
+//!
+//! Its budget, as a script's ([`packlab_core::script::MAX_CALL_COST`] operations a call):
+//! [`MAX_LINES`] lines of Python a decision, counted by a trace function (`PyEval_SetTrace`'s
+//! line events, one per line run and one per jump back in a loop, so `while True: pass` is
+//! counted too) set for the call only. A count, not a clock, so where a policy stops is the same
+//! on every machine. What runs inside a builtin (`sum(range(10**12))`) runs no Python lines
+//! and is not counted.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::ffi::c_int;
 use std::rc::Rc;
 
 use packlab_core::script::context::{HostValue, MemberInfo, Record, Stop, Ty, Value, View};
 use packlab_core::script::decider::{self, Host};
 use pyo3::exceptions::{PyAttributeError, PyRuntimeError, PyTypeError};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString, PyTuple};
+
+/// The most lines of Python a policy runs in one decision (its own and whatever it calls).
+/// Like a script's [`packlab_core::script::MAX_CALL_COST`] operations: a million, far beyond
+/// a best fit over a queue of thousands, reached by an endless loop in well under a second.
+pub const MAX_LINES: u64 = 1_000_000;
+
+thread_local! {
+    /// Lines the running decision may still run, and whether it ran out.
+    static LINES: Cell<(u64, bool)> = const { Cell::new((0, false)) };
+}
+
+/// The trace function counting a decision's lines: at the budget's end, each further line
+/// raises (so a policy that catches the error cannot go on).
+unsafe extern "C" fn count_lines(
+    _: *mut ffi::PyObject,
+    _: *mut ffi::PyFrameObject,
+    what: c_int,
+    _: *mut ffi::PyObject,
+) -> c_int {
+    if what != ffi::PyTrace_LINE {
+        return 0;
+    }
+    LINES.with(|lines| match lines.get() {
+        (0, _) => {
+            lines.set((0, true));
+            // SAFETY: the interpreter calls a trace function holding the GIL.
+            unsafe {
+                ffi::PyErr_SetString(ffi::PyExc_RuntimeError, c"the decision's Python line budget is spent".as_ptr())
+            };
+            -1
+        }
+        (left, ran_out) => {
+            lines.set((left - 1, ran_out));
+            0
+        }
+    })
+}
+
+/// Calls `call` with [`count_lines`] as the thread's trace function, then puts back the one
+/// before (a debugger's, coverage's); `true` when the call ran out of lines.
+fn counting_lines<T>(py: Python<'_>, call: impl FnOnce() -> T) -> PyResult<(T, bool)> {
+    let before = py.import("sys")?.call_method0("gettrace")?;
+    LINES.with(|lines| lines.set((MAX_LINES, false)));
+    // SAFETY: the GIL is held (`py`); the function takes no object.
+    unsafe { ffi::PyEval_SetTrace(Some(count_lines), std::ptr::null_mut()) };
+    let result = call();
+    if before.is_none() {
+        // SAFETY: as above.
+        unsafe { ffi::PyEval_SetTrace(None, std::ptr::null_mut()) };
+    } else {
+        py.import("sys")?.call_method1("settrace", (before,))?;
+    }
+    Ok((result, LINES.with(|lines| lines.get().1)))
+}
 
 /// The error a refused call raises in Python: the run stops with the model's reason even if
 /// the policy catches it (the host remembers it).
@@ -52,12 +115,20 @@ impl Host for PyHost {
             let members = ctx.members();
             let context = Py::new(py, Context { view: Some(ctx), members, refused: Rc::clone(&self.refused) })
                 .map_err(|e| last_line(py, &e))?;
-            let result = self.object.bind(py).call_method1(routine, (context.clone_ref(py),));
+            let (result, ran_out) =
+                counting_lines(py, || self.object.bind(py).call_method1(routine, (context.clone_ref(py),)))
+                    .map_err(|e| last_line(py, &e))?;
             // The view reaches nothing after the call (its lease is over); dropping it says so
             // to a policy that kept `ctx`.
             context.borrow_mut(py).view = None;
+            if ran_out {
+                return Err(format!(
+                    "{}.{routine} ran more than {MAX_LINES} lines of Python in one decision (an endless loop?)",
+                    self.name
+                ));
+            }
             if let Some(refusal) = self.refused.borrow_mut().take() {
-                return Err(refusal);
+                return Err(format!("{}.{routine} decided what the model refuses: {refusal}", self.name));
             }
             result.map(drop).map_err(|e| format!("{}.{routine} raised {}", self.name, last_line(py, &e)))
         })

@@ -1,6 +1,8 @@
 """Policies written in Python: raced beside the built-in ones on common random numbers, seeing
 the `ctx` the rhai scripts see (one declaration per model), checked by the engine."""
 
+import sys
+
 import pytest
 
 import packlab
@@ -69,6 +71,47 @@ def test_an_exception_stops_its_lane_with_the_tracebacks_last_line():
         packlab.run("pgrr-a1", policy=[Raises(), "bf-j"], seed=1, horizon=HORIZON).reports
 
 
+class Loops:
+    def schedule(self, ctx):
+        if ctx.slot == 10:
+            while True:
+                pass
+
+
+class LoopsAndCatches:
+    """Swallows the budget's error and loops on: each further line raises again."""
+
+    def schedule(self, ctx):
+        while True:
+            try:
+                while True:
+                    pass
+            except BaseException:
+                continue
+
+
+def test_a_policy_that_loops_is_stopped_naming_it_and_its_budget():
+    message = r"Loops\.schedule ran more than 1000000 lines of Python in one decision \(an endless loop\?\)"
+    with pytest.raises(RuntimeError, match=message):
+        packlab.run("pgrr-a1", policy=[Loops(), "bf-j"], seed=1, horizon=HORIZON).reports
+    with pytest.raises(RuntimeError, match=r"LoopsAndCatches\.schedule ran more than 1000000 lines"):
+        packlab.run("pgrr-a1", policy=[LoopsAndCatches()], seed=1, horizon=HORIZON).reports
+
+
+def test_the_budget_leaves_the_programs_own_trace_function_in_place():
+    def tracer(frame, event, arg):
+        return None
+
+    sys.settrace(tracer)
+    try:
+        packlab.run("pgrr-a1", policy=[BestFit()], seed=1, horizon=100).reports
+        assert sys.gettrace() is tracer
+    finally:
+        sys.settrace(None)
+    packlab.run("pgrr-a1", policy=[BestFit()], seed=1, horizon=100).reports
+    assert sys.gettrace() is None
+
+
 class Overfills:
     """Starts the head on server 0 whether or not it fits, and swallows the refusal."""
 
@@ -83,7 +126,8 @@ class Overfills:
 
 
 def test_an_invalid_decision_is_refused_by_the_engine_even_when_caught():
-    with pytest.raises(RuntimeError, match=r"policy script:host=\d+: .*(does not fit|room)"):
+    refused = r"Overfills\.schedule decided what the model refuses: .*(does not fit|room)"
+    with pytest.raises(RuntimeError, match=refused):
         packlab.run("pgrr-a1", policy=[Overfills()], seed=1, horizon=HORIZON).reports
 
 
