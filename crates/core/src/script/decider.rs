@@ -20,17 +20,19 @@ pub trait Decider<H>: dyn_clone::DynClone {
 
 dyn_clone::clone_trait_object!(<H> Decider<H>);
 
-/// A compiled rhai script and what this run has spent of its budget; clones (the timeline's
-/// checkpoints) share the script and carry the spending.
+/// A compiled rhai script, what this run has spent of its budget and the lane's state
+/// ([`super::state`]); clones (the timeline's checkpoints) share the script and carry the
+/// spending and a copy of the state.
 #[derive(Debug, Clone)]
 pub struct Rhai {
     pub program: Rc<Program>,
     pub run: RunBudget,
+    pub state: rhai::Dynamic,
 }
 
 impl<H: Handle> Decider<H> for Rhai {
     fn decide(&mut self, ctx: H) -> Result<(), ScriptError> {
-        self.program.call(rhai::Dynamic::from(ctx), &mut self.run)
+        self.program.call(rhai::Dynamic::from(ctx), &mut self.run, &mut self.state)
     }
 
     fn entry(&self) -> (String, Option<usize>) {
@@ -117,5 +119,7 @@ pub fn of_spec<H: Handle>(
         return Ok(Box::new(hosted));
     }
     let source = scripting.source_of(spec).map_err(|m| spec.error(m))?;
-    Ok(Box::new(Rhai { program: Rc::new(Program::compile(&source, register)?), run: RunBudget::default() }))
+    let mut program = Program::compile(&source, register)?;
+    program.keep_state::<H>();
+    Ok(Box::new(Rhai { program: Rc::new(program), run: RunBudget::default(), state: super::state::initial() }))
 }

@@ -27,6 +27,8 @@ pub mod lease;
 #[cfg(feature = "script")]
 mod sandbox;
 pub mod source;
+#[cfg(feature = "script")]
+pub mod state;
 
 #[cfg(feature = "script")]
 use std::rc::Rc;
@@ -345,6 +347,8 @@ pub struct Program {
     name: Option<String>,
     /// The line `fn schedule` starts on.
     entry_line: Option<usize>,
+    /// The calling lane's state, during a call ([`state`]).
+    state: state::Slot,
 }
 
 #[cfg(feature = "script")]
@@ -381,7 +385,8 @@ impl Program {
             .lines()
             .position(|l| l.trim_start().strip_prefix("fn").is_some_and(|r| r.trim_start().starts_with(ENTRY)))
             .map(|i| i + 1);
-        Ok(Self { engine, meter, ast, name: source::declared_name(source), entry_line })
+        let state = state::Slot::default();
+        Ok(Self { engine, meter, ast, name: source::declared_name(source), entry_line, state })
     }
 
     /// The name the script declares (`// name: …`).
@@ -394,12 +399,20 @@ impl Program {
         self.entry_line
     }
 
-    /// Calls `fn schedule(ctx)` with `ctx`, under the limits and the budget left to `run`
-    /// (which it then counts); what it returns is ignored (its decisions went through `ctx`).
-    pub fn call(&self, ctx: Dynamic, run: &mut RunBudget) -> Result<(), ScriptError> {
+    /// Offers `ctx.state` ([`state`]) on the model's handle `H`.
+    pub fn keep_state<H: context::Handle>(&mut self) {
+        state::register::<H>(&mut self.engine, &self.state);
+    }
+
+    /// Calls `fn schedule(ctx)` with `ctx` and the lane's `state` (which it may change), under
+    /// the limits and the budget left to `run` (which it then counts); what it returns is
+    /// ignored (its decisions went through `ctx`).
+    pub fn call(&self, ctx: Dynamic, run: &mut RunBudget, state: &mut Dynamic) -> Result<(), ScriptError> {
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         self.meter.start(Some(*run));
+        std::mem::swap(&mut *self.state.borrow_mut(), state);
         let result = self.engine.call_fn_with_options::<Dynamic>(options, &mut Scope::new(), &self.ast, ENTRY, (ctx,));
+        std::mem::swap(&mut *self.state.borrow_mut(), state);
         run.spent = run.spent.saturating_add(self.meter.spent());
         run.calls += 1;
         result.map(drop).map_err(|e| ScriptError::from_eval(&e, self.entry_line))

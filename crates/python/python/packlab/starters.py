@@ -10,8 +10,8 @@ completion), `route(ctx)` for GH-RA (at every arrival). `ctx` offers what a rhai
 object may keep state on itself between calls.
 """
 
-__all__ = ["BestFit", "FirstFit", "MostServersFirst", "FirstComeFirstServed", "JoinShortestQueue",
-           "PowerOfTwo", "JoinShortestQueueLowest", "ALL"]
+__all__ = ["BestFit", "FirstFit", "MostServersFirst", "FirstComeFirstServed", "StaticQuickswap",
+           "JoinShortestQueue", "PowerOfTwo", "JoinShortestQueueLowest", "ALL"]
 
 
 class BestFit:
@@ -82,6 +82,39 @@ class FirstComeFirstServed:
             ctx.start(k)
 
 
+class StaticQuickswap:
+    """One class at a time in a fixed cycle, the most cores first (MSFQ §5, l = k). While class
+    i is served, up to k // i of its jobs run; once fewer than i * (k // i) cores are busy, it
+    takes no more, drains, and the next class is served. Which class is served and whether it
+    drains are kept on the object between decisions (rhai keeps them in `ctx.state`)."""
+
+    model = "msfq"
+    policy = "static-qs"
+
+    def __init__(self):
+        self.serving = 0  # the class served, counted from the one that needs the most cores
+        self.draining = False
+
+    def admit(self, ctx):
+        while True:
+            k = ctx.classes - 1 - self.serving
+            per = ctx.cores // ctx.need(k)
+            if not self.draining:
+                while ctx.in_service(k) < per and ctx.waiting(k) > 0:
+                    ctx.start(k)
+                if ctx.busy >= ctx.need(k) * per:
+                    return
+                self.draining = True
+            else:
+                if ctx.in_service(k) > 0:
+                    return
+                self.serving = (self.serving + 1) % ctx.classes
+                self.draining = False
+                # With nothing in the system, it waits at this class for the next arrival.
+                if ctx.waiting_total == 0 and ctx.busy == 0:
+                    return
+
+
 class JoinShortestQueue:
     """Algorithm 2's routing: an arriving job joins the shortest queue of its type among the
     servers that could hold it when empty, a uniformly random one of them on ties."""
@@ -139,5 +172,5 @@ class JoinShortestQueueLowest:
         ctx.route(best)
 
 
-ALL = [BestFit, FirstFit, MostServersFirst, FirstComeFirstServed, JoinShortestQueue, PowerOfTwo,
-       JoinShortestQueueLowest]
+ALL = [BestFit, FirstFit, MostServersFirst, FirstComeFirstServed, StaticQuickswap, JoinShortestQueue,
+       PowerOfTwo, JoinShortestQueueLowest]

@@ -15,6 +15,7 @@ use crate::workload::sample;
 pub const STARTERS: &[Starter] = &[
     Starter { policy: "msf", source: include_str!("scripts/msf.rhai") },
     Starter { policy: "fcfs", source: include_str!("scripts/fcfs.rhai") },
+    Starter { policy: "static-qs", source: include_str!("scripts/static_qs.rhai") },
 ];
 
 /// What the page's editor shows an MSFQ script writer.
