@@ -250,10 +250,11 @@ fn sweep<'py>(
 }
 
 /// Where each policy stops being stable, as `packlab stability` finds it: `stability(
-/// link_or_preset, policy=None, seed=None, horizon=None, axis=None, reps=8, tolerance=0.02,
-/// max_runs=20000, max_doublings=2, progress=None, **keys)`, `axis` as `"servers=1,2,4"`.
+/// link_or_preset, policy=None, seed=None, horizon=None, axis=None, reps=None, tolerance=None,
+/// max_runs=None, max_doublings=None, progress=None, **keys)`, `axis` as `"servers=1,2,4"`;
+/// the finder's settings left out are the core's defaults, `packlab stability`'s.
 #[pyfunction]
-#[pyo3(signature = (link_or_preset, policy=None, seed=None, horizon=None, axis=None, reps=8, tolerance=0.02, max_runs=20_000, max_doublings=2, progress=None, **keys))]
+#[pyo3(signature = (link_or_preset, policy=None, seed=None, horizon=None, axis=None, reps=None, tolerance=None, max_runs=None, max_doublings=None, progress=None, **keys))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments
 fn stability<'py>(
     py: Python<'py>,
@@ -262,15 +263,21 @@ fn stability<'py>(
     seed: Option<&Bound<'_, PyAny>>,
     horizon: Option<&Bound<'_, PyAny>>,
     axis: Option<&str>,
-    reps: u64,
-    tolerance: f64,
-    max_runs: usize,
-    max_doublings: u32,
+    reps: Option<u64>,
+    tolerance: Option<f64>,
+    max_runs: Option<usize>,
+    max_doublings: Option<u32>,
     progress: Option<&Bound<'_, PyAny>>,
     keys: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (resolved, _) = resolved(link_or_preset, policy, seed, horizon, keys, false)?;
-    let options = packlab_core::stability::Options { reps, tolerance, max_runs, max_doublings };
+    let default = packlab_core::stability::Options::default();
+    let options = packlab_core::stability::Options {
+        reps: reps.unwrap_or(default.reps),
+        tolerance: tolerance.unwrap_or(default.tolerance),
+        max_runs: max_runs.unwrap_or(default.max_runs),
+        max_doublings: max_doublings.unwrap_or(default.max_doublings),
+    };
     batch::stability(py, resolved, axis, options, progress)
 }
 
