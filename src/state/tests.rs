@@ -86,3 +86,20 @@ fn trace_none_stops_the_replay_and_gives_the_preset_its_machine_back() {
     assert!(lab.notice_for(trace::KEY).is_none(), "{:?}", lab.notice_for(trace::KEY));
     assert_eq!(lab.setup.scenario, before, "the scenario before the log");
 }
+
+/// A link the Python package wrote for a race with a Python lane (`script:host=N`, a policy
+/// object alive only in that Python process) opens with that lane refused in the notice for
+/// `policy`, saying why, and the rest of the race: no panic, no lane without a policy.
+#[test]
+fn a_python_lane_in_a_link_is_refused_with_a_notice() {
+    let script = packlab_core::model::policy::PolicySpec::parse(packlab_core::script::NAME).unwrap();
+    let preset = packlab_core::scenario::presets()
+        .into_iter()
+        .find(|p| p.scenario.check_policy(&script).is_ok() && !p.policies.is_empty())
+        .expect("a preset whose model runs scripts");
+    let builtin = preset.policies[0].to_string();
+    let lab = Lab::from_link(&format!("?preset={}&policy=script:host=1,{builtin}", preset.id));
+    let notice = lab.notices.iter().find(|n| n.key == "policy").expect("a notice for the policy key");
+    assert!(notice.message.contains("no host policy 1 here"), "{}", notice.message);
+    assert_eq!(lab.setup.policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(), [builtin]);
+}

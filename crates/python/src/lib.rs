@@ -7,6 +7,7 @@
 //! as the same JSON `packlab run --json` prints, so every number is the CLI's, digit for digit.
 
 mod batch;
+mod policy;
 mod race;
 
 use packlab_core::ConfigError;
@@ -112,13 +113,37 @@ fn policies() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
     all_policies().map(|(model, meta)| (model.id, meta.name, meta.label, meta.summary)).collect()
 }
 
-/// The policy specs of `policy`: one spec text, a comma-separated list, or a list of them;
-/// duplicates keep the first, as links and `--policy` do.
-fn policy_specs(policy: &Bound<'_, PyAny>) -> PyResult<Vec<PolicySpec>> {
-    let texts: Vec<String> = match policy.cast::<PyString>() {
-        Ok(text) => vec![text.to_str()?.to_string()],
-        Err(_) => policy.extract().map_err(|_| PyValueError::new_err("policy: give a name, or a list of names"))?,
+/// The policy specs of `policy`: one spec text, a comma-separated list, a Python policy object
+/// (one with the model's decision method), or a list of these; duplicates keep the first, as
+/// links and `--policy` do. Objects are registered with the core for as long as what is made
+/// of them keeps the registrations returned; `objects` false refuses them.
+fn policy_specs(policy: &Bound<'_, PyAny>, objects: bool) -> PyResult<(Vec<PolicySpec>, Vec<policy::Registered>)> {
+    let items: Vec<Bound<'_, PyAny>> = if policy.is_instance_of::<PyString>() {
+        vec![policy.clone()]
+    } else if let Ok(list) = policy.cast::<PyList>() {
+        list.iter().collect()
+    } else if let Ok(tuple) = policy.cast::<pyo3::types::PyTuple>() {
+        tuple.iter().collect()
+    } else {
+        vec![policy.clone()]
     };
+    let mut texts = Vec::new();
+    let mut registered = Vec::new();
+    for item in &items {
+        match item.cast::<PyString>() {
+            Ok(text) => texts.push(text.to_str()?.to_string()),
+            Err(_) if objects => {
+                let (spec, registration) = policy::register(item)?;
+                texts.push(spec);
+                registered.push(registration);
+            }
+            Err(_) => {
+                return Err(PyValueError::new_err(
+                    "policy: a Python policy object races only in packlab.run; give names here (packlab.policies())",
+                ));
+            }
+        }
+    }
     let mut out = Vec::new();
     for text in &texts {
         for entry in text.split(',') {
@@ -133,7 +158,7 @@ fn policy_specs(policy: &Bound<'_, PyAny>) -> PyResult<Vec<PolicySpec>> {
             }
         }
     }
-    Ok(out)
+    Ok((out, registered))
 }
 
 /// A key's value as the core parses it: text as it is, numbers and booleans as Python writes
@@ -160,8 +185,12 @@ fn resolved(
     seed: Option<&Bound<'_, PyAny>>,
     horizon: Option<&Bound<'_, PyAny>>,
     keys: Option<&Bound<'_, PyDict>>,
-) -> PyResult<packlab_core::scenario::resolve::Resolved> {
-    let policies = policy.map(policy_specs).transpose()?;
+    objects: bool,
+) -> PyResult<(packlab_core::scenario::resolve::Resolved, Vec<policy::Registered>)> {
+    let (policies, registered) = match policy.map(|p| policy_specs(p, objects)).transpose()? {
+        Some((specs, registered)) => (Some(specs), registered),
+        None => (None, Vec::new()),
+    };
     let mut settings = Vec::new();
     let mut set = |key: &str, value: &Bound<'_, PyAny>| -> PyResult<()> {
         settings.push(Setting::Value { key: key.to_string(), value: key_value(value)?, label: None });
@@ -179,7 +208,7 @@ fn resolved(
         }
     }
     let request = Request { source: source(link_or_preset), policies, settings, trace: None };
-    resolve(request, NAMES).map_err(value_error)
+    Ok((resolve(request, NAMES).map_err(value_error)?, registered))
 }
 
 /// Resolves and runs a race: `run(link_or_preset, policy=None, seed=None, horizon=None,
@@ -194,8 +223,8 @@ fn run(
     horizon: Option<&Bound<'_, PyAny>>,
     keys: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Race> {
-    let resolved = resolved(link_or_preset, policy, seed, horizon, keys)?;
-    Ok(Race::new(resolved))
+    let (resolved, registered) = resolved(link_or_preset, policy, seed, horizon, keys, true)?;
+    Ok(Race::new(resolved, registered))
 }
 
 /// A paper's figure from replicated runs over a grid, as `packlab sweep` makes it:
@@ -216,15 +245,16 @@ fn sweep<'py>(
     progress: Option<&Bound<'_, PyAny>>,
     keys: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let resolved = resolved(link_or_preset, policy, seed, horizon, keys)?;
+    let (resolved, _) = resolved(link_or_preset, policy, seed, horizon, keys, false)?;
     batch::sweep(py, resolved, axis, grid, reps, progress)
 }
 
 /// Where each policy stops being stable, as `packlab stability` finds it: `stability(
-/// link_or_preset, policy=None, seed=None, horizon=None, axis=None, reps=8, tolerance=0.02,
-/// max_runs=20000, max_doublings=2, progress=None, **keys)`, `axis` as `"servers=1,2,4"`.
+/// link_or_preset, policy=None, seed=None, horizon=None, axis=None, reps=None, tolerance=None,
+/// max_runs=None, max_doublings=None, progress=None, **keys)`, `axis` as `"servers=1,2,4"`;
+/// the finder's settings left out are the core's defaults, `packlab stability`'s.
 #[pyfunction]
-#[pyo3(signature = (link_or_preset, policy=None, seed=None, horizon=None, axis=None, reps=8, tolerance=0.02, max_runs=20_000, max_doublings=2, progress=None, **keys))]
+#[pyo3(signature = (link_or_preset, policy=None, seed=None, horizon=None, axis=None, reps=None, tolerance=None, max_runs=None, max_doublings=None, progress=None, **keys))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments
 fn stability<'py>(
     py: Python<'py>,
@@ -233,15 +263,21 @@ fn stability<'py>(
     seed: Option<&Bound<'_, PyAny>>,
     horizon: Option<&Bound<'_, PyAny>>,
     axis: Option<&str>,
-    reps: u64,
-    tolerance: f64,
-    max_runs: usize,
-    max_doublings: u32,
+    reps: Option<u64>,
+    tolerance: Option<f64>,
+    max_runs: Option<usize>,
+    max_doublings: Option<u32>,
     progress: Option<&Bound<'_, PyAny>>,
     keys: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let resolved = resolved(link_or_preset, policy, seed, horizon, keys)?;
-    let options = packlab_core::stability::Options { reps, tolerance, max_runs, max_doublings };
+    let (resolved, _) = resolved(link_or_preset, policy, seed, horizon, keys, false)?;
+    let default = packlab_core::stability::Options::default();
+    let options = packlab_core::stability::Options {
+        reps: reps.unwrap_or(default.reps),
+        tolerance: tolerance.unwrap_or(default.tolerance),
+        max_runs: max_runs.unwrap_or(default.max_runs),
+        max_doublings: max_doublings.unwrap_or(default.max_doublings),
+    };
     batch::stability(py, resolved, axis, options, progress)
 }
 

@@ -56,6 +56,8 @@ pub struct Race {
     outcomes: Option<Vec<RunOutcome>>,
     /// The stepped runs, one per policy, made by the first `step`.
     live: Option<Vec<Box<dyn LiveRun>>>,
+    /// The Python policies among the lanes, registered with the core while the race lives.
+    _policies: Vec<crate::policy::Registered>,
 }
 
 impl Race {
@@ -72,8 +74,8 @@ impl Race {
         Ok(self.resolved.setup.scenario.any().table(&names, &runs, false))
     }
 
-    pub fn new(resolved: Resolved) -> Self {
-        Self { resolved, outcomes: None, live: None }
+    pub fn new(resolved: Resolved, policies: Vec<crate::policy::Registered>) -> Self {
+        Self { resolved, outcomes: None, live: None, _policies: policies }
     }
 
     fn outcomes(&mut self, py: Python<'_>) -> PyResult<&[RunOutcome]> {

@@ -19,10 +19,16 @@
 
 #[cfg(feature = "script")]
 pub mod budget;
+#[cfg(feature = "script")]
+pub mod context;
+#[cfg(feature = "script")]
+pub mod decider;
 pub mod lease;
 #[cfg(feature = "script")]
 mod sandbox;
 pub mod source;
+#[cfg(feature = "script")]
+pub mod state;
 
 #[cfg(feature = "script")]
 use std::rc::Rc;
@@ -82,7 +88,31 @@ pub const PARAMS: &[Param] = &[Param::text(
     source::canonical,
     "the script's source; without it, the model's first starting point",
 )
-.shown_by(source::label_name)];
+.shown_by(source::label_name),
+Param::text(
+    "host",
+    "a number",
+    canonical_host,
+    "a policy object of the program running packlab (the Python package's), registered under this number; not in links",
+)
+.shown_by(host_label)];
+
+/// The `host` parameter's value as the spec keeps it: a registration's number.
+fn canonical_host(text: &str) -> Result<String, String> {
+    text.parse::<u64>().map(|n| n.to_string()).map_err(|_| format!("'{text}' is not a host policy's number"))
+}
+
+/// How a lane of host policy `text` is labelled: its name (no host policy runs in a build
+/// without the engine, [`decider`] being part of it).
+fn host_label(text: &str) -> Option<String> {
+    #[cfg(feature = "script")]
+    return decider::host_label(text);
+    #[cfg(not(feature = "script"))]
+    {
+        let _ = text;
+        None
+    }
+}
 
 /// The spec text of a script: `script:src=…`, what `--policy script:FILE` becomes.
 pub fn spec_text(source: &str) -> Result<String, ConfigError> {
@@ -249,6 +279,29 @@ pub fn note(
     Ok(Some((cut(label), cut(&value.to_string()))))
 }
 
+#[cfg(feature = "script")]
+/// [`note`] for a member declared in [`context`]: `value` is the [`context::Value::Shown`]
+/// the routine passed (its text and size), charged to `meter` by the same rule.
+pub fn note_text<J>(
+    meter: &mut dyn context::Meter,
+    label: &str,
+    value: &context::Value<J>,
+    kept: bool,
+) -> Result<Option<(String, String)>, context::Stop> {
+    meter.charge(NOTE_COST + value.shown_cost() + label.len() as u64 / budget::BYTES_PER_OPERATION)?;
+    Ok(kept.then(|| (cut_note(label), cut_note(value.text()))))
+}
+
+/// A note's label or value cut to [`MAX_NOTE_CHARS`] and made safe to show.
+#[cfg(feature = "script")]
+fn cut_note(text: &str) -> String {
+    let mut kept: String = text.chars().take(MAX_NOTE_CHARS).collect();
+    if kept.len() < text.len() {
+        kept.push('…');
+    }
+    crate::error::readable(&kept)
+}
+
 /// An engine with packlab's sandbox metered by `meter`, with deterministic math.
 #[cfg(feature = "script")]
 fn engine(meter: &Rc<Meter>) -> Engine {
@@ -294,6 +347,8 @@ pub struct Program {
     name: Option<String>,
     /// The line `fn schedule` starts on.
     entry_line: Option<usize>,
+    /// The calling lane's state, during a call ([`state`]).
+    state: state::Slot,
 }
 
 #[cfg(feature = "script")]
@@ -330,7 +385,8 @@ impl Program {
             .lines()
             .position(|l| l.trim_start().strip_prefix("fn").is_some_and(|r| r.trim_start().starts_with(ENTRY)))
             .map(|i| i + 1);
-        Ok(Self { engine, meter, ast, name: source::declared_name(source), entry_line })
+        let state = state::Slot::default();
+        Ok(Self { engine, meter, ast, name: source::declared_name(source), entry_line, state })
     }
 
     /// The name the script declares (`// name: …`).
@@ -343,12 +399,20 @@ impl Program {
         self.entry_line
     }
 
-    /// Calls `fn schedule(ctx)` with `ctx`, under the limits and the budget left to `run`
-    /// (which it then counts); what it returns is ignored (its decisions went through `ctx`).
-    pub fn call(&self, ctx: Dynamic, run: &mut RunBudget) -> Result<(), ScriptError> {
+    /// Offers `ctx.state` ([`state`]) on the model's handle `H`.
+    pub fn keep_state<H: context::Handle>(&mut self) {
+        state::register::<H>(&mut self.engine, &self.state);
+    }
+
+    /// Calls `fn schedule(ctx)` with `ctx` and the lane's `state` (which it may change), under
+    /// the limits and the budget left to `run` (which it then counts); what it returns is
+    /// ignored (its decisions went through `ctx`).
+    pub fn call(&self, ctx: Dynamic, run: &mut RunBudget, state: &mut Dynamic) -> Result<(), ScriptError> {
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         self.meter.start(Some(*run));
+        std::mem::swap(&mut *self.state.borrow_mut(), state);
         let result = self.engine.call_fn_with_options::<Dynamic>(options, &mut Scope::new(), &self.ast, ENTRY, (ctx,));
+        std::mem::swap(&mut *self.state.borrow_mut(), state);
         run.spent = run.spent.saturating_add(self.meter.spent());
         run.calls += 1;
         result.map(drop).map_err(|e| ScriptError::from_eval(&e, self.entry_line))

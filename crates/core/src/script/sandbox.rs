@@ -159,6 +159,10 @@ impl Weight {
 
     /// The bytes the budget counts: 16 per element, 64 per map entry, a string's (and a map
     /// key's) own: about what a copy of the value holds.
+    pub(super) fn bytes(&self) -> u64 {
+        self.cost_bytes()
+    }
+
     fn cost_bytes(&self) -> u64 {
         (16 * self.elements).saturating_add(64 * self.entries).saturating_add(self.bytes).saturating_add(self.keys)
     }

@@ -164,3 +164,85 @@ mod fuzz {
         }
     }
 }
+
+/// The context each model documents for script writers (its `context.md`, the editor's help)
+/// names every member and job field the model declares, so the declaration (from which rhai
+/// and Python are built) and the text cannot drift apart unnoticed.
+#[test]
+fn every_declared_member_is_documented() {
+    use crate::script::context::{Handle, JobType};
+    fn check<H: Handle>(doc: &str, model: &str) {
+        let words: std::collections::HashSet<&str> =
+            doc.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).collect();
+        let names = H::MEMBERS.iter().map(|m| m.name).chain(<H::Job as JobType>::FIELDS.iter().map(|f| f.name));
+        for name in names {
+            assert!(words.contains(name), "{model}: `{name}` is declared but not in its context.md");
+        }
+        assert!(!H::MEMBERS.is_empty());
+    }
+    check::<crate::models::pgrr::script::Ctx>(crate::models::pgrr::script::SCRIPTING.context, "pgrr");
+    check::<crate::models::msfq::script::Ctx>(crate::models::msfq::script::SCRIPTING.context, "msfq");
+    check::<crate::models::ghra::script::Ctx>(crate::models::ghra::script::SCRIPTING.context, "ghra");
+}
+
+/// `ctx.state` persists from one call to the next (the fifth call sees 5), keeps plain data
+/// only, within the sandbox's size limits, and each refusal names it with the line.
+#[test]
+fn a_lanes_state_persists_holds_plain_data_and_is_bounded() {
+    for (body, needle) in [
+        (
+            "if ctx.state.n == () { ctx.state.n = 0; }\n  ctx.state.n += 1;\n  if ctx.state.n == 5 { throw ctx.state.n; }",
+            "script line 4: the script threw: 5",
+        ),
+        ("let s = ctx.state;\n  s.calls = 1;\n  ctx.state = s;\n  throw ctx.state.calls;", "the script threw: 1"),
+        ("ctx.state = 7;\n  throw ctx.state;", "the script threw: 7"),
+        (
+            "ctx.state.f = |x| x + 1;",
+            "script line 2: ctx.state keeps numbers, strings, arrays and maps only, not a value of type Fn",
+        ),
+        ("let n = 1;\n  ctx.state.f = || n;", "script line 3: ctx.state keeps numbers, strings, arrays and maps only"),
+        (
+            "let a = [];\n  a.pad(600, 0);\n  ctx.state.x = a;\n  ctx.state.y = a;",
+            "script line 5: ctx.state would keep 19330 bytes, more than the 16384 a lane's state may",
+        ),
+    ] {
+        let source = format!("fn schedule(ctx) {{\n  {body}\n}}\n");
+        let message = testing::stopped("pgrr", &source, 2_000);
+        assert!(message.to_lowercase().contains(&needle.to_lowercase()), "{body}:\n{message}");
+    }
+}
+
+/// A clone of a lane (the timeline's checkpoint) carries a copy of its state: run on from
+/// there, it makes the decisions the lane made, whatever the lane did after the clone.
+#[test]
+fn a_cloned_lane_carries_a_copy_of_its_state() {
+    use crate::model::policy::PolicySpec;
+    // Best fit on two slots of three, counted in the state: a shared or reset state shifts the
+    // count, and with it which slots start jobs.
+    let source = "fn schedule(ctx) {\n  if ctx.state.n == () { ctx.state.n = 0; }\n  ctx.state.n += 1;\n  \
+                  if ctx.state.n % 3 == 0 { return; }\n  for j in ctx.waiting() {\n    let s = ctx.best_fit(j);\n    \
+                  if s != () { ctx.start(j, s); }\n  }\n}\n";
+    let spec = PolicySpec::parse(&spec_text(source).unwrap()).unwrap();
+    let scenario = crate::scenario::presets().into_iter().find(|p| p.id == "pgrr-a1").unwrap().scenario;
+    let starts = |run: &dyn crate::view::LiveRun| {
+        run.decisions()
+            .records()
+            .iter()
+            .filter(|d| d.action == "start")
+            .map(|d| (d.time.to_bits(), d.job))
+            .collect::<Vec<_>>()
+    };
+    let watch = || crate::view::Watch::page(64).with_log(1 << 20);
+    let mut lane = crate::report::live_run(&scenario, &spec, watch()).unwrap();
+    lane.run_to(500.0).unwrap();
+    let mut checkpoint = dyn_clone::clone_box(&*lane);
+    lane.run_to(1_000.0).unwrap();
+    checkpoint.run_to(1_000.0).unwrap();
+    let mut fresh = crate::report::live_run(&scenario, &spec, watch()).unwrap();
+    fresh.run_to(1_000.0).unwrap();
+    assert!(starts(&*lane).len() >= 5);
+    for other in [&checkpoint, &fresh] {
+        assert_eq!(starts(&**other), starts(&*lane));
+        assert_eq!(format!("{:?}", other.readings()), format!("{:?}", lane.readings()));
+    }
+}

@@ -6,10 +6,10 @@ run), as Python values. See docs/python.md.
     >>> [r["mean_queue"] for r in race.reports]
 """
 
-from . import _packlab
+from . import _packlab, starters
 from ._packlab import Race, describe, policies, presets, run
 
-__all__ = ["Race", "describe", "policies", "presets", "run", "stability", "sweep"]
+__all__ = ["Race", "describe", "policies", "presets", "run", "stability", "starters", "sweep"]
 
 
 def _bar(progress):
@@ -54,10 +54,11 @@ def sweep(link_or_preset, policy=None, seed=None, horizon=None, axis=None, grid=
                                                 update, **keys), progress)
 
 
-def stability(link_or_preset, policy=None, seed=None, horizon=None, axis=None, reps=8, tolerance=0.02,
-              max_runs=20_000, max_doublings=2, progress=True, **keys):
+def stability(link_or_preset, policy=None, seed=None, horizon=None, axis=None, reps=None, tolerance=None,
+              max_runs=None, max_doublings=None, progress=True, **keys):
     """Where each policy stops being stable, as `packlab stability` finds it: a dict with the
     rows of PRESET-stability.csv ("rows"), the rounds and runs it took, and the CLI's warnings.
-    `axis` as "servers=1,2,4". `progress` and Ctrl-C as for `sweep`."""
+    `axis` as "servers=1,2,4". The finder's settings (reps, tolerance, max_runs, max_doublings)
+    left as None are the core's defaults, the CLI's. `progress` and Ctrl-C as for `sweep`."""
     return _batch(lambda update: _packlab.stability(link_or_preset, policy, seed, horizon, axis, reps, tolerance,
                                                     max_runs, max_doublings, update, **keys), progress)

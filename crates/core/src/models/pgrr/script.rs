@@ -3,15 +3,12 @@
 //!
 #![doc = include_str!("scripts/context.md")]
 
-use rhai::{Array, Dynamic, Engine, EvalAltResult, NativeCallContext as At};
-
 use super::policy::{PgrrContext, PgrrDecision, Rule};
 use super::state::WaitingJob;
+use crate::script::context::{self, Answer, Field, Handle, JobType, Member, Meter, Stop, Ty, Value};
 use crate::script::lease::{Family, Lease};
-use crate::script::{self, Scripting, Starter, invalid, refuse};
+use crate::script::{self, Scripting, Starter};
 use crate::workload::sample;
-
-type Reply<T> = Result<T, Box<EvalAltResult>>;
 
 /// PG-RR's starting points; the first runs when `script` is given no source.
 pub const STARTERS: &[Starter] = &[
@@ -36,9 +33,9 @@ impl Family for Contexts {
 pub struct Ctx(pub Lease<Contexts>);
 
 impl Ctx {
-    fn with<R>(&self, use_it: impl for<'x> FnOnce(&mut PgrrContext<'x>) -> R) -> Reply<R> {
-        // Only a script that kept `ctx` past its call (impossible without globals) gets here.
-        self.0.with(use_it).map_err(|_| "ctx is used outside the call it was given to".into())
+    fn with<R>(&self, use_it: impl for<'x> FnOnce(&mut PgrrContext<'x>) -> R) -> Result<R, Stop> {
+        // Only a routine that kept `ctx` past its call gets here.
+        self.0.with(use_it).map_err(|_| Stop::Error("ctx is used outside the call it was given to".into()))
     }
 }
 
@@ -58,8 +55,25 @@ impl Job {
         Self { id: job.id, units: job.occupies.primary(), arrival: job.arrival, slot: ctx.slot(), capacity }
     }
 
-    fn dynamic(job: Option<WaitingJob>, ctx: &PgrrContext<'_>) -> Dynamic {
-        job.map_or(Dynamic::UNIT, |job| Dynamic::from(Self::of(job, ctx)))
+    fn value(job: Option<WaitingJob>, ctx: &PgrrContext<'_>) -> Value<Job> {
+        job.map_or(Value::Unit, |job| Value::Job(Self::of(job, ctx)))
+    }
+
+    fn size(&self) -> f64 {
+        self.units as f64 / self.capacity as f64
+    }
+}
+
+impl JobType for Job {
+    const FIELDS: &'static [Field<Self>] = &[
+        Field { name: "id", doc: "its number, in order of arrival", get: |j| Value::Int(int(j.id)) },
+        Field { name: "size", doc: "its size, a fraction of a server", get: |j| Value::Float(j.size()) },
+        Field { name: "arrival", doc: "the slot it arrived in", get: |j| Value::Int(int(j.arrival)) },
+        Field { name: "wait", doc: "slots it has waited", get: |j| Value::Int(int(j.slot - j.arrival)) },
+    ];
+
+    fn text(&self) -> String {
+        format!("job {} (size {})", self.id, self.size())
     }
 }
 
@@ -76,8 +90,8 @@ fn fraction(units: u64, ctx: &PgrrContext<'_>) -> f64 {
     units as f64 / ctx.cluster().capacity() as f64
 }
 
-fn server_or_unit(server: Option<u32>) -> Dynamic {
-    server.map_or(Dynamic::UNIT, |s| Dynamic::from(s as i64))
+fn server_or_unit(server: Option<u32>) -> Value<Job> {
+    server.map_or(Value::Unit, |s| Value::Int(s as i64))
 }
 
 fn int(n: u64) -> i64 {
@@ -85,98 +99,147 @@ fn int(n: u64) -> i64 {
 }
 
 /// A server number from a script: refused (as the engine would) when out of range.
-fn server_id(at: &At, server: i64) -> Reply<u32> {
-    u32::try_from(server).map_err(|_| invalid(at, format!("server {server} does not exist")))
+fn server_id(server: i64) -> Result<u32, Stop> {
+    u32::try_from(server).map_err(|_| Stop::invalid(format!("server {server} does not exist")))
 }
 
-fn job_id(at: &At, id: i64) -> Reply<u64> {
-    u64::try_from(id).map_err(|_| invalid(at, format!("job {id} is not waiting")))
+/// The size a job argument or a fraction argument stands for, in capacity units.
+fn size_of(arg: &Value<Job>, x: &PgrrContext<'_>) -> u64 {
+    arg.job().map_or_else(|| units(arg.float(), x), |j| j.units)
 }
 
-/// Registers `ctx`'s type and functions on a script's engine.
-pub fn register(engine: &mut Engine) {
-    engine.register_type_with_name::<Ctx>("Context");
-    engine.register_type_with_name::<Job>("Job");
-    engine
-        .register_get("id", |j: &mut Job| int(j.id))
-        .register_get("size", |j: &mut Job| j.units as f64 / j.capacity as f64)
-        .register_get("arrival", |j: &mut Job| int(j.arrival))
-        .register_get("wait", |j: &mut Job| int(j.slot - j.arrival))
-        .register_fn("to_string", |j: &mut Job| format!("job {} (size {})", j.id, j.units as f64 / j.capacity as f64));
+type Call = context::Call<Ctx>;
 
-    engine
-        .register_get("slot", |c: &mut Ctx| c.with(|x| int(x.slot())))
-        .register_get("servers", |c: &mut Ctx| c.with(|x| x.cluster().len() as i64))
-        .register_get("queue_len", |c: &mut Ctx| c.with(|x| x.queue().len() as i64))
-        .register_get("max_residual", |c: &mut Ctx| c.with(|x| fraction(x.cluster().max_residual(), x)))
-        .register_get("explaining", |c: &mut Ctx| c.with(|x| x.explaining()))
-        .register_fn("residual", |at: At, c: &mut Ctx, s: i64| {
-            let s = server_id(&at, s)?;
-            c.with(|x| (s < x.cluster().len() as u32).then(|| fraction(x.cluster().residual(s), x)))?
-                .ok_or_else(|| invalid(&at, format!("server {s} does not exist")))
-        })
-        .register_fn("best_fit", |c: &mut Ctx, size: f64| {
-            c.with(|x| server_or_unit(x.cluster().best_fit(units(size, x))))
-        })
-        .register_fn("best_fit", |c: &mut Ctx, j: Job| c.with(|x| server_or_unit(x.cluster().best_fit(j.units))))
-        .register_fn("first_fit", |c: &mut Ctx, size: f64| {
-            c.with(|x| server_or_unit(x.cluster().first_fit(0, units(size, x))))
-        })
-        .register_fn("first_fit", |c: &mut Ctx, j: Job| c.with(|x| server_or_unit(x.cluster().first_fit(0, j.units))))
-        .register_fn("first_fit", |at: At, c: &mut Ctx, from: i64, size: f64| {
-            let from = server_id(&at, from.max(0))?;
-            c.with(|x| server_or_unit(x.cluster().first_fit(from, units(size, x))))
-        })
-        .register_fn("first_fit", |at: At, c: &mut Ctx, from: i64, j: Job| {
-            let from = server_id(&at, from.max(0))?;
-            c.with(|x| server_or_unit(x.cluster().first_fit(from, j.units)))
-        })
-        .register_fn("head", |c: &mut Ctx| c.with(|x| Job::dynamic(x.queue().head(), x)))
-        .register_fn("job", |c: &mut Ctx, id: i64| {
-            let id = u64::try_from(id).unwrap_or(u64::MAX);
-            c.with(|x| Job::dynamic(x.queue().get(id), x))
-        })
-        .register_fn("largest_fitting", |c: &mut Ctx, room: f64| {
-            c.with(|x| Job::dynamic(x.queue().largest_fitting(units(room, x).min(x.cluster().capacity())), x))
-        })
-        .register_fn("first_fitting", |c: &mut Ctx, from: i64, room: f64| {
-            let from = u64::try_from(from).unwrap_or(0);
-            c.with(|x| Job::dynamic(x.queue().first_fitting(from, units(room, x).min(x.cluster().capacity())), x))
-        })
-        // Lists cost an operation per element (the budget's rule for what a call hands over).
-        .register_fn("waiting", |at: At, c: &mut Ctx| -> Reply<Array> {
-            script::budget::charge(&at, c.with(|x| x.queue().len() as u64)?)?;
-            c.with(|x| x.queue().iter().map(|j| Dynamic::from(Job::of(j, x))).collect())
-        })
-        .register_fn("arrivals", |at: At, c: &mut Ctx| -> Reply<Array> {
-            script::budget::charge(&at, c.with(|x| x.arrivals().len() as u64)?)?;
-            c.with(|x| x.arrivals().iter().map(|j| Dynamic::from(Job::of(*j, x))).collect())
-        })
-        .register_fn("departed", |at: At, c: &mut Ctx| -> Reply<Array> {
-            script::budget::charge(&at, c.with(|x| x.departed().len() as u64)?)?;
-            c.with(|x| x.departed().iter().map(|s| Dynamic::from(*s as i64)).collect())
-        })
-        .register_fn("start", |at: At, c: &mut Ctx, j: Job, server: i64| start(&at, c, j.id, server))
-        .register_fn("start", |at: At, c: &mut Ctx, id: i64, server: i64| start(&at, c, job_id(&at, id)?, server))
-        .register_fn("random", |c: &mut Ctx| c.with(|x| sample::open_unit(x.rng())))
-        .register_fn("random_int", |at: At, c: &mut Ctx, lo: i64, hi: i64| -> Reply<i64> {
-            if lo > hi {
-                return Err(invalid(&at, format!("random_int({lo}, {hi}): lo must not exceed hi")));
-            }
-            // Drawn as an offset from lo, so negative bounds work on the unsigned sampler.
-            let span = hi.abs_diff(lo);
-            c.with(|x| lo.wrapping_add(sample::uniform_int(x.rng(), 0, span) as i64))
-        })
-        .register_fn("note", |at: At, c: &mut Ctx, label: &str, value: Dynamic| -> Reply<()> {
+/// `f(ctx)` as a getter's answer.
+macro_rules! get {
+    ($name:literal, $doc:literal, $f:expr) => {
+        Member::get($name, $doc, |c, _, _| c.with($f))
+    };
+}
+
+/// What a list hands over costs an operation per element (the budget's rule).
+fn list(
+    c: &mut Ctx,
+    meter: &mut dyn Meter,
+    items: impl for<'x> Fn(&PgrrContext<'x>) -> Vec<Value<Job>>,
+) -> Answer<Job> {
+    let items = c.with(|x| items(x))?;
+    meter.charge(items.len() as u64)?;
+    Ok(Value::List(items))
+}
+
+const BEST_FIT: Call = |c, _, a| c.with(|x| server_or_unit(x.cluster().best_fit(size_of(&a[0], x))));
+const FIRST_FIT: Call = |c, _, a| c.with(|x| server_or_unit(x.cluster().first_fit(0, size_of(&a[0], x))));
+const FIRST_FIT_FROM: Call = |c, _, a| {
+    let from = server_id(a[0].int().max(0))?;
+    c.with(|x| server_or_unit(x.cluster().first_fit(from, size_of(&a[1], x))))
+};
+const START: Call = |c, _, a| {
+    let job = match &a[0] {
+        Value::Job(j) => j.id,
+        other => {
+            u64::try_from(other.int()).map_err(|_| Stop::invalid(format!("job {} is not waiting", other.int())))?
+        }
+    };
+    let server = server_id(a[1].int())?;
+    c.with(|x| x.apply(PgrrDecision::Start { job, server, rule: SCRIPTED }).map(|_| Value::Unit))?
+        .map_err(|e| Stop::Refused(e.to_string()))
+};
+
+/// PG-RR's `ctx`, declared once: rhai's registration and the Python package's view are built
+/// from it.
+impl Handle for Ctx {
+    type Job = Job;
+    const ROUTINE: &'static str = "schedule";
+    const MEMBERS: &'static [Member<Self>] = &[
+        get!("slot", "the current slot", |x| Value::Int(int(x.slot()))),
+        get!("servers", "the number of servers", |x| Value::Int(x.cluster().len() as i64)),
+        get!("queue_len", "jobs waiting", |x| Value::Int(x.queue().len() as i64)),
+        get!("max_residual", "the largest free room of a server, a fraction", |x| {
+            Value::Float(fraction(x.cluster().max_residual(), x))
+        }),
+        get!("explaining", "whether notes are kept (the inspector is open)", |x| Value::Bool(x.explaining())),
+        Member::method("residual", &[Ty::Int], "server s's free room, a fraction", |c, _, a| {
+            let s = server_id(a[0].int())?;
+            c.with(|x| (s < x.cluster().len() as u32).then(|| Value::Float(fraction(x.cluster().residual(s), x))))?
+                .ok_or_else(|| Stop::invalid(format!("server {s} does not exist")))
+        }),
+        Member::method("best_fit", &[Ty::Float], "the fullest server with room for a size, or None", BEST_FIT),
+        Member::method("best_fit", &[Ty::Job], "the fullest server with room for a job, or None", BEST_FIT),
+        Member::method("first_fit", &[Ty::Float], "the lowest server with room for a size, or None", FIRST_FIT),
+        Member::method("first_fit", &[Ty::Job], "the lowest server with room for a job, or None", FIRST_FIT),
+        Member::method("first_fit", &[Ty::Int, Ty::Float], "first_fit from server `from` on", FIRST_FIT_FROM),
+        Member::method("first_fit", &[Ty::Int, Ty::Job], "first_fit from server `from` on", FIRST_FIT_FROM),
+        Member::method("head", &[], "the oldest waiting job, or None", |c, _, _| {
+            c.with(|x| Job::value(x.queue().head(), x))
+        }),
+        Member::method("job", &[Ty::Int], "waiting job `id`, or None", |c, _, a| {
+            let id = u64::try_from(a[0].int()).unwrap_or(u64::MAX);
+            c.with(|x| Job::value(x.queue().get(id), x))
+        }),
+        Member::method(
+            "largest_fitting",
+            &[Ty::Float],
+            "the largest waiting job no larger than a room, or None",
+            |c, _, a| {
+                c.with(|x| Job::value(x.queue().largest_fitting(units(a[0].float(), x).min(x.cluster().capacity())), x))
+            },
+        ),
+        Member::method(
+            "first_fitting",
+            &[Ty::Int, Ty::Float],
+            "the oldest waiting job from id `from` on no larger than a room, or None",
+            |c, _, a| {
+                let from = u64::try_from(a[0].int()).unwrap_or(0);
+                let room = a[1].float();
+                c.with(|x| Job::value(x.queue().first_fitting(from, units(room, x).min(x.cluster().capacity())), x))
+            },
+        ),
+        Member::method("waiting", &[], "the waiting jobs, oldest first", |c, m, _| {
+            list(c, m, |x| x.queue().iter().map(|j| Value::Job(Job::of(j, x))).collect())
+        }),
+        Member::method("arrivals", &[], "the jobs that arrived this slot", |c, m, _| {
+            list(c, m, |x| x.arrivals().iter().map(|j| Value::Job(Job::of(*j, x))).collect())
+        }),
+        Member::method("departed", &[], "the servers a job left this slot", |c, m, _| {
+            list(c, m, |x| x.departed().iter().map(|s| Value::Int(*s as i64)).collect())
+        }),
+        Member::method("start", &[Ty::Job, Ty::Int], "starts a waiting job on a server (checked by the engine)", START),
+        Member::method(
+            "start",
+            &[Ty::Int, Ty::Int],
+            "starts waiting job `id` on a server (checked by the engine)",
+            START,
+        ),
+        Member::method("random", &[], "a uniform number in (0, 1) from the policy's own stream", |c, _, _| {
+            c.with(|x| Value::Float(sample::open_unit(x.rng())))
+        }),
+        Member::method(
+            "random_int",
+            &[Ty::Int, Ty::Int],
+            "a uniform integer in lo..=hi from the policy's stream",
+            |c, _, a| random_int(c, a[0].int(), a[1].int()),
+        ),
+        Member::method("note", &[Ty::Text, Ty::Any], "a note for the inspector: a label and a value", |c, m, a| {
             let kept = c.with(|x| x.keeps_notes())?;
-            if let Some((label, value)) = script::note(&at, label, &value, kept)? {
+            if let Some((label, value)) = script::note_text(m, a[0].text(), &a[1], kept)? {
                 c.with(|x| x.note(label, value))?;
             }
-            Ok(())
-        });
+            Ok(Value::Unit)
+        }),
+    ];
 }
 
-fn start(at: &At, c: &mut Ctx, job: u64, server: i64) -> Reply<()> {
-    let server = server_id(at, server)?;
-    c.with(|x| x.apply(PgrrDecision::Start { job, server, rule: SCRIPTED }).map(drop))?.map_err(|e| refuse(at, e))
+fn random_int(c: &mut Ctx, lo: i64, hi: i64) -> Answer<Job> {
+    if lo > hi {
+        return Err(Stop::invalid(format!("random_int({lo}, {hi}): lo must not exceed hi")));
+    }
+    // Drawn as an offset from lo, so negative bounds work on the unsigned sampler.
+    let span = hi.abs_diff(lo);
+    c.with(|x| Value::Int(lo.wrapping_add(sample::uniform_int(x.rng(), 0, span) as i64)))
+}
+
+/// Registers `ctx`'s type and functions on a script's engine, from the declaration.
+pub fn register(engine: &mut rhai::Engine) {
+    context::register::<Ctx>(engine);
 }

@@ -7,12 +7,6 @@
 //! owns).
 
 #[cfg(feature = "script")]
-use std::rc::Rc;
-
-#[cfg(feature = "script")]
-use rhai::Dynamic;
-
-#[cfg(feature = "script")]
 use super::alg2::Alg2;
 #[cfg(feature = "script")]
 use super::routing::Routing;
@@ -23,15 +17,15 @@ use crate::model::policy::{Param, Policy, PolicySpec};
 #[cfg(feature = "script")]
 use crate::models::ghra::script::{Arrival, Arrivals, Contexts, Ctx, SCRIPTING, register};
 use crate::models::ghra::{Ghra, GhraContext, GhraEvent, GhraPolicy, boxed};
-#[cfg(feature = "script")]
-use crate::script::lease::Lease;
 use crate::script;
 #[cfg(feature = "script")]
-use crate::script::{Program, RunBudget};
+use crate::script::decider::{self, Decider};
+#[cfg(feature = "script")]
+use crate::script::lease::Lease;
 use crate::{ConfigError, EngineError};
 
 /// The script, and Algorithm 2's weight function.
-const PARAMS: &[Param] = &[script::PARAMS[0], F];
+const PARAMS: &[Param] = &[script::PARAMS[0], script::PARAMS[1], F];
 
 pub const POLICY: Policy<Ghra> = Policy::new(
     script::NAME,
@@ -42,26 +36,29 @@ pub const POLICY: Policy<Ghra> = Policy::new(
 .params(PARAMS)
 .shared();
 
-/// A compiled script and Algorithm 2's clocks; clones (the timeline's checkpoints) share the
-/// script.
+/// What routes (a rhai script, whose clones, the timeline's checkpoints, share the script and
+/// carry the run's spending, or a host program's policy object) and Algorithm 2's clocks.
 #[cfg(feature = "script")]
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Scripted {
     /// Algorithm 2, whose router only keeps the queue lengths (the script routes).
     clocks: Alg2,
-    program: Rc<Program>,
-    /// What this run has spent of the script's budget.
-    run: RunBudget,
+    decider: Box<dyn Decider<Ctx>>,
+}
+
+#[cfg(feature = "script")]
+impl std::fmt::Debug for Scripted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scripted").field("clocks", &self.clocks).finish_non_exhaustive()
+    }
 }
 
 #[cfg(feature = "script")]
 impl Scripted {
     /// The spec's script, or the first starting point.
     pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
-        // The spec's script, or the model's first starting point: what the editor shows too.
-        let source = SCRIPTING.source_of(spec).map_err(|m| spec.error(m))?;
-        let program = Rc::new(Program::compile(&source, register)?);
-        Ok(Self { clocks: Alg2::new(Weight::of(spec), Routing::Jsq), program, run: RunBudget::default() })
+        let decider = decider::of_spec(spec, &SCRIPTING, register)?;
+        Ok(Self { clocks: Alg2::new(Weight::of(spec), Routing::Jsq), decider })
     }
 }
 
@@ -75,17 +72,15 @@ impl GhraPolicy for Scripted {
         let unrouted = EngineError::Unrouted { job_type: job_type as u16 };
         let router = self.clocks.router().ok_or(unrouted)?;
         let mut arrival = Arrival { router, job_type, chosen: None };
-        let (program, run) = (&self.program, &mut self.run);
+        let decider = &mut self.decider;
         Lease::<Arrivals>::lend(&mut arrival, |a| {
-            Lease::<Contexts>::lend(ctx, |x| program.call(Dynamic::from(Ctx { engine: x.clone(), arrival: a.clone() }), run))
+            Lease::<Contexts>::lend(ctx, |x| decider.decide(Ctx { engine: x.clone(), arrival: a.clone() }))
         })
         .map_err(|e| EngineError::Script { message: e.to_string() })?;
-        let server = arrival.chosen.ok_or_else(|| EngineError::Script {
-            message: script::ScriptError::at(
-                program.entry_line(),
-                "`fn schedule(ctx)` returned without routing the arriving job (call `ctx.route(server)`)",
-            )
-            .to_string(),
+        let server = arrival.chosen.ok_or_else(|| {
+            let (entry, line) = decider.entry();
+            let message = format!("{entry} returned without routing the arriving job (call `ctx.route(server)`)");
+            EngineError::Script { message: script::ScriptError::at(line, message).to_string() }
         })?;
         self.clocks.router_mut().expect("built at Begin").joined(job_type, server);
         Ok(server)

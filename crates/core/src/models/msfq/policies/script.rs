@@ -4,18 +4,15 @@
 //! SPEC 5.1) the script's `fn schedule(ctx)` starts jobs by class through the same checks as
 //! any policy ([`crate::models::msfq::script`] lists what `ctx` offers).
 
-#[cfg(feature = "script")]
-use std::rc::Rc;
-
 use crate::model::policy::{Policy, PolicySpec};
 #[cfg(feature = "script")]
 use crate::models::msfq::script::{Contexts, Ctx, SCRIPTING, register};
 use crate::models::msfq::{Msfq, MsfqContext, MsfqPolicy, boxed};
-#[cfg(feature = "script")]
-use crate::script::lease::Lease;
 use crate::script;
 #[cfg(feature = "script")]
-use crate::script::{Program, RunBudget};
+use crate::script::decider::{self, Decider};
+#[cfg(feature = "script")]
+use crate::script::lease::Lease;
 use crate::{ConfigError, EngineError};
 
 pub const POLICY: Policy<Msfq> = Policy::new(
@@ -27,29 +24,33 @@ pub const POLICY: Policy<Msfq> = Policy::new(
 .params(script::PARAMS)
 .shared();
 
-/// A compiled script, and what this run has spent of its budget; clones (the timeline's
-/// checkpoints) share the script and carry the spending.
+/// What decides: a rhai script (clones, the timeline's checkpoints, share the script and carry
+/// the run's spending) or a host program's policy object.
 #[cfg(feature = "script")]
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Scripted {
-    program: Rc<Program>,
-    run: RunBudget,
+    decider: Box<dyn Decider<Ctx>>,
+}
+
+#[cfg(feature = "script")]
+impl std::fmt::Debug for Scripted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Scripted")
+    }
 }
 
 #[cfg(feature = "script")]
 impl Scripted {
-    /// The spec's script, or the first starting point.
+    /// The spec's host policy or script, or the first starting point.
     pub fn build(spec: &PolicySpec) -> Result<Self, ConfigError> {
-        // The spec's script, or the model's first starting point: what the editor shows too.
-        let source = SCRIPTING.source_of(spec).map_err(|m| spec.error(m))?;
-        Ok(Self { program: Rc::new(Program::compile(&source, register)?), run: RunBudget::default() })
+        Ok(Self { decider: decider::of_spec(spec, &SCRIPTING, register)? })
     }
 }
 
 #[cfg(feature = "script")]
 impl MsfqPolicy for Scripted {
     fn admit(&mut self, ctx: &mut MsfqContext<'_>) -> Result<(), EngineError> {
-        Lease::<Contexts>::lend(ctx, |lease| self.program.call(rhai::Dynamic::from(Ctx(lease.clone())), &mut self.run))
+        Lease::<Contexts>::lend(ctx, |lease| self.decider.decide(Ctx(lease.clone())))
             .map_err(|e| EngineError::Script { message: e.to_string() })
     }
 }
