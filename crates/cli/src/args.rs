@@ -164,6 +164,12 @@ pub struct ScenarioArgs {
     #[arg(long = "set", value_name = "KEY=VALUE", allow_hyphen_values = true)]
     pub sets: Vec<String>,
 
+    /// Changes a key while the run plays: from moment T on, KEY has VALUE (e.g. 5000:load=1.3),
+    /// repeatable; all of them replace a link's changes (the link key `change`). Keys that can
+    /// change: `packlab presets --describe ID`.
+    #[arg(long = "change", value_name = "T:KEY=VALUE", allow_hyphen_values = true)]
+    pub changes: Vec<String>,
+
     /// Multiserver-job presets: read the job classes from a CSV file with the columns
     /// need, probability, mean_size (e.g. the Borg table of msfq-d6).
     #[arg(long, value_name = "FILE")]

@@ -100,6 +100,9 @@ fn write_description(p: &Preset, out: &mut dyn Write) -> Result<()> {
         writeln!(out, "  {:<width$} = {value}", k.key)?;
         writeln!(out, "  {:<width$}   {}", "", k.help)?;
         writeln!(out, "  {:<width$}   range: {}", "", k.range)?;
+        if let Some(meaning) = k.changes {
+            writeln!(out, "  {:<width$}   can change while the run plays (--change T:{}=VALUE): {meaning}", "", k.key)?;
+        }
     }
     writeln!(out, "\npolicies (--policy NAME[:PARAM=VALUE]...; * = default of this preset):")?;
     write_policies(out, p.scenario.info(), |meta| p.policies.iter().any(|s| s.name() == meta.name))

@@ -4,9 +4,9 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use packlab_core::metrics::SeriesPoint;
+use packlab_core::metrics::{Recovery, SeriesPoint};
 use packlab_core::policy::PolicySpec;
-use packlab_core::report::{RepsReport, RunOutcome, RunReport, run_at, summarise_reps};
+use packlab_core::report::{RepsReport, RunOutcome, RunReport, recovery_table, run_at, summarise_reps};
 use packlab_core::scenario::Setup;
 use packlab_plot::Trajectory;
 use rayon::prelude::*;
@@ -152,6 +152,11 @@ fn print_human(
     let runs: Vec<Vec<&RunReport>> = per_policy.iter().map(|runs| runs.iter().map(|o| &o.report).collect()).collect();
     let table = setup.scenario.any().table(&names, &runs, reps.is_some());
     print_table(&table, out)?;
+    let recoveries: Vec<&[Recovery]> = runs.iter().map(|r| r[0].recovery.as_slice()).collect();
+    if let Some(table) = recovery_table(&names, &recoveries) {
+        writeln!(out, "\nrecovery after each change (first seed):")?;
+        print_table(&table, out)?;
+    }
     Ok(())
 }
 

@@ -47,6 +47,9 @@ pub fn resolve(args: &ScenarioArgs) -> Result<Resolved> {
     for pair in &args.sets {
         settings.push(Setting::Pair { text: pair.clone(), label: "--set".into() });
     }
+    if !args.changes.is_empty() {
+        settings.push(value(packlab_core::changes::KEY, &args.changes.join(";"), "--change"));
+    }
     let flag = format!("--trace {}", args.traces.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "));
     let request = Request { source, policies, settings, trace: trace.as_ref().map(|t| (t, flag)) };
     resolve_request(request, NAMES).map_err(|e| anyhow!("{e}"))
@@ -128,6 +131,7 @@ mod tests {
             seed: None,
             horizon: None,
             sets: vec![],
+            changes: vec![],
             classes_file: None,
             traces: Vec::new(),
             trace_tasks: None,

@@ -33,6 +33,9 @@ pub struct Key<S: 'static> {
     /// A file the key's value may be read from (a table as CSV): what it holds, and how its
     /// text becomes the key's text form.
     pub file: Option<KeyFile>,
+    /// What a change of the key while a run plays means (`None`: it cannot change; see
+    /// [`crate::changes`]).
+    pub changes: Option<&'static str>,
 }
 
 /// A file a key's value may be read from (the page's upload, the CLI's `--set-file`).
@@ -121,7 +124,7 @@ impl<S> Key<S> {
     }
 
     const fn new(key: &'static str, input: Input, value: Value<S>) -> Self {
-        Self { key, label: "", help: "", input, value, relation: None, file: None }
+        Self { key, label: "", help: "", input, value, relation: None, file: None, changes: None }
     }
 
     pub const fn label(self, label: &'static str) -> Self {
@@ -147,6 +150,12 @@ impl<S> Key<S> {
     /// The value may be read from a file.
     pub const fn file(self, file: KeyFile) -> Self {
         Self { file: Some(file), ..self }
+    }
+
+    /// The key can change while a run plays ([`crate::changes`]); `meaning` says what a change
+    /// does ("arrival rates from that moment on"), as `presets --describe` lists it.
+    pub const fn changes(self, meaning: &'static str) -> Self {
+        Self { changes: Some(meaning), ..self }
     }
 
     /// The allowed values, as the error message and `presets --describe` state them.
@@ -214,6 +223,8 @@ pub struct KeyInfo {
     pub range: String,
     /// What a file for it holds and the picker accepts, if its value may be read from one.
     pub file: Option<(&'static str, &'static str)>,
+    /// What a change of it while a run plays means, if it can change ([`Key::changes`]).
+    pub changes: Option<&'static str>,
 }
 
 impl<S> From<&Key<S>> for KeyInfo {
@@ -225,6 +236,7 @@ impl<S> From<&Key<S>> for KeyInfo {
             input: k.input,
             range: k.range(),
             file: k.file.map(|f| (f.holds, f.accept)),
+            changes: k.changes,
         }
     }
 }

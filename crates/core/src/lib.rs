@@ -48,6 +48,7 @@
 #![allow(rustdoc::private_intra_doc_links)]
 
 pub mod bench;
+pub mod changes;
 pub mod decisions;
 pub mod des;
 pub mod error;

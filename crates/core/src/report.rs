@@ -45,3 +45,36 @@ pub fn summarise_reps(runs: &[RunReport]) -> Option<RepsReport> {
         Summary::over_replications(summaries).expect("the runs of one policy are of one model")
     })
 }
+
+/// The recovery table of a race: a row per change and lane (`names`, each lane's recoveries
+/// from its first run), with the band stated; `None` when no lane had a change.
+pub fn recovery_table(names: &[String], lanes: &[&[crate::metrics::Recovery]]) -> Option<crate::model::Table> {
+    use crate::model::table::sig;
+    if lanes.iter().all(|r| r.is_empty()) {
+        return None;
+    }
+    let mut table = crate::model::Table::new(&["change at", "policy", "band before", "peak", "peak at", "drain time"])
+        .left(1)
+        .left(5);
+    for (i, first) in lanes.iter().find(|r| !r.is_empty()).into_iter().flat_map(|r| r.iter().enumerate()) {
+        for (name, recoveries) in names.iter().zip(lanes) {
+            let Some(r) = recoveries.get(i) else { continue };
+            let band = if r.band_at == r.at {
+                format!("{}..{}", sig(r.band[0]), sig(r.band[1]))
+            } else {
+                format!("{}..{} (of {})", sig(r.band[0]), sig(r.band[1]), r.band_at)
+            };
+            table.row(vec![first.at.to_string(), name.clone(), band, sig(r.peak), sig(r.peak_at), r.drain_text()]);
+        }
+    }
+    table.note(
+        "band before: the lowest and highest queue at whole moments over the second half of the time since the \
+         previous change (or the start); a change that comes before the queue drained keeps the band of the \
+         undrained one (\"of T\")",
+    );
+    table.note(
+        "peak: the largest queue until the next change; drain time: from the change until the queue is back at or \
+         below the band's top after its peak (0: the peak stayed within the band)",
+    );
+    Some(table)
+}

@@ -5,10 +5,11 @@
 //! slotted ([`WindowRules`]).
 
 use crate::ConfigError;
+use crate::changes::{self, Changes};
 use crate::keys::Key;
 
-/// Seed and time span of a run.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// Seed and time span of a run, and what changes while it plays.
+#[derive(Debug, Clone, PartialEq)]
 pub struct RunWindow {
     pub seed: u64,
     /// Time units (slots) simulated.
@@ -18,6 +19,9 @@ pub struct RunWindow {
     /// Series grid interval in time units. A whole number for every model except PG-AS,
     /// whose Fig. 4 samples every 0.1 ([`WindowRules::whole_grid`]).
     pub sample_every: f64,
+    /// Changes of keys at moments of the run ([`crate::changes`]), checked against the
+    /// model's keys by the scenario's `validate`.
+    pub changes: Changes,
 }
 
 /// What a model allows of its run window.
@@ -41,9 +45,14 @@ pub trait HasWindow: Sized + 'static {
 }
 
 impl RunWindow {
+    /// A window without changes.
+    pub const fn new(seed: u64, horizon: u64, warmup: u64, sample_every: f64) -> Self {
+        Self { seed, horizon, warmup, sample_every, changes: Changes::NONE }
+    }
+
     /// The keys of the window, for a scenario type `S`: `seed`, `horizon`, `warmup`,
-    /// `sample_every`, with the ranges of `S`'s rules.
-    pub const fn keys<S: HasWindow>() -> [Key<S>; 4] {
+    /// `sample_every`, `change`, with the ranges of `S`'s rules.
+    pub const fn keys<S: HasWindow>() -> [Key<S>; 5] {
         let max = S::WINDOW_RULES.max_horizon;
         let [simulate, discard, grid_help] = if S::WINDOW_RULES.slotted {
             ["slots to simulate", "slots discarded before measuring", "series grid interval in slots"]
@@ -79,6 +88,17 @@ impl RunWindow {
                 .relation("below the horizon")
                 .hidden(),
             grid.help(grid_help).relation("at most the horizon").hidden(),
+            Key::text(
+                changes::KEY,
+                changes::RANGE,
+                |s: &S| s.window().changes.to_string(),
+                |s: &mut S, v| {
+                    s.window_mut().changes = Changes::parse(v)?;
+                    Ok(())
+                },
+            )
+            .help("changes while the run plays: from moment T on, KEY has VALUE")
+            .hidden(),
         ]
     }
 
@@ -112,7 +132,7 @@ impl RunWindow {
         } else {
             self.sample_every * (horizon as f64 / old as f64)
         };
-        Self { horizon, warmup: factor(self.warmup), sample_every, ..*self }
+        Self { horizon, warmup: factor(self.warmup), sample_every, ..self.clone() }
     }
 }
 
@@ -125,17 +145,17 @@ mod tests {
 
     #[test]
     fn scaling_keeps_fractions_and_rounds_whole_grids_down() {
-        let w = RunWindow { seed: 1, horizon: 1000, warmup: 100, sample_every: 10.0 };
+        let w = RunWindow::new(1, 1000, 100, 10.0);
         let s = w.scaled(333, WHOLE);
         assert_eq!((s.horizon, s.warmup, s.sample_every), (333, 33, 3.0));
         assert_eq!(w.scaled(10, WHOLE).sample_every, 1.0, "a whole grid stays at least 1");
-        let r = RunWindow { sample_every: 0.1, ..w }.scaled(500, REAL);
+        let r = RunWindow { sample_every: 0.1, ..w.clone() }.scaled(500, REAL);
         assert!((r.sample_every - 0.05).abs() < 1e-15);
     }
 
     #[test]
     fn relations_are_named() {
-        let w = RunWindow { seed: 1, horizon: 10, warmup: 10, sample_every: 1.0 };
+        let w = RunWindow::new(1, 10, 10, 1.0);
         assert_eq!(w.validate().unwrap_err().key, "warmup");
         let w = RunWindow { warmup: 0, sample_every: 11.0, ..w };
         assert_eq!(w.validate().unwrap_err().key, "sample_every");

@@ -347,6 +347,59 @@ fn scenario_keys_refuse_by_name_or_run() {
     reached.borrow().check("scenario_keys_refuse_by_name_or_run", &["pgrr", "msfq", "ghra", "pgas"], 8);
 }
 
+/// Change lists (`change=T:KEY=VALUE;...`, `--change`): entries built from moments at and past
+/// the edges, keys that can, cannot and do not exist, and values in and out of range, with
+/// stray separators. Each list is refused under the key `change` naming an entry, or it runs
+/// and reads back the same from a link.
+#[test]
+fn change_lists_refuse_by_entry_or_run() {
+    let (_, values) = preset_values();
+    let all = presets();
+    let moments = ["0", "1", "7", "399", "400", "1999", "2000", "18446744073709551616", "-1", "x", ""];
+    let keys = ["load", "load", "servers", "seed", "change", "speed", "", "LOAD"];
+    let entry = (
+        proptest::sample::select(moments.to_vec()),
+        proptest::sample::select(keys.to_vec()),
+        prop_oneof![value(values), Just("0.5".to_string()), Just("1.3".to_string())],
+        proptest::sample::select(vec![";", ";", ";;", ",", " ; "]),
+    );
+    let inputs = (0..all.len(), proptest::collection::vec(entry, 0..6));
+    let reached = RefCell::new(Reached::new(cases()));
+    runner()
+        .run(&inputs, |(p, entries)| {
+            let preset = &all[p];
+            let text: String =
+                entries.iter().map(|(t, k, v, sep)| format!("{t}:{k}={v}{sep}")).collect::<Vec<_>>().concat();
+            let input = format!("{} change={text}", preset.id);
+            let mut failure = None;
+            no_panic(&input, || {
+                let mut scenario = preset.scenario.clone();
+                scenario.set_horizon_scaled(2000.min(scenario.horizon())).expect("a shorter horizon");
+                let result = scenario.set("change", &text).and_then(|()| scenario.validate());
+                match result {
+                    Err(e) if e.key != "change" && !text.trim().is_empty() => {
+                        failure = Some(format!("{input}: error names {}", e.key))
+                    }
+                    Err(e) if e.key == "change" && !e.message.contains("entry") && !e.message.contains("at most") => {
+                        failure = Some(format!("{input}: the error names no entry: {e}"))
+                    }
+                    Err(_) => {}
+                    Ok(()) => {
+                        let link = encode_link(preset, &preset.policies, &scenario, &Default::default());
+                        let (decoded, errors) = decode_link(&link);
+                        if !errors.is_empty() || decoded.scenario.get("change") != scenario.get("change") {
+                            failure = Some(format!("{input}: the link {link} reads {errors:?}"));
+                        }
+                        run_briefly(&reached, &scenario, &preset.policies);
+                    }
+                }
+            })?;
+            verdict(failure)
+        })
+        .unwrap();
+    reached.borrow().check("change_lists_refuse_by_entry_or_run", &["pgrr", "msfq", "ghra", "pgas"], 8);
+}
+
 const CLASS_CSV: &str = "need,probability,mean_size\n1,0.5,1\n3,0.25,2\n5,0.2,1\n15,0.05,4\n";
 
 #[test]

@@ -49,7 +49,7 @@ fn scenario() -> impl Strategy<Value = PgrrScenario> {
             service: SlotService::parse(&service).unwrap(),
             j: 3,
             trace: TraceSource::None,
-            window: RunWindow { seed, horizon: 400, warmup: 0, sample_every: 10.0 },
+            window: RunWindow::new(seed, 400, 0, 10.0),
         })
 }
 

@@ -131,6 +131,7 @@ pub fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<()> {
         seed: None,
         horizon: None,
         sets: Vec::new(),
+        changes: Vec::new(),
         classes_file: None,
         traces: header.trace_files.iter().map(Into::into).collect(),
         trace_tasks: header.trace_tasks,

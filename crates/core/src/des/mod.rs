@@ -149,6 +149,14 @@ pub trait EventDriven {
     /// Moves time forward to `time` (no event in between) and brings the time averages and
     /// series up to it.
     fn advance(&mut self, time: f64);
+    /// When the scenario's next change is due (infinite when none is left,
+    /// [`crate::changes::Shifts::next_time`]).
+    fn next_shift(&self) -> f64 {
+        f64::INFINITY
+    }
+    /// Makes the change due at [`EventDriven::next_shift`]: it touches no time average and
+    /// draws no random number (RES-93).
+    fn shift(&mut self) {}
 }
 
 /// The [`crate::view::LiveRun`] methods every continuous-time engine implements alike, from
@@ -191,12 +199,21 @@ pub(crate) use continuous_live_run;
 /// Handles every event up to time `until` (inclusive), then brings the time averages up to
 /// `until`. The same loop for every continuous-time engine, so where a run is cut (a page's
 /// frame, the horizon) never changes what happens between the cuts.
+///
+/// A change due at a moment is made before the events at that moment: one comparison per
+/// event, with the next change's moment only.
 pub fn run_until(engine: &mut impl EventDriven, until: f64) -> Result<(), crate::EngineError> {
-    while let Some(t) = engine.next_time() {
-        if t > until {
-            break;
+    loop {
+        let next = engine.next_time();
+        let shift = engine.next_shift();
+        if shift <= until && next.is_none_or(|t| shift <= t) {
+            engine.shift();
+            continue;
         }
-        engine.step()?;
+        match next {
+            Some(t) if t <= until => engine.step()?,
+            _ => break,
+        }
     }
     engine.advance(until.max(engine.now()));
     Ok(())

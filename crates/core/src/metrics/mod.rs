@@ -4,6 +4,7 @@
 mod job_times;
 mod level;
 pub(crate) mod nulls;
+pub mod recovery;
 mod series;
 mod stats;
 mod verdict;
@@ -11,6 +12,7 @@ mod watch;
 
 pub use job_times::JobTimes;
 pub use level::Level;
+pub use recovery::{Recovery, RecoveryWatch};
 pub use series::{Series, SeriesPoint};
 pub use stats::{Interval, batch_means_ci, mean_ci, student_t_975};
 pub use verdict::{

@@ -257,6 +257,6 @@ pub fn start<M: Model>(scenario: &M::Scenario, spec: &PolicySpec, watch: Watch) 
 
 /// The keys of a model's scenario type, for building `KEYS` from the model's rows and the
 /// run window's.
-pub const fn window_keys<S: HasWindow>() -> [Key<S>; 4] {
+pub const fn window_keys<S: HasWindow>() -> [Key<S>; 5] {
     RunWindow::keys::<S>()
 }

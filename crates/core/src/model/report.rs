@@ -69,6 +69,10 @@ pub struct RunReport<S> {
     pub verdict: Option<Judgement>,
     /// The queue's growth at that look, per arrival: what replications are judged on.
     pub growth: Option<Growth>,
+    /// How the queue recovered from each change of the scenario (none without changes, and
+    /// then not written).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub recovery: Vec<crate::metrics::Recovery>,
     #[serde(flatten)]
     pub summary: S,
 }
@@ -96,6 +100,7 @@ impl<S> RunReport<S> {
             unstable,
             verdict,
             growth,
+            recovery,
             summary,
         } = self;
         RunReport {
@@ -118,6 +123,7 @@ impl<S> RunReport<S> {
             unstable,
             verdict,
             growth,
+            recovery,
             summary: f(summary),
         }
     }

@@ -132,7 +132,20 @@ where
     }
 
     fn validate(&self) -> Result<(), ConfigError> {
-        HasWindow::window(self).validate()?;
+        let window = HasWindow::window(self);
+        window.validate()?;
+        let changes = &window.changes;
+        changes.check(self, S::Model::KEYS, window.horizon)?;
+        if !changes.is_empty() && (S::Model::replaying(self) || S::Model::traffic_scaled(self)) {
+            // A replayed file's arrivals are its own: no rate of the model's to change.
+            return Err(ConfigError::new(
+                crate::changes::KEY,
+                format!(
+                    "entry '{}': no key can change while a trace replays",
+                    changes.iter().next().expect("not empty")
+                ),
+            ));
+        }
         S::Model::validate(self)
     }
 

@@ -177,7 +177,7 @@ impl Scenario {
         let mut scaled = self.clone();
         scaled.set("horizon", &horizon.to_string())?;
         let rules = scaled.any().window_rules();
-        let window = *self.any().window();
+        let window = self.any().window().clone();
         *scaled.any_mut().window_mut() = window.scaled(horizon, rules);
         *self = scaled;
         Ok(())

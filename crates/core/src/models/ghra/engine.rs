@@ -19,6 +19,7 @@
 //! so job i is the same job under every policy. Everything a policy draws (servers, ties,
 //! clock ticks, dummy service times) comes from its own stream.
 
+use crate::changes::{self, Shifts};
 use crate::decisions::{Decision, DecisionLog};
 use std::collections::VecDeque;
 
@@ -64,6 +65,22 @@ pub struct GhraSim {
     pub(super) stale: u64,
     /// The last decisions, when the run keeps them ([`crate::view::Watch::log`]).
     pub(super) log: DecisionLog,
+    /// The arrival rates from each moment of the scenario's changes on ([`crate::changes`]).
+    pub(super) shifts: Shifts<Vec<f64>>,
+}
+
+/// The cumulative probabilities of the types and the total rate, for arrival rates `rates`.
+fn type_cdf(rates: &[f64]) -> (Vec<f64>, f64) {
+    let total: f64 = rates.iter().sum();
+    let mut acc = 0.0;
+    let cdf = rates
+        .iter()
+        .map(|r| {
+            acc += r / total;
+            acc
+        })
+        .collect();
+    (cdf, total)
 }
 
 impl GhraSim {
@@ -93,16 +110,7 @@ impl GhraSim {
             occupied: 0,
             rates: vec![0.0; j * (l + 1)],
         };
-        let total_rate: f64 = config.arrival_rates.iter().sum();
-        let mut acc = 0.0;
-        let type_cdf = config
-            .arrival_rates
-            .iter()
-            .map(|r| {
-                acc += r / total_rate;
-                acc
-            })
-            .collect();
+        let (type_cdf, total_rate) = type_cdf(&config.arrival_rates);
         let mut streams = Streams::new(seed);
         let next_arrival = (total_rate > 0.0).then(|| sample::exponential(&mut streams.arrivals, total_rate));
         let stats = GhraStats::new(&config);
@@ -126,6 +134,7 @@ impl GhraSim {
             handled: 0,
             stale: 0,
             log: DecisionLog::new(0),
+            shifts: Shifts::default(),
         };
         sim.dispatch(GhraEvent::Begin)?;
         sim.ticks.settle(0.0);
@@ -248,6 +257,12 @@ impl GhraSim {
     /// Keeps the last `capacity` decisions with their reasons (the page's event log).
     pub fn with_log(mut self, capacity: usize) -> Self {
         self.log = DecisionLog::new(capacity);
+        self
+    }
+
+    /// Changes the arrival rates at the moments of `shifts` (the scenario's changes).
+    pub fn with_shifts(mut self, shifts: Shifts<Vec<f64>>) -> Self {
+        self.shifts = shifts;
         self
     }
 
@@ -428,5 +443,26 @@ impl EventDriven for GhraSim {
     fn advance(&mut self, time: f64) {
         self.now = time;
         self.stats.flush(self.now);
+    }
+
+    fn next_shift(&self) -> f64 {
+        self.shifts.next_time()
+    }
+
+    /// New arrival rates: the types' probabilities follow them, and the pending arrival is
+    /// rescaled to the new total rate (RES-93); the same rates change nothing.
+    fn shift(&mut self) {
+        let at = self.shifts.next_time();
+        let Some(rates) = self.shifts.take() else { return };
+        if *rates == self.config.arrival_rates || rates.len() != self.config.arrival_rates.len() {
+            return;
+        }
+        let (cdf, total) = type_cdf(rates);
+        let old = self.total_rate;
+        self.config.arrival_rates = rates.clone();
+        // A load is positive, so an arrival is always pending.
+        self.next_arrival = self.next_arrival.map(|due| changes::rescale(due, at, old, total));
+        self.type_cdf = cdf;
+        self.total_rate = total;
     }
 }

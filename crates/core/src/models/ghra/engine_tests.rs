@@ -37,7 +37,7 @@ fn scenario(fleet: &str, types: &str) -> GhraScenario {
         servers: Fleet::parse(fleet).unwrap(),
         types: VmCatalog::parse(types).unwrap(),
         service: ServiceLaw::Exponential,
-        window: RunWindow { seed: 1, horizon: 10, warmup: 1, sample_every: 1.0 },
+        window: RunWindow::new(1, 10, 1, 1.0),
     }
 }
 

@@ -40,6 +40,7 @@ pub use ticks::ClockMode;
 pub use vms::{Fleet, ServerKind, VmCatalog};
 
 use crate::ConfigError;
+use crate::changes::Shifts;
 use crate::keys::Key;
 use crate::model::policy::{Policy, PolicySpec};
 use crate::model::{
@@ -162,7 +163,12 @@ impl Model for Ghra {
         policy: Box<dyn GhraPolicy>,
         watch: Watch,
     ) -> Result<GhraSim, RunError> {
-        Ok(GhraSim::new(scenario.engine_config(watch.max_points)?, policy, scenario.window.seed)?.with_log(watch.log))
+        let shifts = Shifts::build(scenario, &scenario.window.changes, scenario::KEYS, |s| {
+            s.arrival_rates().unwrap_or_default()
+        });
+        Ok(GhraSim::new(scenario.engine_config(watch.max_points)?, policy, scenario.window.seed)?
+            .with_log(watch.log)
+            .with_shifts(shifts))
     }
 
     fn summarize(scenario: &GhraScenario, spec: &PolicySpec, run: &GhraSim) -> RunOutcome<GhraSummary> {

@@ -34,7 +34,7 @@ fn ec2(servers: &str, load: f64, horizon: u64) -> GhraScenario {
         servers: Fleet::parse(servers).expect("valid fleet"),
         types: VmCatalog::Ec2,
         service: ServiceLaw::Exponential,
-        window: RunWindow { seed: 1, horizon, warmup: horizon / 10, sample_every: (horizon / 1000).max(1) as f64 },
+        window: RunWindow::new(1, horizon, horizon / 10, (horizon / 1000).max(1) as f64),
     }
 }
 
@@ -115,7 +115,7 @@ fn ghra_b3() -> Preset<GhraScenario> {
                       queue keeps climbing (slowly: it shows after a few thousand time units). Algorithm 2 is provably \
                       throughput-optimal and its queue stays near 50.",
         scenario: GhraScenario {
-            window: RunWindow { seed: 1, horizon: 20_000, warmup: 2_000, sample_every: 10.0 },
+            window: RunWindow::new(1, 20_000, 2_000, 10.0),
             ..ec2("5xsmall,5xlarge", 0.9, 20_000)
         },
         policies: vec![spec("mw-local"), alg2()],

@@ -27,14 +27,15 @@ pub struct GhraScenario {
     pub window: RunWindow,
 }
 
-const WINDOW: [Key<GhraScenario>; 4] = window_keys();
+const WINDOW: [Key<GhraScenario>; 5] = window_keys();
 
 /// The keys of a GH-RA scenario, in the order listings and links use.
 pub const KEYS: &[Key<GhraScenario>] = &[
     Key::real("load", 0.0, MAX_LOAD, |s: &GhraScenario| s.load, |s: &mut GhraScenario, v| s.load = v)
         .label("Traffic intensity ζ")
         .help("traffic intensity ζ: arrival rates λ = ζ·V, V the servers' average maximal configurations summed")
-        .input(Input::Load),
+        .input(Input::Load)
+        .changes("every type's arrival rate from that moment on (the mix stays)"),
     Key::text(
         "servers",
         Fleet::RANGE,
@@ -74,6 +75,7 @@ pub const KEYS: &[Key<GhraScenario>] = &[
     WINDOW[1],
     WINDOW[2],
     WINDOW[3],
+    WINDOW[4],
 ];
 
 impl HasWindow for GhraScenario {

@@ -87,6 +87,7 @@ pub fn summarize(s: &GhraScenario, policy: &PolicySpec, sim: &GhraSim) -> RunOut
         unstable: watch.judgement().unstable(),
         verdict: Some(watch.judgement()),
         growth: Some(watch.growth()),
+        recovery: Vec::new(),
         summary: metrics,
     };
     RunOutcome {

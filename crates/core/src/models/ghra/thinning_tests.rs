@@ -37,7 +37,7 @@ fn setup(fleet: &str, zeta: f64, policy: &str) -> (GhraConfig, GhraScenario, Pol
         server_names: servers.names(),
         resource_names: catalog.resources(),
     };
-    let window = RunWindow { seed: 1, horizon: HORIZON as u64, warmup: WARMUP as u64, sample_every: 10.0 };
+    let window = RunWindow::new(1, HORIZON as u64, WARMUP as u64, 10.0);
     let scenario = GhraScenario { load: zeta, servers, types: catalog, service: ServiceLaw::Exponential, window };
     (config, scenario, PolicySpec::parse(policy).unwrap())
 }

@@ -18,6 +18,7 @@
 use super::policy::{LastStart, MsfqContext, MsfqPolicy, Status};
 use super::state::{Event, MsfqConfig, MsfqJob, MsfqState};
 use super::stats::MsfqStats;
+use crate::changes::{self, Shifts};
 use crate::decisions::DecisionLog;
 use crate::des::{EventDriven, EventQueue, run_until};
 use crate::limits::MAX_WAITING;
@@ -47,6 +48,11 @@ pub struct MsfqSim {
     pub(super) analysis: Option<MsfqAnalysis>,
     /// The last decisions, when the run keeps them ([`crate::view::Watch::log`]).
     pub(super) log: DecisionLog,
+    /// λ from each moment of the scenario's changes on ([`crate::changes`]).
+    pub(super) shifts: Shifts<f64>,
+    /// When the pending arrival is due, and its version ([`Event::Arrival`]).
+    pub(super) arrival_due: f64,
+    pub(super) arrival_version: u32,
 }
 
 impl MsfqSim {
@@ -55,13 +61,17 @@ impl MsfqSim {
         let state = MsfqState::new(config.cores, needs);
         let mut streams = Streams::new(seed);
         let mut events = EventQueue::new();
+        let mut arrival_due = f64::INFINITY;
         match &config.trace {
             Some((jobs, scaling)) => {
                 if !jobs.is_empty() {
-                    events.push(jobs.time(0, *scaling), Event::Arrival);
+                    events.push(jobs.time(0, *scaling), Event::Arrival { version: 0 });
                 }
             }
-            None => events.push(sample::exponential(&mut streams.arrivals, config.arrival_rate), Event::Arrival),
+            None => {
+                arrival_due = sample::exponential(&mut streams.arrivals, config.arrival_rate);
+                events.push(arrival_due, Event::Arrival { version: 0 });
+            }
         }
         let stats = MsfqStats::new(&config);
         let mut sim = Self {
@@ -78,6 +88,9 @@ impl MsfqSim {
             timer_version: 0,
             analysis: None,
             log: DecisionLog::new(0),
+            shifts: Shifts::default(),
+            arrival_due,
+            arrival_version: 0,
         };
         let (mut ctx, policy) = sim.context();
         policy.on_start(&mut ctx);
@@ -87,6 +100,12 @@ impl MsfqSim {
     /// Keeps the last `capacity` decisions with their reasons (the page's event log).
     pub fn with_log(mut self, capacity: usize) -> Self {
         self.log = DecisionLog::new(capacity);
+        self
+    }
+
+    /// Changes λ at the moments of `shifts` (the scenario's changes).
+    pub fn with_shifts(mut self, shifts: Shifts<f64>) -> Self {
+        self.shifts = shifts;
         self
     }
 
@@ -196,12 +215,13 @@ impl MsfqSim {
             Some((jobs, scaling)) => {
                 let i = self.next_id as usize;
                 if i < jobs.len() {
-                    self.events.push(jobs.time(i, *scaling).max(self.now), Event::Arrival);
+                    self.events.push(jobs.time(i, *scaling).max(self.now), Event::Arrival { version: 0 });
                 }
             }
             None => {
                 let next = self.now + sample::exponential(&mut self.streams.arrivals, self.config.arrival_rate);
-                self.events.push(next, Event::Arrival);
+                self.arrival_due = next;
+                self.events.push(next, Event::Arrival { version: self.arrival_version });
             }
         }
         Ok(())
@@ -240,12 +260,14 @@ impl EventDriven for MsfqSim {
 
     fn step(&mut self) -> Result<(), EngineError> {
         let Some((t, event)) = self.events.pop() else { return Ok(()) };
-        if matches!(event, Event::Timer { version } if version != self.timer_version) {
+        if matches!(event, Event::Timer { version } if version != self.timer_version)
+            || matches!(event, Event::Arrival { version } if version != self.arrival_version)
+        {
             return Ok(());
         }
         self.now = t;
         match event {
-            Event::Arrival => self.arrive()?,
+            Event::Arrival { .. } => self.arrive()?,
             Event::Completion { class, arrival } => self.complete(class as usize, arrival),
             Event::Timer { .. } => {}
         }
@@ -267,5 +289,24 @@ impl EventDriven for MsfqSim {
     fn advance(&mut self, time: f64) {
         self.now = time;
         self.stats.flush(self.now);
+    }
+
+    fn next_shift(&self) -> f64 {
+        self.shifts.next_time()
+    }
+
+    /// The pending arrival is rescaled to the new rate (RES-93); a change to the same rate
+    /// leaves the event where it is.
+    fn shift(&mut self) {
+        let at = self.shifts.next_time();
+        let Some(&rate) = self.shifts.take() else { return };
+        let old = self.config.arrival_rate;
+        if self.config.trace.is_some() || rate == old {
+            return;
+        }
+        self.config.arrival_rate = rate;
+        self.arrival_due = changes::rescale(self.arrival_due, at, old, rate);
+        self.arrival_version += 1;
+        self.events.push(self.arrival_due, Event::Arrival { version: self.arrival_version });
     }
 }

@@ -18,7 +18,7 @@ fn config(cores: u32, classes: &str, load: f64) -> MsfqScenario {
         classes: JobClasses::parse(classes).unwrap(),
         service: ServiceLaw::Exponential,
         trace: None,
-        window: RunWindow { seed: 1, horizon: 1_000, warmup: 0, sample_every: 10.0 },
+        window: RunWindow::new(1, 1_000, 0, 10.0),
     }
 }
 

@@ -38,6 +38,7 @@ pub use stats::{ClassStats, MsfqStats, PHASES, PhaseStats};
 pub use summary::MsfqSummary;
 
 use crate::ConfigError;
+use crate::changes::Shifts;
 use crate::keys::Key;
 use crate::model::policy::{Policy, PolicySpec};
 use crate::model::{
@@ -187,7 +188,9 @@ impl Model for Msfq {
             .filter(|_| effective.trace.is_none())
             .and_then(|l| analysis_input(&effective, l));
         let analysis = analysis.and_then(|input| theory::msfq_analysis(&input).ok());
+        let shifts = Shifts::build(&effective, &effective.window.changes, scenario::KEYS, |s| s.load);
         Ok(MsfqSim::new(effective.engine_config(watch.max_points), policy, effective.window.seed)
+            .with_shifts(shifts)
             .with_analysis(analysis)
             .with_log(watch.log))
     }

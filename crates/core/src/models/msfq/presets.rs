@@ -55,7 +55,7 @@ fn one_or_all(load: f64, horizon: u64) -> MsfqScenario {
         classes: JobClasses::parse("1@0.9,32@0.1").expect("valid classes"),
         service: ServiceLaw::Exponential,
         trace: None,
-        window: RunWindow { seed: 1, horizon, warmup: horizon / 10, sample_every: (horizon / 1000).max(1) as f64 },
+        window: RunWindow::new(1, horizon, horizon / 10, (horizon / 1000).max(1) as f64),
     }
 }
 

@@ -33,14 +33,15 @@ pub struct MsfqScenario {
     pub window: RunWindow,
 }
 
-const WINDOW: [Key<MsfqScenario>; 4] = window_keys();
+const WINDOW: [Key<MsfqScenario>; 5] = window_keys();
 
 /// The keys of an MSFQ scenario, in the order listings and links use.
 pub const KEYS: &[Key<MsfqScenario>] = &[
     Key::real("load", 0.0, MAX_ARRIVAL_RATE, |s: &MsfqScenario| s.load, |s: &mut MsfqScenario, v| s.load = v)
         .label("Arrival rate λ")
         .help("total arrival rate λ (jobs per time unit)")
-        .input(Input::Load),
+        .input(Input::Load)
+        .changes("the arrival rate λ from that moment on (not while a trace replays)"),
     Key::int(
         "cores",
         1,
@@ -109,6 +110,7 @@ pub const KEYS: &[Key<MsfqScenario>] = &[
     WINDOW[1],
     WINDOW[2],
     WINDOW[3],
+    WINDOW[4],
 ];
 
 impl HasWindow for MsfqScenario {

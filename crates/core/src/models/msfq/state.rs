@@ -44,7 +44,11 @@ pub struct MsfqJob {
 /// The engine's events.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Event {
-    Arrival,
+    /// The next arrival. Only the latest version counts: a change of the load reschedules it
+    /// (RES-93) and the older one is dropped when it reaches the front.
+    Arrival {
+        version: u32,
+    },
     Completion {
         class: u16,
         arrival: f64,

@@ -32,6 +32,7 @@ use super::policy::{LastAction, Pending, PgasContext, PgasPolicy, Ranking, Serve
 use super::state::{Arrivals, NO_SERVER, PgasConfig, PgasState};
 use super::stats::PgasStats;
 use crate::EngineError;
+use crate::changes::{self, Shifts};
 use crate::decisions::DecisionLog;
 use crate::des::{EventDriven, EventQueue, run_until};
 use crate::resources::Resources;
@@ -63,26 +64,29 @@ pub struct PgasSim {
     pub(super) unlimited: bool,
     /// The last decisions, when the run keeps them ([`crate::view::Watch::log`]).
     pub(super) log: DecisionLog,
+    /// The arrival rates from each moment of the scenario's changes on ([`crate::changes`]).
+    pub(super) shifts: Shifts<Vec<f64>>,
+}
+
+/// The cumulative probabilities of the types and the total rate, for arrival rates `rates`.
+fn type_cdf(rates: &[f64]) -> (Vec<f64>, f64) {
+    let total: f64 = rates.iter().sum();
+    let mut acc = 0.0;
+    let cdf = rates
+        .iter()
+        .map(|r| {
+            acc += r / total;
+            acc
+        })
+        .collect();
+    (cdf, total)
 }
 
 impl PgasSim {
     pub fn new(config: PgasConfig, policy: Box<dyn PgasPolicy>, seed: u64) -> Result<Self, EngineError> {
         let state = PgasState::new(&config);
         let (type_cdf, total_rate) = match &config.arrivals {
-            Arrivals::Poisson { rates, .. } => {
-                let total: f64 = rates.iter().sum();
-                let mut acc = 0.0;
-                (
-                    rates
-                        .iter()
-                        .map(|r| {
-                            acc += r / total;
-                            acc
-                        })
-                        .collect(),
-                    total,
-                )
-            }
+            Arrivals::Poisson { rates, .. } => type_cdf(rates),
             Arrivals::Trace { .. } => (Vec::new(), 0.0),
         };
         let mut streams = Streams::new(seed);
@@ -114,6 +118,7 @@ impl PgasSim {
             reject_group: 0,
             unlimited,
             log: DecisionLog::new(0),
+            shifts: Shifts::default(),
         };
         let (mut ctx, policy) = sim.context(None);
         policy.begin(&mut ctx)?;
@@ -188,6 +193,12 @@ impl PgasSim {
     /// Keeps the last `capacity` decisions with their reasons (the page's event log).
     pub fn with_log(mut self, capacity: usize) -> Self {
         self.log = DecisionLog::new(capacity);
+        self
+    }
+
+    /// Changes the arrival rates at the moments of `shifts` (the scenario's changes).
+    pub fn with_shifts(mut self, shifts: Shifts<Vec<f64>>) -> Self {
+        self.shifts = shifts;
         self
     }
 
@@ -347,5 +358,25 @@ impl EventDriven for PgasSim {
     fn advance(&mut self, time: f64) {
         self.now = time;
         self.stats.flush(self.now);
+    }
+
+    fn next_shift(&self) -> f64 {
+        self.shifts.next_time()
+    }
+
+    /// New arrival rates: the types' probabilities follow them, and the pending arrival is
+    /// rescaled to the new total rate (RES-93); the same rates change nothing.
+    fn shift(&mut self) {
+        let at = self.shifts.next_time();
+        let Some(new) = self.shifts.take() else { return };
+        let Arrivals::Poisson { rates, .. } = &mut self.config.arrivals else { return };
+        if new == rates || new.len() != rates.len() {
+            return;
+        }
+        let (cdf, total) = type_cdf(new);
+        rates.clone_from(new);
+        self.next_arrival = changes::rescale(self.next_arrival, at, self.total_rate, total);
+        self.type_cdf = cdf;
+        self.total_rate = total;
     }
 }

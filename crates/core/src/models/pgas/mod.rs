@@ -39,6 +39,7 @@ pub use trace::{Task, Trace, TraceType};
 pub use types::{PgasTypes, Rho};
 
 use crate::ConfigError;
+use crate::changes::Shifts;
 use crate::graph::Graph;
 use crate::keys::Key;
 use crate::model::policy::{Policy, PolicySpec};
@@ -188,8 +189,14 @@ impl Model for Pgas {
         policy: Box<dyn PgasPolicy>,
         watch: Watch,
     ) -> Result<PgasSim, RunError> {
+        let types = match &config.arrivals {
+            Arrivals::Poisson { rates, .. } => rates.len(),
+            Arrivals::Trace { .. } => 0,
+        };
+        let shifts = Shifts::build(scenario, &scenario.window.changes, scenario::KEYS, |s| s.arrival_rates(types));
         Ok(PgasSim::new(PgasConfig { details: watch.details, ..config }, policy, scenario.window.seed)?
-            .with_log(watch.log))
+            .with_log(watch.log)
+            .with_shifts(shifts))
     }
 
     fn summarize(scenario: &PgasScenario, spec: &PolicySpec, run: &PgasSim) -> RunOutcome<PgasSummary> {

@@ -26,7 +26,7 @@ fn c2_run(servers: u32, horizon: u64, warmup: u64, sample_every: f64) -> PgasSce
         types: PgasTypes::C2,
         rho: None,
         load: 1.0,
-        window: RunWindow { seed: 1, horizon, warmup, sample_every },
+        window: RunWindow::new(1, horizon, warmup, sample_every),
         trace: None,
     }
 }

@@ -63,7 +63,7 @@ pub struct PgasScenario {
     pub trace: Option<TraceRef>,
 }
 
-const WINDOW: [Key<PgasScenario>; 4] = window_keys();
+const WINDOW: [Key<PgasScenario>; 5] = window_keys();
 
 /// The keys of a PG-AS scenario, in the order listings and links use.
 pub const KEYS: &[Key<PgasScenario>] = &[
@@ -103,7 +103,8 @@ pub const KEYS: &[Key<PgasScenario>] = &[
     Key::real("load", 0.0, MAX_LOAD, |s: &PgasScenario| s.load, |s: &mut PgasScenario, v| s.load = v)
         .label("Workload scale α")
         .help("workload scale α: arrival rates α·ρ_j·L (a trace: submit times divided by α)")
-        .input(Input::Load),
+        .input(Input::Load)
+        .changes("every type's arrival rate from that moment on (not while a trace replays)"),
     Key::text(
         "trace",
         "none, or the 16-digit fingerprint of a loaded trace (Google task_events or a task CSV)",
@@ -126,6 +127,7 @@ pub const KEYS: &[Key<PgasScenario>] = &[
     WINDOW[1],
     WINDOW[2],
     WINDOW[3],
+    WINDOW[4],
 ];
 
 /// The loaded trace (in [`crate::trace::library`]) named `name`, as PG-AS maps it, and the
@@ -277,6 +279,11 @@ impl PgasScenario {
         self.base_rho(types).iter().map(|r| r * &alpha).collect()
     }
 
+    /// The Poisson arrival rates α·ρ_j·L of `types` enumerated types.
+    pub fn arrival_rates(&self, types: usize) -> Vec<f64> {
+        self.scaled_rho(types).iter().map(|q| rational::to_f64(q) * self.servers as f64).collect()
+    }
+
     /// U^(g)\[αρ\] and U*\[αρ\] (SPEC 4.6's reference lines), for enumerated types; `None` for a
     /// trace or random collections. One exact greedy and one LP solve.
     pub fn reference(&self) -> Result<Option<RewardReference>, BoundsError> {
@@ -410,8 +417,7 @@ impl PgasScenario {
                 ),
             ));
         };
-        let rho = self.scaled_rho(instance.types());
-        let rates = rho.iter().map(|q| rational::to_f64(q) * servers as f64).collect();
+        let rates = self.arrival_rates(instance.types());
         let resource_names =
             if self.types == PgasTypes::C6 { vec!["resource 1", "resource 2"] } else { vec!["vCPU", "GB"] };
         Ok(PgasConfig {

@@ -137,6 +137,7 @@ pub fn summarize(s: &PgasScenario, policy: &PolicySpec, sim: &PgasSim) -> RunOut
         unstable: false,
         verdict: None,
         growth: None,
+        recovery: Vec::new(),
         summary: metrics,
     };
     RunOutcome {

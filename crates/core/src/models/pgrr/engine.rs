@@ -23,9 +23,10 @@ use super::service::{ServiceSampler, SlotService};
 use super::sizes::SizeDist;
 use super::state::{Cluster, Counters, JobId, RunKey, ServerId, SlotState, WaitingJob, WaitingQueue};
 use super::trace::{TraceCursor, TraceJobs};
+use crate::changes::Shifts;
 use crate::decisions::DecisionLog;
 use crate::limits::MAX_WAITING;
-use crate::metrics::{Series, SeriesPoint, VerdictWatch};
+use crate::metrics::{Recovery, RecoveryWatch, Series, SeriesPoint, VerdictWatch};
 use crate::resources::Resources;
 use crate::rng::Streams;
 use crate::workload::sample;
@@ -84,6 +85,8 @@ pub struct PgrrSim {
     pub(super) measure: Measurements,
     /// The last decisions, when the run keeps them ([`crate::view::Watch::log`]).
     pub(super) log: DecisionLog,
+    /// λ from each moment of the scenario's changes on ([`crate::changes`]).
+    pub(super) shifts: Shifts<f64>,
 }
 
 /// Time averages and series, updated every slot with integer sums.
@@ -102,6 +105,8 @@ pub(super) struct Measurements {
     open_from: u64,
     /// The verdict on Q(t).
     verdict: VerdictWatch,
+    /// Q(t) across the scenario's changes (none without changes).
+    recovery: Option<RecoveryWatch>,
 }
 
 impl PgrrSim {
@@ -125,6 +130,7 @@ impl PgrrSim {
             open_classes: vec![0; classes],
             open_from: 0,
             verdict: VerdictWatch::new(config.horizon as f64, config.arrival_rate, true),
+            recovery: None,
         };
         Self {
             config,
@@ -141,7 +147,20 @@ impl PgrrSim {
             traced,
             measure,
             log: DecisionLog::new(0),
+            shifts: Shifts::default(),
         }
+    }
+
+    /// Changes λ at the moments of `shifts` (the scenario's changes).
+    pub fn with_shifts(mut self, shifts: Shifts<f64>) -> Self {
+        self.measure.recovery = RecoveryWatch::new(shifts.moments(), 0.0);
+        self.shifts = shifts;
+        self
+    }
+
+    /// How Q(t) recovered from each change made so far.
+    pub fn recoveries(&self) -> &[Recovery] {
+        self.measure.recovery.as_ref().map_or(&[], |r| r.recoveries())
     }
 
     /// Keeps the last `capacity` decisions with their reasons (the page's event log).
@@ -230,6 +249,13 @@ impl PgrrSim {
     /// Runs one slot.
     pub fn step(&mut self) -> Result<(), EngineError> {
         let t = self.slot;
+        // A change of the load takes effect with the slot's arrivals: the draws of earlier
+        // slots are the run's without it, and the same λ draws the same counts (RES-93).
+        if t == self.shifts.next_at()
+            && let Some(&rate) = self.shifts.take()
+        {
+            self.config.arrival_rate = rate;
+        }
         self.depart(t);
         self.arrive(t);
         let mut ctx = PgrrContext {
@@ -347,6 +373,9 @@ impl PgrrSim {
         m.open_queue += q;
         m.open_used += used;
         m.verdict.add_slot(q as f64);
+        if let Some(r) = &mut m.recovery {
+            r.observe(t as f64, q as f64);
+        }
         for (acc, n) in m.open_classes.iter_mut().zip(&self.state.waiting_by_class) {
             *acc += n;
         }

@@ -34,6 +34,7 @@ pub use summary::PgrrSummary;
 pub use trace::{SlotJobs, TraceSource};
 
 use crate::ConfigError;
+use crate::changes::Shifts;
 use crate::keys::Key;
 use crate::model::policy::{Policy, PolicySpec};
 use crate::model::{
@@ -179,7 +180,8 @@ impl Model for Pgrr {
         watch: Watch,
     ) -> Result<PgrrSim, RunError> {
         let config = scenario.engine_config(policy.virtual_queues(), watch.max_points)?;
-        Ok(PgrrSim::new(config, policy, scenario.window.seed).with_log(watch.log))
+        let shifts = Shifts::build(scenario, &scenario.window.changes, scenario::KEYS, PgrrScenario::arrival_rate);
+        Ok(PgrrSim::new(config, policy, scenario.window.seed).with_log(watch.log).with_shifts(shifts))
     }
 
     fn summarize(scenario: &PgrrScenario, spec: &PolicySpec, run: &PgrrSim) -> RunOutcome<PgrrSummary> {

@@ -18,7 +18,7 @@ fn pgrr(servers: u32, load: f64, size: &str, service: SlotService, j: u8) -> Pgr
         service,
         j,
         trace: TraceSource::None,
-        window: RunWindow { seed: 1, horizon: 2_000_000, warmup: 200_000, sample_every: 1_000.0 },
+        window: RunWindow::new(1, 2_000_000, 200_000, 1_000.0),
     }
 }
 
@@ -74,7 +74,7 @@ pub fn presets() -> Vec<Preset<PgrrScenario>> {
             // VQS-BF falls into the best-fit trap only after a random time, typically a few
             // million slots, so this preset runs ten times the default horizon (RES-12).
             scenario: PgrrScenario {
-                window: RunWindow { seed: 1, horizon: 20_000_000, warmup: 2_000_000, sample_every: 10_000.0 },
+                window: RunWindow::new(1, 20_000_000, 2_000_000, 10_000.0),
                 ..pgrr(1, 0.918, "discrete:0.2@2/3,0.5@1/3", SlotService::Deterministic { slots: 100 }, 3)
             },
             policies: vq_trio(),
@@ -130,7 +130,7 @@ pub fn presets() -> Vec<Preset<PgrrScenario>> {
                           job that fits nowhere and queues most; best fit packs the small tasks around the large ones.",
             scenario: PgrrScenario {
                 trace: TraceSource::Synthetic,
-                window: RunWindow { seed: 1, horizon: 20_000, warmup: 2_000, sample_every: 20.0 },
+                window: RunWindow::new(1, 20_000, 2_000, 20.0),
                 ..pgrr(1000, 1.0, "uniform:0.01,0.19", GEOMETRIC_100, 10)
             },
             policies: policies(&["bf-js", "vqs", "vqs-bf", "fifo-ff"]),
@@ -163,7 +163,7 @@ mod tests {
         let keys: Vec<_> = super::super::scenario::KEYS.iter().map(|k| k.key).collect();
         assert_eq!(
             keys,
-            ["load", "servers", "size", "service", "j", "trace", "seed", "horizon", "warmup", "sample_every"]
+            ["load", "servers", "size", "service", "j", "trace", "seed", "horizon", "warmup", "sample_every", "change"]
         );
     }
 }

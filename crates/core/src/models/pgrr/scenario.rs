@@ -38,7 +38,7 @@ pub struct PgrrScenario {
     pub window: RunWindow,
 }
 
-const WINDOW: [Key<PgrrScenario>; 4] = window_keys();
+const WINDOW: [Key<PgrrScenario>; 5] = window_keys();
 
 /// The keys of a PG-RR scenario, in the order listings and the form show them.
 pub const KEYS: &[Key<PgrrScenario>] = &[
@@ -47,7 +47,8 @@ pub const KEYS: &[Key<PgrrScenario>] = &[
         .help(
             "traffic intensity α = λ·R̄/(μ·L); 1 is the work-conservation bound; with a trace, the traffic scaling 1/β",
         )
-        .input(Input::Load),
+        .input(Input::Load)
+        .changes("the arrival rate λ from that moment on (not while a trace replays)"),
     Key::int(
         "servers",
         1,
@@ -99,6 +100,7 @@ pub const KEYS: &[Key<PgrrScenario>] = &[
     WINDOW[1],
     WINDOW[2],
     WINDOW[3],
+    WINDOW[4],
 ];
 
 impl HasWindow for PgrrScenario {

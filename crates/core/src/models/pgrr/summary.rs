@@ -41,6 +41,7 @@ pub fn summarize(s: &PgrrScenario, policy: &PolicySpec, sim: &PgrrSim) -> RunOut
         unstable: watch.judgement().unstable(),
         verdict: Some(watch.judgement()),
         growth: Some(watch.growth()),
+        recovery: sim.recoveries().to_vec(),
         summary: PgrrSummary {},
     };
     RunOutcome { report, queue, occupancy: sim.occupancy_series().to_vec(), in_system: Vec::new(), reward: Vec::new() }
