@@ -117,6 +117,7 @@ for (const viewport of [
         if (view.map) {
           // The map is a fold of its own: open, as the link asks.
           if (!(await page.$eval('#stability-map', (d) => d.open))) await page.locator('#stability-map > summary').tap();
+          await page.waitForFunction(() => document.querySelector('#stability-map').open, null, { timeout: 5_000 });
         }
         assert.deepEqual(await checks(page), [], 'no sideways scroll, every control at least 44 px');
         if (view.lab) {
@@ -139,7 +140,8 @@ for (const viewport of [
           // its side); a tablet on its side shows them open.
           const folded = await page.$eval('.scenario-sheet > summary', (s) => s.checkVisibility());
           if (folded) await page.locator('.scenario-sheet > summary').tap();
-          assert.equal(await page.$eval('.scenario-sheet', (d) => d.open), true);
+          // The click a tap makes comes after the touch events tap() waits for (CI, once).
+          await page.waitForFunction(() => document.querySelector('.scenario-sheet').open, null, { timeout: 5_000 });
           assert.equal(folded, viewport.width <= 832 || viewport.height <= 512, 'folded on a phone, open on a tablet on its side');
           assert.deepEqual(await checks(page), [], 'the scenario sheet too');
         }
