@@ -79,6 +79,21 @@ impl Geometric {
     }
 }
 
+/// The cumulative probabilities of a Poisson superposition's types and its total rate, for
+/// arrival rates `rates` (GH-RA's and PG-AS's arrivals, at the start and at each change).
+pub fn type_cdf(rates: &[f64]) -> (Vec<f64>, f64) {
+    let total: f64 = rates.iter().sum();
+    let mut acc = 0.0;
+    let cdf = rates
+        .iter()
+        .map(|r| {
+            acc += r / total;
+            acc
+        })
+        .collect();
+    (cdf, total)
+}
+
 /// Exp(rate).
 pub fn exponential<R: Rng + ?Sized>(rng: &mut R, rate: f64) -> f64 {
     -libm::log(open_unit(rng)) / rate

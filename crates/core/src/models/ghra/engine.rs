@@ -69,20 +69,6 @@ pub struct GhraSim {
     pub(super) shifts: Shifts<Vec<f64>>,
 }
 
-/// The cumulative probabilities of the types and the total rate, for arrival rates `rates`.
-fn type_cdf(rates: &[f64]) -> (Vec<f64>, f64) {
-    let total: f64 = rates.iter().sum();
-    let mut acc = 0.0;
-    let cdf = rates
-        .iter()
-        .map(|r| {
-            acc += r / total;
-            acc
-        })
-        .collect();
-    (cdf, total)
-}
-
 impl GhraSim {
     pub fn new(config: GhraConfig, policy: Box<dyn GhraPolicy>, seed: u64) -> Result<Self, EngineError> {
         let (l, j) = (config.servers(), config.types());
@@ -110,7 +96,7 @@ impl GhraSim {
             occupied: 0,
             rates: vec![0.0; j * (l + 1)],
         };
-        let (type_cdf, total_rate) = type_cdf(&config.arrival_rates);
+        let (type_cdf, total_rate) = sample::type_cdf(&config.arrival_rates);
         let mut streams = Streams::new(seed);
         let next_arrival = (total_rate > 0.0).then(|| sample::exponential(&mut streams.arrivals, total_rate));
         let stats = GhraStats::new(&config);
@@ -457,7 +443,7 @@ impl EventDriven for GhraSim {
         if *rates == self.config.arrival_rates || rates.len() != self.config.arrival_rates.len() {
             return;
         }
-        let (cdf, total) = type_cdf(rates);
+        let (cdf, total) = sample::type_cdf(rates);
         let old = self.total_rate;
         self.config.arrival_rates = rates.clone();
         // A load is positive, so an arrival is always pending.

@@ -68,25 +68,11 @@ pub struct PgasSim {
     pub(super) shifts: Shifts<Vec<f64>>,
 }
 
-/// The cumulative probabilities of the types and the total rate, for arrival rates `rates`.
-fn type_cdf(rates: &[f64]) -> (Vec<f64>, f64) {
-    let total: f64 = rates.iter().sum();
-    let mut acc = 0.0;
-    let cdf = rates
-        .iter()
-        .map(|r| {
-            acc += r / total;
-            acc
-        })
-        .collect();
-    (cdf, total)
-}
-
 impl PgasSim {
     pub fn new(config: PgasConfig, policy: Box<dyn PgasPolicy>, seed: u64) -> Result<Self, EngineError> {
         let state = PgasState::new(&config);
         let (type_cdf, total_rate) = match &config.arrivals {
-            Arrivals::Poisson { rates, .. } => type_cdf(rates),
+            Arrivals::Poisson { rates, .. } => sample::type_cdf(rates),
             Arrivals::Trace { .. } => (Vec::new(), 0.0),
         };
         let mut streams = Streams::new(seed);
@@ -373,7 +359,7 @@ impl EventDriven for PgasSim {
         if new == rates || new.len() != rates.len() {
             return;
         }
-        let (cdf, total) = type_cdf(new);
+        let (cdf, total) = sample::type_cdf(new);
         rates.clone_from(new);
         self.next_arrival = changes::rescale(self.next_arrival, at, self.total_rate, total);
         self.type_cdf = cdf;
