@@ -44,6 +44,7 @@ pub mod notices;
 pub mod playback;
 pub mod preset_picker;
 pub mod record;
+pub mod recovery_table;
 pub mod scripts_loading;
 pub mod share;
 pub mod stability_view;

@@ -17,6 +17,7 @@ use crate::components::keyboard_help::KeyboardHelp;
 use crate::components::lanes::Lanes;
 use crate::components::playback::Playback;
 use crate::components::record::Record;
+use crate::components::recovery_table::RecoveryTable;
 use crate::components::share::ShareAndExport;
 use crate::components::stability_view::StabilityView;
 use crate::components::stats_table::StatsTable;
@@ -197,6 +198,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                         <StatsTable lanes={text.lanes.clone()} warmup={snapshot.warmup}
                             unit={snapshot.model.time.plural()} job_time={snapshot.job_time()}
                             queues={snapshot.queues()} rewards={snapshot.model.reward} reward={snapshot.reward} />
+                        <RecoveryTable lanes={text.lanes.clone()} />
                         <p class="hint colour-key">
                             { "Colours: each policy has its own, on its lane's top edge and its lines (solid); \
                                jobs, bins and their lines take light colours outlined in grey, one per " }

@@ -492,6 +492,7 @@ impl Race {
                     view: Rc::new(run.view(detail)),
                     decisions: lane.decisions(),
                     stopped: lane.stopped.as_ref().map(|(_, why)| why.clone()),
+                    recovery: Rc::from(run.recoveries()),
                 }
             })
             .collect();

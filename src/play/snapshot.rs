@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use packlab_core::decisions::Decision;
-use packlab_core::metrics::Judgement;
+use packlab_core::metrics::{Judgement, Recovery};
 use packlab_core::model::{JobTime, ModelInfo, RewardReference};
 use packlab_core::scenario::Setup;
 use packlab_core::view::ClusterView;
@@ -71,6 +71,8 @@ pub struct LaneStats {
     pub decisions: Rc<[Decision]>,
     /// Why this lane stopped while the others run on (its script failed), if it did.
     pub stopped: Option<String>,
+    /// How its queue recovered from each change of the scenario made so far (RES-94).
+    pub recovery: Rc<[Recovery]>,
 }
 
 /// Measured pace of the page while playing.

@@ -64,7 +64,14 @@ pub fn recovery_table(names: &[String], lanes: &[&[crate::metrics::Recovery]]) -
             } else {
                 format!("{}..{} (of {})", sig(r.band[0]), sig(r.band[1]), r.band_at)
             };
-            table.row(vec![first.at.to_string(), name.clone(), band, sig(r.peak), sig(r.peak_at), r.drain_text()]);
+            table.row(vec![
+                first.at.to_string(),
+                name.clone(),
+                band,
+                sig(r.peak),
+                sig(r.peak_at),
+                r.drain.map_or_else(|| r.drain_text(), sig),
+            ]);
         }
     }
     table.note(

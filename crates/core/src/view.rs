@@ -79,6 +79,12 @@ pub trait LiveRun: dyn_clone::DynClone {
     fn verdict(&self) -> Option<Judgement> {
         None
     }
+    /// How the queue the verdict reads recovered from each change of the scenario made so far
+    /// (RES-94), as the report gives it at the horizon; empty without changes, and in a model
+    /// where nothing waits.
+    fn recoveries(&self) -> &[crate::metrics::Recovery] {
+        &[]
+    }
     /// A measured quantity over time, as interval means (empty where the model has none).
     fn series(&self, metric: Metric) -> &[SeriesPoint];
     /// Names of the queue bins, in bin order (virtual queues, size classes, types).

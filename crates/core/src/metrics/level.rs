@@ -1,7 +1,7 @@
 //! A piecewise-constant quantity measured in continuous time (SPEC 1.6): its time average
 //! over the measured window and, optionally, a bounded series of interval means.
 
-use super::{Series, SeriesPoint, VerdictWatch};
+use super::{Recovery, RecoveryWatch, Series, SeriesPoint, VerdictWatch};
 
 /// A piecewise-constant quantity: its value since the last change, its integral over the
 /// measured window and, optionally, a series of interval means.
@@ -23,17 +23,32 @@ pub struct Level {
     fed: f64,
     /// The verdict on this quantity as a queue, where it is the one the run is judged on.
     watch: Option<Box<VerdictWatch>>,
+    /// How this quantity, as the run's queue, recovered from each change of the scenario
+    /// (RES-94): only in a run with changes, so a run without them pays one branch per change
+    /// of value.
+    recovery: Option<Box<RecoveryWatch>>,
 }
 
 impl Level {
     /// A level that is 0 until first set (a count, an occupancy).
     pub fn new(warmup: f64, series: Option<Series>) -> Self {
-        Self { value: 0.0, since: 0.0, area: 0.0, warmup, series, fed: 0.0, watch: None }
+        Self { value: 0.0, since: 0.0, area: 0.0, warmup, series, fed: 0.0, watch: None, recovery: None }
     }
 
     /// The same level, judged as the run's queue by `watch`.
     pub fn judged(self, watch: VerdictWatch) -> Self {
         Self { watch: Some(Box::new(watch)), ..self }
+    }
+
+    /// Follows this level, as the run's queue, across the scenario's changes at `moments`
+    /// (none: no watch). Set before the run starts.
+    pub fn recovering(&mut self, moments: Vec<u64>) {
+        self.recovery = RecoveryWatch::new(moments, self.value).map(Box::new);
+    }
+
+    /// How this level recovered from each change made so far (empty without changes).
+    pub fn recoveries(&self) -> &[Recovery] {
+        self.recovery.as_deref().map_or(&[], RecoveryWatch::recoveries)
     }
 
     /// The verdict on this level as a queue, where it is judged.
@@ -54,6 +69,9 @@ impl Level {
         if value != self.value {
             self.integrate(now);
             self.value = value;
+            if let Some(r) = &mut self.recovery {
+                r.observe(now, value);
+            }
         }
     }
 
@@ -81,6 +99,11 @@ impl Level {
     pub fn flush(&mut self, now: f64) {
         if let Some(w) = &mut self.watch {
             w.flush(now, self.value);
+        }
+        // The value held since its last change: the watch makes the changes due by `now`
+        // (a stretch without events may pass one) and reads nothing new otherwise.
+        if let Some(r) = &mut self.recovery {
+            r.observe(now, self.value);
         }
         let Some(s) = &mut self.series else { return };
         while s.next_boundary() <= now {

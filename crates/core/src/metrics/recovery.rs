@@ -18,13 +18,13 @@
 //! The engine calls [`RecoveryWatch::observe`] whenever its queue may have changed; a run
 //! without changes has no watch at all.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Most readings of the queue kept for one band.
 pub const MAX_SAMPLES: u64 = 4096;
 
 /// A change's recovery, as the report gives it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Recovery {
     /// The change's moment.
     pub at: u64,

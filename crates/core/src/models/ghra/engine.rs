@@ -246,8 +246,10 @@ impl GhraSim {
         self
     }
 
-    /// Changes the arrival rates at the moments of `shifts` (the scenario's changes).
+    /// Changes the arrival rates at the moments of `shifts` (the scenario's changes), and
+    /// follows Q(t) across them.
     pub fn with_shifts(mut self, shifts: Shifts<Vec<f64>>) -> Self {
+        self.stats.waiting.recovering(shifts.moments());
         self.shifts = shifts;
         self
     }

@@ -103,6 +103,10 @@ impl LiveRun for GhraSim {
         Some(GhraSim::verdict(self).judgement())
     }
 
+    fn recoveries(&self) -> &[crate::metrics::Recovery] {
+        self.stats.waiting.recoveries()
+    }
+
     fn readings(&self) -> Readings {
         let delay = self.mean_delay();
         Readings {

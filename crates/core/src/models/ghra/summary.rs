@@ -87,7 +87,7 @@ pub fn summarize(s: &GhraScenario, policy: &PolicySpec, sim: &GhraSim) -> RunOut
         unstable: watch.judgement().unstable(),
         verdict: Some(watch.judgement()),
         growth: Some(watch.growth()),
-        recovery: Vec::new(),
+        recovery: stats.waiting.recoveries().to_vec(),
         summary: metrics,
     };
     RunOutcome {

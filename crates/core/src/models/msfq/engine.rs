@@ -103,8 +103,10 @@ impl MsfqSim {
         self
     }
 
-    /// Changes λ at the moments of `shifts` (the scenario's changes).
+    /// Changes λ at the moments of `shifts` (the scenario's changes), and follows n(t) (the
+    /// queue MSFQ is judged on) across them.
     pub fn with_shifts(mut self, shifts: Shifts<f64>) -> Self {
+        self.stats.in_system.recovering(shifts.moments());
         self.shifts = shifts;
         self
     }

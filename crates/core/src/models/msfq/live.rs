@@ -46,6 +46,10 @@ impl LiveRun for MsfqSim {
         Some(MsfqSim::verdict(self).judgement())
     }
 
+    fn recoveries(&self) -> &[crate::metrics::Recovery] {
+        self.stats.in_system.recoveries()
+    }
+
     fn series(&self, metric: Metric) -> &[SeriesPoint] {
         let s = &self.stats;
         match metric {

@@ -129,7 +129,7 @@ pub fn summarize(s: &MsfqScenario, policy: &PolicySpec, sim: &MsfqSim) -> RunOut
         unstable: watch.judgement().unstable(),
         verdict: Some(watch.judgement()),
         growth: Some(watch.growth()),
-        recovery: Vec::new(),
+        recovery: stats.in_system.recoveries().to_vec(),
         summary: metrics,
     };
     RunOutcome { report, queue, occupancy: stats.busy.points().to_vec(), in_system, reward: Vec::new() }

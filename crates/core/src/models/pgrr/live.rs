@@ -48,6 +48,10 @@ impl LiveRun for PgrrSim {
         Some(PgrrSim::verdict(self).judgement())
     }
 
+    fn recoveries(&self) -> &[crate::metrics::Recovery] {
+        PgrrSim::recoveries(self)
+    }
+
     fn series(&self, metric: Metric) -> &[SeriesPoint] {
         match metric {
             Metric::Queue => self.queue_series(),
