@@ -49,6 +49,7 @@ pub fn TourPanel(props: &TourPanelProps) -> Html {
                 normalized_reward: l.mean_reward,
                 greedy_reward: snapshot.reward.map(|r| r.greedy),
                 optimal_reward: snapshot.reward.map(|r| r.optimal),
+                recovery: l.recovery.to_vec(),
             })
             .collect();
         step.check.state(&lanes, &props.scenario)

@@ -95,6 +95,28 @@ pub const TOURS: &[Tour] = &[
                     Stated { key: "j", value: "2", said: "J = 2" },
                 ],
             },
+            Step {
+                text: "The same server, sizes and lanes, now at α = 0.5, where both queues stay short. From slot \
+                       10 000 the load rises to α = 0.85, between VQS's 2/3 and best fit's whole capacity, and at \
+                       slot 30 000 it comes back to 0.5. The table under the stats says, for each change, the \
+                       band each queue held before it, its peak after it and when it was back in that band.",
+                after: "Why: at α = 0.85 best fit still keeps up and its queue rises only a little, while VQS \
+                        loses ground all through the surge: on this mix it keeps only 2/3 of the capacity (the \
+                        map's step). When α is 0.5 again both can serve more than arrives, but VQS has the longer \
+                        queue to work off, and works it off more slowly.",
+                link: "preset=pgrr-a1&policy=vqs,bf-js&seed=1&load=0.5&horizon=60000\
+                       &change=10000%3Aload%3D0.85%3B30000%3Aload%3D0.5",
+                highlight: "chart-queue",
+                question: Some(Question {
+                    prompt: "Once the load is back to α = 0.5, whose queue is back to its usual length first?",
+                    choices: &["VQS", "BF-J/S", "both at about the same time"],
+                    answer: 1,
+                }),
+                check: Check::DrainsFirst { first: "bf-js", later: "vqs" },
+                source: "PG-RR (journal) §V (Theorem 3: VQS keeps 2/3 of the capacity), §IV (BF-J/S keeps 1/2, and \
+                         on A1's mix all of it: §VII-A example 1); the surge and the recovery are packlab's (RES-94)",
+                states: &[Stated { key: "load", value: "0.5", said: "now at α = 0.5" }],
+            },
         ],
     },
     Tour {
@@ -157,6 +179,27 @@ pub const TOURS: &[Tour] = &[
                     Stated { key: "load", value: "7.5", said: "ran both at 7.5" },
                 ],
             },
+            Step {
+                text: "The same 32 cores and mix, at λ = 6 jobs per time unit. At time 10 000 the arrivals rise to \
+                       λ = 7.5, below the capacity of 7.805 that both policies keep, and at 20 000 they fall back \
+                       to 6. The table under the stats gives each policy's peak in the system during the surge.",
+                after: "Why: both keep the capacity, so neither queue grows for ever, but MSF serves the large jobs \
+                        only in long phases of their own, and the small jobs that arrive meanwhile pile up; at \
+                        λ = 7.5 its phases are long. MSFQ switches as soon as few small jobs are left, so its \
+                        phases stay short and so does its peak.",
+                link: "preset=msfq-d1&policy=msf,msfq:l=31&seed=1&load=6&horizon=30000\
+                       &change=10000%3Aload%3D7.5%3B20000%3Aload%3D6",
+                highlight: "chart-queue",
+                question: Some(Question {
+                    prompt: "During the surge, whose number in system climbs higher?",
+                    choices: &["MSF", "MSFQ", "about the same"],
+                    answer: 0,
+                }),
+                check: Check::PeaksHigher { higher: "msf", lower: "msfq:l=31", factor: 3.0 },
+                source: "MSFQ §4.1 (MSF's phases), §4.2 and §5.1 (MSFQ's switch, Theorem 3), §1 Fig. 1 (λ = 7.5); \
+                         the surge and its peak are packlab's (RES-94)",
+                states: &[Stated { key: "load", value: "6", said: "at λ = 6 jobs per time unit" }],
+            },
         ],
     },
     Tour {
@@ -216,6 +259,27 @@ pub const TOURS: &[Tour] = &[
                     Stated { key: "servers", value: "5xsmall,5xlarge", said: "five small and five large servers" },
                     Stated { key: "load", value: "0.9", said: "ran both at ζ = 0.9" },
                 ],
+            },
+            Step {
+                text: "The same fleet at ζ = 0.6, where both queues stay short. At time 10 000 the traffic rises \
+                       to ζ = 0.95 for 10 000 time units, then falls back to 0.6. The table under the stats gives \
+                       each policy's peak during the surge and when its queue was back to its usual length.",
+                after: "Why: ζ = 0.95 lies beyond the frontier of MaxWeight with local refresh (the map's step): \
+                        its busy servers keep configurations chosen for the queues before the surge, and jobs \
+                        pile up until it ends. Algorithm 2's clocks keep choosing every server's configuration \
+                        afresh, so it keeps up at 0.95. Back at ζ = 0.6 both drain, MaxWeight from far higher.",
+                link: "preset=ghra-b3&policy=mw-local,alg2-jsq&seed=1&load=0.6&horizon=30000\
+                       &change=10000%3Aload%3D0.95%3B20000%3Aload%3D0.6",
+                highlight: "chart-queue",
+                question: Some(Question {
+                    prompt: "During the surge, whose queue climbs higher?",
+                    choices: &["MaxWeight, local refresh", "Algorithm 2", "about the same"],
+                    answer: 0,
+                }),
+                check: Check::PeaksHigher { higher: "mw-local", lower: "alg2-jsq", factor: 2.0 },
+                source: "GH-RA §VII-B (MW-local on a fleet of two sizes, Fig. 3), §IV Theorem 2 (Algorithm 2); the \
+                         surge and its peak are packlab's (RES-94)",
+                states: &[Stated { key: "load", value: "0.6", said: "at ζ = 0.6" }],
             },
         ],
     },

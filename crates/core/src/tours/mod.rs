@@ -8,7 +8,7 @@
 use crate::ConfigError;
 use crate::exercises::Exercise;
 use crate::format::{format_mean, group_decimal};
-use crate::metrics::Verdict;
+use crate::metrics::{Recovery, Verdict};
 use crate::model::table::sig;
 use crate::scenario::Scenario;
 use crate::stability::Finder;
@@ -94,6 +94,13 @@ pub enum Check {
     /// is within `within` (relative) of the capacity: one policy keeps the capacity, the other
     /// loses part of it. Stated from the finished map ([`Check::state_map`]).
     FrontierBelow { below: &'static str, at_capacity: &'static str, within: f64 },
+    /// "Which queue drains first once the load comes back?": at the run's last change (the
+    /// return), lane `first`'s queue is back within the band it held before the surge (RES-94)
+    /// and lane `later`'s is not, or took longer.
+    DrainsFirst { first: &'static str, later: &'static str },
+    /// "Whose queue climbs higher during the surge?": from the run's first change to the next,
+    /// lane `higher`'s queue peaks at least `factor` times as high as lane `lower`'s.
+    PeaksHigher { higher: &'static str, lower: &'static str, factor: f64 },
     /// The learner writes the exercise's policy as a script, and the exercise's checker races
     /// it against the reference on the step's arrivals ([`crate::exercises::Checker`]): not a
     /// check of the race the step plays.
@@ -117,6 +124,8 @@ pub struct LaneOutcome {
     pub greedy_reward: Option<f64>,
     /// U* per server (the LP optimum), where the workload has it.
     pub optimal_reward: Option<f64>,
+    /// How its queue recovered from each change of the scenario (empty without changes).
+    pub recovery: Vec<Recovery>,
 }
 
 impl Check {
@@ -157,6 +166,40 @@ impl Check {
                         p.label,
                         group_decimal(reward, 1),
                         group_decimal(greedy, 1)
+                    ),
+                ))
+            }
+            Check::DrainsFirst { first, later } => {
+                let unit = scenario.info().time.plural();
+                let (f, l) = (lane(first)?, lane(later)?);
+                let (rf, rl) = (last_change(f)?, last_change(l)?);
+                let holds = match (rf.drain, rl.drain) {
+                    (Some(a), Some(b)) => a < b,
+                    (Some(_), None) => true,
+                    (None, _) => false,
+                };
+                Ok((
+                    Some(holds),
+                    format!(
+                        "After the load came back at {} {unit}: {}; {}.",
+                        group_decimal(rf.at as f64, 0),
+                        drained(f, rf, unit),
+                        drained(l, rl, unit)
+                    ),
+                ))
+            }
+            Check::PeaksHigher { higher, lower, factor } => {
+                let (h, l) = (lane(higher)?, lane(lower)?);
+                let (rh, rl) = (first_change(h)?, first_change(l)?);
+                Ok((
+                    Some(rh.peak >= factor * rl.peak),
+                    format!(
+                        "During the surge from {}: {}'s queue peaked at {}, {}'s at {}.",
+                        group_decimal(rh.at as f64, 0),
+                        h.label,
+                        group_decimal(rh.peak, 0),
+                        l.label,
+                        group_decimal(rl.peak, 0)
                     ),
                 ))
             }
@@ -317,6 +360,36 @@ impl Check {
 /// Whether every verdict is decided: a check resting on an undecided one says so instead.
 fn decided(verdicts: &[Verdict]) -> bool {
     verdicts.iter().all(|v| v.is_decided())
+}
+
+/// A lane's recovery from the run's first change, which a surge check needs.
+fn first_change(lane: &LaneOutcome) -> Result<&Recovery, ConfigError> {
+    lane.recovery.first().ok_or_else(|| no_change(lane))
+}
+
+/// A lane's recovery from the run's last change (the load's return after a surge).
+fn last_change(lane: &LaneOutcome) -> Result<&Recovery, ConfigError> {
+    lane.recovery.last().ok_or_else(|| no_change(lane))
+}
+
+fn no_change(lane: &LaneOutcome) -> ConfigError {
+    ConfigError::new("tour", format!("{} has no change of its load to recover from", lane.label))
+}
+
+/// How a lane's queue drained after a change, as the recovery table says it.
+fn drained(lane: &LaneOutcome, r: &Recovery, unit: &str) -> String {
+    let band = format!("{}..{}", group_decimal(r.band[0], 0), group_decimal(r.band[1], 0));
+    match r.drain {
+        Some(d) => format!(
+            "{}'s queue was back within {band} after {} {unit} (peak {})",
+            lane.label,
+            group_decimal(d, 0),
+            group_decimal(r.peak, 0)
+        ),
+        None => {
+            format!("{}'s queue was not back within {band} by the end (peak {})", lane.label, group_decimal(r.peak, 0))
+        }
+    }
 }
 
 /// A lane's verdict, which a queue check needs.

@@ -26,6 +26,7 @@ fn outcomes(link: &str) -> Vec<LaneOutcome> {
                 normalized_reward: readings.mean_reward,
                 greedy_reward: scenario.any().reward_reference().map(|r| r.greedy),
                 optimal_reward: scenario.any().reward_reference().map(|r| r.optimal),
+                recovery: run.recoveries().to_vec(),
             }
         })
         .collect()
@@ -131,7 +132,60 @@ fn lane(policy: &str, label: &str, queue: f64, unstable: bool) -> LaneOutcome {
         normalized_reward: Some(1020.65),
         greedy_reward: Some(1065.33),
         optimal_reward: Some(1100.0),
+        recovery: Vec::new(),
     }
+}
+
+/// A recovery from a change at `at` with this band top, peak and drain time.
+fn recovered(at: u64, top: f64, peak: f64, drain: Option<f64>) -> crate::metrics::Recovery {
+    crate::metrics::Recovery {
+        at,
+        band_at: at,
+        band_window: [at / 2, at],
+        band: [0.0, top],
+        peak,
+        peak_at: at as f64 + 1.0,
+        drain,
+        cut: false,
+    }
+}
+
+/// "Which drains first" reads the last change (the return), and a queue not back by the end
+/// loses to one that is; "which climbs higher" reads the first change, with its factor.
+#[test]
+fn surge_checks_read_the_recovery_of_their_change() {
+    let any = crate::scenario::preset("pgrr-a1").unwrap().scenario;
+    let with = |policy: &str, label: &str, r: Vec<crate::metrics::Recovery>| LaneOutcome {
+        recovery: r,
+        ..lane(policy, label, 1.0, false)
+    };
+    let drains = Check::DrainsFirst { first: "bf-js", later: "vqs" };
+    let state =
+        |b: Vec<_>, v: Vec<_>| drains.state(&[with("bf-js", "BF-J/S", b), with("vqs", "VQS", v)], &any).unwrap();
+    let surge = recovered(100, 5.0, 40.0, None);
+    let (fast, slow) = (recovered(300, 5.0, 17.0, Some(1408.0)), recovered(300, 9.0, 40.0, Some(18963.0)));
+    let (holds, statement) = state(vec![surge.clone(), fast.clone()], vec![surge.clone(), slow.clone()]);
+    assert_eq!(holds, Some(true), "{statement}");
+    assert!(statement.contains("BF-J/S's queue was back within 0..5 after 1\u{202f}408 slots (peak 17)"), "{statement}");
+    assert_eq!(state(vec![surge.clone(), slow.clone()], vec![surge.clone(), fast.clone()]).0, Some(false));
+    let never = recovered(300, 9.0, 40.0, None);
+    assert_eq!(state(vec![surge.clone(), fast.clone()], vec![surge.clone(), never.clone()]).0, Some(true));
+    let (holds, statement) = state(vec![surge.clone(), never.clone()], vec![surge.clone(), fast]);
+    assert_eq!(holds, Some(false));
+    assert!(statement.contains("not back within 0..9 by the end"), "{statement}");
+    assert!(drains.state(&[lane("bf-js", "BF-J/S", 1.0, false), lane("vqs", "VQS", 1.0, false)], &any).is_err());
+
+    let peaks = Check::PeaksHigher { higher: "vqs", lower: "bf-js", factor: 3.0 };
+    let state = |v: f64, b: f64| {
+        let lanes = [
+            with("vqs", "VQS", vec![recovered(100, 5.0, v, None)]),
+            with("bf-js", "BF-J/S", vec![recovered(100, 5.0, b, None)]),
+        ];
+        peaks.state(&lanes, &any).unwrap()
+    };
+    assert_eq!(state(300.0, 100.0).0, Some(true));
+    assert_eq!(state(299.0, 100.0).0, Some(false));
+    assert!(state(300.0, 100.0).1.contains("VQS's queue peaked at 300, BF-J/S's at 100"));
 }
 
 /// "Which queue grows" holds only on the verdicts: a queue ten times longer but stable
@@ -195,7 +249,9 @@ fn the_reward_sentence_quotes_the_table() {
 /// before states the new value (the run's window, seed and sampling aside).
 #[test]
 fn every_stated_value_is_the_forms_and_every_change_is_stated() {
-    let window = ["seed", "horizon", "warmup", "sample_every"];
+    // A step's changes of the load are the run's, stated in the text's words (the form has no
+    // field for them: `change` is a link's key).
+    let window = ["seed", "horizon", "warmup", "sample_every", "change"];
     for t in TOURS {
         let mut before: Option<crate::link::Link> = None;
         for (k, step) in t.steps.iter().enumerate() {
