@@ -30,6 +30,13 @@ pub trait PgrrPolicy: dyn_clone::DynClone {
     /// A job left `server` at the end of its service.
     fn on_departure(&mut self, _job: &RunningJob, _server: ServerId) {}
 
+    /// The server count changed (RES-95): servers `0..cluster.active()` take jobs, the others
+    /// drain. Called at the start of the slot of the change, and when the run starts if the
+    /// cluster holds servers added later. A policy that finds servers through the cluster's
+    /// indexes needs nothing: a draining server offers no room there. One that keeps its own
+    /// record of the servers (VQS) must stop offering the draining ones.
+    fn on_servers(&mut self, _cluster: &Cluster) {}
+
     /// The partition depth of the policy's own virtual queues (VQS, VQS-BF): the engine then
     /// counts the waiting jobs by those queues, and the page draws them as queues rather than
     /// as a size histogram.
