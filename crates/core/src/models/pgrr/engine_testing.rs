@@ -61,6 +61,11 @@ impl Harness {
         self.departed.sort_unstable();
     }
 
+    /// Servers `0..active` take jobs, the others drain (RES-95).
+    pub fn set_active(&mut self, active: usize) {
+        self.state.cluster.set_active(active);
+    }
+
     /// Forgets this slot's arrivals (they become old waiting jobs).
     pub fn next_slot(&mut self) {
         self.arrivals.clear();

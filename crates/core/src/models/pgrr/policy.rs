@@ -53,6 +53,19 @@ pub fn boxed(policy: impl PgrrPolicy + 'static) -> Result<Box<dyn PgrrPolicy>, c
     Ok(Box::new(policy))
 }
 
+/// Why a start on `server`, at or past the servers that take jobs, is refused: no such server,
+/// or a capacity violation (a draining server has no room, RES-95).
+#[cold]
+fn refuse_closed(st: &SlotState, job: JobId, server: ServerId) -> EngineError {
+    if server as usize >= st.cluster.len() {
+        return EngineError::NoSuchServer { server };
+    }
+    match st.queue.get(job) {
+        Some(waiting) => EngineError::CapacityExceeded { job, server, size: waiting.occupies.primary(), residual: 0 },
+        None => EngineError::NotWaiting { job },
+    }
+}
+
 /// What a PG-RR policy asks the engine to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum PgrrDecision {
@@ -207,8 +220,10 @@ impl<'a> PgrrContext<'a> {
     pub fn apply(&mut self, decision: PgrrDecision) -> Result<RunningJob, EngineError> {
         let PgrrDecision::Start { job, server, rule } = decision;
         let st = &mut *self.state;
-        if server as usize >= st.cluster.len() {
-            return Err(EngineError::NoSuchServer { server });
+        // A server past the count in force drains or has not been added (RES-95): the same
+        // one comparison as "no such server" when the count never changes.
+        if server as usize >= st.cluster.active() {
+            return Err(refuse_closed(st, job, server));
         }
         let residual_before = st.cluster.residual(server);
         let target = st.cluster.server(server);
