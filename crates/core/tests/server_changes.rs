@@ -156,3 +156,26 @@ fn occupancy_is_over_the_servers_present() {
     let occupancy = |bits: &[u64]| f64::from_bits(bits[4]);
     assert!(occupancy(&b) > occupancy(&a) && occupancy(&b) <= 1.0, "{} {}", occupancy(&a), occupancy(&b));
 }
+
+/// The drawing while servers drain (RES-95): the kept servers, then the draining ones up to
+/// the last holding jobs, labelled "draining" (after VQS's configuration), or "left" once
+/// empty; their fill is what their jobs hold.
+#[test]
+fn the_drawing_labels_draining_servers_until_they_leave() {
+    let s = scenario("2000:servers=3");
+    for name in ["bf-js", "vqs"] {
+        let policy = PolicySpec::parse(name).unwrap();
+        let mut run = live_run(&s, &policy, Watch::page(64)).unwrap();
+        run.run(2001).unwrap();
+        let view = run.view(true);
+        assert!(view.servers.len() > 3, "{name}: servers still draining are drawn");
+        for (id, server) in view.servers.iter().enumerate().skip(3) {
+            let label = server.label.as_deref().unwrap_or_default();
+            let held: f32 = server.blocks.iter().map(|b| b.shares[0]).sum();
+            assert!(label.ends_with("draining") || label == "left", "{name}: server {id}: {label}");
+            assert_eq!(label == "left", server.blocks.is_empty(), "{name}: server {id}: {label}");
+            assert!((server.fill - held).abs() < 1e-5, "{name}: server {id}: fill {} holds {held}", server.fill);
+        }
+        assert!(view.servers.iter().take(3).all(|s| !s.label.as_deref().unwrap_or_default().contains("draining")));
+    }
+}
