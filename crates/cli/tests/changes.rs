@@ -85,7 +85,9 @@ fn the_text_report_and_the_link_say_the_same() {
 fn bad_changes_are_refused_naming_the_entry() {
     for (change, says) in [
         ("5000:speed=1", "unknown key"),
-        ("5000:servers=3", "servers cannot change"),
+        ("5000:j=3", "j cannot change"),
+        ("5000:servers=0", "entry '5000:servers=0'"),
+        ("5000:servers=100001", "100000"),
         ("50000:load=1", "0..40000"),
         ("5000:load=11", "(0, 10]"),
         ("5000:load=1;5000:load=2", "one change per key and moment"),
@@ -98,4 +100,32 @@ fn bad_changes_are_refused_naming_the_entry() {
     let out = packlab(&["presets", "--describe", "pgrr-a1"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("can change while the run plays (--change T:load=VALUE)"), "{text}");
+}
+
+/// The server count changes while the run plays (RES-95): pgrr-a1's one server becomes three at
+/// 5000 and one again at 12000; the run reports a recovery per change, and `presets --describe`
+/// says what a change of `servers` means.
+#[test]
+fn the_server_count_changes_while_the_run_plays() {
+    let out = packlab(&[
+        "run",
+        "--preset",
+        "pgrr-a1",
+        "--policy",
+        "bf-js",
+        "--horizon",
+        "40000",
+        "--change",
+        "5000:servers=3",
+        "--change",
+        "12000:servers=1",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let line: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let recovery = line["recovery"].as_array().expect("a recovery per change");
+    assert_eq!(recovery.len(), 2, "{recovery:?}");
+    let out = packlab(&["presets", "--describe", "pgrr-a1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(--change T:servers=VALUE)") && text.contains("leave once their jobs are done"), "{text}");
 }

@@ -196,6 +196,11 @@ impl<T> Shifts<T> {
         self.list.is_empty()
     }
 
+    /// What each shift sets, in order.
+    pub fn values(&self) -> impl Iterator<Item = &T> {
+        self.list.iter().map(|(_, t)| t)
+    }
+
     /// The moments of the shifts, in order.
     pub fn moments(&self) -> Vec<u64> {
         self.list.iter().map(|(at, _)| *at).collect()

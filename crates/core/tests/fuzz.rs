@@ -348,19 +348,27 @@ fn scenario_keys_refuse_by_name_or_run() {
 }
 
 /// Change lists (`change=T:KEY=VALUE;...`, `--change`): entries built from moments at and past
-/// the edges, keys that can, cannot and do not exist, and values in and out of range, with
-/// stray separators. Each list is refused under the key `change` naming an entry, or it runs
+/// the edges, keys that can, cannot and do not exist, and values in and out of range (server
+/// counts among them), with stray separators. Each list is refused under the key `change` naming an entry, or it runs
 /// and reads back the same from a link.
 #[test]
 fn change_lists_refuse_by_entry_or_run() {
     let (_, values) = preset_values();
     let all = presets();
     let moments = ["0", "1", "7", "399", "400", "1999", "2000", "18446744073709551616", "-1", "x", ""];
-    let keys = ["load", "load", "servers", "seed", "change", "speed", "", "LOAD"];
+    // PG-RR's server count can change (RES-95): counts that drain servers holding jobs, add
+    // some, repeat the current one or leave the range; MSFQ's cores cannot change.
+    let keys = ["load", "load", "servers", "servers", "cores", "seed", "change", "speed", "", "LOAD"];
+    let counts = ["1", "2", "3", "10", "100001", "0"].map(str::to_string);
     let entry = (
         proptest::sample::select(moments.to_vec()),
         proptest::sample::select(keys.to_vec()),
-        prop_oneof![value(values), Just("0.5".to_string()), Just("1.3".to_string())],
+        prop_oneof![
+            3 => value(values),
+            1 => Just("0.5".to_string()),
+            1 => Just("1.3".to_string()),
+            2 => proptest::sample::select(counts.to_vec()),
+        ],
         proptest::sample::select(vec![";", ";", ";;", ",", " ; "]),
     );
     let inputs = (0..all.len(), proptest::collection::vec(entry, 0..6));

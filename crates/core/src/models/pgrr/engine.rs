@@ -63,6 +63,16 @@ pub struct PgrrConfig {
     pub trace: Option<(TraceJobs, f64)>,
 }
 
+/// The mean service length the departure calendar is sized for.
+fn mean_service(config: &PgrrConfig) -> f64 {
+    config.trace.as_ref().map_or(config.service.mean(), |(jobs, _)| jobs.summary().mean_service())
+}
+
+/// The most servers a run starting with `servers` has under `shifts`: the cluster's size.
+pub fn most_servers(servers: usize, shifts: &Shifts<Shift>) -> usize {
+    shifts.values().map(|s| s.servers).fold(servers, usize::max)
+}
+
 /// A slotted simulation: one policy on one scenario with one seed.
 #[derive(Clone)]
 pub struct PgrrSim {
@@ -85,8 +95,18 @@ pub struct PgrrSim {
     pub(super) measure: Measurements,
     /// The last decisions, when the run keeps them ([`crate::view::Watch::log`]).
     pub(super) log: DecisionLog,
-    /// λ from each moment of the scenario's changes on ([`crate::changes`]).
-    pub(super) shifts: Shifts<f64>,
+    /// λ and the server count from each moment of the scenario's changes on
+    /// ([`crate::changes`]).
+    pub(super) shifts: Shifts<Shift>,
+}
+
+/// What a moment of the scenario's changes sets (RES-93, RES-95).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shift {
+    /// λ, mean arrivals per slot.
+    pub arrival_rate: f64,
+    /// Servers that take jobs (the others drain).
+    pub servers: usize,
 }
 
 /// Time averages and series, updated every slot with integer sums.
@@ -107,6 +127,17 @@ pub(super) struct Measurements {
     verdict: VerdictWatch,
     /// Q(t) across the scenario's changes (none without changes).
     recovery: Option<RecoveryWatch>,
+    /// The capacity of the servers present, summed like `used_sum` and `open_used`: kept from
+    /// the first change of the server count on, which then becomes the occupancy's
+    /// denominator (RES-95). `None` keeps the fixed L·capacity, to the bit.
+    offered: Option<Offered>,
+}
+
+/// Sums of the capacity present, once the server count has changed.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Offered {
+    window: u128,
+    open: u128,
 }
 
 impl PgrrSim {
@@ -114,9 +145,8 @@ impl PgrrSim {
         let classes = config.classes.types();
         let service = config.service.sampler();
         let series = || Series::new(config.sample_every as f64, config.max_points);
-        let mean_service =
-            config.trace.as_ref().map_or(config.service.mean(), |(jobs, _)| jobs.summary().mean_service());
-        let state = SlotState::new(config.servers, config.capacity, config.classes, mean_service, config.warmup);
+        let state =
+            SlotState::new(config.servers, config.capacity, config.classes, mean_service(&config), config.warmup);
         let traced = config.trace.as_ref().map(|(jobs, scaling)| (jobs.cursor(), *scaling));
         let measure = Measurements {
             window_slots: 0,
@@ -131,6 +161,7 @@ impl PgrrSim {
             open_from: 0,
             verdict: VerdictWatch::new(config.horizon as f64, config.arrival_rate, true),
             recovery: None,
+            offered: None,
         };
         Self {
             config,
@@ -151,9 +182,19 @@ impl PgrrSim {
         }
     }
 
-    /// Changes λ at the moments of `shifts` (the scenario's changes).
-    pub fn with_shifts(mut self, shifts: Shifts<f64>) -> Self {
+    /// Changes λ and the server count at the moments of `shifts` (the scenario's changes).
+    /// The cluster is built with the most servers the run will have (the policy must have been
+    /// built for as many, [`most_servers`]): the ones past `config.servers` stay closed until a
+    /// change adds them (RES-95). Call before the first step.
+    pub fn with_shifts(mut self, shifts: Shifts<Shift>) -> Self {
         self.measure.recovery = RecoveryWatch::new(shifts.moments(), 0.0);
+        let most = most_servers(self.config.servers, &shifts);
+        if most > self.state.cluster.len() {
+            let c = &self.config;
+            self.state = SlotState::new(most, c.capacity, c.classes, mean_service(c), c.warmup);
+            self.state.cluster.set_active(c.servers);
+            self.policy.on_servers(&self.state.cluster);
+        }
         self.shifts = shifts;
         self
     }
@@ -252,9 +293,12 @@ impl PgrrSim {
         // A change of the load takes effect with the slot's arrivals: the draws of earlier
         // slots are the run's without it, and the same λ draws the same counts (RES-93).
         if t == self.shifts.next_at()
-            && let Some(&rate) = self.shifts.take()
+            && let Some(&shift) = self.shifts.take()
         {
-            self.config.arrival_rate = rate;
+            self.config.arrival_rate = shift.arrival_rate;
+            if shift.servers != self.state.cluster.active() {
+                self.set_servers(shift.servers);
+            }
         }
         self.depart(t);
         self.arrive(t);
@@ -292,6 +336,26 @@ impl PgrrSim {
             self.step()?;
         }
         Ok(())
+    }
+
+    /// Servers `0..servers` take jobs from this slot on; the others drain (RES-95). No draw:
+    /// the arrivals, sizes and services are the run's without the change.
+    fn set_servers(&mut self, servers: usize) {
+        let m = &mut self.measure;
+        if m.offered.is_none() {
+            // Until now the capacity present was L·capacity in every slot.
+            let total = self.config.servers as u128 * self.config.capacity as u128;
+            let open = (self.slot - m.open_from) as u128;
+            m.offered = Some(Offered { window: total * m.window_slots as u128, open: total * open });
+        }
+        let cluster = &mut self.state.cluster;
+        cluster.set_active(servers);
+        for s in servers..cluster.len() {
+            if cluster.server(s as ServerId).is_empty() {
+                self.state.tags[s] = None;
+            }
+        }
+        self.policy.on_servers(cluster);
     }
 
     fn depart(&mut self, t: u64) {
@@ -372,6 +436,13 @@ impl PgrrSim {
         }
         m.open_queue += q;
         m.open_used += used;
+        if let Some(o) = &mut m.offered {
+            let present = self.state.cluster.present() as u128 * self.config.capacity as u128;
+            o.open += present;
+            if t >= self.config.warmup {
+                o.window += present;
+            }
+        }
         m.verdict.add_slot(q as f64);
         if let Some(r) = &mut m.recovery {
             r.observe(t as f64, q as f64);
@@ -382,9 +453,13 @@ impl PgrrSim {
         let end = t + 1;
         if end as f64 >= m.queue.next_boundary() {
             let (from, to) = (m.open_from as f64, end as f64);
-            let total = self.config.servers as f64 * self.config.capacity as f64;
             m.queue.add_integral(from, to, m.open_queue as f64);
-            m.occupancy.add_integral(from, to, m.open_used as f64 / total);
+            let occupied = match &mut m.offered {
+                None => m.open_used as f64 / (self.config.servers as f64 * self.config.capacity as f64),
+                // The interval's mean over the capacity present, times its length.
+                Some(o) => (to - from) * m.open_used as f64 / std::mem::take(&mut o.open).max(1) as f64,
+            };
+            m.occupancy.add_integral(from, to, occupied);
             for (series, acc) in m.by_class.iter_mut().zip(&mut m.open_classes) {
                 series.add_integral(from, to, *acc as f64);
                 *acc = 0;
@@ -401,7 +476,11 @@ impl PgrrSim {
     }
 
     /// Mean fraction of the total capacity in use over the measurement window so far.
+    /// Once the server count has changed, over the capacity present slot by slot (RES-95).
     pub fn mean_occupancy(&self) -> f64 {
+        if let Some(o) = &self.measure.offered {
+            return self.measure.used_sum as f64 / o.window.max(1) as f64;
+        }
         let total = self.config.servers as f64 * self.config.capacity as f64;
         self.measure.used_sum as f64 / total / self.measure.window_slots.max(1) as f64
     }
@@ -437,103 +516,6 @@ impl PgrrSim {
     }
 }
 
-/// Hand-built states for policy unit tests: place running jobs and queue waiting jobs
-/// directly, then run one scheduling phase.
 #[cfg(test)]
-pub(crate) mod testing {
-    use super::*;
-    use crate::models::pgrr::state::RunningJob;
-    use crate::rng::{Stream, StreamRng, stream};
-
-    pub(crate) struct Harness {
-        state: SlotState,
-        last: Option<Placement>,
-        rng: StreamRng,
-        log: crate::decisions::DecisionLog,
-        departed: Vec<ServerId>,
-        arrivals: Vec<WaitingJob>,
-        next_job: JobId,
-    }
-
-    impl Harness {
-        pub fn new(servers: usize, capacity: u64) -> Self {
-            let state = SlotState::new(servers, capacity, Partition::new(2, capacity), 100.0, 0);
-            Self {
-                state,
-                last: None,
-                rng: stream(0, Stream::Policy),
-                log: crate::decisions::DecisionLog::new(16),
-                departed: Vec::new(),
-                arrivals: Vec::new(),
-                next_job: 0,
-            }
-        }
-
-        /// A job of `size` running on `server` (for stateless policies).
-        pub fn running(&mut self, server: ServerId, size: u64) {
-            let r = Resources::scalar(size);
-            let job = RunningJob { id: self.next_job, arrival: 0, start: 0, departure: u64::MAX, size: r, occupies: r };
-            self.next_job += 1;
-            self.state.cluster.place(server, job);
-        }
-
-        /// A waiting job of `size`, announced to `policy` and listed as this slot's arrival.
-        pub fn waiting(&mut self, size: u64, policy: &mut dyn PgrrPolicy) -> JobId {
-            let id = self.next_job;
-            self.next_job += 1;
-            let job = WaitingJob {
-                id,
-                arrival: 0,
-                size: Resources::scalar(size),
-                occupies: Resources::scalar(policy.occupies(size)),
-                service: 1_000,
-            };
-            self.state.queue.push(job);
-            self.state.waiting_by_class[self.state.classes.type_of(size)] += 1;
-            policy.on_arrival(&job);
-            self.arrivals.push(job);
-            id
-        }
-
-        /// Marks `server` as having had a departure this slot.
-        pub fn departed(&mut self, server: ServerId) {
-            self.departed.push(server);
-            self.departed.sort_unstable();
-        }
-
-        /// Forgets this slot's arrivals (they become old waiting jobs).
-        pub fn next_slot(&mut self) {
-            self.arrivals.clear();
-            self.departed.clear();
-        }
-
-        pub fn context(&mut self) -> PgrrContext<'_> {
-            PgrrContext {
-                slot: 1,
-                departed: &self.departed,
-                arrivals: &self.arrivals,
-                state: &mut self.state,
-                last: &mut self.last,
-                rng: &mut self.rng,
-                log: &mut self.log,
-            }
-        }
-
-        pub fn schedule(&mut self, policy: &mut dyn PgrrPolicy) -> Result<(), EngineError> {
-            let mut ctx = self.context();
-            policy.schedule(&mut ctx)
-        }
-
-        pub fn server_of(&self, job: JobId) -> Option<ServerId> {
-            (0..self.state.cluster.len() as ServerId).find(|&s| self.state.cluster.jobs_on(s).any(|j| j.id == job))
-        }
-
-        pub fn waiting_ids(&self) -> Vec<JobId> {
-            self.state.queue.iter().map(|j| j.id).collect()
-        }
-
-        pub fn cluster(&self) -> &Cluster {
-            &self.state.cluster
-        }
-    }
-}
+#[path = "engine_testing.rs"]
+pub(crate) mod testing;

@@ -74,15 +74,27 @@ impl LiveRun for PgrrSim {
         let last = self.last;
         // Configuration labels only for the servers that carry a tag (VQS, VQS-BF).
         let configs = self.state.tags.iter().any(Option::is_some).then(|| reduced_configs(classes.j()));
-        let servers = self
-            .state
-            .cluster
+        // The servers that take jobs, then the draining ones up to the last still holding jobs
+        // (RES-95): one that has left among them is drawn empty and says so.
+        let cluster = &self.state.cluster;
+        let active = cluster.active();
+        let shown = (active..cluster.len())
+            .rev()
+            .find(|&s| !cluster.server(s as ServerId).is_empty())
+            .map_or(active, |s| s + 1);
+        let servers = cluster
             .servers()
             .iter()
             .zip(&self.state.tags)
+            .take(shown)
             .enumerate()
             .map(|(id, (server, tag))| {
-                let fill = (1.0 - server.residual() as f64 / capacity) as f32;
+                let closed = id >= active;
+                let fill = if closed {
+                    (server.used().primary() as f64 / capacity) as f32
+                } else {
+                    (1.0 - server.residual() as f64 / capacity) as f32
+                };
                 let blocks = if detail {
                     self.state
                         .cluster
@@ -102,6 +114,12 @@ impl LiveRun for PgrrSim {
                 let label = match (tag, &configs) {
                     (Some(tag), Some(configs)) if detail => Some(configs[*tag as usize].label()),
                     _ => None,
+                };
+                let label = match (closed, label) {
+                    (false, label) => label,
+                    (true, _) if server.is_empty() => Some("left".to_string()),
+                    (true, Some(config)) => Some(format!("{config}, draining")),
+                    (true, None) => Some("draining".to_string()),
                 };
                 ServerView { fill, blocks, label, waiting: None }
             })

@@ -34,7 +34,6 @@ pub use summary::PgrrSummary;
 pub use trace::{SlotJobs, TraceSource};
 
 use crate::ConfigError;
-use crate::changes::Shifts;
 use crate::keys::Key;
 use crate::model::policy::{Policy, PolicySpec};
 use crate::model::{
@@ -168,8 +167,10 @@ impl Model for Pgrr {
          load and the papers' guarantees."
     }
 
+    /// The policy is built for the most servers the run will have (RES-95).
     fn context(scenario: &PgrrScenario, _: usize) -> Result<PgrrScenario, ConfigError> {
-        Ok(scenario.clone())
+        let most = engine::most_servers(scenario.servers as usize, &scenario.shifts());
+        Ok(PgrrScenario { servers: most as u32, ..scenario.clone() })
     }
 
     fn start(
@@ -180,8 +181,7 @@ impl Model for Pgrr {
         watch: Watch,
     ) -> Result<PgrrSim, RunError> {
         let config = scenario.engine_config(policy.virtual_queues(), watch.max_points)?;
-        let shifts = Shifts::build(scenario, &scenario.window.changes, scenario::KEYS, PgrrScenario::arrival_rate);
-        Ok(PgrrSim::new(config, policy, scenario.window.seed).with_log(watch.log).with_shifts(shifts))
+        Ok(PgrrSim::new(config, policy, scenario.window.seed).with_log(watch.log).with_shifts(scenario.shifts()))
     }
 
     fn summarize(scenario: &PgrrScenario, spec: &PolicySpec, run: &PgrrSim) -> RunOutcome<PgrrSummary> {

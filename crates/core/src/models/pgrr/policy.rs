@@ -30,6 +30,13 @@ pub trait PgrrPolicy: dyn_clone::DynClone {
     /// A job left `server` at the end of its service.
     fn on_departure(&mut self, _job: &RunningJob, _server: ServerId) {}
 
+    /// The server count changed (RES-95): servers `0..cluster.active()` take jobs, the others
+    /// drain. Called at the start of the slot of the change, and when the run starts if the
+    /// cluster holds servers added later. A policy that finds servers through the cluster's
+    /// indexes needs nothing: a draining server offers no room there. One that keeps its own
+    /// record of the servers (VQS) must stop offering the draining ones.
+    fn on_servers(&mut self, _cluster: &Cluster) {}
+
     /// The partition depth of the policy's own virtual queues (VQS, VQS-BF): the engine then
     /// counts the waiting jobs by those queues, and the page draws them as queues rather than
     /// as a size histogram.
@@ -44,6 +51,19 @@ dyn_clone::clone_trait_object!(PgrrPolicy);
 /// A built policy, as a policy file's `build` returns it.
 pub fn boxed(policy: impl PgrrPolicy + 'static) -> Result<Box<dyn PgrrPolicy>, crate::ConfigError> {
     Ok(Box::new(policy))
+}
+
+/// Why a start on `server`, at or past the servers that take jobs, is refused: no such server,
+/// or a capacity violation (a draining server has no room, RES-95).
+#[cold]
+fn refuse_closed(st: &SlotState, job: JobId, server: ServerId) -> EngineError {
+    if server as usize >= st.cluster.len() {
+        return EngineError::NoSuchServer { server };
+    }
+    match st.queue.get(job) {
+        Some(waiting) => EngineError::CapacityExceeded { job, server, size: waiting.occupies.primary(), residual: 0 },
+        None => EngineError::NotWaiting { job },
+    }
 }
 
 /// What a PG-RR policy asks the engine to do.
@@ -200,8 +220,10 @@ impl<'a> PgrrContext<'a> {
     pub fn apply(&mut self, decision: PgrrDecision) -> Result<RunningJob, EngineError> {
         let PgrrDecision::Start { job, server, rule } = decision;
         let st = &mut *self.state;
-        if server as usize >= st.cluster.len() {
-            return Err(EngineError::NoSuchServer { server });
+        // A server past the count in force drains or has not been added (RES-95): the same
+        // one comparison as "no such server" when the count never changes.
+        if server as usize >= st.cluster.active() {
+            return Err(refuse_closed(st, job, server));
         }
         let residual_before = st.cluster.residual(server);
         let target = st.cluster.server(server);

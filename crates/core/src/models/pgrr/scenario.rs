@@ -1,12 +1,14 @@
 //! The PG-RR scenario (SPEC section 2) and its keys.
 
 use super::Pgrr;
+use super::engine::Shift;
 use super::partition::{MAX_J, MIN_J, Partition};
 use super::service::SlotService;
 use super::sizes::SizeDist;
 use super::trace::{MAX_SYNTHETIC_TASKS, TraceJobs, TraceSource, synthetic, synthetic_tasks};
 use super::{CAPACITY_UNITS, PgrrConfig};
 use crate::ConfigError;
+use crate::changes::Shifts;
 use crate::keys::{Editor, Input, Key};
 use crate::model::{ModelScenario, window_keys};
 use crate::window::{HasWindow, RunWindow, WindowRules};
@@ -57,7 +59,11 @@ pub const KEYS: &[Key<PgrrScenario>] = &[
         |s: &mut PgrrScenario, v| s.servers = v as u32,
     )
     .label("Servers L")
-    .help("number of servers L"),
+    .help("number of servers L")
+    .changes(
+        "servers added from that moment on are empty and take jobs at once; servers removed (the highest-numbered) \
+         take no new job and leave once their jobs are done; λ stays the one the load gave with the starting L",
+    ),
     Key::text(
         "size",
         SizeDist::RANGE,
@@ -153,6 +159,16 @@ impl PgrrScenario {
             Ok(Some(jobs)) => jobs.summary().arrival_rate(self.load),
             _ => self.load * self.service.rate() * self.servers as f64 / self.size.mean(),
         }
+    }
+
+    /// What the engine sets at each moment of the changes: λ, from the load read against the
+    /// starting L (a change of the server count moves no arrival, RES-95), and the servers
+    /// that take jobs.
+    pub fn shifts(&self) -> Shifts<Shift> {
+        Shifts::build(self, &self.window.changes, KEYS, |now| Shift {
+            arrival_rate: PgrrScenario { servers: self.servers, ..now.clone() }.arrival_rate(),
+            servers: now.servers as usize,
+        })
     }
 
     /// The trace's jobs, when the arrivals come from one.

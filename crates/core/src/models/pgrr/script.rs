@@ -153,7 +153,7 @@ impl Handle for Ctx {
     const ROUTINE: &'static str = "schedule";
     const MEMBERS: &'static [Member<Self>] = &[
         get!("slot", "the current slot", |x| Value::Int(int(x.slot()))),
-        get!("servers", "the number of servers", |x| Value::Int(x.cluster().len() as i64)),
+        get!("servers", "the number of servers that take jobs", |x| Value::Int(x.cluster().active() as i64)),
         get!("queue_len", "jobs waiting", |x| Value::Int(x.queue().len() as i64)),
         get!("max_residual", "the largest free room of a server, a fraction", |x| {
             Value::Float(fraction(x.cluster().max_residual(), x))

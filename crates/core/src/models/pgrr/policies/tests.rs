@@ -168,3 +168,24 @@ fn the_engine_refuses_what_breaks_its_rules() {
     assert_eq!(start(&mut h, b, 1), Err(EngineError::NotWaiting { job: b }));
     assert_eq!((h.waiting_ids(), h.server_of(b)), (vec![a], Some(1)));
 }
+
+/// RES-95: the engine refuses a start on a draining server as a capacity violation, and on a
+/// server that does not exist as such; a refused start changes nothing.
+#[test]
+fn a_start_on_a_draining_server_is_refused() {
+    use crate::EngineError;
+    use crate::models::pgrr::{PgrrDecision, Rule};
+    let mut policy = build("bf-j", 3);
+    let mut h = Harness::new(3, C);
+    h.running(2, 10);
+    let a = h.waiting(30, policy.as_mut());
+    h.set_active(2);
+    let rule = Rule::Server("test");
+    let refused = h.context().apply(PgrrDecision::Start { job: a, server: 2, rule });
+    assert!(matches!(refused, Err(EngineError::CapacityExceeded { server: 2, residual: 0, .. })), "{refused:?}");
+    let missing = h.context().apply(PgrrDecision::Start { job: a, server: 3, rule });
+    assert!(matches!(missing, Err(EngineError::NoSuchServer { server: 3 })), "{missing:?}");
+    assert_eq!(h.waiting_ids(), vec![a]);
+    h.schedule(policy.as_mut()).unwrap();
+    assert_eq!(h.server_of(a), Some(0), "best fit among the servers that take jobs");
+}

@@ -29,7 +29,7 @@ use super::virtual_queues::{
     Configurations, FILL, Fill, J, SMALL, SmallJobs, TIES, VirtualQueues, VqOptions, WEIGHTS, Weights, partition, resolve_j,
 };
 use crate::models::pgrr::partition::{Config, Partition};
-use crate::models::pgrr::state::{JobId, RunningJob, ServerId, WaitingJob};
+use crate::models::pgrr::state::{Cluster, JobId, RunningJob, ServerId, WaitingJob};
 use crate::models::pgrr::{ConfigStep, Pgrr, boxed, PgrrContext, PgrrDecision, PgrrPolicy, Rule};
 use crate::model::policy::Policy;
 use crate::EngineError;
@@ -73,6 +73,8 @@ pub struct Vqs {
     marked: IdSet,
     /// Scratch space of a scheduling pass.
     found: Candidates,
+    /// Servers `0..active` take jobs; the others drain and are in no index (RES-95).
+    active: ServerId,
 }
 
 impl Vqs {
@@ -93,6 +95,7 @@ impl Vqs {
             },
             marked: IdSet::new(servers),
             found: Candidates::default(),
+            active: servers as ServerId,
         }
     }
 
@@ -113,7 +116,7 @@ impl Vqs {
     fn refresh(&mut self, server: ServerId) {
         let s = server as usize;
         self.marked.remove(server);
-        let (tree, room, wants) = self.entries(server);
+        let (tree, room, wants, empty) = self.entries(server);
         let old = std::mem::replace(&mut self.room_tree[s], tree);
         if let Some(t) = old
             && old != tree
@@ -126,29 +129,35 @@ impl Vqs {
             self.room_for[t].set(s, room);
         }
         set_flag(&mut self.wants_type_one, server, wants);
-        set_flag(&mut self.empty, server, self.configs.is_empty(server));
+        set_flag(&mut self.empty, server, empty);
     }
 
     /// What the indexes should hold for `server`: the room tree it belongs in with its room
-    /// there (in thirds), and whether it still wants its type-1 job.
-    fn entries(&self, server: ServerId) -> (Option<usize>, u64, bool) {
+    /// there (in thirds), whether it still wants its type-1 job, and whether it is an empty
+    /// server that takes jobs.
+    fn entries(&self, server: ServerId) -> (Option<usize>, u64, bool, bool) {
+        // A draining server keeps its configuration until it empties, but is offered nothing
+        // and renews none (RES-95).
+        if server >= self.active {
+            return (None, 0, false, false);
+        }
         if self.configs.is_empty(server) {
-            return (None, 0, false);
+            return (None, 0, false, true);
         }
         let (_, k) = self.config(server);
         let (tree, room) = k.other.map_or((None, 0), |(t, _)| (Some(t), self.room_thirds(server, &k)));
-        (tree, room, k.type1 && self.configs.type_one(server) == 0)
+        (tree, room, k.type1 && self.configs.type_one(server) == 0, false)
     }
 
     /// Whether the indexes hold what [`Vqs::entries`] says for `server` (debug checks).
     #[cfg(debug_assertions)]
     fn indexed_right(&self, server: ServerId) -> bool {
         let s = server as usize;
-        let (tree, room, wants) = self.entries(server);
+        let (tree, room, wants, empty) = self.entries(server);
         self.room_tree[s] == tree
             && tree.is_none_or(|t| self.room_for[t].get(s) == room)
             && self.wants_type_one.contains(server) == wants
-            && self.empty.contains(server) == self.configs.is_empty(server)
+            && self.empty.contains(server) == empty
     }
 
     /// Whether an empty server renewing now would place a job: some configuration the choice
@@ -171,6 +180,9 @@ impl Vqs {
     /// Whether `server` would place a job now, from its own state rather than the indexes:
     /// what [`Vqs::next_server_by_index`] asks of the indexes, for one server.
     fn places(&self, server: ServerId, weights: &[u64]) -> bool {
+        if server >= self.active {
+            return false;
+        }
         if self.configs.is_empty(server) {
             return self.empty_server_places(weights);
         }
@@ -384,6 +396,14 @@ impl PgrrPolicy for Vqs {
         self.configs.record(server, job.size.primary(), job.occupies.primary(), false);
         // Re-entered when the next pass reaches it ([`Vqs::marked`]).
         self.marked.insert(server);
+    }
+
+    /// Each server re-entered under the new count: O(L log L) once per change.
+    fn on_servers(&mut self, cluster: &Cluster) {
+        self.active = cluster.active() as ServerId;
+        for s in 0..self.room_tree.len() {
+            self.refresh(s as ServerId);
+        }
     }
 }
 

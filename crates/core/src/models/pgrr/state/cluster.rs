@@ -17,6 +17,12 @@ use crate::index::{GroupedIds, MaxTree, prefetch};
 /// list of servers changed since its last query and re-enters only those. A server that loses
 /// a job and takes new ones between two queries (a departure, then the jobs that refill it)
 /// is re-entered once, and an index no query needs is never built.
+///
+/// The server count may change while a run plays (RES-95): servers `0..active` take jobs; the
+/// others drain. A draining server offers no room (its capacity is what its jobs hold, see
+/// [`Server`]), so both indexes see it full after one re-entry, O(log n), and no query ever
+/// returns it; it is gone once it empties. The cluster is built with the most servers the run
+/// will have, the ones not yet added closed and empty.
 #[derive(Debug, Clone)]
 pub struct Cluster {
     servers: Vec<Server>,
@@ -26,6 +32,10 @@ pub struct Cluster {
     by_residual: RefCell<Lazy<ResidualOrder>>,
     residuals: RefCell<Lazy<MaxTree>>,
     used_total: u128,
+    /// Servers `0..active` take jobs (all of them unless the count changed, RES-95).
+    active: usize,
+    /// Servers at or past `active` that still hold jobs.
+    draining: usize,
 }
 
 /// An index over the servers' residuals, rebuilt or updated on demand.
@@ -137,7 +147,47 @@ impl Cluster {
             by_residual: RefCell::new(Lazy::new(servers, capacity)),
             residuals: RefCell::new(Lazy::new(servers, capacity)),
             used_total: 0,
+            active: servers,
+            draining: 0,
         }
+    }
+
+    /// The servers that take jobs: `0..active()`.
+    pub fn active(&self) -> usize {
+        self.active
+    }
+
+    /// How many servers are in the cluster now: those that take jobs and those that drain.
+    pub fn present(&self) -> usize {
+        self.active + self.draining
+    }
+
+    /// Whether `id` drains or is gone: it takes no job (RES-95).
+    pub fn is_closed(&self, id: ServerId) -> bool {
+        id as usize >= self.active
+    }
+
+    /// Makes servers `0..active` take jobs and the others drain (RES-95): a server past
+    /// `active` stops offering room and leaves once its jobs are done; a draining server below
+    /// `active` takes jobs again beside the ones it holds; one that had left comes back empty.
+    /// O(log n) per server whose state changes.
+    pub(crate) fn set_active(&mut self, active: usize) {
+        assert!(active <= self.servers.len(), "at most {} servers", self.servers.len());
+        for s in active..self.active {
+            self.servers[s].close();
+            if !self.servers[s].is_empty() {
+                self.draining += 1;
+            }
+            self.touch(s as ServerId);
+        }
+        for s in self.active..active {
+            if !self.servers[s].is_empty() {
+                self.draining -= 1;
+            }
+            self.servers[s].open(self.capacity);
+            self.touch(s as ServerId);
+        }
+        self.active = active;
     }
 
     pub fn len(&self) -> usize {
@@ -262,9 +312,23 @@ impl Cluster {
         let space = job.occupies.primary();
         let here = self.servers[server as usize].remove(key, space);
         assert!(here, "departing job {} is on server {server}", job.id);
+        // The one comparison a run pays for server-count changes (RES-95).
+        if server as usize >= self.active {
+            self.drained(server, space);
+        }
         self.touch(server);
         self.used_total -= space as u128;
         job
+    }
+
+    /// A job of `space` left draining `server`: its capacity follows, and it leaves when empty.
+    #[cold]
+    fn drained(&mut self, server: ServerId, space: u64) {
+        let s = &mut self.servers[server as usize];
+        s.shrink(space);
+        if s.is_empty() {
+            self.draining -= 1;
+        }
     }
 
     fn touch(&mut self, server: ServerId) {
@@ -320,6 +384,37 @@ mod tests {
         assert_eq!(c.server(1).job_count(), 2);
         assert_eq!(c.residual(1), 60);
         assert_eq!(c.running_len(), 3);
+    }
+
+    /// RES-95: a draining server leaves both indexes at once, keeps its jobs, and leaves when
+    /// they are done; raising the count again opens it beside what it holds.
+    #[test]
+    fn a_draining_server_is_never_offered_and_leaves_when_empty() {
+        let mut c = Cluster::new(3, 100);
+        assert_eq!(c.best_fit(10), Some(0), "builds the indexes");
+        assert_eq!(c.first_fit(0, 10), Some(0));
+        c.place(0, job(0, 90));
+        let k1 = c.place(2, job(1, 60));
+        c.set_active(2);
+        assert_eq!((c.active(), c.present()), (2, 3));
+        assert!(c.is_closed(2) && !c.is_closed(1));
+        assert_eq!(c.best_fit(10), Some(0));
+        assert_eq!(c.best_fit(11), Some(1));
+        assert_eq!(c.first_fit(2, 1), None, "server 2 drains");
+        assert_eq!(c.max_residual(), 100);
+        assert!(!c.server(2).fits(1));
+        c.remove(2, k1);
+        assert_eq!((c.present(), c.residual(2), c.server(2).is_empty()), (2, 0, true));
+        assert_eq!(c.next_empty(0), Some(1));
+        c.set_active(3);
+        assert_eq!((c.present(), c.next_empty(2)), (3, Some(2)), "back, empty");
+        let k2 = c.place(2, job(2, 30));
+        c.set_active(1);
+        assert_eq!(c.present(), 2, "server 1 was empty: gone at once; server 2 drains");
+        c.set_active(3);
+        assert_eq!((c.present(), c.residual(2), c.best_fit(70)), (3, 70, Some(2)), "a drain cancelled");
+        c.remove(2, k2);
+        assert_eq!(c.residual(2), 100);
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub type ServerId = u32;
 /// list, and at that size a longer record is a cache miss more (issues 19 and 35).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Server {
+    /// The capacity it offers: the cluster's, or while it drains after a change of the server
+    /// count, what its jobs hold (so no job fits and every index sees it full, RES-95).
     capacity: u64,
     used: u64,
     /// The keys of the jobs in service, in the order they started (the drawing's order).
@@ -59,6 +61,22 @@ impl Server {
     #[inline]
     pub(crate) fn prefetch_jobs(&self) {
         prefetch(self.jobs.as_ptr());
+    }
+
+    /// Stops offering room: it drains (RES-95). Its capacity becomes what it holds.
+    pub(crate) fn close(&mut self) {
+        self.capacity = self.used;
+    }
+
+    /// Offers `capacity` again (a drain cancelled, or a server added).
+    pub(crate) fn open(&mut self, capacity: u64) {
+        self.capacity = capacity;
+    }
+
+    /// Takes what a departing job held off a draining server's capacity, which stays at what
+    /// its jobs hold.
+    pub(crate) fn shrink(&mut self, space: u64) {
+        self.capacity -= space;
     }
 
     /// Whether a job occupying `space` fits beside the jobs in service.
