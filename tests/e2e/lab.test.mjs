@@ -1463,8 +1463,10 @@ labTest('every tour of `packlab tours` plays step by step as listed: its questio
         const [, verdict, mean] = rest.match(/^'s queue (?:grew|settled) \((not stable|stable)\), mean waiting (\d[\d\u202f]*\.\d+)/) ?? [];
         assert.ok(row.cells.includes(verdict) && row.cells.includes(mean), `${where}: ${row.label} ${verdict} ${mean} vs ${row.cells}`);
       }
-      // Every other number it quotes is on the page: in #stats or in what the step highlights.
-      const visible = `${await page.textContent('#stats')} ${await page.textContent(target)}`;
+      // Every other number it quotes is on the page: in #stats, in the recovery table (a step
+      // built on a change) or in what the step highlights.
+      const recovery = (await page.locator('#recovery').count()) ? await page.textContent('#recovery') : '';
+      const visible = `${await page.textContent('#stats')} ${recovery} ${await page.textContent(target)}`;
       for (const [n] of statement.replace(/^You predicted .+?(: right\. |; the run says .+?\. )/, '').matchAll(/\d[\d\u202f]*(?:[./]\d+)?/g)) {
         assert.ok(visible.includes(n), `${where}: "${n}" of "${statement}" is not on the page`);
       }

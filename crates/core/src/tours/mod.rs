@@ -181,8 +181,8 @@ impl Check {
                 Ok((
                     Some(holds),
                     format!(
-                        "After the load came back at {} {unit}: {}; {}.",
-                        group_decimal(rf.at as f64, 0),
+                        "After the load came back at {}: {}; {}.",
+                        rf.at,
                         drained(f, rf, unit),
                         drained(l, rl, unit)
                     ),
@@ -194,12 +194,12 @@ impl Check {
                 Ok((
                     Some(rh.peak >= factor * rl.peak),
                     format!(
-                        "During the surge from {}: {}'s queue peaked at {}, {}'s at {}.",
-                        group_decimal(rh.at as f64, 0),
+                        "During the surge from {}: {} peaked at {}, {} at {}.",
+                        rh.at,
                         h.label,
-                        group_decimal(rh.peak, 0),
+                        sig(rh.peak),
                         l.label,
-                        group_decimal(rl.peak, 0)
+                        sig(rl.peak)
                     ),
                 ))
             }
@@ -376,19 +376,12 @@ fn no_change(lane: &LaneOutcome) -> ConfigError {
     ConfigError::new("tour", format!("{} has no change of its load to recover from", lane.label))
 }
 
-/// How a lane's queue drained after a change, as the recovery table says it.
+/// How a lane's queue drained after a change, in the recovery table's own numbers.
 fn drained(lane: &LaneOutcome, r: &Recovery, unit: &str) -> String {
-    let band = format!("{}..{}", group_decimal(r.band[0], 0), group_decimal(r.band[1], 0));
+    let band = format!("{}..{}", sig(r.band[0]), sig(r.band[1]));
     match r.drain {
-        Some(d) => format!(
-            "{}'s queue was back within {band} after {} {unit} (peak {})",
-            lane.label,
-            group_decimal(d, 0),
-            group_decimal(r.peak, 0)
-        ),
-        None => {
-            format!("{}'s queue was not back within {band} by the end (peak {})", lane.label, group_decimal(r.peak, 0))
-        }
+        Some(d) => format!("{} was back within {band} after {} {unit} (peak {})", lane.label, sig(d), sig(r.peak)),
+        None => format!("{} was not back within {band} by the end (peak {})", lane.label, sig(r.peak)),
     }
 }
 
