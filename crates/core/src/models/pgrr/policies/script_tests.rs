@@ -2,7 +2,7 @@
 //! and hostile scripts stop their run with the line and the limit.
 
 use crate::models::pgrr::script::STARTERS;
-use crate::script::testing::{reproduces, stopped};
+use crate::script::testing::{reproduces, reproduces_with, stopped};
 
 /// Slots per preset: a few seconds for all of them, enough for queues to form and drain.
 const HORIZON: u64 = 2_000;
@@ -11,6 +11,18 @@ const HORIZON: u64 = 2_000;
 fn each_starting_point_runs_like_its_built_in_policy_on_every_preset() {
     for starter in STARTERS {
         reproduces("pgrr", starter.policy, starter.source, HORIZON, &[]);
+    }
+}
+
+/// The VQS starting point keeps a configuration per server and a count per virtual queue in
+/// `ctx.state`; it takes J from the scenario, as `vqs` does by default: the same run at other
+/// depths too (J = 3 and 6 on every preset that runs VQS, whatever its own j).
+#[test]
+fn the_stateful_vqs_starting_point_runs_like_vqs_at_other_depths() {
+    let vqs = STARTERS.iter().find(|s| s.policy == "vqs").expect("a VQS starting point");
+    for j in ["3", "6"] {
+        let runs = reproduces_with("pgrr", "vqs", vqs.source, HORIZON, &[], &[("j", j)]);
+        assert_eq!(runs, 6, "every PG-RR preset runs VQS");
     }
 }
 
