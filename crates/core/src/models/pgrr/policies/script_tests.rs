@@ -51,9 +51,18 @@ fn hostile_policies_stop_their_run_with_the_line_and_what_they_exceeded() {
         // Every job onto server 0: it soon has no room for the next.
         ("for j in ctx.waiting() { ctx.start(j, 0); }", "does not fit server 0"),
         ("ctx.nothing_such();", "script line 2: Function not found: nothing_such"),
+        // The virtual-queue members name what they refuse.
+        ("ctx.heaviest([1, 2, 3]);", "script line 2: policy bug: heaviest(counts): counts must be"),
+        ("let q = [];\n  q.pad(2 * ctx.j, -1);\n  ctx.heaviest(q);", "script line 4: policy bug: heaviest(counts)"),
+        ("ctx.reserves(999);", "script line 2: policy bug: configuration 999 does not exist"),
+        ("ctx.holds(0, 99);", "script line 2: policy bug: virtual queue 99 does not exist"),
+        ("ctx.vq_room(100000, 0);", "script line 2: policy bug: server 100000 does not exist"),
     ] {
         let source = format!("fn schedule(ctx) {{\n  {body}\n}}\n");
         let message = stopped("pgrr", &source, 2_000);
         assert!(message.contains(needle), "{body}:\n{message}");
     }
+    // A declaration the engine cannot use is refused when the lane is built.
+    let message = stopped("pgrr", "// small jobs: rounded\nfn schedule(ctx) {}\n", 2_000);
+    assert!(message.contains("declares `small jobs: rounded`; it may declare round"), "{message}");
 }
