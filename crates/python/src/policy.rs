@@ -109,6 +109,14 @@ impl Host for PyHost {
         })
     }
 
+    fn declared(&self, key: &str) -> Option<String> {
+        // `small jobs` is the attribute `small_jobs`, a string.
+        Python::attach(|py| {
+            let value = self.object.bind(py).getattr(key.replace(' ', "_")).ok()?;
+            value.extract::<String>().ok()
+        })
+    }
+
     fn decide(&mut self, routine: &str, ctx: Box<dyn View>) -> Result<(), String> {
         Python::attach(|py| {
             self.refused.borrow_mut().take();
@@ -221,6 +229,9 @@ fn arguments(params: &[Ty], args: &Bound<'_, PyTuple>, lenient: bool) -> Option<
                     arg.cast::<PyString>().ok().and_then(|s| s.to_str().ok()).map(|s| Value::Text(s.to_string()))
                 }
                 Ty::Job => arg.cast::<Job>().ok().map(|j| Value::Job(Rc::clone(&j.borrow().record))),
+                Ty::Ints => {
+                    arg.extract::<Vec<i64>>().ok().map(|list| Value::List(list.into_iter().map(Value::Int).collect()))
+                }
                 Ty::Any => arg.str().ok().map(|s| {
                     let text = s.to_string();
                     let cost = text.len() as u64 / 128;

@@ -41,3 +41,13 @@ def test_each_starter_equals_its_built_in_policy(starter, preset):
 def test_every_model_with_scripts_has_python_starters():
     assert {s.model for s in starters.ALL} == {"pgrr", "msfq", "ghra"}
     assert all(presets_of(s.model) for s in starters.ALL)
+
+
+@pytest.mark.parametrize("preset", presets_of("pgrr"))
+def test_the_stateful_vqs_starter_equals_vqs_at_another_depth(preset):
+    """J = 3 whatever the preset's j: most sizes are then at most 2^-J, which `small_jobs =
+    "round"` has occupy 2^-J as under VQS."""
+    race = packlab.run(preset, policy=[starters.VQS(), "vqs"], seed=3, horizon=HORIZON["pgrr"], j=3)
+    python, builtin = race.reports
+    assert python["started"] > 0
+    same_run(python, builtin)

@@ -85,6 +85,8 @@ pub enum Ty {
     Float,
     Text,
     Job,
+    /// A list of integers (an element that is not one arrives as [`Value::Unit`]).
+    Ints,
     /// Anything, taken as its text ([`Value::Shown`]).
     Any,
 }
@@ -97,6 +99,7 @@ impl Ty {
             Ty::Float => "float",
             Ty::Text => "text",
             Ty::Job => "job",
+            Ty::Ints => "list of int",
             Ty::Any => "any",
         }
     }
@@ -107,6 +110,7 @@ impl Ty {
             Ty::Float => TypeId::of::<f64>(),
             Ty::Text => TypeId::of::<ImmutableString>(),
             Ty::Job => TypeId::of::<J>(),
+            Ty::Ints => TypeId::of::<Array>(),
             Ty::Any => TypeId::of::<Dynamic>(),
         }
     }
@@ -258,6 +262,10 @@ fn from_dynamic<J: Clone + 'static>(ty: Ty, arg: &Dynamic) -> Value<J> {
         Ty::Float => Value::Float(arg.as_float().unwrap_or(f64::NAN)),
         Ty::Text => Value::Text(arg.to_string()),
         Ty::Job => arg.clone().try_cast::<J>().map_or(Value::Unit, Value::Job),
+        Ty::Ints => Value::List(arg.as_array_ref().map_or_else(
+            |_| Vec::new(),
+            |list| list.iter().map(|v| v.as_int().map_or(Value::Unit, Value::Int)).collect(),
+        )),
         Ty::Any => Value::Shown { text: arg.to_string(), cost: super::sandbox::Weight::of(arg).cost() },
     }
 }

@@ -16,6 +16,9 @@ pub trait Decider<H>: dyn_clone::DynClone {
     fn decide(&mut self, ctx: H) -> Result<(), ScriptError>;
     /// The routine as errors name it (`` `fn schedule(ctx)` ``), and the line it starts on.
     fn entry(&self) -> (String, Option<usize>);
+    /// What the policy declares of `key` before its first decision: a script's comment line
+    /// `// key: value`, a host object's attribute (`key` with `_` for spaces).
+    fn declared(&self, key: &str) -> Option<String>;
 }
 
 dyn_clone::clone_trait_object!(<H> Decider<H>);
@@ -38,6 +41,10 @@ impl<H: Handle> Decider<H> for Rhai {
     fn entry(&self) -> (String, Option<usize>) {
         (format!("`fn {}(ctx)`", super::ENTRY), self.program.entry_line())
     }
+
+    fn declared(&self, key: &str) -> Option<String> {
+        self.program.declared(key).map(str::to_string)
+    }
 }
 
 /// A policy of a host program: it decides through a [`View`] of `ctx`, keeping what state it
@@ -49,6 +56,10 @@ pub trait Host {
     fn check(&self, routine: &str) -> Result<(), String>;
     /// Calls its `routine` with `ctx`; the error says what stopped it.
     fn decide(&mut self, routine: &str, ctx: Box<dyn View>) -> Result<(), String>;
+    /// What it declares of `key` ([`Decider::declared`]): none unless the host says.
+    fn declared(&self, _key: &str) -> Option<String> {
+        None
+    }
 }
 
 /// A registered host policy as a [`Decider`]. Clones share the object (its state is the host's
@@ -65,6 +76,10 @@ impl<H: Handle> Decider<H> for Hosted {
 
     fn entry(&self) -> (String, Option<usize>) {
         (format!("`{}.{}(ctx)`", self.0.borrow().name(), H::ROUTINE), None)
+    }
+
+    fn declared(&self, key: &str) -> Option<String> {
+        self.0.borrow().declared(key)
     }
 }
 

@@ -345,6 +345,8 @@ pub struct Program {
     meter: Rc<Meter>,
     ast: AST,
     name: Option<String>,
+    /// The source, for what it declares ([`Program::declared`]).
+    source: String,
     /// The line `fn schedule` starts on.
     entry_line: Option<usize>,
     /// The calling lane's state, during a call ([`state`]).
@@ -386,12 +388,25 @@ impl Program {
             .position(|l| l.trim_start().strip_prefix("fn").is_some_and(|r| r.trim_start().starts_with(ENTRY)))
             .map(|i| i + 1);
         let state = state::Slot::default();
-        Ok(Self { engine, meter, ast, name: source::declared_name(source), entry_line, state })
+        Ok(Self {
+            engine,
+            meter,
+            ast,
+            name: source::declared_name(source),
+            source: source.to_string(),
+            entry_line,
+            state,
+        })
     }
 
     /// The name the script declares (`// name: …`).
     pub fn name(&self) -> Option<&str> {
         self.name.as_deref()
+    }
+
+    /// What the script declares of `key` (`// key: value`, [`source::declared`]).
+    pub fn declared(&self, key: &str) -> Option<&str> {
+        source::declared(&self.source, key)
     }
 
     /// The line `fn schedule` starts on, for errors of a call as a whole.

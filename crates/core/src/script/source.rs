@@ -59,11 +59,20 @@ pub fn canonical(text: &str) -> Result<String, String> {
 /// The longest name a script may declare.
 const MAX_NAME_CHARS: usize = 40;
 
+/// What a script declares of `key` on a comment line `// key: value` (the first such line):
+/// its name, or what a model asks of it before its first call (PG-RR's `small jobs`).
+pub fn declared<'s>(source: &'s str, key: &str) -> Option<&'s str> {
+    source
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("//")?.trim().strip_prefix(key)?.strip_prefix(':'))
+        .map(str::trim)
+}
+
 /// The name a script declares on a comment line `// name: best fit` (the first such line),
 /// for labels: "Script (best fit)".
 pub fn declared_name(source: &str) -> Option<String> {
-    let name = source.lines().find_map(|line| line.trim().strip_prefix("//")?.trim().strip_prefix("name:"))?;
-    let name: String = name.trim().chars().filter(|c| !c.is_control()).take(MAX_NAME_CHARS).collect();
+    let name = declared(source, "name")?;
+    let name: String = name.chars().filter(|c| !c.is_control()).take(MAX_NAME_CHARS).collect();
     // Shown in labels, legends and tables: bidirectional overrides written as escapes.
     (!name.is_empty()).then(|| crate::error::readable(&name))
 }
@@ -90,5 +99,7 @@ mod tests {
         let huge = encode(&"x".repeat(MAX_SOURCE_BYTES + 1));
         assert!(decode(&huge).unwrap_err().contains("longer than"));
         assert_eq!(declared_name("fn schedule(ctx) {}"), None);
+        assert_eq!(declared("// name: x\n  //small jobs:  round \n", "small jobs"), Some("round"));
+        assert_eq!(declared("// small jobs are rounded\n", "small jobs"), None);
     }
 }

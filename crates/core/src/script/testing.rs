@@ -47,6 +47,19 @@ fn trajectory(scenario: &Scenario, spec: &PolicySpec) -> (Vec<Start>, serde_json
 /// makes the same starts and the same report as `builtin`, but for the report's fields
 /// `unshared` (what a built-in policy reports of itself, MSF's phases).
 pub(crate) fn reproduces(model: &str, builtin: &str, source: &str, horizon: u64, unshared: &[&str]) {
+    reproduces_with(model, builtin, source, horizon, unshared, &[]);
+}
+
+/// [`reproduces`] on the presets with the scenario's `keys` set besides (PG-RR's `j`, the
+/// depth VQS and its starting point take from the scenario); the presets run.
+pub(crate) fn reproduces_with(
+    model: &str,
+    builtin: &str,
+    source: &str,
+    horizon: u64,
+    unshared: &[&str],
+    keys: &[(&str, &str)],
+) -> usize {
     let script = PolicySpec::parse(&super::spec_text(source).unwrap()).unwrap();
     let builtin = PolicySpec::parse(builtin).unwrap();
     let mut runs = 0;
@@ -54,7 +67,10 @@ pub(crate) fn reproduces(model: &str, builtin: &str, source: &str, horizon: u64,
         if preset.scenario.any().theory_only() || preset.scenario.check_policy(&builtin).is_err() {
             continue;
         }
-        let scenario = shortened(&preset.scenario, horizon);
+        let mut scenario = shortened(&preset.scenario, horizon);
+        for (key, value) in keys {
+            scenario.set(key, value).unwrap_or_else(|e| panic!("{}: {key}={value}: {e}", preset.id));
+        }
         let (want_starts, mut want_report) = trajectory(&scenario, &builtin);
         let (starts, mut report) = trajectory(&scenario, &script);
         for key in unshared {
@@ -70,6 +86,7 @@ pub(crate) fn reproduces(model: &str, builtin: &str, source: &str, horizon: u64,
         runs += 1;
     }
     assert!(runs > 0, "no preset of {model} runs {builtin}");
+    runs
 }
 
 /// Runs `source` as `model`'s script on its first preset, cut to `horizon`: the error that

@@ -10,7 +10,7 @@ completion), `route(ctx)` for GH-RA (at every arrival). `ctx` offers what a rhai
 object may keep state on itself between calls.
 """
 
-__all__ = ["BestFit", "FirstFit", "MostServersFirst", "FirstComeFirstServed", "StaticQuickswap",
+__all__ = ["BestFit", "FirstFit", "VQS", "MostServersFirst", "FirstComeFirstServed", "StaticQuickswap",
            "JoinShortestQueue", "PowerOfTwo", "JoinShortestQueueLowest", "ALL"]
 
 
@@ -50,6 +50,58 @@ class FirstFit:
             if server is None:
                 break
             ctx.start(job, server)
+
+
+class VQS:
+    """Virtual queue scheduling (PG-RR §4): waiting jobs fall into 2J virtual queues by size
+    (`job.vq`). Every slot, servers in index order: an empty server renews, taking the
+    configuration of K_RED with the most waiting jobs (`ctx.heaviest`), and keeps it until it is
+    empty again; the configurations and the count of each queue are kept on the object between
+    decisions (rhai keeps them in `ctx.state`). A configuration that reserves keeps 2/3 of the
+    server for one job of VQ1; its other queue is walked oldest first and every job that fits
+    what is left starts. `small_jobs = "round"` has jobs of size at most 2^-J occupy 2^-J, as
+    VQS's do (a rhai script declares it on a line `// small jobs: round`)."""
+
+    model = "pgrr"
+    policy = "vqs"
+    small_jobs = "round"
+
+    def __init__(self):
+        self.config = None  # per server, the configuration it renewed with
+        self.queued = None  # per virtual queue, its waiting jobs
+
+    def schedule(self, ctx):
+        if self.config is None:
+            self.config = [0] * ctx.servers
+            self.queued = [0] * (2 * ctx.j)
+        config, queued = self.config, self.queued
+        for job in ctx.arrivals():
+            queued[job.vq] += 1
+        renewals = True  # False once an empty server placed nothing: the next would not either
+        for server in range(ctx.servers):
+            if ctx.queue_len == 0:
+                break
+            if ctx.residual(server) == 1.0:
+                if not renewals:
+                    continue
+                k = ctx.heaviest(queued)
+                if not (queued[ctx.config_queue(k)] > 0 or (ctx.reserves(k) and queued[1] > 0)):
+                    renewals = False
+                    continue
+                config[server] = k
+            k = config[server]
+            if queued[1] > 0 and ctx.reserves(k) and ctx.holds(server, 1) == 0:
+                ctx.start(ctx.oldest_in(1, 0, 1.0), server)
+                queued[1] -= 1
+            t = ctx.config_queue(k)
+            start = 0
+            while queued[t] > 0:
+                job = ctx.oldest_in(t, start, ctx.vq_room(server, k))
+                if job is None:
+                    break
+                ctx.start(job, server)
+                queued[t] -= 1
+                start = job.id + 1
 
 
 class MostServersFirst:
@@ -172,5 +224,5 @@ class JoinShortestQueueLowest:
         ctx.route(best)
 
 
-ALL = [BestFit, FirstFit, MostServersFirst, FirstComeFirstServed, StaticQuickswap, JoinShortestQueue,
+ALL = [BestFit, FirstFit, VQS, MostServersFirst, FirstComeFirstServed, StaticQuickswap, JoinShortestQueue,
        PowerOfTwo, JoinShortestQueueLowest]

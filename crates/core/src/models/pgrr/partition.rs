@@ -161,6 +161,20 @@ pub fn reduced_configs(j: u8) -> Vec<Config> {
     out
 }
 
+/// argmax over `configs` of ⟨k, Q⟩ for `weights` (Q, per type): the first maximiser in
+/// canonical order (RES-8's default), as its index. VQS's renewal and a script's
+/// `ctx.heaviest(counts)` both choose this way.
+pub fn heaviest(configs: &[Config], weights: &[u64]) -> usize {
+    let mut best = (0, 0);
+    for (i, k) in configs.iter().enumerate() {
+        let w = k.weight(weights);
+        if w > best.1 || i == 0 {
+            best = (i, w);
+        }
+    }
+    best.0
+}
+
 /// [`Partition::type_of`] in the integer type `T`, which must hold 3·C·2^J.
 fn type_of_in<T: PrimInt>(c: T, r: T, j: u8) -> usize {
     let j = usize::from(j);

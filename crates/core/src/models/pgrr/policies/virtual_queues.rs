@@ -227,16 +227,7 @@ impl Configurations {
     /// among the maximisers (RES-8).
     pub fn argmax(&self, weights: &[u64], rng: &mut StreamRng) -> u16 {
         match self.ties {
-            Ties::First => {
-                let mut best = (0, 0);
-                for (i, k) in self.configs.iter().enumerate() {
-                    let w = k.weight(weights);
-                    if w > best.1 || i == 0 {
-                        best = (i, w);
-                    }
-                }
-                best.0 as u16
-            }
+            Ties::First => partition::heaviest(&self.configs, weights) as u16,
             Ties::Random => {
                 let all: Vec<usize> = self.maximisers(weights).map(|(i, _)| i).collect();
                 all[rng.random_range(0..all.len() as u64) as usize] as u16
