@@ -192,6 +192,15 @@ macro_rules! continuous_live_run {
         fn set_log(&mut self, capacity: usize) {
             self.log.set_capacity(capacity);
         }
+
+        fn open_moment(&self) -> u64 {
+            self.now.floor() as u64 + 1
+        }
+
+        fn set_changes(&mut self, changes: &$crate::changes::Changes) -> Result<(), $crate::ConfigError> {
+            let open = self.open_moment();
+            self.shifts.amend(changes, open)
+        }
     };
 }
 pub(crate) use continuous_live_run;

@@ -106,6 +106,29 @@ impl RecoveryWatch {
         Some(Self { reading: Reading::new(0, first), moments, next: 0, last: start, done: Vec::new() })
     }
 
+    /// The watch of a run whose changes became `moments` at moment `open` (a change made while
+    /// the run plays, RES-95), the queue being `q`: the changes before `open` are the same and
+    /// keep their records; a band still to read whose change moved is read from the moments
+    /// still ahead only (none for a change at `open` itself, whose band is then the queue in
+    /// force, as a change at 0). A link of the changes, run from the start, reads every band.
+    pub fn amended(watch: Option<Self>, moments: Vec<u64>, open: u64, q: f64) -> Option<Self> {
+        let (mut w, fresh) = match watch {
+            Some(w) => (w, false),
+            None => (Self::new(moments.clone(), q)?, true),
+        };
+        let upcoming = moments.get(w.next).copied();
+        if let Some(at) = upcoming.filter(|&at| fresh || w.moments.get(w.next) != Some(&at)) {
+            let previous = w.next.checked_sub(1).map_or(0, |i| moments[i]);
+            let mut reading = Reading::new(previous, at);
+            if open > reading.from {
+                reading.next = reading.from + (open - reading.from).div_ceil(reading.stride) * reading.stride;
+            }
+            w.reading = reading;
+        }
+        w.moments = moments;
+        Some(w)
+    }
+
     /// From `time` on the queue is `q`.
     pub fn observe(&mut self, time: f64, q: f64) {
         while let Some(&at) = self.moments.get(self.next) {

@@ -158,6 +158,16 @@ impl PgrrSim {
         self
     }
 
+    /// Takes `changes` from the slot under way on ([`crate::view::LiveRun::set_changes`]);
+    /// the recovery watch follows the new moments.
+    pub fn set_changes(&mut self, changes: &crate::changes::Changes) -> Result<(), crate::ConfigError> {
+        self.shifts.amend(changes, self.slot)?;
+        let watch = self.measure.recovery.take();
+        let q = self.state.queue.len() as f64;
+        self.measure.recovery = RecoveryWatch::amended(watch, self.shifts.moments(), self.slot, q);
+        Ok(())
+    }
+
     /// How Q(t) recovered from each change made so far.
     pub fn recoveries(&self) -> &[Recovery] {
         self.measure.recovery.as_ref().map_or(&[], |r| r.recoveries())
