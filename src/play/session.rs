@@ -189,7 +189,7 @@ impl SessionState {
             match &mut *location {
                 RaceLocation::Page(player) => Some(player.apply(command)),
                 RaceLocation::Starting { sent, remote, .. } => {
-                    sent.push(command);
+                    sent.push(command.clone());
                     remote.command(command);
                     None
                 }

@@ -164,6 +164,17 @@ impl fmt::Display for Changes {
     }
 }
 
+/// The first whole moment at which a run at time `now` can still take a change (RES-95): the
+/// slot under way in slotted time; in continuous time the first whole moment after `now` (a
+/// change is made before the events of its moment, and those of `now` may be handled).
+/// [`crate::view::LiveRun::open_moment`] of every engine, and the moment a page's knob makes.
+pub fn open_moment(time: crate::model::TimeUnit, now: f64) -> u64 {
+    match time {
+        crate::model::TimeUnit::Slots => now as u64,
+        crate::model::TimeUnit::Continuous => now.floor() as u64 + 1,
+    }
+}
+
 /// The keys of `keys` that can change.
 pub fn changeable<S>(keys: &[Key<S>]) -> Vec<&'static str> {
     keys.iter().filter(|k| k.changes.is_some()).map(|k| k.key).collect()
