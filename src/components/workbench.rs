@@ -45,6 +45,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
         use_lab_race(lab, &props.dispatch, true);
     let snapshot = &race.snapshot;
     let form_dispatch = crate::hooks::use_live_knobs::use_live_knobs(lab, &props.dispatch, snapshot);
+    let changes = use_memo(setup.clone(), |s| s.scenario.any().window().changes.iter().cloned().collect::<Rc<[_]>>());
     let narrow = use_media(NARROW);
     // The first screen in two (the tour's step and Play; once the race is made, the stats and
     // the lanes), then the theory's marks and the offered load worked out, then the event log
@@ -185,7 +186,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     <Playback snapshot={text.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
                         on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_back={race.back.clone()}
                         on_seek={race.seek.clone()} query={written.from_start.clone()} on_restart={race.restart.clone()}
-                        on_help={toggle_help.reform(|()| Some(true))} {seeking} />
+                        on_help={toggle_help.reform(|()| Some(true))} {seeking} changes={(*changes).clone()} />
                     <Record query={share_query.clone()} on_announce={on_announcement.clone()} />
                     <Announcer snapshot={snapshot.clone()} intent={intent.clone()} note={(*announcement).clone()} />
                     if let Some(note) = &restarted {

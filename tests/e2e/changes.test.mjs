@@ -70,6 +70,13 @@ labTest('issue 54: moving the load while the race plays changes it where it is, 
   await waitForSlot(page, horizon);
   const live = await rows(page);
   const link = new URL(await page.inputValue('#link'));
+  // The timeline marks the change; its button (a click, or Enter) goes to its moment.
+  const mark = page.locator('#timeline-changes button');
+  assert.equal(await mark.count(), 1);
+  assert.match(await mark.textContent(), new RegExp(`load = 1\\.1`));
+  await mark.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((t) => Number(document.querySelector('#timeline').dataset.now) === t, Number(at), { timeout: 30_000 });
   link.searchParams.set('speed', 'max');
   const fresh = await open(link.search.slice(1));
   await runToEnd(fresh, horizon);
