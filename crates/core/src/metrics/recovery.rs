@@ -244,4 +244,23 @@ mod tests {
         assert_eq!((r.band_window, r.band, r.peak), ([5_000_000, 10_000_000], [1.0, 1.0], 9.0));
         assert!(w.reading.stride >= 5_000_000 / MAX_SAMPLES);
     }
+
+    /// A change made while the run plays (RES-95) on a run that had none: its band is the
+    /// queue in force (no reading is left before it), then peak and drain as usual.
+    #[test]
+    fn a_change_made_live_reads_its_band_from_what_is_ahead() {
+        let mut w = RecoveryWatch::amended(None, vec![100], 100, 7.0).unwrap();
+        w.observe(100.0, 9.0);
+        w.observe(101.0, 7.0);
+        let r = &w.recoveries()[0];
+        assert_eq!((r.at, r.band, r.peak, r.drain), (100, [7.0, 7.0], 9.0, Some(1.0)));
+        // Moved to a later moment before it is made, the band is read from `open` on.
+        let mut w = RecoveryWatch::new(vec![100], 0.0).unwrap();
+        w.observe(80.0, 3.0);
+        let mut w = RecoveryWatch::amended(Some(w), vec![200], 90, 3.0).unwrap();
+        w.observe(150.0, 5.0);
+        w.observe(200.0, 5.0);
+        let r = &w.recoveries()[0];
+        assert_eq!((r.at, r.band_window, r.band), (200, [100, 200], [3.0, 5.0]));
+    }
 }
