@@ -17,7 +17,6 @@ use std::sync::Arc;
 
 use crate::ConfigError;
 use crate::keys::Key;
-use crate::window::HasWindow;
 
 /// The key of the changes in links and `--set`.
 pub const KEY: &str = "change";
@@ -164,17 +163,6 @@ impl fmt::Display for Changes {
     }
 }
 
-/// The first whole moment at which a run at time `now` can still take a change (RES-95): the
-/// slot under way in slotted time; in continuous time the first whole moment after `now` (a
-/// change is made before the events of its moment, and those of `now` may be handled).
-/// [`crate::view::LiveRun::open_moment`] of every engine, and the moment a page's knob makes.
-pub fn open_moment(time: crate::model::TimeUnit, now: f64) -> u64 {
-    match time {
-        crate::model::TimeUnit::Slots => now as u64,
-        crate::model::TimeUnit::Continuous => now.floor() as u64 + 1,
-    }
-}
-
 /// The keys of `keys` that can change.
 pub fn changeable<S>(keys: &[Key<S>]) -> Vec<&'static str> {
     keys.iter().filter(|k| k.changes.is_some()).map(|k| k.key).collect()
@@ -219,19 +207,21 @@ impl<T: 'static> Shifts<T> {
     /// For each moment of `scenario`'s changes, `what` of the scenario as it is once every
     /// change up to that moment is made (keys set through their rows; the changes were
     /// checked by [`Changes::check`], so a value that does not set is left out).
+    /// `horizon` is the scenario's (what a later list is checked against).
     pub fn build<S>(
         scenario: &S,
         changes: &Changes,
+        horizon: u64,
         keys: &'static [Key<S>],
         what: impl Fn(&S) -> T + Send + Sync + 'static,
     ) -> Self
     where
-        S: HasWindow + Clone + Send + Sync,
+        S: Clone + Send + Sync + 'static,
     {
         let list = list_for(scenario, changes, keys, &what);
         let base = scenario.clone();
         let rebuild: Rebuild<T> = Arc::new(move |changes: &Changes| {
-            changes.check(&base, keys, base.window().horizon)?;
+            changes.check(&base, keys, horizon)?;
             Ok(list_for(&base, changes, keys, &what))
         });
         Self { list, next: 0, changes: changes.clone(), rebuild: Some(rebuild) }

@@ -78,7 +78,7 @@ mod tests {
             let load = plain.scenario.any().load();
             let mut race = Race::new(&plain, 64);
             race.seek(700.0).unwrap();
-            let at = packlab_core::changes::open_moment(plain.scenario.info().time, race.now());
+            let at = plain.scenario.info().time.open_moment(race.now());
             let text = format!("{at}:load={}", load * 1.4);
             race.amend(&Changes::parse(&text).unwrap()).unwrap();
             assert_eq!(race.now(), 700.0, "{preset}: the race stays where it is");

@@ -194,7 +194,7 @@ macro_rules! continuous_live_run {
         }
 
         fn open_moment(&self) -> u64 {
-            $crate::changes::open_moment($crate::model::TimeUnit::Continuous, self.now)
+            $crate::model::TimeUnit::Continuous.open_moment(self.now)
         }
 
         fn set_changes(&mut self, changes: &$crate::changes::Changes) -> Result<(), $crate::ConfigError> {

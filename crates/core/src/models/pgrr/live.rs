@@ -32,7 +32,7 @@ impl LiveRun for PgrrSim {
     }
 
     fn open_moment(&self) -> u64 {
-        crate::changes::open_moment(crate::model::TimeUnit::Slots, self.time() as f64)
+        crate::model::TimeUnit::Slots.open_moment(self.time() as f64)
     }
 
     fn set_changes(&mut self, changes: &crate::changes::Changes) -> Result<(), crate::ConfigError> {

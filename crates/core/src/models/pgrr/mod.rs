@@ -180,7 +180,13 @@ impl Model for Pgrr {
         watch: Watch,
     ) -> Result<PgrrSim, RunError> {
         let config = scenario.engine_config(policy.virtual_queues(), watch.max_points)?;
-        let shifts = Shifts::build(scenario, &scenario.window.changes, scenario::KEYS, PgrrScenario::arrival_rate);
+        let shifts = Shifts::build(
+            scenario,
+            &scenario.window.changes,
+            scenario.window.horizon,
+            scenario::KEYS,
+            PgrrScenario::arrival_rate,
+        );
         Ok(PgrrSim::new(config, policy, scenario.window.seed).with_log(watch.log).with_shifts(shifts))
     }
 
