@@ -31,6 +31,9 @@ pub struct PlaybackProps {
     /// run's replay can take seconds, and the page says it works meanwhile.
     #[prop_or_default]
     pub seeking: Option<f64>,
+    /// The scenario's changes, which the timeline marks.
+    #[prop_or_default]
+    pub changes: Rc<[packlab_core::changes::Change]>,
 }
 
 /// Play/pause, step, reset, speed, progress and the measured pace.
@@ -138,7 +141,8 @@ pub fn Playback(props: &PlaybackProps) -> Html {
                     <span id="pace-lag" class="rate">{ note }</span>
                 }
             </div>
-            <Timeline snapshot={timeline} on_seek={props.on_seek.clone()} query={props.query.clone()} />
+            <Timeline snapshot={timeline} on_seek={props.on_seek.clone()} query={props.query.clone()}
+                changes={props.changes.clone()} />
         </div>
     }
 }

@@ -45,6 +45,8 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     let LabRace { race, text, reduced_motion, help, toggle_help, theme, intent, seeking } =
         use_lab_race(lab, &props.dispatch, true);
     let snapshot = &race.snapshot;
+    let form_dispatch = crate::hooks::use_live_knobs::use_live_knobs(lab, &props.dispatch, snapshot);
+    let changes = use_memo(setup.clone(), |s| s.scenario.any().window().changes.iter().cloned().collect::<Rc<[_]>>());
     let narrow = use_media(NARROW);
     // The first screen in two (the tour's step and Play; once the race is made, the stats and
     // the lanes), then the theory's marks and the offered load worked out, then the event log
@@ -185,11 +187,14 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     <Playback snapshot={text.clone()} speed={lab.speed} dispatch={props.dispatch.clone()}
                         on_toggle={race.toggle.clone()} on_step={race.step.clone()} on_back={race.back.clone()}
                         on_seek={race.seek.clone()} query={written.from_start.clone()} on_restart={race.restart.clone()}
-                        on_help={toggle_help.reform(|()| Some(true))} {seeking} />
+                        on_help={toggle_help.reform(|()| Some(true))} {seeking} changes={(*changes).clone()} />
                     <Record query={share_query.clone()} on_announce={on_announcement.clone()} />
                     <Announcer snapshot={snapshot.clone()} intent={intent.clone()} note={(*announcement).clone()} />
                     if let Some(note) = &restarted {
                         <p id="restarted" class="hint restarted" role="status">{ note.to_string() }</p>
+                    }
+                    if let Some(note) = &lab.live_note {
+                        <p id="live-change" class="hint" role="status">{ note.to_string() }</p>
                     }
                     if let Some(message) = snapshot.error() {
                         <p class="error" role="alert">{ message.to_string() }</p>
@@ -236,7 +241,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                 <details class="scenario-sheet" open={!narrow}>
                     <summary>{ "Change the scenario" }</summary>
                     if drawn >= 6 {
-                        <ScenarioControls lab={lab.clone()} dispatch={props.dispatch.clone()} marks={marks.clone()}
+                        <ScenarioControls lab={lab.clone()} dispatch={form_dispatch} marks={marks.clone()}
                             asking={asking.is_some()} />
                     }
                 </details>

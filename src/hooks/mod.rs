@@ -3,6 +3,7 @@
 //! * [`use_lab_race`]: the race, load marks, keyboard and chart theme of the full page and the
 //!   embedded one;
 //! * [`use_keyboard`]: the page's shortcuts;
+//! * [`use_live_knobs`]: the form's knobs change a playing race where it is;
 //! * [`use_system_dark`]: whether the system asks for dark colours;
 //! * [`use_media`]: whether a media query matches (the narrow layout);
 //! * [`use_pause_when_hidden`]: an embedded race pauses while out of sight;
@@ -15,6 +16,7 @@
 pub mod use_canvas_size;
 pub mod use_keyboard;
 pub mod use_lab_race;
+pub mod use_live_knobs;
 pub mod use_media;
 pub mod use_pause_when_hidden;
 pub mod use_staged;

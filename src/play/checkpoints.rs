@@ -134,6 +134,15 @@ impl Checkpoints {
         (c.at, c.runs.clone())
     }
 
+    /// Gives every checkpoint the scenario's new `changes` (a knob moved while the race plays,
+    /// [`crate::play::race::Race::amend`]): one whose lanes passed a moment where the changes
+    /// differ belonged to the future the race leaves, and goes (time 0 always takes them: a
+    /// change is never made live at 0).
+    pub fn amend(&mut self, changes: &packlab_core::changes::Changes) {
+        self.kept.retain_mut(|c| c.runs.iter_mut().all(|r| r.set_changes(changes).is_ok()));
+        self.bytes = self.kept.iter().map(|c| c.bytes).sum();
+    }
+
     /// The time of the latest checkpoint at or before `time`.
     pub fn latest_at_or_before(&self, time: f64) -> u64 {
         self.kept.iter().rev().find(|c| c.at as f64 <= time).map_or(0, |c| c.at)

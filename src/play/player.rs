@@ -28,7 +28,7 @@ pub const MAX_FRAME_GAP_MS: f64 = 100.0;
 const METER_WINDOW_MS: f64 = 1000.0;
 
 /// What the page asks of a race.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Command {
     Play,
     Pause,
@@ -47,6 +47,9 @@ pub enum Command {
     /// The lane whose per-bin series the snapshots carry.
     Focus(usize),
     Speed(Speed),
+    /// The scenario's changes from now on (a knob moved while the race plays, as
+    /// `T:KEY=VALUE;…`): the race takes them and goes on from where it is (RES-96).
+    Changes(String),
 }
 
 impl Command {
@@ -234,6 +237,21 @@ impl Player {
                 self.speed = speed;
                 self.owed = 0.0;
                 false
+            }
+            Command::Changes(text) => {
+                let taken = packlab_core::changes::Changes::parse(&text)
+                    .map_err(|e| e.to_string())
+                    .and_then(|changes| self.race.amend(&changes));
+                match taken {
+                    // Restarting replays them too.
+                    Ok(()) => {
+                        let _ = Rc::make_mut(&mut self.setup).scenario.set(packlab_core::changes::KEY, &text);
+                    }
+                    Err(e) => self.phase = Phase::Failed(format!("the change could not be made: {e}")),
+                }
+                let phase = self.phase.clone();
+                self.enter(phase);
+                true
             }
         }
     }

@@ -79,6 +79,8 @@ pub struct Race {
     /// Each lane's ms per slot over the last full window (empty until one is full): what
     /// places the lanes of a race split over workers ([`crate::play::split::place`]).
     costs: Vec<f64>,
+    /// The scenario's changes the lanes make ([`Race::amend`] replaces them while it plays).
+    changes: packlab_core::changes::Changes,
 }
 
 /// Events a step passes over at most looking for one that changes something (stale clock
@@ -127,6 +129,7 @@ impl Race {
             part: false,
             spent: (Vec::new(), 0),
             costs: Vec::new(),
+            changes: s.any().window().changes.clone(),
         }
     }
 
@@ -578,5 +581,6 @@ fn points(series: &[SeriesPoint]) -> Rc<[Point]> {
     series.iter().map(|p| Point::new(0.5 * (p.start + p.end), p.mean)).collect()
 }
 
+mod changes;
 #[cfg(test)]
 mod tests;

@@ -170,6 +170,25 @@ impl RaceSession {
     pub fn restart(&self) {
         self.state.send(Command::Restart);
     }
+
+    /// Whether the race of `old` takes `new` where it is: `new` differs from `old` in its
+    /// changes alone, from a moment past 0, and the race has left 0 (RES-96; a race at 0, or
+    /// a change at 0, is as quick to start again). The race is then given the new changes.
+    pub fn take_changes(&self, old: &Setup, new: &Setup) -> bool {
+        let key = packlab_core::changes::KEY;
+        let text = new.scenario.get(key).unwrap_or_default();
+        let mut same = old.clone();
+        if same.scenario.set(key, &text).is_err() || same != *new {
+            return false;
+        }
+        let changes = |s: &Setup| s.scenario.any().window().changes.clone();
+        let at = changes(old).first_difference(&changes(new));
+        if at == Some(0) || self.snapshot().now <= 0.0 {
+            return false;
+        }
+        self.state.send(Command::Changes(text));
+        true
+    }
 }
 
 impl Drop for RaceSession {
@@ -189,7 +208,7 @@ impl SessionState {
             match &mut *location {
                 RaceLocation::Page(player) => Some(player.apply(command)),
                 RaceLocation::Starting { sent, remote, .. } => {
-                    sent.push(command);
+                    sent.push(command.clone());
                     remote.command(command);
                     None
                 }

@@ -197,7 +197,12 @@ impl Lockstep {
         if let Command::Speed(speed) = command {
             self.set_speed(speed);
         }
-        let moves = !matches!(command, Command::Speed(_) | Command::Focus(_));
+        // New changes do not move the race either: each part takes them where it stands (one
+        // that ran past their moment goes back and plays to where it was, RES-96).
+        if let Command::Changes(text) = &command {
+            let _ = self.setup.scenario.set(packlab_core::changes::KEY, text);
+        }
+        let moves = !matches!(command, Command::Speed(_) | Command::Focus(_) | Command::Changes(_));
         if moves && !self.waiting.is_empty() {
             self.waiting.push_back(command);
             return Vec::new();
@@ -218,7 +223,7 @@ impl Lockstep {
     /// together left the parts playing from different slots without marks, and the race stood
     /// still showing itself playing), and, unless the parts play, when they stand at one moment.
     fn readiness(&self, command: &Command) -> Readiness {
-        if matches!(command, Command::Speed(_) | Command::Focus(_)) {
+        if matches!(command, Command::Speed(_) | Command::Focus(_) | Command::Changes(_)) {
             return Readiness::Now;
         }
         let answered =
@@ -286,8 +291,8 @@ impl Lockstep {
             out.extend(marks_again(&self.marks));
             return out;
         }
-        if let Command::Speed(_) = command {
-            let mut out: Vec<_> = parts.map(|k| (k, ToPart::Do(command))).collect();
+        if let Command::Speed(_) | Command::Changes(_) = command {
+            let mut out: Vec<_> = parts.map(|k| (k, ToPart::Do(command.clone()))).collect();
             out.extend(marks_again(&self.marks));
             return out;
         }
@@ -297,7 +302,7 @@ impl Lockstep {
         self.earliest = command == Command::Step;
         self.seeking.iter_mut().for_each(|s| *s = None);
         self.at_marks.iter_mut().for_each(VecDeque::clear);
-        let mut out: Vec<(usize, ToPart)> = parts.clone().map(|k| (k, ToPart::Do(command))).collect();
+        let mut out: Vec<(usize, ToPart)> = parts.clone().map(|k| (k, ToPart::Do(command.clone()))).collect();
         // Playing starts from a moment every part stands at: its marks follow from there.
         let from = match command {
             Command::Play | Command::OpenAt(_) => self.at_one_moment(),

@@ -81,9 +81,27 @@ pub fn use_race(
         });
     }
     // A new race for a new setup, and for each tour step entered (`run_of`): two steps may play
-    // the same scenario (a race, then its map), and each plays its own run from 0.
-    let made = use_memo((setup.clone(), run_of, *may_start), move |(setup, _, may)| {
-        may.then(|| Rc::new(RaceSession::threaded(setup.clone(), speed, move || redraw.force_update())))
+    // the same scenario (a race, then its map), and each plays its own run from 0. A setup
+    // that changes only the race's changes, past 0, keeps the race: it takes them where it is
+    // (a knob moved while it plays, RES-96).
+    let current = use_mut_ref(|| None::<(Rc<Setup>, Option<(&'static str, usize)>, Rc<RaceSession>)>);
+    let made = (*may_start).then(|| {
+        let mut current = current.borrow_mut();
+        let kept = match &*current {
+            Some((shown, step, session)) if *step == run_of && (Rc::ptr_eq(shown, &setup) || **shown == *setup) => {
+                Some(session.clone())
+            }
+            Some((shown, step, session)) if *step == run_of && session.take_changes(shown, &setup) => {
+                Some(session.clone())
+            }
+            _ => None,
+        };
+        let session = kept.unwrap_or_else(|| {
+            let redraw = redraw.clone();
+            Rc::new(RaceSession::threaded(setup.clone(), speed, move || redraw.force_update()))
+        });
+        *current = Some((setup.clone(), run_of, session.clone()));
+        session
     });
     let waiting = use_memo(setup, |setup| Rc::new(Snapshot::before_race(setup)));
     // The race this component showed last, its state when it was replaced, and what the new
@@ -102,7 +120,7 @@ pub fn use_race(
         });
     }
     // Every hook is above: the race's absence must not change their order.
-    let Some(session) = (*made).clone() else {
+    let Some(session) = made else {
         let nothing = Callback::from(|_| ());
         return RaceHandle {
             snapshot: (*waiting).clone(),

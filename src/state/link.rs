@@ -35,6 +35,7 @@ impl Lab {
             map: page.map.clone(),
             attempt: None,
             pending_trace: None,
+            live_note: None,
         };
         // One notice per key, saying everything the link got wrong about it (`policy=msf,dra`
         // on a PG-RR preset names both).

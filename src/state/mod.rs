@@ -95,6 +95,9 @@ pub struct Lab {
     /// A log refused because a lane cannot replay it (MSFQ on a log of many needs): it
     /// replays as soon as that lane leaves, without loading the file again.
     pub pending_trace: Option<packlab_core::trace::Shared>,
+    /// What the last knob moved while the race played did (RES-96), said on the page and to
+    /// screen readers until the scenario changes otherwise.
+    pub live_note: Option<Rc<str>>,
 }
 
 /// What the controls can ask for.
@@ -124,6 +127,13 @@ pub enum Action {
     Set {
         key: String,
         value: String,
+    },
+    /// A key that can change, moved while the race plays: from moment `at` (the race's open
+    /// moment, RES-96) on it has `value`, in place of the changes from `at` on.
+    ChangeLive {
+        key: String,
+        value: String,
+        at: u64,
     },
     /// Add the policy of this name without parameters, or remove every lane of it (there is
     /// always at least one lane, at most [`MAX_POLICIES`]).

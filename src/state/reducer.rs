@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use packlab_core::ConfigError;
+use packlab_core::changes;
 use packlab_core::link::decode_link;
 use packlab_core::page::{SPEED, THEME};
 use packlab_core::policy::{self, PolicySpec};
@@ -124,6 +125,7 @@ impl Lab {
                     }
                 }
             }
+            Action::ChangeLive { key, value, at } => self.change_live(key, value, at),
             Action::TogglePolicy(name) => {
                 let policies = &self.setup.policies;
                 if policies.iter().any(|p| p.name() == name) {
@@ -240,6 +242,43 @@ impl Lab {
         }
     }
 
+    /// Makes `key` = `value` a change at moment `at` of the playing race, in place of the
+    /// changes from `at` on (the core's rule, [`packlab_core::changes::Changes::made_at`]); the
+    /// race takes the new list where it is (RES-96). A refusal names the key moved.
+    fn change_live(&mut self, key: String, value: String, at: u64) {
+        let mut scenario = self.setup.scenario.clone();
+        let old = scenario.any().window().changes.clone();
+        let changes = old.made_at(at, &key, value.trim());
+        let result = scenario.set(changes::KEY, &changes.to_string()).and_then(|()| scenario.validate());
+        match result {
+            Ok(()) => {
+                self.clear(&key);
+                self.clear(changes::KEY);
+                let replaced = old.iter().filter(|c| c.at >= at).count();
+                let time = scenario.time_unit();
+                let label = scenario.keys().iter().find(|k| k.key == key).map_or(key.clone(), |k| k.label.to_string());
+                self.live_note = Some(Rc::from(format!(
+                    "{label} {} from {} {} on{}; the race goes on from there.",
+                    value.trim(),
+                    time.prefix(),
+                    packlab_core::format::group_digits(at),
+                    match replaced {
+                        0 => String::new(),
+                        n => format!(" (in place of the {n} change{} after it)", if n == 1 { "" } else { "s" }),
+                    }
+                )));
+                Rc::make_mut(&mut self.setup).scenario = scenario;
+            }
+            Err(mut e) => {
+                if e.key != key {
+                    e.message = format!("{}: {}", e.key, e.message);
+                    e.key = key;
+                }
+                self.notice(e);
+            }
+        }
+    }
+
     /// Replays the log that waited for a lane to leave, now that one did.
     fn retry_trace(&mut self) {
         if let Some(shared) = self.pending_trace.take() {
@@ -308,10 +347,14 @@ impl Reducible for Lab {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = Rc::unwrap_or_clone(self);
         let setup = next.setup.clone();
+        let live = matches!(action, Action::ChangeLive { .. });
         next.apply(action);
         // A link's moment belongs to its run: a new scenario starts from time 0.
         if next.setup != setup {
             next.open_at = None;
+            if !live {
+                next.live_note = None;
+            }
         }
         Rc::new(next)
     }

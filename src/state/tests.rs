@@ -103,3 +103,23 @@ fn a_python_lane_in_a_link_is_refused_with_a_notice() {
     assert!(notice.message.contains("no host policy 1 here"), "{}", notice.message);
     assert_eq!(lab.setup.policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(), [builtin]);
 }
+
+/// A knob moved while the race plays (RES-96): a change at the moment given, in place of the
+/// changes from there on, said in a note; a value out of range is refused naming the key.
+#[test]
+fn a_knob_moved_while_the_race_plays_is_a_change_in_the_link() {
+    let mut lab =
+        Lab::from_link("?preset=pgrr-a1&load=0.5&horizon=20000&change=5000%3Aload%3D1.3%3B12000%3Aload%3D0.5");
+    lab.apply(Action::ChangeLive { key: "load".into(), value: "0.9".into(), at: 8000 });
+    assert_eq!(lab.setup.scenario.get("change").unwrap(), "5000:load=1.3;8000:load=0.9");
+    assert_eq!(lab.setup.scenario.get("load").unwrap(), "0.5", "the load at 0 stays");
+    let note = lab.live_note.as_deref().unwrap();
+    assert!(
+        note.contains(&packlab_core::format::group_digits(8000)) && note.contains("in place of the 1 change after it"),
+        "{note}"
+    );
+    assert!(lab.query().contains("change=5000:load=1.3%3B8000:load=0.9"), "{}", lab.query());
+    lab.apply(Action::ChangeLive { key: "load".into(), value: "99".into(), at: 9000 });
+    assert_eq!(lab.notices.last().unwrap().key, "load");
+    assert_eq!(lab.setup.scenario.get("change").unwrap(), "5000:load=1.3;8000:load=0.9");
+}

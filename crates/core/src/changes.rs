@@ -13,6 +13,7 @@
 //! changes nothing, is RES-93 (docs/resolutions.md).
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::ConfigError;
 use crate::keys::Key;
@@ -89,6 +90,33 @@ impl Changes {
         self.0.iter()
     }
 
+    /// These changes with `key` set to `value` at `at` in place of every change from `at` on:
+    /// what moving a knob at moment `at` of a playing run makes (RES-96). What the run was
+    /// told to do after `at` belonged to the future it leaves.
+    pub fn made_at(&self, at: u64, key: &str, value: &str) -> Changes {
+        let mut list: Vec<Change> = self.0.iter().filter(|c| c.at < at).cloned().collect();
+        list.push(Change { at, key: key.to_string(), value: value.to_string() });
+        Self(list)
+    }
+
+    /// The changes before moment `at`.
+    pub fn before(&self, at: u64) -> &[Change] {
+        &self.0[..self.0.iter().take_while(|c| c.at < at).count()]
+    }
+
+    /// The first moment at which `self` and `other` differ (`None` when they are the same).
+    pub fn first_difference(&self, other: &Changes) -> Option<u64> {
+        let common = self.0.iter().zip(&other.0).take_while(|(a, b)| a == b).count();
+        let first = |c: &Changes| c.0.get(common).map_or(u64::MAX, |c| c.at);
+        let at = first(self).min(first(other));
+        (at != u64::MAX).then_some(at)
+    }
+
+    /// The value of `key` in force at moment `at`: its last change at or before `at`, if any.
+    pub fn value_at(&self, key: &str, at: u64) -> Option<&str> {
+        self.0.iter().rev().find(|c| c.at <= at && c.key == key).map(|c| c.value.as_str())
+    }
+
     /// The distinct moments, in order.
     pub fn moments(&self) -> Vec<u64> {
         let mut at: Vec<u64> = self.0.iter().map(|c| c.at).collect();
@@ -140,39 +168,82 @@ pub fn changeable<S>(keys: &[Key<S>]) -> Vec<&'static str> {
     keys.iter().filter(|k| k.changes.is_some()).map(|k| k.key).collect()
 }
 
+/// Builds the list of shifts for other changes of the same scenario (a change made while the
+/// run plays), or refuses them naming the entry.
+type Rebuild<T> = Arc<dyn Fn(&Changes) -> Result<Vec<(u64, T)>, ConfigError> + Send + Sync>;
+
 /// What an engine changes, moment by moment: `T` is the model's (the arrival rates). The
 /// engine asks only for the next moment ([`Shifts::next_at`]), so a run without changes pays
 /// one comparison per slot or event.
-#[derive(Debug, Clone, PartialEq)]
 pub struct Shifts<T> {
     list: Vec<(u64, T)>,
     next: usize,
+    /// The changes the list was built from.
+    changes: Changes,
+    /// How the list is built from the scenario as it started: shared by the clones of a run
+    /// (it is immutable), so a checkpoint costs no copy of the scenario.
+    rebuild: Option<Rebuild<T>>,
+}
+
+impl<T: Clone> Clone for Shifts<T> {
+    fn clone(&self) -> Self {
+        Self { list: self.list.clone(), next: self.next, changes: self.changes.clone(), rebuild: self.rebuild.clone() }
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Shifts<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Shifts").field("list", &self.list).field("next", &self.next).finish()
+    }
 }
 
 impl<T> Default for Shifts<T> {
     fn default() -> Self {
-        Self { list: Vec::new(), next: 0 }
+        Self { list: Vec::new(), next: 0, changes: Changes::NONE, rebuild: None }
     }
 }
 
-impl<T> Shifts<T> {
+impl<T: 'static> Shifts<T> {
     /// For each moment of `scenario`'s changes, `what` of the scenario as it is once every
     /// change up to that moment is made (keys set through their rows; the changes were
     /// checked by [`Changes::check`], so a value that does not set is left out).
-    pub fn build<S: Clone>(scenario: &S, changes: &Changes, keys: &[Key<S>], what: impl Fn(&S) -> T) -> Self {
-        let mut now = scenario.clone();
-        let mut list = Vec::new();
-        for at in changes.moments() {
-            for c in changes.iter().filter(|c| c.at == at) {
-                if let Some(row) = keys.iter().find(|k| k.key == c.key) {
-                    let _ = row.set(&mut now, &c.value);
-                }
-            }
-            list.push((at, what(&now)));
-        }
-        Self { list, next: 0 }
+    /// `horizon` is the scenario's (what a later list is checked against).
+    pub fn build<S>(
+        scenario: &S,
+        changes: &Changes,
+        horizon: u64,
+        keys: &'static [Key<S>],
+        what: impl Fn(&S) -> T + Send + Sync + 'static,
+    ) -> Self
+    where
+        S: Clone + Send + Sync + 'static,
+    {
+        let list = list_for(scenario, changes, keys, &what);
+        let base = scenario.clone();
+        let rebuild: Rebuild<T> = Arc::new(move |changes: &Changes| {
+            changes.check(&base, keys, horizon)?;
+            Ok(list_for(&base, changes, keys, &what))
+        });
+        Self { list, next: 0, changes: changes.clone(), rebuild: Some(rebuild) }
     }
+}
 
+/// The shifts of `changes` on `scenario` (see [`Shifts::build`]).
+fn list_for<S: Clone, T>(scenario: &S, changes: &Changes, keys: &[Key<S>], what: &impl Fn(&S) -> T) -> Vec<(u64, T)> {
+    let mut now = scenario.clone();
+    let mut list = Vec::new();
+    for at in changes.moments() {
+        for c in changes.iter().filter(|c| c.at == at) {
+            if let Some(row) = keys.iter().find(|k| k.key == c.key) {
+                let _ = row.set(&mut now, &c.value);
+            }
+        }
+        list.push((at, what(&now)));
+    }
+    list
+}
+
+impl<T> Shifts<T> {
     /// The next moment a shift is due, `u64::MAX` when none is left.
     #[inline]
     pub fn next_at(&self) -> u64 {
@@ -204,6 +275,36 @@ impl<T> Shifts<T> {
     /// The moments of the shifts, in order.
     pub fn moments(&self) -> Vec<u64> {
         self.list.iter().map(|(at, _)| *at).collect()
+    }
+
+    /// The changes the shifts are of.
+    pub fn changes(&self) -> &Changes {
+        &self.changes
+    }
+
+    /// Takes `changes` in place of the run's from moment `open` on, the first moment whose
+    /// shift the engine has not made (RES-96): the changes before it are made and must stay as
+    /// they are. The run so far is then the run that had `changes` from the start (before its
+    /// first change a run is the run without it, RES-93), and what the engine does from `open`
+    /// on is theirs.
+    pub fn amend(&mut self, changes: &Changes, open: u64) -> Result<(), ConfigError> {
+        if changes.before(open) != self.changes.before(open) {
+            let made = Changes(self.changes.before(open).to_vec());
+            let made = if made.is_empty() { "none".to_string() } else { made.to_string() };
+            return Err(ConfigError::new(
+                KEY,
+                format!(
+                    "the run is at moment {open}: the changes before it are made ({made}) and must stay as they are"
+                ),
+            ));
+        }
+        let rebuild =
+            self.rebuild.as_ref().ok_or_else(|| ConfigError::new(KEY, "this run takes no change while it plays"))?;
+        let list = rebuild(changes)?;
+        self.next = list.iter().take_while(|(at, _)| *at < open).count();
+        self.list = list;
+        self.changes = changes.clone();
+        Ok(())
     }
 }
 
@@ -275,7 +376,7 @@ mod tests {
     fn shifts_follow_the_moments() {
         let s = S { load: 0.5, n: 2 };
         let c = Changes::parse("9:load=2;3:load=1").unwrap();
-        let mut shifts = Shifts::build(&s, &c, KEYS, |s| s.load);
+        let mut shifts = Shifts { list: list_for(&s, &c, KEYS, &|s: &S| s.load), next: 0, changes: c, rebuild: None };
         assert_eq!((shifts.next_at(), shifts.take()), (3, Some(&1.0)));
         assert_eq!((shifts.next_at(), shifts.take()), (9, Some(&2.0)));
         assert_eq!(shifts.next_at(), u64::MAX);

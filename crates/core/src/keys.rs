@@ -36,6 +36,9 @@ pub struct Key<S: 'static> {
     /// What a change of the key while a run plays means (`None`: it cannot change; see
     /// [`crate::changes`]).
     pub changes: Option<&'static str>,
+    /// Whether a run already playing can take a change of it (a live knob in the page): a run
+    /// sized for its changes at the start (PG-RR's servers) takes a new one only from a link.
+    pub live: bool,
 }
 
 /// A file a key's value may be read from (the page's upload, the CLI's `--set-file`).
@@ -124,7 +127,7 @@ impl<S> Key<S> {
     }
 
     const fn new(key: &'static str, input: Input, value: Value<S>) -> Self {
-        Self { key, label: "", help: "", input, value, relation: None, file: None, changes: None }
+        Self { key, label: "", help: "", input, value, relation: None, file: None, changes: None, live: true }
     }
 
     pub const fn label(self, label: &'static str) -> Self {
@@ -156,6 +159,12 @@ impl<S> Key<S> {
     /// does ("arrival rates from that moment on"), as `presets --describe` lists it.
     pub const fn changes(self, meaning: &'static str) -> Self {
         Self { changes: Some(meaning), ..self }
+    }
+
+    /// A change of the key is read when a run starts (the run is built for it), never taken by
+    /// a run already playing: a page's knob of it starts the race again.
+    pub const fn not_live(self) -> Self {
+        Self { live: false, ..self }
     }
 
     /// The allowed values, as the error message and `presets --describe` state them.
@@ -225,6 +234,8 @@ pub struct KeyInfo {
     pub file: Option<(&'static str, &'static str)>,
     /// What a change of it while a run plays means, if it can change ([`Key::changes`]).
     pub changes: Option<&'static str>,
+    /// Whether a playing run takes a change of it ([`Key::live`]).
+    pub live: bool,
 }
 
 impl<S> From<&Key<S>> for KeyInfo {
@@ -237,6 +248,7 @@ impl<S> From<&Key<S>> for KeyInfo {
             range: k.range(),
             file: k.file.map(|f| (f.holds, f.accept)),
             changes: k.changes,
+            live: k.live,
         }
     }
 }

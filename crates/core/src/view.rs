@@ -105,6 +105,16 @@ pub trait LiveRun: dyn_clone::DynClone {
     /// Checks the model's invariants on the state (capacity, conservation of jobs), the ones
     /// the engine guarantees whatever the policy does: `packlab soak` and the fuzz targets ask.
     fn check_invariants(&self) -> Result<(), String>;
+    /// The first whole moment at which a change can still be made (RES-96): the slot under
+    /// way in slotted time; in continuous time the first whole moment after now (a change is
+    /// made before the events of its moment, and those of now may be handled already).
+    fn open_moment(&self) -> u64;
+    /// Takes `changes` (the scenario's, checked by its `validate`) in place of those the run
+    /// started with, from [`LiveRun::open_moment`] on: a knob moved while the run plays. The
+    /// changes before that moment are made and must be the same, or this refuses naming them;
+    /// the run so far is then the run of `changes` from the start, and it goes on as that run
+    /// (bit for bit, `crates/core/tests/changes.rs`).
+    fn set_changes(&mut self, changes: &crate::changes::Changes) -> Result<(), crate::ConfigError>;
 }
 
 // A run is a value: the page's timeline keeps clones of it as checkpoints and replays from

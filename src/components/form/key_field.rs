@@ -25,7 +25,10 @@ pub struct KeyFieldProps {
 pub fn KeyField(props: &KeyFieldProps) -> Html {
     let draft = use_state(|| None::<String>);
     let key = props.name;
-    let current = props.lab.setup.scenario.get(key).unwrap_or_default();
+    // A key changed while the race played shows the value the race ends at (its last change).
+    let scenario = &props.lab.setup.scenario;
+    let changed = scenario.any().window().changes.value_at(key, u64::MAX).map(str::to_string);
+    let current = changed.or_else(|| scenario.get(key)).unwrap_or_default();
     let rejected = props.lab.notice_for(key).is_some();
     let value = if rejected { (*draft).clone().unwrap_or(current) } else { current };
     let help = props.lab.setup.scenario.keys().into_iter().find(|k| k.key == key).map(|k| k.help).unwrap_or_default();

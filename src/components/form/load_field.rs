@@ -13,7 +13,10 @@ use crate::state::Action;
 /// and the exact value.
 #[component]
 pub fn LoadField(props: &LabControlsProps) -> Html {
-    let load = props.lab.setup.scenario.load();
+    // The load the race ends at: its last change's, else the scenario's.
+    let scenario = &props.lab.setup.scenario;
+    let changed = scenario.any().window().changes.value_at("load", u64::MAX).and_then(|v| v.parse().ok());
+    let load = changed.unwrap_or_else(|| scenario.load());
     let slide = props.dispatch.reform(|e: Event| Action::Set { key: "load".into(), value: value_of(&e) });
     // A fixed end, or a little past the capacity bound (the first mark), so the slider can
     // show the unstable side too.
@@ -53,6 +56,10 @@ pub fn LoadField(props: &LabControlsProps) -> Html {
                 </datalist>
                 <p class="hint">{ marks.join(" · ") }</p>
             }
+            <p class="hint">
+                { "Moved while the race plays, the load changes from the moment on screen and the race goes on; \
+                   after going back, it replaces the changes after that moment. The link keeps every change." }
+            </p>
         </div>
     }
 }

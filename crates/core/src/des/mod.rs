@@ -157,6 +157,9 @@ pub trait EventDriven {
     /// Makes the change due at [`EventDriven::next_shift`]: it touches no time average and
     /// draws no random number (RES-93).
     fn shift(&mut self) {}
+    /// The run's changes became `moments` at moment `open` (a knob moved while it plays): what
+    /// follows the changes besides the shifts (the recovery of the judged queue) follows them.
+    fn follow_changes(&mut self, _moments: Vec<u64>, _open: u64) {}
 }
 
 /// The [`crate::view::LiveRun`] methods every continuous-time engine implements alike, from
@@ -191,6 +194,17 @@ macro_rules! continuous_live_run {
 
         fn set_log(&mut self, capacity: usize) {
             self.log.set_capacity(capacity);
+        }
+
+        fn open_moment(&self) -> u64 {
+            $crate::model::TimeUnit::Continuous.open_moment(self.now)
+        }
+
+        fn set_changes(&mut self, changes: &$crate::changes::Changes) -> Result<(), $crate::ConfigError> {
+            let open = self.open_moment();
+            self.shifts.amend(changes, open)?;
+            $crate::des::EventDriven::follow_changes(self, self.shifts.moments(), open);
+            Ok(())
         }
     };
 }

@@ -46,6 +46,13 @@ impl Level {
         self.recovery = RecoveryWatch::new(moments, self.value).map(Box::new);
     }
 
+    /// The run's changes became `moments` at moment `open`, while it plays (RES-94's watch,
+    /// [`RecoveryWatch::amended`]).
+    pub fn recovering_amended(&mut self, moments: Vec<u64>, open: u64) {
+        let watch = self.recovery.take().map(|w| *w);
+        self.recovery = RecoveryWatch::amended(watch, moments, open, self.value).map(Box::new);
+    }
+
     /// How this level recovered from each change made so far (empty without changes).
     pub fn recoveries(&self) -> &[Recovery] {
         self.recovery.as_deref().map_or(&[], RecoveryWatch::recoveries)

@@ -106,6 +106,29 @@ impl RecoveryWatch {
         Some(Self { reading: Reading::new(0, first), moments, next: 0, last: start, done: Vec::new() })
     }
 
+    /// The watch of a run whose changes became `moments` at moment `open` (a change made while
+    /// the run plays, RES-96), the queue being `q`: the changes before `open` are the same and
+    /// keep their records; a band still to read whose change moved is read from the moments
+    /// still ahead only (none for a change at `open` itself, whose band is then the queue in
+    /// force, as a change at 0). A link of the changes, run from the start, reads every band.
+    pub fn amended(watch: Option<Self>, moments: Vec<u64>, open: u64, q: f64) -> Option<Self> {
+        let (mut w, fresh) = match watch {
+            Some(w) => (w, false),
+            None => (Self::new(moments.clone(), q)?, true),
+        };
+        let upcoming = moments.get(w.next).copied();
+        if let Some(at) = upcoming.filter(|&at| fresh || w.moments.get(w.next) != Some(&at)) {
+            let previous = w.next.checked_sub(1).map_or(0, |i| moments[i]);
+            let mut reading = Reading::new(previous, at);
+            if open > reading.from {
+                reading.next = reading.from + (open - reading.from).div_ceil(reading.stride) * reading.stride;
+            }
+            w.reading = reading;
+        }
+        w.moments = moments;
+        Some(w)
+    }
+
     /// From `time` on the queue is `q`.
     pub fn observe(&mut self, time: f64, q: f64) {
         while let Some(&at) = self.moments.get(self.next) {
@@ -220,5 +243,24 @@ mod tests {
         let r = &w.recoveries()[0];
         assert_eq!((r.band_window, r.band, r.peak), ([5_000_000, 10_000_000], [1.0, 1.0], 9.0));
         assert!(w.reading.stride >= 5_000_000 / MAX_SAMPLES);
+    }
+
+    /// A change made while the run plays (RES-96) on a run that had none: its band is the
+    /// queue in force (no reading is left before it), then peak and drain as usual.
+    #[test]
+    fn a_change_made_live_reads_its_band_from_what_is_ahead() {
+        let mut w = RecoveryWatch::amended(None, vec![100], 100, 7.0).unwrap();
+        w.observe(100.0, 9.0);
+        w.observe(101.0, 7.0);
+        let r = &w.recoveries()[0];
+        assert_eq!((r.at, r.band, r.peak, r.drain), (100, [7.0, 7.0], 9.0, Some(1.0)));
+        // Moved to a later moment before it is made, the band is read from `open` on.
+        let mut w = RecoveryWatch::new(vec![100], 0.0).unwrap();
+        w.observe(80.0, 3.0);
+        let mut w = RecoveryWatch::amended(Some(w), vec![200], 90, 3.0).unwrap();
+        w.observe(150.0, 5.0);
+        w.observe(200.0, 5.0);
+        let r = &w.recoveries()[0];
+        assert_eq!((r.at, r.band_window, r.band), (200, [100, 200], [3.0, 5.0]));
     }
 }

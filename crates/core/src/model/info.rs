@@ -100,6 +100,18 @@ impl TimeUnit {
     }
 
     /// Before a time value in the page's readouts: "slot 120" or "t = 120".
+    /// The first whole moment at which a run at time `now` can still take a change (RES-96):
+    /// the slot under way in slotted time; in continuous time the first whole moment after
+    /// `now` (a change is made before the events of its moment, and those of `now` may be
+    /// handled). [`crate::view::LiveRun::open_moment`] of every engine, and the moment a
+    /// page's knob makes.
+    pub fn open_moment(self, now: f64) -> u64 {
+        match self {
+            Self::Slots => now as u64,
+            Self::Continuous => now.floor() as u64 + 1,
+        }
+    }
+
     pub fn prefix(self) -> &'static str {
         match self {
             Self::Slots => "slot",

@@ -133,12 +133,12 @@ impl World {
         }
         // Given at rest, a move lands where it lands in the whole race.
         let at_rest = latest.phase != Phase::Running && self.quiet() && self.lockstep.waiting.is_empty();
-        self.expected = match command {
+        self.expected = match command.clone() {
             Command::Step | Command::Back | Command::Seek(_) | Command::Restart if at_rest => {
                 let mut whole = Player::new(Rc::new(self.setup.clone()), Speed::Max);
                 whole.apply(Command::Seek(latest.now));
-                whole.apply(command);
-                Some((command, whole.snapshot().now))
+                whole.apply(command.clone());
+                Some((command.clone(), whole.snapshot().now))
             }
             _ => None,
         };
@@ -303,7 +303,7 @@ fn random_play(setup: &Setup, parts: usize, picks: &[u32]) {
     // And it still answers: a step back or forward is shown.
     let command = if last.now > 0.0 { Command::Back } else { Command::Step };
     let before = world.shown.len();
-    let out = world.lockstep.command(command);
+    let out = world.lockstep.command(command.clone());
     world.post(out);
     world.rest();
     assert!(world.shown.len() > before, "{command:?} at rest was never shown");

@@ -453,4 +453,8 @@ impl EventDriven for GhraSim {
         self.type_cdf = cdf;
         self.total_rate = total;
     }
+
+    fn follow_changes(&mut self, moments: Vec<u64>, open: u64) {
+        self.stats.waiting.recovering_amended(moments, open);
+    }
 }

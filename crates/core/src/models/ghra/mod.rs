@@ -163,7 +163,7 @@ impl Model for Ghra {
         policy: Box<dyn GhraPolicy>,
         watch: Watch,
     ) -> Result<GhraSim, RunError> {
-        let shifts = Shifts::build(scenario, &scenario.window.changes, scenario::KEYS, |s| {
+        let shifts = Shifts::build(scenario, &scenario.window.changes, scenario.window.horizon, scenario::KEYS, |s| {
             s.arrival_rates().unwrap_or_default()
         });
         Ok(GhraSim::new(scenario.engine_config(watch.max_points)?, policy, scenario.window.seed)?

@@ -311,4 +311,8 @@ impl EventDriven for MsfqSim {
         self.arrival_version += 1;
         self.events.push(self.arrival_due, Event::Arrival { version: self.arrival_version });
     }
+
+    fn follow_changes(&mut self, moments: Vec<u64>, open: u64) {
+        self.stats.in_system.recovering_amended(moments, open);
+    }
 }

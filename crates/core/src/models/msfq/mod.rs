@@ -188,7 +188,8 @@ impl Model for Msfq {
             .filter(|_| effective.trace.is_none())
             .and_then(|l| analysis_input(&effective, l));
         let analysis = analysis.and_then(|input| theory::msfq_analysis(&input).ok());
-        let shifts = Shifts::build(&effective, &effective.window.changes, scenario::KEYS, |s| s.load);
+        let shifts =
+            Shifts::build(&effective, &effective.window.changes, effective.window.horizon, scenario::KEYS, |s| s.load);
         Ok(MsfqSim::new(effective.engine_config(watch.max_points), policy, effective.window.seed)
             .with_shifts(shifts)
             .with_analysis(analysis)

@@ -193,7 +193,10 @@ impl Model for Pgas {
             Arrivals::Poisson { rates, .. } => rates.len(),
             Arrivals::Trace { .. } => 0,
         };
-        let shifts = Shifts::build(scenario, &scenario.window.changes, scenario::KEYS, |s| s.arrival_rates(types));
+        let shifts =
+            Shifts::build(scenario, &scenario.window.changes, scenario.window.horizon, scenario::KEYS, move |s| {
+                s.arrival_rates(types)
+            });
         Ok(PgasSim::new(PgasConfig { details: watch.details, ..config }, policy, scenario.window.seed)?
             .with_log(watch.log)
             .with_shifts(shifts))

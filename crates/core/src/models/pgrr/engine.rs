@@ -199,6 +199,29 @@ impl PgrrSim {
         self
     }
 
+    /// Takes `changes` from the slot under way on ([`crate::view::LiveRun::set_changes`]);
+    /// the recovery watch follows the new moments.
+    pub fn set_changes(&mut self, changes: &crate::changes::Changes) -> Result<(), crate::ConfigError> {
+        let before = self.shifts.clone();
+        self.shifts.amend(changes, self.slot)?;
+        // The cluster and the policy's indexes were built for the most servers the changes
+        // reached when the run started (RES-95): a playing run cannot grow past them.
+        let built = self.state.cluster.len();
+        if most_servers(self.config.servers, &self.shifts) > built {
+            self.shifts = before;
+            return Err(crate::ConfigError::new(
+                crate::changes::KEY,
+                format!(
+                    "a playing run takes no change to more than the {built} servers it was built for; open a link with the change instead"
+                ),
+            ));
+        }
+        let watch = self.measure.recovery.take();
+        let q = self.state.queue.len() as f64;
+        self.measure.recovery = RecoveryWatch::amended(watch, self.shifts.moments(), self.slot, q);
+        Ok(())
+    }
+
     /// How Q(t) recovered from each change made so far.
     pub fn recoveries(&self) -> &[Recovery] {
         self.measure.recovery.as_ref().map_or(&[], |r| r.recoveries())

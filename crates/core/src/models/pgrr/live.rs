@@ -31,6 +31,14 @@ impl LiveRun for PgrrSim {
         self.log.set_capacity(capacity);
     }
 
+    fn open_moment(&self) -> u64 {
+        crate::model::TimeUnit::Slots.open_moment(self.time() as f64)
+    }
+
+    fn set_changes(&mut self, changes: &crate::changes::Changes) -> Result<(), crate::ConfigError> {
+        PgrrSim::set_changes(self, changes)
+    }
+
     fn readings(&self) -> Readings {
         Readings {
             queue_len: self.state.queue.len() as u64,

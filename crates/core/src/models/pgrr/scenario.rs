@@ -63,7 +63,9 @@ pub const KEYS: &[Key<PgrrScenario>] = &[
     .changes(
         "servers added from that moment on are empty and take jobs at once; servers removed (the highest-numbered) \
          take no new job and leave once their jobs are done; λ stays the one the load gave with the starting L",
-    ),
+    )
+    // The cluster and the policy's indexes are built for the most servers the changes reach.
+    .not_live(),
     Key::text(
         "size",
         SizeDist::RANGE,
@@ -165,8 +167,9 @@ impl PgrrScenario {
     /// starting L (a change of the server count moves no arrival, RES-95), and the servers
     /// that take jobs.
     pub fn shifts(&self) -> Shifts<Shift> {
-        Shifts::build(self, &self.window.changes, KEYS, |now| Shift {
-            arrival_rate: PgrrScenario { servers: self.servers, ..now.clone() }.arrival_rate(),
+        let servers = self.servers;
+        Shifts::build(self, &self.window.changes, self.window.horizon, KEYS, move |now| Shift {
+            arrival_rate: PgrrScenario { servers, ..now.clone() }.arrival_rate(),
             servers: now.servers as usize,
         })
     }
