@@ -89,3 +89,38 @@ fn a_loss_system_reports_no_recovery() {
     let policy = preset("pgas-c2").unwrap().policies[0].clone();
     assert!(run("pgas-c2", &s, &policy).unwrap().report.recovery.is_empty());
 }
+
+/// A surge made while the run plays (a page's knob, RES-96) is followed in every model with a
+/// queue: the amended run reports a recovery per change, with the peaks of the link that had the
+/// changes from the start (a peak reads only the queue after its change; the band of a change
+/// made live is read from the moment it was made, so only the link's reads it in full).
+#[test]
+fn a_surge_made_live_is_followed_like_the_links() {
+    for (id, policy, normal, surge, horizon) in [
+        ("pgrr-a1", "bf-js", 0.5, 1.3, 40_000),
+        ("msfq-d1", "msf", 6.0, 9.0, 20_000),
+        ("ghra-b1", "alg2-jsq", 0.6, 1.4, 20_000),
+    ] {
+        let changes = format!("{}:load={surge};{}:load={normal}", horizon / 4, horizon / 2);
+        let mut plain = scenario(id, horizon, "");
+        plain.set("load", &normal.to_string()).unwrap();
+        let mut linked = plain.clone();
+        linked.set("change", &changes).unwrap();
+        let policy = PolicySpec::parse(policy).unwrap();
+        let link = run(id, &linked, &policy).unwrap().report.recovery;
+
+        let mut live = live_run(&plain, &policy, Watch::page(64)).unwrap();
+        live.run(horizon / 8).unwrap();
+        live.set_changes(&packlab_core::changes::Changes::parse(&changes).unwrap()).unwrap();
+        live.run(horizon - live.time()).unwrap();
+        let made = live.recoveries();
+        assert_eq!(made.len(), 2, "{id}: {made:?}");
+        for (m, l) in made.iter().zip(&link) {
+            assert_eq!(
+                (m.at, m.peak.to_bits(), m.peak_at.to_bits()),
+                (l.at, l.peak.to_bits(), l.peak_at.to_bits()),
+                "{id}"
+            );
+        }
+    }
+}

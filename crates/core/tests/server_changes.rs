@@ -179,3 +179,28 @@ fn the_drawing_labels_draining_servers_until_they_leave() {
         assert!(view.servers.iter().take(3).all(|s| !s.label.as_deref().unwrap_or_default().contains("draining")));
     }
 }
+
+/// A playing run is built for the most servers its changes reach when it starts (RES-95), so a
+/// server count is no live knob (`Key::live`: the page starts the race again), and a list given
+/// to a playing run that needs more servers is refused naming the size; fewer are taken.
+#[test]
+fn a_playing_run_takes_no_more_servers_than_it_was_built_for() {
+    let s = scenario("");
+    let servers = s.keys().into_iter().find(|k| k.key == "servers").unwrap();
+    assert!(servers.changes.is_some() && !servers.live, "servers changes from a link, not live");
+    assert!(s.keys().into_iter().find(|k| k.key == "load").unwrap().live, "the load is a live knob");
+    let policy = PolicySpec::parse("bf-js").unwrap();
+    let mut run = live_run(&s, &policy, Watch::page(64)).unwrap();
+    run.run(100).unwrap();
+    let built = pgrr(&s).servers;
+    let more = packlab_core::changes::Changes::parse(&format!("500:servers={}", built + 1)).unwrap();
+    let refused = run.set_changes(&more).unwrap_err();
+    assert!(refused.message.contains(&format!("the {built} servers it was built for")), "{}", refused.message);
+    // The run is as it was: the refused list left nothing behind.
+    run.run(1_000).unwrap();
+    let mut plain = live_run(&s, &policy, Watch::page(64)).unwrap();
+    plain.run(1_100).unwrap();
+    assert_eq!(run.readings(), plain.readings());
+    let fewer = packlab_core::changes::Changes::parse("1500:servers=1").unwrap();
+    run.set_changes(&fewer).unwrap();
+}
