@@ -28,6 +28,13 @@ pub fn describe(chart: &Chart<'_>) -> String {
     if !marks.is_empty() {
         text.push_str(&format!(" Dashed: {}.", marks.join(", ")));
     }
+    // The run's changes (their mark's label begins "dotted:") and the bands shaded after them.
+    for label in chart.x_marks.iter().map(|m| m.label).filter(|l| l.starts_with("dotted:")) {
+        text.push_str(&format!(" {}{}.", label[..1].to_uppercase(), &label[1..]));
+    }
+    if let Some(band) = chart.bands.first() {
+        text.push_str(&format!(" {}{}.", band.label[..1].to_uppercase(), &band.label[1..]));
+    }
     text
 }
 

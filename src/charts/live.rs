@@ -2,7 +2,7 @@
 //! packlab-plot [`Chart`] that the canvas, the SVG export and the CLI draw alike.
 
 use packlab_core::model::LoadMark;
-use packlab_plot::{Chart, Curve, Ink, LegendAt, Mark, Stroke};
+use packlab_plot::{Band, ChangeMarks, Chart, Curve, Ink, LegendAt, Mark, Stroke, recovery_bands};
 
 use crate::charts::kind::ChartKind;
 use crate::play::snapshot::Snapshot;
@@ -12,16 +12,22 @@ pub const QUEUE_MARKERS: bool = false;
 
 /// The chart `kind` of a snapshot. `marks` are the theory's load marks (in units of the load
 /// knob; those below 1 are fractions of the capacity and drawn on the occupancy chart), `load`
-/// the offered fraction of the capacity.
-pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark], load: f64) -> Chart<'a> {
+/// the offered fraction of the capacity, `changes` the scenario's changes (a dotted line at each;
+/// the queue charts shade each lane's band until it drained back).
+pub fn chart<'a>(
+    kind: ChartKind,
+    snapshot: &'a Snapshot,
+    marks: &'a [LoadMark],
+    load: f64,
+    changes: &'a ChangeMarks,
+) -> Chart<'a> {
     let x_range = Some((0.0, snapshot.slot.max(1) as f64));
     // The end of the warm-up, unlabelled (the stats footnote explains it): a label at the top
     // would run into the legend once the warm-up is a small part of the x range.
-    let x_marks = if snapshot.slot > snapshot.warmup && snapshot.warmup > 0 {
-        vec![Mark::new(snapshot.warmup as f64, "")]
-    } else {
-        Vec::new()
-    };
+    let warmup =
+        (snapshot.slot > snapshot.warmup && snapshot.warmup > 0).then(|| Mark::new(snapshot.warmup as f64, ""));
+    // Each change the run has reached, dotted, the legend saying what they were.
+    let x_marks = warmup.into_iter().chain(changes.marks(snapshot.now, true)).collect();
     let x_label = snapshot.model.time.axis();
     // The legend goes under the plot, off the data, with the reference lines in it.
     let base = Chart { x_label, x_marks, x_range, legend: LegendAt::Below, ..Chart::default() };
@@ -42,6 +48,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                     stroke: Stroke::Solid,
                 })
                 .collect(),
+            bands: bands(snapshot),
             ..base
         },
         ChartKind::Queue => Chart {
@@ -58,6 +65,7 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
                     stroke: Stroke::Solid,
                 })
                 .collect(),
+            bands: bands(snapshot),
             ..base
         },
         ChartKind::Occupancy => Chart {
@@ -199,6 +207,17 @@ pub fn chart<'a>(kind: ChartKind, snapshot: &'a Snapshot, marks: &'a [LoadMark],
     }
 }
 
+/// The marks of `setup`'s changes.
+pub fn change_marks(setup: &packlab_core::scenario::Setup) -> ChangeMarks {
+    ChangeMarks::of(&setup.scenario.any().window().changes, setup.scenario.time_unit())
+}
+
+/// Each lane's bands, from each change it recovered from (RES-94: the queue the chart plots,
+/// n(t) where the model's figures plot it).
+fn bands(snapshot: &Snapshot) -> Vec<Band<'static>> {
+    snapshot.lanes.iter().flat_map(|l| recovery_bands(&l.recovery, Ink::Policy(l.color), snapshot.now)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use packlab_core::scenario::Setup;
@@ -209,6 +228,7 @@ mod tests {
 
     #[test]
     fn the_charts_follow_the_race() {
+        let none = ChangeMarks::default();
         let mut setup = Setup::from_preset("pgrr-a1").unwrap();
         setup.policies.truncate(2);
         setup.scenario.set("horizon", "5000").unwrap();
@@ -218,23 +238,24 @@ mod tests {
         race.advance(512, f64::INFINITY, || 0.0).unwrap();
         let marks = setup.scenario.marks();
         let snapshot = race.snapshot(Phase::Running, 0);
-        let queue = chart(ChartKind::Queue, &snapshot, &marks, 0.7);
+        let queue = chart(ChartKind::Queue, &snapshot, &marks, 0.7, &none);
         assert_eq!(queue.x_range, Some((0.0, 512.0)));
         assert!(queue.x_marks.is_empty(), "no warm-up line before the warm-up ends");
         let labels: Vec<_> = queue.curves.iter().map(|c| (c.label, c.color)).collect();
         assert_eq!(labels, [("VQS (J=2)", Ink::Policy(0)), ("BF-J/S", Ink::Policy(1))]);
-        let occupancy = chart(ChartKind::Occupancy, &snapshot, &marks, 0.7);
+        let occupancy = chart(ChartKind::Occupancy, &snapshot, &marks, 0.7, &none);
         let y: Vec<_> = occupancy.y_marks.iter().map(|m| m.value).collect();
         assert_eq!(y, [0.7, 0.5, 2.0 / 3.0]);
         race.advance(1_024, f64::INFINITY, || 0.0).unwrap();
         let snapshot = race.snapshot(Phase::Running, 0);
-        assert_eq!(chart(ChartKind::Queue, &snapshot, &marks, 0.7).x_marks[0].value, 1_000.0);
-        let bins = chart(ChartKind::Bins, &snapshot, &marks, 0.7);
+        assert_eq!(chart(ChartKind::Queue, &snapshot, &marks, 0.7, &none).x_marks[0].value, 1_000.0);
+        let bins = chart(ChartKind::Bins, &snapshot, &marks, 0.7, &none);
         assert!(bins.curves.iter().all(|c| c.label.starts_with("VQ")));
     }
 
     #[test]
     fn multiserver_charts_plot_n_and_per_class_response_with_the_analysis() {
+        let none = ChangeMarks::default();
         let mut setup = Setup::from_preset("msfq-d1").unwrap();
         setup.scenario.set("horizon", "4000").unwrap();
         setup.scenario.set("warmup", "500").unwrap();
@@ -250,12 +271,12 @@ mod tests {
             shown,
             [ChartKind::Queue, ChartKind::Occupancy, ChartKind::JobTime, ChartKind::ClassJobTime, ChartKind::Bins]
         );
-        let queue = chart(ChartKind::Queue, &snapshot, &marks, 0.9);
+        let queue = chart(ChartKind::Queue, &snapshot, &marks, 0.9, &none);
         assert_eq!(queue.title, "Jobs in the system n(t)");
         // n(t) counts running jobs too, so it is never below Q(t).
         let lane = &snapshot.lanes[1];
         assert!(lane.in_system_series.iter().zip(lane.queue_series.iter()).all(|(n, q)| n.y >= q.y));
-        let classes = chart(ChartKind::ClassJobTime, &snapshot, &marks, 0.9);
+        let classes = chart(ChartKind::ClassJobTime, &snapshot, &marks, 0.9, &none);
         let labels: Vec<_> = classes.curves.iter().map(|c| c.label).collect();
         assert_eq!(labels, ["1 core", "32 cores"]);
         assert!(classes.curves.iter().all(|c| !c.points.is_empty() && c.points.iter().all(|p| p.x > 500.0)));
@@ -269,6 +290,7 @@ mod tests {
 
     #[test]
     fn a_loss_system_plots_its_reward_against_the_bounds_not_a_queue() {
+        let none = ChangeMarks::default();
         let mut setup = Setup::from_preset("pgas-c4").unwrap();
         setup.scenario.set("servers", "24").unwrap();
         setup.scenario.set("horizon", "5").unwrap();
@@ -278,12 +300,61 @@ mod tests {
         let snapshot = race.snapshot(Phase::Finished, 0);
         let shown: Vec<ChartKind> = ChartKind::ALL.into_iter().filter(|k| k.applies(&snapshot)).collect();
         assert_eq!(shown, [ChartKind::Reward, ChartKind::Occupancy, ChartKind::Bins]);
-        let reward = chart(ChartKind::Reward, &snapshot, &marks, 0.8);
+        let reward = chart(ChartKind::Reward, &snapshot, &marks, 0.8, &none);
         let lines: Vec<(f64, &str)> = reward.y_marks.iter().map(|m| (m.value, m.label)).collect();
         assert!((lines[0].0 - 3196.0 / 3.0).abs() < 1e-6 && (lines[1].0 - 1236.0).abs() < 1e-4, "{lines:?}");
         assert!(reward.curves.iter().all(|c| !c.points.is_empty()));
-        assert_eq!(chart(ChartKind::Bins, &snapshot, &marks, 0.8).title, "Jobs in service per type");
+        assert_eq!(chart(ChartKind::Bins, &snapshot, &marks, 0.8, &none).title, "Jobs in service per type");
         // α is not a fraction of the capacity: the occupancy chart carries no guarantee marks.
-        assert_eq!(chart(ChartKind::Occupancy, &snapshot, &marks, 0.8).y_marks.len(), 1);
+        assert_eq!(chart(ChartKind::Occupancy, &snapshot, &marks, 0.8, &none).y_marks.len(), 1);
+    }
+
+    /// A run's changes on its charts (issue 54): a dotted line at each change reached, the
+    /// legend saying what they were, and each lane's band shaded from its change until its
+    /// queue drained back into it, as the recovery table has it.
+    #[test]
+    fn changes_are_marked_and_each_lane_s_band_shaded() {
+        let setup = crate::state::Lab::from_link(
+            "?preset=pgrr-a1&policy=bf-js,vqs&load=0.5&horizon=60000&change=10000%3Aload%3D0.85%3B30000%3Aload%3D0.5",
+        )
+        .setup
+        .as_ref()
+        .clone();
+        let changes = change_marks(&setup);
+        let marks = setup.scenario.marks();
+        let mut race = Race::new(&setup, 64);
+        race.advance(20_000, f64::INFINITY, || 0.0).unwrap();
+        let snapshot = race.snapshot(Phase::Running, 0);
+        let queue = chart(ChartKind::Queue, &snapshot, &marks, 0.5, &changes);
+        let dotted: Vec<_> = queue.x_marks.iter().filter(|m| m.stroke == Some(Stroke::Dotted)).collect();
+        assert_eq!(dotted.len(), 1, "only the change reached so far");
+        assert_eq!(dotted[0].value, 10_000.0);
+        assert!(dotted[0].label.contains("load = 0.85 from slot 10"), "{}", dotted[0].label);
+        assert!(dotted[0].label.contains("load = 0.5 from slot 30"), "{}", dotted[0].label);
+        race.advance(60_000, f64::INFINITY, || 0.0).unwrap();
+        let snapshot = race.snapshot(Phase::Finished, 0);
+        let queue = chart(ChartKind::Queue, &snapshot, &marks, 0.5, &changes);
+        let at: Vec<f64> = queue.x_marks.iter().filter(|m| m.stroke == Some(Stroke::Dotted)).map(|m| m.value).collect();
+        assert_eq!(at, [10_000.0, 30_000.0]);
+        // Two lanes, two changes: a band each, in the lane's colour, from the recovery table.
+        assert_eq!(queue.bands.len(), 4);
+        for (lane, bands) in snapshot.lanes.iter().zip(queue.bands.chunks(2)) {
+            for (r, band) in lane.recovery.iter().zip(bands) {
+                assert_eq!(band.ink, Ink::Policy(lane.color));
+                assert_eq!(band.y, (r.band[0], r.band[1]));
+                let end = r.drain.map_or(band.x.1, |d| r.at as f64 + d);
+                assert_eq!(band.x, (r.at as f64, end));
+            }
+        }
+        // After the return, BF-J/S's band ends where its queue drained, before the horizon.
+        let bfjs = &snapshot.lanes[0].recovery[1];
+        assert!(bfjs.drain.is_some_and(|d| d > 0.0 && d < 30_000.0), "{bfjs:?}");
+        assert!(queue.bands[1].x.1 < 60_000.0);
+        // The occupancy chart marks the changes but shades nothing: its bands are the queue's.
+        let occupancy = chart(ChartKind::Occupancy, &snapshot, &marks, 0.5, &changes);
+        assert_eq!(occupancy.x_marks.iter().filter(|m| m.stroke == Some(Stroke::Dotted)).count(), 2);
+        assert!(occupancy.bands.is_empty());
+        let words = crate::charts::describe::describe(&queue);
+        assert!(words.contains("Dotted: load = 0.85 from slot 10") && words.contains("Shaded: the band"), "{words}");
     }
 }

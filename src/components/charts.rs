@@ -23,6 +23,9 @@ pub struct ChartsProps {
     pub only: Option<Rc<[ChartKind]>>,
     #[prop_or_default]
     pub theme: packlab_plot::Theme,
+    /// The scenario's changes, marked on every chart.
+    #[prop_or_default]
+    pub changes: Rc<packlab_plot::ChangeMarks>,
 }
 
 /// The live charts that apply to the model (or the chosen ones), each with its focus picker.
@@ -36,7 +39,7 @@ pub fn Charts(props: &ChartsProps) -> Html {
                 if kind.focused() {
                     <FocusPicker snapshot={snapshot.clone()} on_focus={props.on_focus.clone()} {kind} />
                 }
-                <LiveChart {kind} snapshot={snapshot.clone()} marks={props.marks.clone()} load={props.load}
+                <LiveChart {kind} snapshot={snapshot.clone()} marks={props.marks.clone()} load={props.load} changes={props.changes.clone()}
                     min_interval_ms={if props.reduced_motion { 500.0 } else { RUNNING_REDRAW_MS }} theme={props.theme} />
             </div>
         }) }

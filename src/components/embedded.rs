@@ -39,6 +39,7 @@ pub fn EmbeddedLab(props: &EmbeddedLabProps) -> Html {
     use_pause_when_hidden(root.clone(), race.snapshot.phase == Phase::Running, race.pause.clone(), race.play.clone());
     let snapshot = &race.snapshot;
     let load = *use_memo(setup.clone(), |s| s.scenario.offered_utilization());
+    let changes = use_memo(setup.clone(), |s| crate::charts::live::change_marks(s));
     let views = lab.embed.as_ref().map(|e| e.views.clone()).unwrap_or_default();
     // By default the lanes and the model's first chart.
     let views: Vec<View> = if views.is_empty() {
@@ -91,7 +92,7 @@ pub fn EmbeddedLab(props: &EmbeddedLabProps) -> Html {
             if !charts.is_empty() {
                 <div class="charts">
                     <Charts snapshot={snapshot.clone()} marks={marks} {load} on_focus={race.focus.clone()}
-                        {reduced_motion} only={charts} {theme} />
+                        {reduced_motion} only={charts} {theme} {changes} />
                 </div>
             }
         </main>

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use packlab_core::model::LoadMark;
-use packlab_plot::Chart;
+use packlab_plot::{ChangeMarks, Chart};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -48,6 +48,27 @@ fn record_draw(me: u64, now: f64) {
     });
 }
 
+/// What a chart draws from, as last rendered: a redraw on resize or in its turn reads it.
+struct Latest {
+    snapshot: Rc<Snapshot>,
+    marks: Rc<[LoadMark]>,
+    load: f64,
+    theme: packlab_plot::Theme,
+    changes: Rc<ChangeMarks>,
+}
+
+impl Latest {
+    fn of(props: &LiveChartProps) -> Self {
+        Self {
+            snapshot: props.snapshot.clone(),
+            marks: props.marks.clone(),
+            load: props.load,
+            theme: props.theme,
+            changes: props.changes.clone(),
+        }
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct LiveChartProps {
     pub kind: ChartKind,
@@ -60,6 +81,9 @@ pub struct LiveChartProps {
     /// The page's colours and, presenting, thicker lines and larger text.
     #[prop_or_default]
     pub theme: packlab_plot::Theme,
+    /// The scenario's changes, marked on the chart.
+    #[prop_or_default]
+    pub changes: Rc<ChangeMarks>,
 }
 
 /// A chart canvas, redrawn when a new snapshot arrives (while running, at most once per
@@ -68,8 +92,8 @@ pub struct LiveChartProps {
 pub fn LiveChart(props: &LiveChartProps) -> Html {
     let canvas = use_node_ref();
     let error = use_state_eq(|| None::<String>);
-    let latest = use_mut_ref(|| (props.snapshot.clone(), props.marks.clone(), props.load, props.theme));
-    *latest.borrow_mut() = (props.snapshot.clone(), props.marks.clone(), props.load, props.theme);
+    let latest = use_mut_ref(|| Latest::of(props));
+    *latest.borrow_mut() = Latest::of(props);
     let last_draw = use_mut_ref(|| f64::NEG_INFINITY);
     let me = *use_state(|| NEXT_CHART.replace(NEXT_CHART.get() + 1));
     use_effect_with((), move |()| {
@@ -88,8 +112,8 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
             in_a_task_of_its_own(move || {
                 mark("packlab chart");
                 if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
-                    let (snapshot, marks, load, theme) = &*latest.borrow();
-                    let chart = Chart { theme: *theme, ..chart(kind, snapshot, marks, *load) };
+                    let l = &*latest.borrow();
+                    let chart = Chart { theme: l.theme, ..chart(kind, &l.snapshot, &l.marks, l.load, &l.changes) };
                     error.set(draw(&canvas, size, &chart).err());
                 }
             });
@@ -102,8 +126,9 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
     {
         let (canvas, error, latest) = (canvas.clone(), error.clone(), latest.clone());
         let min_interval = props.min_interval_ms;
-        use_effect_with((props.snapshot.clone(), props.load, props.theme), move |_| {
-            let (snapshot, marks, load, theme) = &*latest.borrow();
+        use_effect_with((props.snapshot.clone(), props.load, props.theme, props.changes.clone()), move |_| {
+            let l = &*latest.borrow();
+            let snapshot = &l.snapshot;
             let now = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
             // The snapshot that ends a run (paused, finished, failed) is never skipped.
             let running = snapshot.phase == Phase::Running;
@@ -122,7 +147,7 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
                 if running {
                     LAST_RUNNING_DRAW.set(now);
                 }
-                let chart = Chart { theme: *theme, ..chart(kind, snapshot, marks, *load) };
+                let chart = Chart { theme: l.theme, ..chart(kind, snapshot, &l.marks, l.load, &l.changes) };
                 error.set(draw(&canvas, css_size(&canvas, &size), &chart).err());
             }
         });
@@ -132,13 +157,16 @@ pub fn LiveChart(props: &LiveChartProps) -> Html {
     let running = props.snapshot.phase == Phase::Running;
     let words = {
         let (marks, load) = (props.marks.clone(), props.load);
-        use_memo((Shown(props.snapshot.clone()), running), move |(snapshot, running)| {
-            if *running {
-                "Playing: pause to hear the values.".to_string()
-            } else {
-                describe(&chart(kind, &snapshot.0, &marks, load))
-            }
-        })
+        use_memo(
+            (Shown(props.snapshot.clone()), running, props.changes.clone()),
+            move |(snapshot, running, changes)| {
+                if *running {
+                    "Playing: pause to hear the values.".to_string()
+                } else {
+                    describe(&chart(kind, &snapshot.0, &marks, load, changes))
+                }
+            },
+        )
     };
     let summary_id = format!("{}-summary", kind.id());
     html! {

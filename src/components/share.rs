@@ -28,6 +28,9 @@ pub struct ShareProps {
     /// The theory's load marks and the offered load, as the charts draw them.
     pub marks: Rc<[LoadMark]>,
     pub load: f64,
+    /// The scenario's changes, as the charts mark them.
+    #[prop_or_default]
+    pub changes: Rc<packlab_plot::ChangeMarks>,
     /// Whether the race's charts are on the page (their PNG buttons).
     #[prop_or(true)]
     pub charts: bool,
@@ -89,9 +92,10 @@ pub fn ShareAndExport(props: &ShareProps) -> Html {
                 { for ChartKind::ALL.iter().filter(|k| props.charts && k.applies(&props.snapshot)).map(|&kind| {
                     let save = |format: ImageFormat| {
                         let (snapshot, marks, load) = (props.snapshot.clone(), props.marks.clone(), props.load);
+                        let changes = props.changes.clone();
                         let (base, status) = (format!("{}-{}", props.name, kind.id()), status.clone());
                         Callback::from(move |_: MouseEvent| {
-                            let chart = chart(kind, &snapshot, &marks, load);
+                            let chart = chart(kind, &snapshot, &marks, load, &changes);
                             report(&status, export::save_chart(&chart, export::export_size(kind.id()), &base, format));
                         })
                     };

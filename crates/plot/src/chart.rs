@@ -76,6 +76,18 @@ impl<'a> Mark<'a> {
     }
 }
 
+/// A shaded rectangle behind the curves: x from, to and y from, to, in the chart's units (the
+/// band a queue held before a change of the run, from the change until it drained back).
+/// Bands with the same label share one legend entry, listed with the grey sample: their
+/// colours are their curves'.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Band<'a> {
+    pub x: (f64, f64),
+    pub y: (f64, f64),
+    pub label: &'a str,
+    pub ink: Ink,
+}
+
 /// Where the legend goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LegendAt {
@@ -116,4 +128,6 @@ pub struct Chart<'a> {
     /// Points coloured and shaped by a verdict, drawn over the curves (the stability map's
     /// tested loads), in the theme's verdict colours.
     pub verdicts: &'a [VerdictPoint],
+    /// Shaded rectangles drawn under everything else.
+    pub bands: Vec<Band<'a>>,
 }

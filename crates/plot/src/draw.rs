@@ -15,6 +15,9 @@ use crate::markers::{draw_markers, marker, staggered, verdict_marker, verdict_pa
 use crate::marks::{mark_dashes, side_by_side, stack_labels};
 use crate::theme::Theme;
 
+/// How opaque a band's fill is.
+pub(crate) const BAND_OPACITY: f64 = 0.18;
+
 /// What drawing returns with the plot's [`Frame`].
 type Framed<DB> = Result<Frame, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
@@ -141,6 +144,13 @@ where
             log_y: chart.log_y,
         }
     };
+    // The bands first, under the lines and curves, light enough that a curve crossing one
+    // keeps its contrast.
+    for band in &chart.bands {
+        let fill = theme.color(band.ink).mix(BAND_OPACITY).filled();
+        let corners = [(band.x.0, clamp(band.y.0)), (band.x.1, clamp(band.y.1))];
+        ctx.draw_series(std::iter::once(Rectangle::new(corners, fill)))?;
+    }
     let below = chart.legend == LegendAt::Below;
     let mark_style = |ink: Ink| ShapeStyle { color: theme.color(ink).to_rgba(), filled: false, stroke_width: 1 };
     let mark_ink = if theme == Theme::LIGHT { RGBColor(0x33, 0x33, 0x33) } else { theme.text };

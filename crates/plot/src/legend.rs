@@ -6,6 +6,7 @@ use plotters::prelude::*;
 
 use crate::DrawResult;
 use crate::chart::{Chart, stroke_dash};
+use crate::draw::BAND_OPACITY;
 use crate::ink::{CASING, Ink};
 use crate::markers::{marker, marker_outline, verdict_marker, verdict_patch};
 use crate::marks::mark_dashes;
@@ -24,6 +25,8 @@ pub(crate) enum Sample {
     Dash(Ink, (u32, u32)),
     /// A verdict's marker.
     Verdict(Verdict),
+    /// A band's shading.
+    Patch(Ink),
 }
 
 /// The verdicts' legend labels, in the order listed.
@@ -47,7 +50,15 @@ pub(crate) fn legend_entries<'a>(chart: &Chart<'a>) -> Vec<(&'a str, Sample)> {
         .filter(|(m, _)| !m.label.is_empty())
         .map(|(m, dash)| (m.label, Sample::Dash(m.ink, dash)));
     let verdicts = VERDICT_LABELS.iter().filter(|_| !chart.verdicts.is_empty()).map(|&(l, v)| (l, Sample::Verdict(v)));
-    curves.chain(marks).chain(verdicts).collect()
+    // One entry per band label, in grey: the bands take their curves' colours.
+    let mut band_labels: Vec<&'a str> = Vec::new();
+    for band in chart.bands.iter().filter(|b| !b.label.is_empty()) {
+        if !band_labels.contains(&band.label) {
+            band_labels.push(band.label);
+        }
+    }
+    let bands = band_labels.into_iter().map(|l| (l, Sample::Patch(Ink::Reference)));
+    curves.chain(marks).chain(bands).chain(verdicts).collect()
 }
 
 /// A legend entry's place: its row and its x offset in pixels.
@@ -138,6 +149,10 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
             Sample::Verdict(verdict) => {
                 let at = EmptyElement::at((x + SAMPLE_WIDTH / 2, y));
                 area.draw(&(at + verdict_patch(theme) + verdict_marker(verdict, theme)))?;
+            }
+            Sample::Patch(ink) => {
+                let fill = theme.color(ink).mix(BAND_OPACITY * 2.0).filled();
+                area.draw(&Rectangle::new([(x, y - 6), (x + SAMPLE_WIDTH, y + 6)], fill))?;
             }
         }
         area.draw(&Text::new(label.to_string(), (x + SAMPLE_WIDTH + 6, y - row * 7 / 20), font.clone()))?;

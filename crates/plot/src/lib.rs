@@ -27,6 +27,7 @@
 use plotters::prelude::{DrawingAreaErrorKind, DrawingBackend};
 
 mod axes;
+mod changes;
 mod chart;
 mod draw;
 mod frame;
@@ -39,7 +40,8 @@ mod theme;
 mod trajectory;
 
 pub use axes::tick;
-pub use chart::{CURVE_DASH, CURVE_DOT, Chart, Curve, LegendAt, Mark, Point, Stroke, VerdictPoint, stroke_dash};
+pub use changes::{BAND_LABEL, ChangeMarks, recovery_bands};
+pub use chart::{Band, CURVE_DASH, CURVE_DOT, Chart, Curve, LegendAt, Mark, Point, Stroke, VerdictPoint, stroke_dash};
 pub use draw::{draw, draw_framed};
 pub use frame::Frame;
 pub use graph::GraphChart;

@@ -354,3 +354,46 @@ fn the_map_names_its_policies_and_keeps_each_proven_line_in_its_place() {
         assert!(xs.iter().all(|&x| x >= from && x <= to), "{}: dashes at {xs:?}, its place {from} to {to}", m.label);
     }
 }
+
+/// A run's changes (issue 54): each a dotted line, one legend entry for them all below the plot
+/// and each labelled on it otherwise, and the bands shaded under the curves, one legend entry.
+#[test]
+fn changes_are_dotted_and_bands_shaded_under_the_curves() {
+    use packlab_core::changes::Changes;
+    use packlab_core::model::TimeUnit;
+    let changes = Changes::parse("5000:load=1.3;12000:load=0.5").unwrap();
+    let marks = ChangeMarks::of(&changes, TimeUnit::Slots);
+    let below: Vec<Mark<'_>> = marks.marks(20_000.0, true).collect();
+    assert_eq!(below.iter().map(|m| m.value).collect::<Vec<_>>(), [5_000.0, 12_000.0]);
+    assert!(below.iter().all(|m| m.stroke == Some(Stroke::Dotted)));
+    assert_eq!(below[0].label, "dotted: load = 1.3 from slot 5\u{202f}000; load = 0.5 from slot 12\u{202f}000");
+    assert_eq!(below[1].label, "");
+    let on_plot: Vec<&str> = marks.marks(20_000.0, false).map(|m| m.label).collect();
+    assert_eq!(on_plot, ["load = 1.3", "load = 0.5"]);
+    assert_eq!(marks.marks(6_000.0, true).count(), 1, "only the changes reached");
+    let q = [Point::new(0.0, 1.0), Point::new(20_000.0, 3.0)];
+    let band = |x, ink| Band { x, y: (0.0, 2.0), label: BAND_LABEL, ink };
+    let chart = Chart {
+        curves: vec![Curve {
+            label: "BF-J/S",
+            color: Ink::Policy(1),
+            points: &q,
+            markers: false,
+            stroke: Stroke::Solid,
+        }],
+        x_marks: below,
+        bands: vec![band((5_000.0, 7_000.0), Ink::Policy(1)), band((12_000.0, 12_500.0), Ink::Policy(1))],
+        legend: LegendAt::Below,
+        ..Chart::default()
+    };
+    let out = svg(&chart);
+    assert_eq!(out.matches("shaded: the band").count(), 1, "one legend entry for the bands");
+    assert_eq!(out.matches("dotted: load").count(), 1);
+    // Both bands filled translucently in the lane's colour, before (under) its curve.
+    let fills = out.matches("opacity=\"0.18\" fill=\"#D55E00\"").count();
+    assert_eq!(fills, 2, "{out}");
+    let first_band = out.find("opacity=\"0.18\"").unwrap();
+    let curve = out.rfind("<polyline").unwrap();
+    assert!(first_band < curve, "bands under the curve");
+    assert_eq!(mark_dashes(&chart), [CURVE_DOT, CURVE_DOT]);
+}

@@ -7,7 +7,9 @@ use packlab_core::report::RunOutcome;
 use packlab_core::scenario::Setup;
 use packlab_core::view::Metric;
 
-use crate::{Chart, Curve, Ink, LegendAt, Mark, Point, Stroke};
+use packlab_core::metrics::Recovery;
+
+use crate::{ChangeMarks, Chart, Curve, Ink, LegendAt, Mark, Point, Stroke, recovery_bands};
 
 /// What the chart draws, owned, so a [`Chart`] can borrow it.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,6 +23,9 @@ pub struct Trajectory {
     horizon: u64,
     y_marks: Vec<(f64, String)>,
     legend_lower_right: bool,
+    /// The scenario's changes, and how each policy's queue recovered from them.
+    changes: ChangeMarks,
+    recoveries: Vec<Vec<Recovery>>,
 }
 
 impl Trajectory {
@@ -42,6 +47,15 @@ impl Trajectory {
         // the line stays unlabelled and the axis caption explains it.
         let x_label =
             if plot.x_note.is_empty() { format!("time ({unit})") } else { format!("time ({unit})   {}", plot.x_note) };
+        let changes = ChangeMarks::of(&setup.scenario.any().window().changes, setup.scenario.time_unit());
+        let recoveries: Vec<Vec<Recovery>> = runs.iter().map(|o| o.report.recovery.clone()).collect();
+        // The legend on the plot lists the curves only: the axis caption says what the changes'
+        // lines and the bands are.
+        let x_label = match (changes.is_empty(), recoveries.iter().all(Vec::is_empty)) {
+            (true, _) => x_label,
+            (false, true) => format!("{x_label}   dotted: a change"),
+            (false, false) => format!("{x_label}   dotted: a change; shaded: the queue's band until it drained back"),
+        };
         Some(Self {
             title: format!("{}: {}", setup.preset.figure, setup.preset.title),
             x_label,
@@ -51,6 +65,8 @@ impl Trajectory {
             horizon: first.horizon,
             y_marks: plot.y_marks,
             legend_lower_right: plot.legend_lower_right,
+            changes,
+            recoveries,
         })
     }
 
@@ -72,7 +88,17 @@ impl Trajectory {
                     stroke: Stroke::Solid,
                 })
                 .collect(),
-            x_marks: if self.warmup > 0 { vec![Mark::new(self.warmup as f64, "")] } else { vec![] },
+            x_marks: (self.warmup > 0)
+                .then(|| Mark::new(self.warmup as f64, ""))
+                .into_iter()
+                .chain(self.changes.marks(self.horizon as f64, false))
+                .collect(),
+            bands: self
+                .recoveries
+                .iter()
+                .enumerate()
+                .flat_map(|(i, r)| recovery_bands(r, Ink::Policy(i), self.horizon as f64))
+                .collect(),
             y_marks: self.y_marks.iter().map(|(value, label)| Mark::new(*value, label)).collect(),
             x_range: Some((0.0, self.horizon as f64)),
             legend: if self.legend_lower_right { LegendAt::LowerRight } else { LegendAt::default() },
