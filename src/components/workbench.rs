@@ -47,6 +47,12 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     let snapshot = &race.snapshot;
     let form_dispatch = crate::hooks::use_live_knobs::use_live_knobs(lab, &props.dispatch, snapshot);
     let changes = use_memo(setup.clone(), |s| s.scenario.any().window().changes.iter().cloned().collect::<Rc<[_]>>());
+    let change_marks = use_memo(setup.clone(), |s| crate::charts::live::change_marks(s));
+    // The form shows the values in force at the moment on screen: those of the last change at
+    // or before the moment a knob moved now would change (so it renders again only when the
+    // race crosses a change).
+    let open = snapshot.model.time.open_moment(snapshot.now);
+    let in_force_at = changes.iter().map(|c| c.at).filter(|&at| at <= open).last().unwrap_or(0);
     let narrow = use_media(NARROW);
     // The first screen in two (the tour's step and Play; once the race is made, the stats and
     // the lanes), then the theory's marks and the offered load worked out, then the event log
@@ -216,7 +222,8 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                             link={written.query.clone()} name={name.clone()} />
                         <div class="charts">
                             <Charts snapshot={snapshot.clone()} marks={marks.clone()} {load}
-                                on_focus={race.focus.clone()} {reduced_motion} {theme} />
+                                on_focus={race.focus.clone()} {reduced_motion} {theme}
+                                changes={change_marks.clone()} />
                             <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                         </div>
                     }
@@ -228,7 +235,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                 }
                 if drawn >= 6 {
                     <ShareAndExport snapshot={snapshot.clone()} query={share_query} {name} charts={!theory_only}
-                        seed={setup.scenario.seed()} marks={marks.clone()} {load}
+                        seed={setup.scenario.seed()} marks={marks.clone()} {load} changes={change_marks.clone()}
                         command={written.command.clone()}
                         traced={setup.scenario.any().replaying()} />
                 }
@@ -241,7 +248,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                 <details class="scenario-sheet" open={!narrow}>
                     <summary>{ "Change the scenario" }</summary>
                     if drawn >= 6 {
-                        <ScenarioControls lab={lab.clone()} dispatch={form_dispatch} marks={marks.clone()}
+                        <ScenarioControls lab={lab.clone()} dispatch={form_dispatch} marks={marks.clone()} {in_force_at}
                             asking={asking.is_some()} />
                     }
                 </details>

@@ -172,8 +172,10 @@ impl RaceSession {
     }
 
     /// Whether the race of `old` takes `new` where it is: `new` differs from `old` in its
-    /// changes alone, from a moment past 0, and the race has left 0 (RES-96; a race at 0, or
-    /// a change at 0, is as quick to start again). The race is then given the new changes.
+    /// changes alone, from a moment past 0, the race has left 0 (RES-96; a race at 0, or a
+    /// change at 0, is as quick to start again), and a race of `old` can take each new change
+    /// (the core's `live_refusal`: not more servers than it was built for). The race is then
+    /// given the new changes.
     pub fn take_changes(&self, old: &Setup, new: &Setup) -> bool {
         let key = packlab_core::changes::KEY;
         let text = new.scenario.get(key).unwrap_or_default();
@@ -184,6 +186,12 @@ impl RaceSession {
         let changes = |s: &Setup| s.scenario.any().window().changes.clone();
         let at = changes(old).first_difference(&changes(new));
         if at == Some(0) || self.snapshot().now <= 0.0 {
+            return false;
+        }
+        let from = at.unwrap_or(u64::MAX);
+        let new_changes = changes(new);
+        let mut taken = new_changes.iter().filter(|c| c.at >= from);
+        if taken.any(|c| old.scenario.any().live_refusal(&c.key, &c.value).is_some()) {
             return false;
         }
         self.state.send(Command::Changes(text));

@@ -246,6 +246,10 @@ impl Lab {
     /// changes from `at` on (the core's rule, [`packlab_core::changes::Changes::made_at`]); the
     /// race takes the new list where it is (RES-96). A refusal names the key moved.
     fn change_live(&mut self, key: String, value: String, at: u64) {
+        // A change the playing race cannot take (more servers than it was built for) is still
+        // made at its moment, but the race starts again from 0 to take it (the session sees
+        // the same refusal).
+        let refused = self.setup.scenario.any().live_refusal(&key, value.trim());
         let mut scenario = self.setup.scenario.clone();
         let old = scenario.any().window().changes.clone();
         let changes = old.made_at(at, &key, value.trim());
@@ -257,8 +261,12 @@ impl Lab {
                 let replaced = old.iter().filter(|c| c.at >= at).count();
                 let time = scenario.time_unit();
                 let label = scenario.keys().iter().find(|k| k.key == key).map_or(key.clone(), |k| k.label.to_string());
+                let then = match &refused {
+                    None => "the race goes on from there".to_string(),
+                    Some(why) => format!("{why}, so it starts again from 0 with the change"),
+                };
                 self.live_note = Some(Rc::from(format!(
-                    "{label} {} from {} {} on{}; the race goes on from there.",
+                    "{label} {} from {} {} on{}; {then}.",
                     value.trim(),
                     time.prefix(),
                     packlab_core::format::group_digits(at),

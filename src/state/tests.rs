@@ -123,3 +123,18 @@ fn a_knob_moved_while_the_race_plays_is_a_change_in_the_link() {
     assert_eq!(lab.notices.last().unwrap().key, "load");
     assert_eq!(lab.setup.scenario.get("change").unwrap(), "5000:load=1.3;8000:load=0.9");
 }
+
+/// The server count moved while the race plays (RES-96): fewer servers, or as many as the race
+/// was built for, go on where the race is; more are still made at the moment, and the note
+/// says the race starts again to take them.
+#[test]
+fn more_servers_than_the_race_was_built_for_start_it_again_with_the_change() {
+    let mut lab = Lab::from_link("?preset=pgrr-a1&servers=10&horizon=20000");
+    lab.apply(Action::ChangeLive { key: "servers".into(), value: "8".into(), at: 4000 });
+    assert_eq!(lab.setup.scenario.get("change").unwrap(), "4000:servers=8");
+    assert!(lab.live_note.as_deref().unwrap().ends_with("the race goes on from there."));
+    lab.apply(Action::ChangeLive { key: "servers".into(), value: "12".into(), at: 6000 });
+    assert_eq!(lab.setup.scenario.get("change").unwrap(), "4000:servers=8;6000:servers=12");
+    let note = lab.live_note.as_deref().unwrap();
+    assert!(note.contains("this race was built for at most 10, so it starts again from 0 with the change"), "{note}");
+}

@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 
-import { assertClose, cliReports, labTest, rows, runToEnd, slot, waitForSlot, waitPastSlot } from './harness.mjs';
+import { assertClose, cliReports, labTest, rows, runToEnd, seek, setField, slot, waitForSlot, waitPastSlot } from './harness.mjs';
 
 /** pgrr-a1 at half its load, a surge past VQS's frontier at slot 5 000 and back at 12 000. */
 const HORIZON = 40_000;
@@ -77,6 +77,19 @@ labTest('issue 54: moving the load while the race plays changes it where it is, 
   await mark.focus();
   await page.keyboard.press('Enter');
   await page.waitForFunction((t) => Number(document.querySelector('#timeline').dataset.now) === t, Number(at), { timeout: 30_000 });
+  // The load control shows the load in force at the moment on screen: the new one from the
+  // change on, the old one before it, the new one again at the horizon.
+  const load = async () => [await page.inputValue('#load-slider'), await page.inputValue('#field-load')];
+  assert.deepEqual(await load(), ['1.1', '1.1'], 'at the change');
+  await seek(page, Number(at) - 1_000);
+  assert.deepEqual(await load(), ['0.5', '0.5'], 'before the change');
+  // The queue chart marks the change, dotted, and shades each lane's band after it (in words
+  // for a screen reader, as the canvas draws it).
+  await seek(page, horizon);
+  assert.deepEqual(await load(), ['1.1', '1.1'], 'at the horizon');
+  const words = await page.textContent('#chart-queue-summary');
+  assert.match(words, new RegExp(`Dotted: load = 1\\.1 from slot`), words);
+  assert.match(words, /Shaded: the band each queue held before a change/, words);
   link.searchParams.set('speed', 'max');
   const fresh = await open(link.search.slice(1));
   await runToEnd(fresh, horizon);
@@ -86,4 +99,34 @@ labTest('issue 54: moving the load while the race plays changes it where it is, 
     assert.equal(replayed[policy].meanQueue, live[policy].meanQueue, `${policy} mean queue`);
     assert.equal(replayed[policy].queue, live[policy].queue, `${policy} queue`);
   }
+});
+
+// A server lost and back while the race plays (RES-96): the servers field moved down, or back up
+// to the count the race was built for, changes the race where it is; more servers than that are
+// made at the moment too, but the race starts again to be built for them, and says so.
+labTest('issue 54: the server count moved while the race plays: lost and back where it is, more starts again', async (open) => {
+  const page = await open('preset=pgrr-a1&policy=vqs,bf-js&seed=1&servers=10&load=0.8&horizon=200000');
+  await page.click('#play');
+  await waitPastSlot(page, 2_000);
+  const changeOf = async () => new URL(await page.inputValue('#link')).searchParams.get('change');
+  await setField(page, 'servers', '8');
+  await page.waitForFunction(() => /servers=8/.test(new URL(document.querySelector('#link').value).searchParams.get('change') ?? ''), null, {
+    timeout: 5_000,
+  });
+  const [, lostAt] = (await changeOf()).match(/^(\d+):servers=8$/) ?? assert.fail(`the link's change: ${await changeOf()}`);
+  assert.match(await page.textContent('#live-change'), /the race goes on from there/);
+  assert.equal(await page.locator('#restarted').count(), 0, 'no restart');
+  assert.ok((await slot(page)) >= Number(lostAt), 'the slot did not go back');
+  await waitPastSlot(page, Number(lostAt) + 2_000);
+  await setField(page, 'servers', '10');
+  await page.waitForFunction(() => /servers=10/.test(new URL(document.querySelector('#link').value).searchParams.get('change') ?? ''), null, {
+    timeout: 5_000,
+  });
+  assert.match(await page.textContent('#live-change'), /the race goes on from there/);
+  assert.equal(await page.locator('#restarted').count(), 0, 'still no restart');
+  // One more server than built: made at its moment, and the race starts again from 0.
+  await setField(page, 'servers', '11');
+  await page.waitForSelector('#restarted', { timeout: 10_000 });
+  assert.match(await page.textContent('#live-change'), /built for at most 10, so it starts again from 0 with the change/);
+  assert.match(await changeOf(), /servers=8;\d+:servers=10;\d+:servers=11$/);
 });

@@ -19,6 +19,7 @@ import {
   rows,
   runSweep,
   runToEnd,
+  seek,
   slot,
   waitForSlot,
 } from './harness.mjs';
@@ -32,19 +33,6 @@ async function focusedName(page) {
     if (!a || a === document.body) return 'body';
     return a.id || `${a.tagName.toLowerCase()}.${a.className}`;
   });
-}
-
-/** Moves to moment `t` on the timeline, as a drag of the scrubber does. */
-async function seek(page, t) {
-  await page.$eval(
-    '#scrubber',
-    (el, value) => {
-      el.value = String(value);
-      el.dispatchEvent(new Event('input', { bubbles: true }));
-    },
-    t,
-  );
-  await page.waitForFunction((v) => Number(document.querySelector('#timeline').dataset.now) === v, t, { timeout: 60_000 });
 }
 
 labTest('issue 36: the keyboard help holds the focus and gives it back; removals and new views keep the focus; each view has its title', async (open) => {

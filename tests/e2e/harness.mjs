@@ -185,6 +185,19 @@ export async function waitPastSlot(page, previous, timeout = 30_000) {
   );
 }
 
+/** Moves to moment `t` on the timeline, as a drag of the scrubber does. */
+export async function seek(page, t) {
+  await page.$eval(
+    '#scrubber',
+    (el, value) => {
+      el.value = String(value);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    t,
+  );
+  await page.waitForFunction((v) => Number(document.querySelector('#timeline').dataset.now) === v, t, { timeout: 60_000 });
+}
+
 /** Clicks #play and waits for the run to reach `horizon`, where #play offers "Run again". */
 export async function runToEnd(page, horizon) {
   await page.bringToFront();

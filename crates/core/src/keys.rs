@@ -36,10 +36,29 @@ pub struct Key<S: 'static> {
     /// What a change of the key while a run plays means (`None`: it cannot change; see
     /// [`crate::changes`]).
     pub changes: Option<&'static str>,
-    /// Whether a run already playing can take a change of it (a live knob in the page): a run
-    /// sized for its changes at the start (PG-RR's servers) takes a new one only from a link.
-    pub live: bool,
+    /// Whether a run already playing can take a change of it (a live knob in the page).
+    pub live: Live<S>,
 }
+
+/// Which changes of a key a run already playing can take.
+pub enum Live<S: 'static> {
+    /// Any value in the key's range.
+    Any,
+    /// None: a change of the key is read when a run starts.
+    No,
+    /// Values up to what a run of this scenario was built for (PG-RR's servers: the cluster
+    /// and the policy's indexes are built for the most servers the changes reach); a larger
+    /// one needs a run built anew.
+    UpTo(fn(&S) -> u64),
+}
+
+impl<S> Clone for Live<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for Live<S> {}
 
 /// A file a key's value may be read from (the page's upload, the CLI's `--set-file`).
 #[derive(Debug, Clone, Copy)]
@@ -127,7 +146,7 @@ impl<S> Key<S> {
     }
 
     const fn new(key: &'static str, input: Input, value: Value<S>) -> Self {
-        Self { key, label: "", help: "", input, value, relation: None, file: None, changes: None, live: true }
+        Self { key, label: "", help: "", input, value, relation: None, file: None, changes: None, live: Live::Any }
     }
 
     pub const fn label(self, label: &'static str) -> Self {
@@ -164,7 +183,28 @@ impl<S> Key<S> {
     /// A change of the key is read when a run starts (the run is built for it), never taken by
     /// a run already playing: a page's knob of it starts the race again.
     pub const fn not_live(self) -> Self {
-        Self { live: false, ..self }
+        Self { live: Live::No, ..self }
+    }
+
+    /// A run already playing takes a change of the key up to `built(scenario)`, what a run of
+    /// the scenario was built for; a larger value starts the race again.
+    pub const fn live_up_to(self, built: fn(&S) -> u64) -> Self {
+        Self { live: Live::UpTo(built), ..self }
+    }
+
+    /// Why a run of `scenario` already playing cannot take `value` for this key, if it cannot
+    /// (`None` for a value it can take, or one that is not a number where a limit applies:
+    /// the key's own check names that).
+    pub fn live_refusal(&self, scenario: &S, value: &str) -> Option<String> {
+        match self.live {
+            Live::Any => None,
+            Live::No => Some(format!("{} cannot change while a race plays", self.form_label())),
+            Live::UpTo(built) => {
+                let most = built(scenario);
+                let asked: u64 = value.trim().parse().ok()?;
+                (asked > most).then(|| format!("this race was built for at most {most}"))
+            }
+        }
     }
 
     /// The allowed values, as the error message and `presets --describe` state them.
@@ -248,7 +288,7 @@ impl<S> From<&Key<S>> for KeyInfo {
             range: k.range(),
             file: k.file.map(|f| (f.holds, f.accept)),
             changes: k.changes,
-            live: k.live,
+            live: !matches!(k.live, Live::No),
         }
     }
 }

@@ -181,18 +181,25 @@ fn the_drawing_labels_draining_servers_until_they_leave() {
 }
 
 /// A playing run is built for the most servers its changes reach when it starts (RES-95), so a
-/// server count is no live knob (`Key::live`: the page starts the race again), and a list given
-/// to a playing run that needs more servers is refused naming the size; fewer are taken.
+/// server count is a live knob up to that size only (`Key::live_up_to`: past it the page starts
+/// the race again, saying why), and a list given to a playing run that needs more servers is
+/// refused naming the size; fewer are taken, and a server lost and back while the run plays
+/// gives the run of the link with both changes, bit for bit.
 #[test]
 fn a_playing_run_takes_no_more_servers_than_it_was_built_for() {
     let s = scenario("");
     let servers = s.keys().into_iter().find(|k| k.key == "servers").unwrap();
-    assert!(servers.changes.is_some() && !servers.live, "servers changes from a link, not live");
+    assert!(servers.changes.is_some() && servers.live, "servers change live, up to the built size");
     assert!(s.keys().into_iter().find(|k| k.key == "load").unwrap().live, "the load is a live knob");
     let policy = PolicySpec::parse("bf-js").unwrap();
     let mut run = live_run(&s, &policy, Watch::page(64)).unwrap();
     run.run(100).unwrap();
     let built = pgrr(&s).servers;
+    let said = s.any().live_refusal("servers", &(built + 1).to_string()).expect("more than built is refused");
+    assert_eq!(said, format!("this race was built for at most {built}"));
+    assert_eq!(s.any().live_refusal("servers", &built.to_string()), None);
+    assert_eq!(s.any().live_refusal("servers", "1"), None);
+    assert_eq!(s.any().live_refusal("load", "0.9"), None);
     let more = packlab_core::changes::Changes::parse(&format!("500:servers={}", built + 1)).unwrap();
     let refused = run.set_changes(&more).unwrap_err();
     assert!(refused.message.contains(&format!("the {built} servers it was built for")), "{}", refused.message);
@@ -201,6 +208,14 @@ fn a_playing_run_takes_no_more_servers_than_it_was_built_for() {
     let mut plain = live_run(&s, &policy, Watch::page(64)).unwrap();
     plain.run(1_100).unwrap();
     assert_eq!(run.readings(), plain.readings());
-    let fewer = packlab_core::changes::Changes::parse("1500:servers=1").unwrap();
-    run.set_changes(&fewer).unwrap();
+    // Two servers lost at 1 500 and back at 3 000, each given while the run plays.
+    let lost = format!("1500:servers={}", built - 2);
+    run.set_changes(&packlab_core::changes::Changes::parse(&lost).unwrap()).unwrap();
+    run.run(1_000).unwrap(); // to slot 2 100
+    let both = format!("{lost};3000:servers={built}");
+    run.set_changes(&packlab_core::changes::Changes::parse(&both).unwrap()).unwrap();
+    run.run(2_900).unwrap(); // to slot 5 000
+    let mut link = live_run(&scenario(&both), &policy, Watch::page(64)).unwrap();
+    link.run(5_000).unwrap();
+    assert_eq!(run.readings(), link.readings());
 }

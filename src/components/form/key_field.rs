@@ -17,6 +17,9 @@ pub struct KeyFieldProps {
     pub kind: &'static str,
     pub lab: Rc<Lab>,
     pub dispatch: Callback<Action>,
+    /// The moment whose value a key that changes shows (the race's end by default).
+    #[prop_or(u64::MAX)]
+    pub in_force_at: u64,
 }
 
 /// An input for one scenario key. A rejected value stays in the box, with the message under
@@ -25,9 +28,10 @@ pub struct KeyFieldProps {
 pub fn KeyField(props: &KeyFieldProps) -> Html {
     let draft = use_state(|| None::<String>);
     let key = props.name;
-    // A key changed while the race played shows the value the race ends at (its last change).
+    // A key that changes shows the value in force at the moment on screen: after going back
+    // before a change, the value before it.
     let scenario = &props.lab.setup.scenario;
-    let changed = scenario.any().window().changes.value_at(key, u64::MAX).map(str::to_string);
+    let changed = scenario.any().window().changes.value_at(key, props.in_force_at).map(str::to_string);
     let current = changed.or_else(|| scenario.get(key)).unwrap_or_default();
     let rejected = props.lab.notice_for(key).is_some();
     let value = if rejected { (*draft).clone().unwrap_or(current) } else { current };

@@ -13,9 +13,9 @@ use crate::state::Action;
 /// and the exact value.
 #[component]
 pub fn LoadField(props: &LabControlsProps) -> Html {
-    // The load the race ends at: its last change's, else the scenario's.
+    // The load in force at the moment on screen: its last change's by then, else the scenario's.
     let scenario = &props.lab.setup.scenario;
-    let changed = scenario.any().window().changes.value_at("load", u64::MAX).and_then(|v| v.parse().ok());
+    let changed = scenario.any().window().changes.value_at("load", props.in_force_at).and_then(|v| v.parse().ok());
     let load = changed.unwrap_or_else(|| scenario.load());
     let slide = props.dispatch.reform(|e: Event| Action::Set { key: "load".into(), value: value_of(&e) });
     // A fixed end, or a little past the capacity bound (the first mark), so the slider can
@@ -48,7 +48,8 @@ pub fn LoadField(props: &LabControlsProps) -> Html {
                 <input type="range" id="load-slider" min="0.05" max={max.to_string()} step={step.to_string()}
                     value={load.to_string()} list={(!props.asking).then_some("load-marks")} onchange={slide}
                     aria-label={format!("{name} slider")} />
-                <KeyField name="load" label="" kind="text" lab={props.lab.clone()} dispatch={props.dispatch.clone()} />
+                <KeyField name="load" label="" kind="text" lab={props.lab.clone()} dispatch={props.dispatch.clone()}
+                    in_force_at={props.in_force_at} />
             </div>
             if !props.asking {
                 <datalist id="load-marks">

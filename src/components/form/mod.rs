@@ -47,6 +47,10 @@ pub struct LabControlsProps {
     /// slider shows no marks (their titles and the theory's loads would tell the answer).
     #[prop_or_default]
     pub asking: bool,
+    /// The moment whose values the keys that change show (the last change at or before the
+    /// moment on screen; the race's end by default).
+    #[prop_or(u64::MAX)]
+    pub in_force_at: u64,
 }
 
 /// Policies and every scenario key the model's table puts in the form (the preset is picked in
@@ -72,7 +76,10 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
     let field = |k: &KeyInfo| {
         let label = if k.key == "horizon" { format!("{} ({unit})", k.label) } else { k.label.to_string() };
         let kind = if k.input == Input::Number { "number" } else { "text" };
-        html! { <KeyField name={k.key} {label} {kind} lab={lab.clone()} dispatch={props.dispatch.clone()} /> }
+        html! {
+            <KeyField name={k.key} {label} {kind} lab={lab.clone()} dispatch={props.dispatch.clone()}
+                in_force_at={props.in_force_at} />
+        }
     };
     // Short fields in a grid, then the wide ones and the editors on rows of their own.
     let compact = keys.iter().filter(|k| matches!(k.input, Input::Number | Input::Text | Input::Load));
@@ -90,7 +97,7 @@ pub fn ScenarioControls(props: &LabControlsProps) -> Html {
                     { for compact.map(|k| match k.input {
                         Input::Load => html! {
                             <LoadField lab={lab.clone()} dispatch={props.dispatch.clone()} marks={props.marks.clone()}
-                                asking={props.asking} />
+                                asking={props.asking} in_force_at={props.in_force_at} />
                         },
                         _ => field(k),
                     }) }

@@ -115,4 +115,39 @@ mod tests {
             assert_eq!(shown(&ahead), shown(&linked), "{preset}: edited after going back");
         }
     }
+
+    /// A server lost and back while the race plays (a live knob up to the count the race was
+    /// built for): the race stays where it is and is the link's race with both changes, bit for
+    /// bit, also in its drawing (the draining servers); more servers than built are refused.
+    #[test]
+    fn a_server_lost_and_back_while_the_race_plays_is_the_link_with_both() {
+        let ten = |changes: &str| {
+            let mut s = setup("pgrr-a1", &["vqs", "bf-js"], 3_000, "");
+            s.scenario.set("servers", "10").unwrap();
+            s.scenario.set("change", changes).unwrap();
+            s.scenario.validate().unwrap();
+            s
+        };
+        let plain = ten("");
+        let built = 10;
+        let mut race = Race::new(&plain, 64);
+        race.seek(700.0).unwrap();
+        let lost = format!("700:servers={}", built - 2);
+        race.amend(&Changes::parse(&lost).unwrap()).unwrap();
+        race.seek(1_500.0).unwrap();
+        let both = format!("{lost};1500:servers={built}");
+        race.amend(&Changes::parse(&both).unwrap()).unwrap();
+        assert_eq!(race.now(), 1_500.0, "the race stays where it is");
+        let mut linked = Race::new(&ten(&both), 64);
+        for t in [1_000.0, 3_000.0] {
+            linked.seek(t).unwrap();
+            race.seek(t).unwrap();
+            assert_eq!(shown(&race), shown(&linked), "at {t}");
+            let views =
+                |r: &Race| r.snapshot(Phase::Paused, 0).lanes.iter().map(|l| l.view.clone()).collect::<Vec<_>>();
+            assert_eq!(views(&race), views(&linked), "the drawing at {t}");
+        }
+        let more = format!("{both};2000:servers={}", built + 1);
+        assert!(race.amend(&Changes::parse(&more).unwrap()).is_err(), "more servers than built");
+    }
 }

@@ -54,6 +54,10 @@ pub trait AnyScenario {
     fn keys(&self) -> Vec<KeyInfo>;
     fn get(&self, key: &str) -> Option<String>;
     fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError>;
+    /// Why a race of this scenario already playing cannot take a change of `key` to `value`
+    /// (a live knob, RES-96), if it cannot: the key never changes while a run plays, or the run
+    /// was built for less ([`crate::keys::Live`]).
+    fn live_refusal(&self, key: &str, value: &str) -> Option<String>;
     /// The text form of `key` read from a file's `text` (a table as CSV), for keys that take
     /// one ([`crate::keys::KeyFile`]).
     fn read_key_file(&self, key: &str, text: &str) -> Result<String, ConfigError>;
@@ -110,6 +114,13 @@ where
     fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
         let keys = S::Model::KEYS;
         keys.iter().find(|k| k.key == key).ok_or_else(|| unknown_key(keys, key))?.set(self, value)
+    }
+
+    fn live_refusal(&self, key: &str, value: &str) -> Option<String> {
+        let keys = S::Model::KEYS;
+        keys.iter()
+            .find(|k| k.key == key)
+            .map_or_else(|| Some(unknown_key(keys, key).message), |k| k.live_refusal(self, value))
     }
 
     fn read_key_file(&self, key: &str, text: &str) -> Result<String, ConfigError> {

@@ -64,8 +64,9 @@ pub const KEYS: &[Key<PgrrScenario>] = &[
         "servers added from that moment on are empty and take jobs at once; servers removed (the highest-numbered) \
          take no new job and leave once their jobs are done; λ stays the one the load gave with the starting L",
     )
-    // The cluster and the policy's indexes are built for the most servers the changes reach.
-    .not_live(),
+    // The cluster and the policy's indexes are built for the most servers the changes reach:
+    // a playing race takes a count up to that (a server lost and back), not more.
+    .live_up_to(|s: &PgrrScenario| crate::models::pgrr::engine::most_servers(s.servers as usize, &s.shifts()) as u64),
     Key::text(
         "size",
         SizeDist::RANGE,
