@@ -52,7 +52,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     // or before the moment a knob moved now would change (so it renders again only when the
     // race crosses a change).
     let open = snapshot.model.time.open_moment(snapshot.now);
-    let in_force_at = changes.iter().map(|c| c.at).filter(|&at| at <= open).last().unwrap_or(0);
+    let in_force_at = changes.iter().rev().map(|c| c.at).find(|&at| at <= open).unwrap_or(0);
     let narrow = use_media(NARROW);
     // The first screen in two (the tour's step and Play; once the race is made, the stats and
     // the lanes), then the theory's marks and the offered load worked out, then the event log
