@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 
-import { assertClose, cliReports, labTest, rows, runToEnd, seek, setField, slot, waitForSlot, waitPastSlot } from './harness.mjs';
+import { assertClose, cliReports, labTest, rows, runToEnd, seek, slot, waitForSlot, waitPastSlot } from './harness.mjs';
 
 /** pgrr-a1 at half its load, a surge past VQS's frontier at slot 5 000 and back at 12 000. */
 const HORIZON = 40_000;
@@ -109,7 +109,15 @@ labTest('issue 54: the server count moved while the race plays: lost and back wh
   await page.click('#play');
   await waitPastSlot(page, 2_000);
   const changeOf = async () => new URL(await page.inputValue('#link')).searchParams.get('change');
-  await setField(page, 'servers', '8');
+  // Typed and committed, as a person would; the link's `change` follows (not its `servers`,
+  // which stays the count at 0).
+  const setServers = async (value) => {
+    const input = page.locator('#field-servers');
+    await input.fill(value);
+    await input.press('Enter');
+    await input.blur();
+  };
+  await setServers('8');
   await page.waitForFunction(() => /servers=8/.test(new URL(document.querySelector('#link').value).searchParams.get('change') ?? ''), null, {
     timeout: 5_000,
   });
@@ -118,15 +126,16 @@ labTest('issue 54: the server count moved while the race plays: lost and back wh
   assert.equal(await page.locator('#restarted').count(), 0, 'no restart');
   assert.ok((await slot(page)) >= Number(lostAt), 'the slot did not go back');
   await waitPastSlot(page, Number(lostAt) + 2_000);
-  await setField(page, 'servers', '10');
+  await setServers('10');
   await page.waitForFunction(() => /servers=10/.test(new URL(document.querySelector('#link').value).searchParams.get('change') ?? ''), null, {
     timeout: 5_000,
   });
   assert.match(await page.textContent('#live-change'), /the race goes on from there/);
   assert.equal(await page.locator('#restarted').count(), 0, 'still no restart');
   // One more server than built: made at its moment, and the race starts again from 0.
-  await setField(page, 'servers', '11');
+  await setServers('11');
   await page.waitForSelector('#restarted', { timeout: 10_000 });
   assert.match(await page.textContent('#live-change'), /built for at most 10, so it starts again from 0 with the change/);
   assert.match(await changeOf(), /servers=8;\d+:servers=10;\d+:servers=11$/);
+  assert.equal(new URL(await page.inputValue('#link')).searchParams.get('servers'), '10', 'the count at 0 stays');
 });
