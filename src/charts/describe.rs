@@ -3,7 +3,7 @@
 //! references. The canvas names what is plotted; this says what it shows.
 
 use packlab_core::format::group_decimal;
-use packlab_plot::{Chart, Point};
+use packlab_plot::{Chart, Point, Stroke};
 
 /// What a reader of `chart` learns from looking: `"Waiting jobs Q(t) (waiting jobs against
 /// slot). VQS (J=2): 120 now, 3.00 at the start, rising; BF-J/S: 2.10 now, 1.90 at the start,
@@ -28,9 +28,12 @@ pub fn describe(chart: &Chart<'_>) -> String {
     if !marks.is_empty() {
         text.push_str(&format!(" Dashed: {}.", marks.join(", ")));
     }
-    // The run's changes (their mark's label begins "dotted:") and the bands shaded after them.
-    for label in chart.x_marks.iter().map(|m| m.label).filter(|l| l.starts_with("dotted:")) {
-        text.push_str(&format!(" {}{}.", label[..1].to_uppercase(), &label[1..]));
+    // The run's changes, dotted, and the bands shaded after them.
+    let changes: Vec<String> =
+        chart.x_marks.iter().filter(|m| m.stroke == Some(Stroke::Dotted)).map(|m| group_decimal(m.value, 0)).collect();
+    if let Some((last, before)) = changes.split_last() {
+        let at = if before.is_empty() { last.clone() } else { format!("{} and {last}", before.join(", ")) };
+        text.push_str(&format!(" Dotted: a change of the run, at {} {at}.", chart.x_label));
     }
     if let Some(band) = chart.bands.first() {
         text.push_str(&format!(" {}{}.", band.label[..1].to_uppercase(), &band.label[1..]));

@@ -209,7 +209,7 @@ pub fn chart<'a>(
 
 /// The marks of `setup`'s changes.
 pub fn change_marks(setup: &packlab_core::scenario::Setup) -> ChangeMarks {
-    ChangeMarks::of(&setup.scenario.any().window().changes, setup.scenario.time_unit())
+    ChangeMarks::of(&setup.scenario.any().window().changes)
 }
 
 /// Each lane's bands, from each change it recovered from (RES-94: the queue the chart plots,
@@ -329,8 +329,7 @@ mod tests {
         let dotted: Vec<_> = queue.x_marks.iter().filter(|m| m.stroke == Some(Stroke::Dotted)).collect();
         assert_eq!(dotted.len(), 1, "only the change reached so far");
         assert_eq!(dotted[0].value, 10_000.0);
-        assert!(dotted[0].label.contains("load = 0.85 from slot 10"), "{}", dotted[0].label);
-        assert!(dotted[0].label.contains("load = 0.5 from slot 30"), "{}", dotted[0].label);
+        assert_eq!(dotted[0].label, packlab_plot::CHANGE_LABEL);
         race.advance(60_000, f64::INFINITY, || 0.0).unwrap();
         let snapshot = race.snapshot(Phase::Finished, 0);
         let queue = chart(ChartKind::Queue, &snapshot, &marks, 0.5, &changes);
@@ -355,6 +354,10 @@ mod tests {
         assert_eq!(occupancy.x_marks.iter().filter(|m| m.stroke == Some(Stroke::Dotted)).count(), 2);
         assert!(occupancy.bands.is_empty());
         let words = crate::charts::describe::describe(&queue);
-        assert!(words.contains("Dotted: load = 0.85 from slot 10") && words.contains("Shaded: the band"), "{words}");
+        assert!(
+            words.contains("Dotted: a change of the run, at slot 10\u{202f}000 and 30\u{202f}000.")
+                && words.contains("Shaded: each queue's band before a change"),
+            "{words}"
+        );
     }
 }

@@ -1,20 +1,19 @@
 //! A run's changes on its charts (issue 54): a dotted line at each change's moment, one legend
-//! entry saying what they were, and the band each lane's queue held before a change shaded from
+//! entry for them (labels on the plot say what each was where the legend is on the plot), and the band each lane's queue held before a change shaded from
 //! the change until the queue drained back into it (RES-94), in the lane's colour. The page's
 //! live charts and `packlab run --out`'s SVG draw them alike.
 
 use packlab_core::changes::Changes;
-use packlab_core::format::group_digits;
 use packlab_core::metrics::Recovery;
-use packlab_core::model::TimeUnit;
 
 use crate::{Band, Ink, Mark, Stroke};
 
 /// The legend's words for the shaded bands.
-pub const BAND_LABEL: &str = "shaded: the band each queue held before a change, until it drained back";
+pub const BAND_LABEL: &str = "shaded: each queue's band before a change, until back in it";
 
-/// Most changes the legend names one by one; more are counted.
-const NAMED: usize = 3;
+/// The legend's words for the changes' lines: short, so that a phone's chart (about 350 px
+/// wide) shows them whole; the timeline lists each change, and the chart in words its moments.
+pub const CHANGE_LABEL: &str = "dotted: a change of the run";
 
 /// The moments of a run's changes and the legend's words for them, owned, so a chart can
 /// borrow them.
@@ -23,25 +22,12 @@ pub struct ChangeMarks {
     moments: Vec<u64>,
     /// What changes at each moment ("load = 1.3"), for labels on the plot.
     each: Vec<String>,
-    /// All of them, for a legend below the plot.
-    label: String,
 }
 
 impl ChangeMarks {
-    /// The marks of `changes`, in a run whose time is `unit`.
-    pub fn of(changes: &Changes, unit: TimeUnit) -> Self {
+    /// The marks of `changes`.
+    pub fn of(changes: &Changes) -> Self {
         let moments = changes.moments();
-        let label = match changes.len() {
-            0 => String::new(),
-            n if n > NAMED => format!("dotted: the run's {n} changes"),
-            _ => {
-                let said: Vec<String> = changes
-                    .iter()
-                    .map(|c| format!("{} = {} from {} {}", c.key, c.value, unit.prefix(), group_digits(c.at)))
-                    .collect();
-                format!("dotted: {}", said.join("; "))
-            }
-        };
         let each = moments
             .iter()
             .map(|&at| {
@@ -50,7 +36,7 @@ impl ChangeMarks {
                 said.join(", ")
             })
             .collect();
-        Self { moments, each, label }
+        Self { moments, each }
     }
 
     /// Whether the run has no change.
@@ -59,14 +45,14 @@ impl ChangeMarks {
     }
 
     /// A dotted line at each change's moment up to `up_to` (the chart's end). With the legend
-    /// below the plot (`legend_below`), the first is labelled with them all for the legend;
+    /// below the plot (`legend_below`), the first is labelled [`CHANGE_LABEL`] for the legend;
     /// with labels on the plot, each with what changed there.
     pub fn marks(&self, up_to: f64, legend_below: bool) -> impl Iterator<Item = Mark<'_>> {
         let shown = self.moments.iter().zip(&self.each).filter(move |&(&at, _)| at as f64 <= up_to);
         shown.enumerate().map(move |(i, (&at, each))| {
             let label = match (legend_below, i) {
                 (false, _) => each.as_str(),
-                (true, 0) => self.label.as_str(),
+                (true, 0) => CHANGE_LABEL,
                 (true, _) => "",
             };
             Mark { stroke: Some(Stroke::Dotted), ..Mark::new(at as f64, label) }

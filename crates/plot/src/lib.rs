@@ -40,7 +40,7 @@ mod theme;
 mod trajectory;
 
 pub use axes::tick;
-pub use changes::{BAND_LABEL, ChangeMarks, recovery_bands};
+pub use changes::{BAND_LABEL, CHANGE_LABEL, ChangeMarks, recovery_bands};
 pub use chart::{Band, CURVE_DASH, CURVE_DOT, Chart, Curve, LegendAt, Mark, Point, Stroke, VerdictPoint, stroke_dash};
 pub use draw::{draw, draw_framed};
 pub use frame::Frame;

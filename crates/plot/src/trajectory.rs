@@ -47,7 +47,7 @@ impl Trajectory {
         // the line stays unlabelled and the axis caption explains it.
         let x_label =
             if plot.x_note.is_empty() { format!("time ({unit})") } else { format!("time ({unit})   {}", plot.x_note) };
-        let changes = ChangeMarks::of(&setup.scenario.any().window().changes, setup.scenario.time_unit());
+        let changes = ChangeMarks::of(&setup.scenario.any().window().changes);
         let recoveries: Vec<Vec<Recovery>> = runs.iter().map(|o| o.report.recovery.clone()).collect();
         // The legend on the plot lists the curves only: the axis caption says what the changes'
         // lines and the bands are.
