@@ -356,7 +356,7 @@ mod tests {
         let words = crate::charts::describe::describe(&queue);
         assert!(
             words.contains("Dotted: a change of the run, at slot 10\u{202f}000 and 30\u{202f}000.")
-                && words.contains("Shaded: each queue's band before a change"),
+                && words.contains("Shaded: a queue's band until back in it"),
             "{words}"
         );
     }

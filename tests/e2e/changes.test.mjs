@@ -89,7 +89,7 @@ labTest('issue 54: moving the load while the race plays changes it where it is, 
   assert.deepEqual(await load(), ['1.1', '1.1'], 'at the horizon');
   const words = await page.textContent('#chart-queue-summary');
   assert.match(words, /Dotted: a change of the run, at slot \d/, words);
-  assert.match(words, /Shaded: each queue's band before a change, until back in it/, words);
+  assert.match(words, /Shaded: a queue's band until back in it/, words);
   link.searchParams.set('speed', 'max');
   const fresh = await open(link.search.slice(1));
   await runToEnd(fresh, horizon);

@@ -8,8 +8,9 @@ use packlab_core::metrics::Recovery;
 
 use crate::{Band, Ink, Mark, Stroke};
 
-/// The legend's words for the shaded bands.
-pub const BAND_LABEL: &str = "shaded: each queue's band before a change, until back in it";
+/// The legend's words for the shaded bands (the queue's range before a change, shaded from
+/// the change until the queue is back in it), short enough for a phone's chart.
+pub const BAND_LABEL: &str = "shaded: a queue's band until back in it";
 
 /// The legend's words for the changes' lines: short, so that a phone's chart (about 350 px
 /// wide) shows them whole; the timeline lists each change, and the chart in words its moments.
