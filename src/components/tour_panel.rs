@@ -50,6 +50,7 @@ pub fn TourPanel(props: &TourPanelProps) -> Html {
                 greedy_reward: snapshot.reward.map(|r| r.greedy),
                 optimal_reward: snapshot.reward.map(|r| r.optimal),
                 recovery: l.recovery.to_vec(),
+                stretches: l.stretches.to_vec(),
             })
             .collect();
         step.check.state(&lanes, &props.scenario)

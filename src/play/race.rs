@@ -496,6 +496,7 @@ impl Race {
                     decisions: lane.decisions(),
                     stopped: lane.stopped.as_ref().map(|(_, why)| why.clone()),
                     recovery: Rc::from(run.recoveries()),
+                    stretches: Rc::from(run.stretches()),
                 }
             })
             .collect();

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use packlab_core::decisions::Decision;
-use packlab_core::metrics::{Judgement, Recovery};
+use packlab_core::metrics::{Judgement, Recovery, Stretch};
 use packlab_core::model::{JobTime, ModelInfo, RewardReference};
 use packlab_core::scenario::Setup;
 use packlab_core::view::ClusterView;
@@ -73,6 +73,9 @@ pub struct LaneStats {
     pub stopped: Option<String>,
     /// How its queue recovered from each change of the scenario made so far (RES-94).
     pub recovery: Rc<[Recovery]>,
+    /// In a loss system, its reward and rejections before the first change and from each
+    /// change made so far on.
+    pub stretches: Rc<[Stretch]>,
 }
 
 /// Measured pace of the page while playing.

@@ -4,9 +4,9 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use packlab_core::metrics::{Recovery, SeriesPoint};
+use packlab_core::metrics::{Recovery, SeriesPoint, Stretch};
 use packlab_core::policy::PolicySpec;
-use packlab_core::report::{RepsReport, RunOutcome, RunReport, recovery_table, run_at, summarise_reps};
+use packlab_core::report::{RepsReport, RunOutcome, RunReport, recovery_table, run_at, stretch_table, summarise_reps};
 use packlab_core::scenario::Setup;
 use packlab_plot::Trajectory;
 use rayon::prelude::*;
@@ -155,6 +155,11 @@ fn print_human(
     let recoveries: Vec<&[Recovery]> = runs.iter().map(|r| r[0].recovery.as_slice()).collect();
     if let Some(table) = recovery_table(&names, &recoveries) {
         writeln!(out, "\nrecovery after each change (first seed):")?;
+        print_table(&table, out)?;
+    }
+    let stretches: Vec<&[Stretch]> = runs.iter().map(|r| r[0].stretches.as_slice()).collect();
+    if let Some(table) = stretch_table(&names, &stretches) {
+        writeln!(out, "\nreward and rejections between the changes (first seed):")?;
         print_table(&table, out)?;
     }
     Ok(())

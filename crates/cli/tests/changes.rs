@@ -129,3 +129,44 @@ fn the_server_count_changes_while_the_run_plays() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("(--change T:servers=VALUE)") && text.contains("leave once their jobs are done"), "{text}");
 }
+
+/// PG-AS, a loss system: a surge and its return report no recovery but the reward and the
+/// rejections of each stretch between the changes, in the JSON and in a table under the stats
+/// (the tour's step: DRA on pgas-c3 at α = 1, 3 from 100 to 200, then 1; seed 1).
+#[test]
+fn a_loss_system_reports_its_stretches_between_the_changes() {
+    let args = [
+        "run",
+        "--preset",
+        "pgas-c3",
+        "--policy",
+        "dra",
+        "--set",
+        "horizon=300",
+        "--set",
+        "warmup=50",
+        "--change",
+        "100:load=3",
+        "--change",
+        "200:load=1",
+    ];
+    let out = packlab(&[&args[..], &["--json"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let line: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(line.get("recovery").is_none(), "nothing waits: {line}");
+    let stretches = line["stretches"].as_array().expect("a stretch before the changes and one from each");
+    let field = |i: usize, key: &str| stretches[i][key].as_f64().unwrap();
+    assert_eq!(stretches.len(), 3, "{stretches:?}");
+    assert_eq!([field(0, "from"), field(1, "from"), field(2, "from"), field(2, "to")], [50.0, 100.0, 200.0, 300.0]);
+    assert!(stretches[0]["change"].is_null() && field(1, "change") == 100.0);
+    let blocking = |i: usize| field(i, "rejected") / field(i, "arrived");
+    // During the surge DRA turns more away and still earns more per server (seed 1: 4.9% and
+    // 1038.52 before, 18.6% and 1138.64 during, 4.2% and 1035.9 after).
+    assert!(blocking(1) > 3.0 * blocking(0) && field(1, "reward") > 1.05 * field(0, "reward"), "{stretches:?}");
+    assert!((field(2, "reward") / field(0, "reward") - 1.0).abs() < 0.02, "back after the return: {stretches:?}");
+
+    let text = String::from_utf8(packlab(&args).stdout).unwrap();
+    assert!(text.contains("reward and rejections between the changes"), "{text}");
+    assert!(text.contains("1138.64") && text.contains("18.6%"), "{text}");
+    assert!(!text.contains("recovery after each change"), "{text}");
+}

@@ -85,3 +85,49 @@ pub fn recovery_table(names: &[String], lanes: &[&[crate::metrics::Recovery]]) -
     );
     Some(table)
 }
+
+/// The table of a loss system's stretches between changes (RES-94): a row per stretch and lane
+/// (`names`, each lane's stretches from its first run), the reward per server and the rejected
+/// share over it, with what it measures stated; `None` when no lane had a change.
+pub fn stretch_table(names: &[String], lanes: &[&[crate::metrics::Stretch]]) -> Option<crate::model::Table> {
+    use crate::model::table::{share, sig};
+    if lanes.iter().all(|s| s.is_empty()) {
+        return None;
+    }
+    let mut table = crate::model::Table::new(&[
+        "from change",
+        "policy",
+        "measured over",
+        "reward per server",
+        "arrived",
+        "rejected",
+        "blocking",
+    ])
+    .left(0)
+    .left(1)
+    .left(2);
+    let count = lanes.iter().map(|s| s.len()).max().unwrap_or(0);
+    for i in 0..count {
+        for (name, stretches) in names.iter().zip(lanes) {
+            let Some(s) = stretches.get(i) else { continue };
+            table.row(vec![
+                s.change.map_or_else(|| "start".to_string(), |c| c.to_string()),
+                name.clone(),
+                format!("{}..{}", sig(s.from), sig(s.to)),
+                if s.reward.is_nan() { "—".to_string() } else { sig(s.reward) },
+                s.arrived.to_string(),
+                s.rejected.to_string(),
+                share(s.blocking()),
+            ]);
+        }
+    }
+    table.note(
+        "nothing waits in a loss system, so each change is read in what it earned and lost: before the first change \
+         (\"start\") and from each change until the next (or now), from the warm-up on as the report's figures",
+    );
+    table.note(
+        "reward per server: the time average of R(t)/L over the stretch; blocking: the arrivals in it rejected (lost) \
+         over those that arrived",
+    );
+    Some(table)
+}

@@ -85,6 +85,12 @@ pub trait LiveRun: dyn_clone::DynClone {
     fn recoveries(&self) -> &[crate::metrics::Recovery] {
         &[]
     }
+    /// In a loss system, the reward and the rejections before the first change and from each
+    /// change made so far on, up to now, as the report gives them at the horizon; empty without
+    /// changes, and in a model with a queue (its recoveries say how a change went).
+    fn stretches(&self) -> Vec<crate::metrics::Stretch> {
+        Vec::new()
+    }
     /// A measured quantity over time, as interval means (empty where the model has none).
     fn series(&self, metric: Metric) -> &[SeriesPoint];
     /// Names of the queue bins, in bin order (virtual queues, size classes, types).

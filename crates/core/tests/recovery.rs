@@ -124,3 +124,49 @@ fn a_surge_made_live_is_followed_like_the_links() {
         }
     }
 }
+
+/// PG-AS is a loss system: its report reads each change in the reward and the rejections of
+/// the stretches between the changes (no queue, no recovery). A surge (α 1 to 3) and its return:
+/// three stretches, the surge's with more rejected and more earned per server; the page's frames
+/// of any size and a surge made live give the link's numbers, bit for bit.
+#[test]
+fn pgas_surge_reads_in_the_stretches_between_the_changes() {
+    let (horizon, policy) = (80, PolicySpec::parse("dra").unwrap());
+    let changes = "40:load=3;60:load=1";
+    let mut plain = scenario("pgas-c3", horizon, "");
+    plain.set("servers", "48").unwrap();
+    let mut linked = plain.clone();
+    linked.set("change", changes).unwrap();
+    let report = run("pgas-c3", &linked, &policy).unwrap().report;
+    assert!(report.recovery.is_empty(), "nothing waits: no recovery");
+    let batch = report.stretches;
+    assert_eq!(batch.len(), 3, "{batch:?}");
+    let at: Vec<_> = batch.iter().map(|s| (s.change, s.from, s.to)).collect();
+    assert_eq!(at, [(None, 20.0, 40.0), (Some(40), 40.0, 60.0), (Some(60), 60.0, 80.0)], "from the warm-up on");
+    let (before, surge) = (&batch[0], &batch[1]);
+    assert!(surge.blocking() > before.blocking() && surge.reward > before.reward, "{batch:?}");
+    let total: u64 = batch.iter().map(|s| s.arrived).sum();
+    assert_eq!(total, report.arrivals - batch_arrivals_before_warmup(&plain, &policy), "every measured arrival once");
+
+    for frame in [1, 7, horizon / 7] {
+        let mut live = live_run(&linked, &policy, Watch::page(64)).unwrap();
+        while live.time() < horizon {
+            live.run(frame.min(horizon - live.time())).unwrap();
+            assert!(live.stretches().len() <= 3);
+        }
+        assert_eq!(live.stretches(), batch, "the page's frames of {frame}");
+    }
+    let mut live = live_run(&plain, &policy, Watch::page(64)).unwrap();
+    live.run(30).unwrap();
+    assert!(live.stretches().is_empty(), "no change yet: nothing to read");
+    live.set_changes(&packlab_core::changes::Changes::parse(changes).unwrap()).unwrap();
+    live.run(horizon - live.time()).unwrap();
+    assert_eq!(live.stretches(), batch, "a surge made live at 30 reads as the link's");
+}
+
+/// The arrivals before the warm-up, which no stretch counts: the run to the warm-up alone.
+fn batch_arrivals_before_warmup(s: &packlab_core::models::Scenario, policy: &PolicySpec) -> u64 {
+    let mut live = live_run(s, policy, Watch::page(64)).unwrap();
+    live.run(s.any().window().warmup).unwrap();
+    live.readings().arrivals
+}

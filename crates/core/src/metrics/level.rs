@@ -124,6 +124,12 @@ impl Level {
         self.value
     }
 
+    /// The value, since when it holds, and the measured integral before that: what a watch
+    /// that starts mid-run takes over to add the same sums in the same order.
+    pub fn parts(&self) -> (f64, f64, f64) {
+        (self.value, self.since, self.area)
+    }
+
     /// Time average over `[warmup, now)`, without mutating.
     pub fn mean(&self, now: f64, warmup: f64) -> f64 {
         let from = super::later(self.since, warmup);

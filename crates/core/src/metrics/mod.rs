@@ -7,6 +7,7 @@ pub(crate) mod nulls;
 pub mod recovery;
 mod series;
 mod stats;
+pub mod stretch;
 mod verdict;
 mod watch;
 
@@ -15,6 +16,7 @@ pub use level::Level;
 pub use recovery::{Recovery, RecoveryWatch};
 pub use series::{Series, SeriesPoint};
 pub use stats::{Interval, batch_means_ci, mean_ci, student_t_975};
+pub use stretch::{SoFar, Stretch, StretchWatch};
 pub use verdict::{
     BATCHES, BatchFit, ERROR_BUDGET, Growth, Judgement, RESOLUTION, Reason, SLOWING, VERDICT_RULE, Verdict, judge,
     judge_runs, t_quantile,

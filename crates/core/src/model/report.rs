@@ -73,6 +73,10 @@ pub struct RunReport<S> {
     /// then not written).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub recovery: Vec<crate::metrics::Recovery>,
+    /// In a loss system (PG-AS), the reward and the rejections before the first change and
+    /// from each change on (none without changes, and then not written).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stretches: Vec<crate::metrics::Stretch>,
     #[serde(flatten)]
     pub summary: S,
 }
@@ -101,6 +105,7 @@ impl<S> RunReport<S> {
             verdict,
             growth,
             recovery,
+            stretches,
             summary,
         } = self;
         RunReport {
@@ -124,6 +129,7 @@ impl<S> RunReport<S> {
             verdict,
             growth,
             recovery,
+            stretches,
             summary: f(summary),
         }
     }

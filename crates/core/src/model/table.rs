@@ -90,6 +90,11 @@ pub fn percent(v: f64) -> String {
     format!("{:.1}%", 100.0 * v)
 }
 
+/// A share as a percentage with one decimal, or "—" for none (a share of no arrivals).
+pub fn share(v: f64) -> String {
+    if v.is_nan() { "—".into() } else { percent(v) }
+}
+
 /// `1234567` → `1 234 567`: the page's grouping, in tables too.
 pub use crate::format::group_digits;
 

@@ -331,6 +331,38 @@ pub const TOURS: &[Tour] = &[
                     Stated { key: LANES, value: "dra", said: "DRA now races alone" },
                 ],
             },
+            Step {
+                text: "Fig. 3's setting at L = 180: DRA and power-of-d race again at α = 1. At time 100 the workload \
+                       triples to α = 3 for 100 time units, then falls back. Nothing waits here, so the table under \
+                       the stats reads each stretch in what it earned and lost: each lane's reward per server and the \
+                       share of its arrivals rejected before the surge, during it and after it.",
+                after: "Why: a loss system turns away what finds no slot, so three times the arrivals means a larger \
+                        share lost. But DRA chooses what it keeps: GPA recomputes the greedy configurations on the \
+                        jobs in the system plus the reserve, and DRA gives each server that empties the configuration \
+                        that pays most for the new mix. It re-reserves for the surge and earns more per server, close \
+                        to the global greedy's U^(g) = 1148 at α = 3 (against 3196/3 ≈ 1065.3 at α = 1); when the \
+                        load falls back, re-reserving the same way brings it back to its earlier reward.",
+                link: "preset=pgas-c3&policy=dra,po-d&seed=1&horizon=300&warmup=50\
+                       &change=100%3Aload%3D3%3B200%3Aload%3D1",
+                highlight: "chart-reward",
+                question: Some(Question {
+                    prompt: "During the surge, what happens to the share of arrivals DRA rejects, and to its reward \
+                             per server?",
+                    choices: &[
+                        "both rise",
+                        "more are rejected and the reward falls",
+                        "fewer are rejected and the reward rises",
+                    ],
+                    answer: 0,
+                }),
+                check: Check::SurgePays { policy: "dra", factor: 1.05 },
+                source: "PG-AS §4 (DRA: GPA on Y(t) + g(L), CRA reconfigures empty servers; Algorithm 2), §7.1 Fig. 2 \
+                         (U^(g) against α: 1148 at α = 3); the surge and its stretches are packlab's (RES-94)",
+                states: &[
+                    Stated { key: LANES, value: "dra,po-d", said: "DRA and power-of-d race again" },
+                    Stated { key: "load", value: "1", said: "at α = 1" },
+                ],
+            },
         ],
     },
     // The exercises, a tour each (a new exercise is one more such entry).

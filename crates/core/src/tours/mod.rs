@@ -8,10 +8,11 @@
 use crate::ConfigError;
 use crate::exercises::Exercise;
 use crate::format::{format_mean, group_decimal};
-use crate::metrics::{Recovery, Verdict};
-use crate::model::table::sig;
+use crate::metrics::{Recovery, Stretch, Verdict};
+use crate::model::table::{share, sig};
 use crate::scenario::Scenario;
 use crate::stability::Finder;
+use std::fmt::Write as _;
 
 /// A guided tour.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -101,6 +102,11 @@ pub enum Check {
     /// "Whose queue climbs higher during the surge?": from the run's first change to the next,
     /// lane `higher`'s queue peaks at least `factor` times as high as lane `lower`'s.
     PeaksHigher { higher: &'static str, lower: &'static str, factor: f64 },
+    /// "What does a surge do to a loss system's rejections and reward?": in the stretch from
+    /// the run's first change to the next (the surge, RES-94's loss-system half), lane `policy`
+    /// turns away a larger share of its arrivals than before it and still earns at least
+    /// `factor` times its reward per server before it. Stated with every stretch of the lane.
+    SurgePays { policy: &'static str, factor: f64 },
     /// The learner writes the exercise's policy as a script, and the exercise's checker races
     /// it against the reference on the step's arrivals ([`crate::exercises::Checker`]): not a
     /// check of the race the step plays.
@@ -126,6 +132,9 @@ pub struct LaneOutcome {
     pub optimal_reward: Option<f64>,
     /// How its queue recovered from each change of the scenario (empty without changes).
     pub recovery: Vec<Recovery>,
+    /// In a loss system, its reward and rejections before the first change and from each
+    /// change on (empty without changes).
+    pub stretches: Vec<Stretch>,
 }
 
 impl Check {
@@ -202,6 +211,37 @@ impl Check {
                         sig(rl.peak)
                     ),
                 ))
+            }
+            Check::SurgePays { policy, factor } => {
+                let l = lane(policy)?;
+                let [before, surge, ..] = l.stretches.as_slice() else {
+                    return Err(ConfigError::new(
+                        "tour",
+                        format!("{} has no stretch before and after a change of its load", l.label),
+                    ));
+                };
+                let holds = surge.blocking() > before.blocking() && surge.reward >= factor * before.reward;
+                let mut said = format!(
+                    "{}: before the surge {} per server with {} of arrivals rejected; during it from {} {} per \
+                     server with {} rejected",
+                    l.label,
+                    sig(before.reward),
+                    share(before.blocking()),
+                    surge.change.unwrap_or_default(),
+                    sig(surge.reward),
+                    share(surge.blocking())
+                );
+                for after in &l.stretches[2..] {
+                    let _ = write!(
+                        said,
+                        "; from {} {} per server with {} rejected",
+                        after.change.unwrap_or_default(),
+                        sig(after.reward),
+                        share(after.blocking())
+                    );
+                }
+                said.push('.');
+                Ok((Some(holds), said))
             }
             Check::Frontier { .. } | Check::FrontierBelow { .. } => {
                 Err(ConfigError::new("tour", "this step's outcome is the stability map's, stated when it is done"))

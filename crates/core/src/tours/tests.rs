@@ -27,6 +27,7 @@ fn outcomes(link: &str) -> Vec<LaneOutcome> {
                 greedy_reward: scenario.any().reward_reference().map(|r| r.greedy),
                 optimal_reward: scenario.any().reward_reference().map(|r| r.optimal),
                 recovery: run.recoveries().to_vec(),
+                stretches: run.stretches(),
             }
         })
         .collect()
@@ -133,6 +134,7 @@ fn lane(policy: &str, label: &str, queue: f64, unstable: bool) -> LaneOutcome {
         greedy_reward: Some(1065.33),
         optimal_reward: Some(1100.0),
         recovery: Vec::new(),
+        stretches: Vec::new(),
     }
 }
 
@@ -186,6 +188,38 @@ fn surge_checks_read_the_recovery_of_their_change() {
     assert_eq!(state(300.0, 100.0).0, Some(true));
     assert_eq!(state(299.0, 100.0).0, Some(false));
     assert!(state(300.0, 100.0).1.contains("VQS peaked at 300, BF-J/S at 100"));
+}
+
+/// A stretch of a loss system from `change` with this reward and these counts.
+fn stretch(change: Option<u64>, reward: f64, arrived: u64, rejected: u64) -> crate::metrics::Stretch {
+    let from = change.unwrap_or(50) as f64;
+    crate::metrics::Stretch { change, from, to: from + 100.0, reward, arrived, rejected }
+}
+
+/// "What does a surge do" reads the stretch before the first change and the one after it:
+/// it holds only when both the rejected share and the reward (by its factor) rose, and its
+/// sentence quotes every stretch as the table shows it.
+#[test]
+fn the_surge_check_reads_the_stretches_around_the_first_change() {
+    let any = crate::scenario::preset("pgas-c3").unwrap().scenario;
+    let check = Check::SurgePays { policy: "dra", factor: 1.05 };
+    let state = |stretches: Vec<crate::metrics::Stretch>| {
+        check.state(&[LaneOutcome { stretches, ..lane("dra", "DRA", 0.0, false) }], &any).unwrap()
+    };
+    let before = stretch(None, 1038.52, 1000, 49);
+    let after = stretch(Some(200), 1035.9, 1000, 42);
+    let (holds, said) = state(vec![before.clone(), stretch(Some(100), 1138.64, 3000, 558), after.clone()]);
+    assert_eq!(holds, Some(true), "{said}");
+    assert_eq!(
+        said,
+        "DRA: before the surge 1038.52 per server with 4.9% of arrivals rejected; during it from 100 1138.64 per \
+         server with 18.6% rejected; from 200 1035.9 per server with 4.2% rejected."
+    );
+    // The reward rose, but by less than the factor; the reward rose but fewer were rejected.
+    assert_eq!(state(vec![before.clone(), stretch(Some(100), 1080.0, 3000, 558)]).0, Some(false));
+    assert_eq!(state(vec![before.clone(), stretch(Some(100), 1138.64, 3000, 30)]).0, Some(false));
+    // No change, no stretches: the check says so rather than guessing.
+    assert!(check.state(&[lane("dra", "DRA", 0.0, false)], &any).is_err());
 }
 
 /// "Which queue grows" holds only on the verdicts: a queue ten times longer but stable

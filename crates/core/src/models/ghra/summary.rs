@@ -88,6 +88,7 @@ pub fn summarize(s: &GhraScenario, policy: &PolicySpec, sim: &GhraSim) -> RunOut
         verdict: Some(watch.judgement()),
         growth: Some(watch.growth()),
         recovery: stats.waiting.recoveries().to_vec(),
+        stretches: Vec::new(),
         summary: metrics,
     };
     RunOutcome {

@@ -130,6 +130,7 @@ pub fn summarize(s: &MsfqScenario, policy: &PolicySpec, sim: &MsfqSim) -> RunOut
         verdict: Some(watch.judgement()),
         growth: Some(watch.growth()),
         recovery: stats.in_system.recoveries().to_vec(),
+        stretches: Vec::new(),
         summary: metrics,
     };
     RunOutcome { report, queue, occupancy: stats.busy.points().to_vec(), in_system, reward: Vec::new() }

@@ -182,8 +182,10 @@ impl PgasSim {
         self
     }
 
-    /// Changes the arrival rates at the moments of `shifts` (the scenario's changes).
+    /// Changes the arrival rates at the moments of `shifts` (the scenario's changes), and
+    /// follows the reward and the rejections across them.
     pub fn with_shifts(mut self, shifts: Shifts<Vec<f64>>) -> Self {
+        self.stats.stretching(shifts.moments());
         self.shifts = shifts;
         self
     }
@@ -232,11 +234,13 @@ impl PgasSim {
         let pending = Pending { id: self.next_id, job_type, service };
         self.next_id += 1;
         self.stats.arrived(self.now, job_type);
+        let rejected = self.stats.rejected;
         let (mut ctx, policy) = self.context(Some(pending));
         policy.on_arrival(job_type, &mut ctx)?;
         if ctx.pending.is_some() {
             return Err(EngineError::Unanswered { job: pending.id });
         }
+        self.stats.answered(self.now, self.stats.rejected > rejected);
         // Notes belong to the decisions of the reaction that made them.
         self.log.drop_notes();
         Ok(())
@@ -364,5 +368,9 @@ impl EventDriven for PgasSim {
         self.next_arrival = changes::rescale(self.next_arrival, at, self.total_rate, total);
         self.type_cdf = cdf;
         self.total_rate = total;
+    }
+
+    fn follow_changes(&mut self, moments: Vec<u64>, _open: u64) {
+        self.stats.stretching_amended(moments);
     }
 }

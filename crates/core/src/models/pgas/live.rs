@@ -119,6 +119,10 @@ impl LiveRun for PgasSim {
         PgasSim::check_invariants(self)
     }
 
+    fn stretches(&self) -> Vec<crate::metrics::Stretch> {
+        self.stats.stretches(self.now)
+    }
+
     /// A loss system never queues. The occupancy is NaN for the upper bound, which admits
     /// jobs without servers: it occupies nothing.
     fn readings(&self) -> Readings {

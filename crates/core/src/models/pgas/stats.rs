@@ -4,7 +4,7 @@
 //! reserved empty slots over time. Nothing is kept per job.
 
 use super::state::{PgasConfig, PgasState};
-use crate::metrics::{Level, Series};
+use crate::metrics::{Level, Series, SoFar, Stretch, StretchWatch};
 
 /// Everything measured during a run. Counters named `window_*` count events after the warm-up;
 /// the others count the whole run.
@@ -42,6 +42,8 @@ pub struct PgasStats {
     /// Total size (primary resource) of the jobs preempted after the warm-up.
     pub window_preempted_size: u64,
     pub window_reconfigurations: u64,
+    /// The reward and the rejections between the scenario's changes (none without changes).
+    stretches: Option<Box<StretchWatch>>,
 }
 
 impl PgasStats {
@@ -74,6 +76,7 @@ impl PgasStats {
             window_preemptions: 0,
             window_preempted_size: 0,
             window_reconfigurations: 0,
+            stretches: None,
         }
     }
 
@@ -98,6 +101,41 @@ impl PgasStats {
         if self.measured(now) {
             self.window_rejected[job_type] += 1;
         }
+    }
+
+    /// An arrival was answered, `rejected` or not: a run with changes counts it in its
+    /// stretch.
+    pub(super) fn answered(&mut self, now: f64, rejected: bool) {
+        if let Some(w) = &mut self.stretches {
+            w.arrival(now, rejected);
+        }
+    }
+
+    /// Follows the reward and the rejections across the scenario's changes at `moments` (none:
+    /// no watch). Set before the run starts.
+    pub(super) fn stretching(&mut self, moments: Vec<u64>) {
+        self.stretches = StretchWatch::new(moments, self.warmup, self.reward.value()).map(Box::new);
+    }
+
+    /// The run's changes became `moments` while it plays (RES-96): a watch already under way
+    /// keeps its records; a first one takes over what the run measured so far.
+    pub(super) fn stretching_amended(&mut self, moments: Vec<u64>) {
+        let (value, since, area) = self.reward.parts();
+        let so_far = SoFar {
+            value,
+            since,
+            area,
+            arrived: self.window_arrivals.iter().sum(),
+            rejected: self.window_rejected.iter().sum(),
+        };
+        let watch = self.stretches.take().map(|w| *w);
+        self.stretches = StretchWatch::amended(watch, moments, self.warmup, so_far).map(Box::new);
+    }
+
+    /// The reward and the rejections before the first change and from each change on, up to
+    /// `now` (empty without changes).
+    pub fn stretches(&self, now: f64) -> Vec<Stretch> {
+        self.stretches.as_ref().map_or_else(Vec::new, |w| w.stretches(now))
     }
 
     pub(super) fn departed(&mut self, now: f64, job_type: usize, st: &PgasState, on_server: bool) {
@@ -151,6 +189,9 @@ impl PgasStats {
     /// The levels after every event: R(t)/L, |RG|, reserved slots, jobs in the system.
     pub(super) fn levels(&mut self, now: f64, reward: f64, reject_group: usize, st: &PgasState) {
         self.reward.set(now, reward / self.servers);
+        if let Some(w) = &mut self.stretches {
+            w.set(now, reward / self.servers);
+        }
         self.reject_group.set(now, reject_group as f64);
         self.reserved.set(now, st.reserved_empty_slots() as f64 / self.servers);
         self.in_system.set(now, st.in_system.iter().sum::<u64>() as f64);
@@ -180,6 +221,9 @@ impl PgasStats {
 
     /// Brings every level up to `now`.
     pub(super) fn flush(&mut self, now: f64) {
+        if let Some(w) = &mut self.stretches {
+            w.flush(now);
+        }
         for level in
             [&mut self.reward, &mut self.occupancy, &mut self.reject_group, &mut self.reserved, &mut self.in_system]
         {

@@ -138,6 +138,7 @@ pub fn summarize(s: &PgasScenario, policy: &PolicySpec, sim: &PgasSim) -> RunOut
         verdict: None,
         growth: None,
         recovery: Vec::new(),
+        stretches: stats.stretches(now),
         summary: metrics,
     };
     RunOutcome {

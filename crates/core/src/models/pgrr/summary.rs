@@ -42,6 +42,7 @@ pub fn summarize(s: &PgrrScenario, policy: &PolicySpec, sim: &PgrrSim) -> RunOut
         verdict: Some(watch.judgement()),
         growth: Some(watch.growth()),
         recovery: sim.recoveries().to_vec(),
+        stretches: Vec::new(),
         summary: PgrrSummary {},
     };
     RunOutcome { report, queue, occupancy: sim.occupancy_series().to_vec(), in_system: Vec::new(), reward: Vec::new() }
