@@ -40,6 +40,26 @@ impl MinTree {
         Self { len, nodes: vec![u64::MAX; starts[starts.len() - 1]], starts, root: u64::MAX }
     }
 
+    /// A tree over `len` positions holding `keys` at `0..keys.len()` and `u64::MAX` after
+    /// them, built bottom up in O(len) (setting the keys one by one climbs from each).
+    pub fn from_keys(len: usize, keys: &[u64]) -> Self {
+        assert!(keys.len() <= len, "{} keys for {len} positions", keys.len());
+        let mut tree = Self::new(len);
+        tree.nodes[..keys.len()].copy_from_slice(keys);
+        for level in 1..=tree.levels() {
+            let (below, above) = (tree.starts[level - 1], tree.starts[level]);
+            for run in 0..(above - below) / FANOUT {
+                let min = min_of(&tree.nodes[below + run * FANOUT..below + (run + 1) * FANOUT]);
+                if level == tree.levels() {
+                    tree.root = min;
+                } else {
+                    tree.nodes[above + run] = min;
+                }
+            }
+        }
+        tree
+    }
+
     pub fn len(&self) -> usize {
         self.len
     }
@@ -218,6 +238,21 @@ mod tests {
     }
 
     proptest! {
+        /// A tree built from its keys at once is the tree their `set`s build.
+        #[test]
+        fn from_keys_is_set_one_by_one(
+            len in prop_oneof![1usize..20, 56usize..72, 500usize..600],
+            keys in prop::collection::vec(0u64..50, 0..600),
+        ) {
+            let keys = &keys[..keys.len().min(len)];
+            let keys: Vec<u64> = keys.iter().map(|&k| if k == 49 { u64::MAX } else { k }).collect();
+            let mut by_set = MinTree::new(len);
+            for (i, &k) in keys.iter().enumerate() { by_set.set(i, k); }
+            let built = MinTree::from_keys(len, &keys);
+            prop_assert_eq!(&built.nodes, &by_set.nodes);
+            prop_assert_eq!(built.root, by_set.root);
+        }
+
         #[test]
         fn agrees_with_a_scan(keys in prop::collection::vec(0u64..20, 1..40), from in 0usize..45, bound in 0u64..20) {
             let mut t = MinTree::new(keys.len());

@@ -114,6 +114,8 @@ pub(super) fn partition(spec: &PolicySpec, scenario: &PgrrScenario) -> Partition
 pub(crate) struct VirtualQueues {
     partition: Partition,
     counts: Vec<u64>,
+    /// The sum of `counts`: whether any queue holds a job, without a look at each.
+    waiting: u64,
     /// Per type, its jobs in arrival order (VQS only).
     arrival_order: Option<Vec<FifoIndex<()>>>,
 }
@@ -122,7 +124,7 @@ impl VirtualQueues {
     pub fn new(partition: Partition, in_arrival_order: bool) -> Self {
         let n = partition.types();
         let arrival_order = in_arrival_order.then(|| vec![FifoIndex::new(); n]);
-        Self { partition, counts: vec![0; n], arrival_order }
+        Self { partition, counts: vec![0; n], waiting: 0, arrival_order }
     }
 
     /// Q: waiting jobs per type.
@@ -134,9 +136,15 @@ impl VirtualQueues {
         self.counts[t]
     }
 
+    /// Waiting jobs of every type.
+    pub fn waiting(&self) -> u64 {
+        self.waiting
+    }
+
     pub fn push(&mut self, job: &WaitingJob) {
         let t = self.partition.type_of(job.size.primary());
         self.counts[t] += 1;
+        self.waiting += 1;
         if let Some(queues) = &mut self.arrival_order {
             queues[t].push(job.id, job.occupies.primary(), ());
         }
@@ -151,6 +159,7 @@ impl VirtualQueues {
     /// queue it names, and the type of a size is a few dozen instructions per start).
     pub fn remove_of_type(&mut self, id: JobId, t: usize) {
         self.counts[t] -= 1;
+        self.waiting -= 1;
         if let Some(queues) = &mut self.arrival_order {
             let removed = queues[t].remove(id);
             debug_assert!(removed.is_some(), "job {id} is not in virtual queue {t}");
