@@ -170,3 +170,30 @@ fn a_loss_system_reports_its_stretches_between_the_changes() {
     assert!(text.contains("1138.64") && text.contains("18.6%"), "{text}");
     assert!(!text.contains("recovery after each change"), "{text}");
 }
+
+/// GH-RA's fleet changes while the run plays (RES-97): ghra-b3 loses two large servers at 2000
+/// and gets them back at 4000, with a recovery per change; a fleet that reorders the servers is
+/// refused naming the entry, and `presets --describe` says what a change of `servers` means.
+#[test]
+fn the_ghra_fleet_changes_while_the_run_plays() {
+    let run = |change: &[&str]| {
+        let mut args = vec!["run", "--preset", "ghra-b3", "--policy", "alg2-jsq,mw-local", "--horizon", "6000"];
+        for c in change {
+            args.extend(["--change", c]);
+        }
+        args.push("--json");
+        packlab(&args)
+    };
+    let out = run(&["2000:servers=5xsmall,3xlarge", "4000:servers=5xsmall,5xlarge"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let line: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(line["recovery"].as_array().expect("a recovery per change").len(), 2, "{line}");
+    }
+    let out = run(&["2000:servers=5xlarge"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("entry '2000:servers=5xlarge'"), "{err}");
+    let out = packlab(&["presets", "--describe", "ghra-b3"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(--change T:servers=VALUE)") && text.contains("leave once their jobs are done"), "{text}");
+}

@@ -360,6 +360,21 @@ fn change_lists_refuse_by_entry_or_run() {
     // some, repeat the current one or leave the range; MSFQ's cores cannot change.
     let keys = ["load", "load", "servers", "servers", "cores", "seed", "change", "speed", "", "LOAD"];
     let counts = ["1", "2", "3", "10", "100001", "0"].map(str::to_string);
+    // GH-RA's fleet can change (RES-97): fleets that remove servers from the end of a preset's
+    // (ghra-b3's five small and five large, ghra-b1's two, ghra-b0's one of capacity 10), add
+    // some, repeat it, reorder it (refused) or leave the range.
+    let fleets = [
+        "5xsmall",
+        "5xsmall,3xlarge",
+        "5xsmall,5xlarge",
+        "5xsmall,7xlarge",
+        "1xsmall",
+        "12xsmall",
+        "3x10",
+        "3xlarge",
+        "1001xsmall",
+    ]
+    .map(str::to_string);
     let entry = (
         proptest::sample::select(moments.to_vec()),
         proptest::sample::select(keys.to_vec()),
@@ -368,6 +383,7 @@ fn change_lists_refuse_by_entry_or_run() {
             1 => Just("0.5".to_string()),
             1 => Just("1.3".to_string()),
             2 => proptest::sample::select(counts.to_vec()),
+            2 => proptest::sample::select(fleets.to_vec()),
         ],
         proptest::sample::select(vec![";", ";", ";;", ",", " ; "]),
     );

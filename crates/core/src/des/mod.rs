@@ -154,12 +154,20 @@ pub trait EventDriven {
     fn next_shift(&self) -> f64 {
         f64::INFINITY
     }
-    /// Makes the change due at [`EventDriven::next_shift`]: it touches no time average and
-    /// draws no random number (RES-93).
-    fn shift(&mut self) {}
+    /// Makes the change due at [`EventDriven::next_shift`]: a change of the load touches no
+    /// time average and draws no random number (RES-93); a change of GH-RA's fleet routes the
+    /// jobs waiting at removed servers again, which a policy may refuse (RES-97).
+    fn shift(&mut self) -> Result<(), crate::EngineError> {
+        Ok(())
+    }
     /// The run's changes became `moments` at moment `open` (a knob moved while it plays): what
     /// follows the changes besides the shifts (the recovery of the judged queue) follows them.
     fn follow_changes(&mut self, _moments: Vec<u64>, _open: u64) {}
+    /// Whether the run, as it was built, can make the changes it was just given (a playing
+    /// run's, RES-96); an error names the entry it cannot make.
+    fn check_shifts(&self) -> Result<(), crate::ConfigError> {
+        Ok(())
+    }
 }
 
 /// The [`crate::view::LiveRun`] methods every continuous-time engine implements alike, from
@@ -202,7 +210,12 @@ macro_rules! continuous_live_run {
 
         fn set_changes(&mut self, changes: &$crate::changes::Changes) -> Result<(), $crate::ConfigError> {
             let open = self.open_moment();
+            let before = self.shifts.clone();
             self.shifts.amend(changes, open)?;
+            if let Err(e) = $crate::des::EventDriven::check_shifts(self) {
+                self.shifts = before;
+                return Err(e);
+            }
             $crate::des::EventDriven::follow_changes(self, self.shifts.moments(), open);
             Ok(())
         }
@@ -221,7 +234,7 @@ pub fn run_until(engine: &mut impl EventDriven, until: f64) -> Result<(), crate:
         let next = engine.next_time();
         let shift = engine.next_shift();
         if shift <= until && next.is_none_or(|t| shift <= t) {
-            engine.shift();
+            engine.shift()?;
             continue;
         }
         match next {

@@ -281,6 +281,32 @@ pub const TOURS: &[Tour] = &[
                          surge and its peak are packlab's (RES-94)",
                 states: &[Stated { key: "load", value: "0.6", said: "at ζ = 0.6" }],
             },
+            Step {
+                text: "The same ten servers at ζ = 0.6, where both queues stay short. At time 10 000 two of the \
+                       large servers are lost (the fleet becomes five small and three large) for 10 000 time \
+                       units, then they come back. The arrivals stay the same, now on less capacity. A lost \
+                       server takes no new VM, its waiting VMs join other servers' queues, and it leaves once \
+                       its VMs are done. The table under the stats gives each policy's peak while they are away.",
+                after: "Why: on eight servers the same arrivals ask for more than the configurations MaxWeight \
+                        with local refresh settles into: its busy servers re-choose only when they empty, which \
+                        under this load they rarely do, so the jobs the lost servers would have taken pile up. \
+                        Algorithm 2's clocks and dummies keep moving every server's configuration towards the \
+                        queues, and the eight servers still carry the load: its queue rises a little and settles.",
+                link: "preset=ghra-b3&policy=mw-local,alg2-jsq&seed=1&load=0.6&horizon=30000\
+                       &change=10000%3Aservers%3D5xsmall%2C3xlarge%3B20000%3Aservers%3D5xsmall%2C5xlarge",
+                highlight: "chart-queue",
+                question: Some(Question {
+                    prompt: "While the two large servers are away, whose queue climbs higher?",
+                    choices: &["MaxWeight, local refresh", "Algorithm 2", "about the same"],
+                    answer: 0,
+                }),
+                // Seeds 1-5 with the CLI: MW-local peaks 3 685 to 5 513, Algorithm 2 102 to 120 (the
+                // lowest ratio 30.7, seed 2).
+                check: Check::PeaksHigher { higher: "mw-local", lower: "alg2-jsq", factor: 10.0 },
+                source: "GH-RA §VII-B (MW-local on a fleet of two sizes, Fig. 3), §IV Theorem 2 (Algorithm 2); the \
+                         lost servers and the peak are packlab's (RES-94, RES-97)",
+                states: &[Stated { key: "load", value: "0.6", said: "at ζ = 0.6" }],
+            },
         ],
     },
     Tour {

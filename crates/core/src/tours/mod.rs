@@ -6,6 +6,7 @@
 //! statistics, which are the same numbers (the browser test compares both).
 
 use crate::ConfigError;
+use crate::changes::Changes;
 use crate::exercises::Exercise;
 use crate::format::{format_mean, group_decimal};
 use crate::metrics::{Recovery, Stretch, Verdict};
@@ -200,10 +201,17 @@ impl Check {
             Check::PeaksHigher { higher, lower, factor } => {
                 let (h, l) = (lane(higher)?, lane(lower)?);
                 let (rh, rl) = (first_change(h)?, first_change(l)?);
+                // A surge is a change of the load; a lost server is one of the servers.
+                let changes = scenario.any().get(crate::changes::KEY).and_then(|c| Changes::parse(&c).ok());
+                let key = changes.as_ref().and_then(|c| c.iter().find(|c| c.at == rh.at).map(|c| c.key.clone()));
+                let during = match key.as_deref() {
+                    Some("load") | None => "During the surge from",
+                    Some(_) => "After the change at",
+                };
                 Ok((
                     Some(rh.peak >= factor * rl.peak),
                     format!(
-                        "During the surge from {}: {} peaked at {}, {} at {}.",
+                        "{during} {}: {} peaked at {}, {} at {}.",
                         rh.at,
                         h.label,
                         sig(rh.peak),

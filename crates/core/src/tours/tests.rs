@@ -188,6 +188,19 @@ fn surge_checks_read_the_recovery_of_their_change() {
     assert_eq!(state(300.0, 100.0).0, Some(true));
     assert_eq!(state(299.0, 100.0).0, Some(false));
     assert!(state(300.0, 100.0).1.contains("VQS peaked at 300, BF-J/S at 100"));
+    assert!(state(300.0, 100.0).1.starts_with("During the surge from 100"));
+
+    // A lost server is a change of the fleet, not a surge (RES-97).
+    let mut fleet = crate::scenario::preset("ghra-b3").unwrap().scenario;
+    fleet.set("change", "100:servers=5xsmall,3xlarge").unwrap();
+    let peaks = Check::PeaksHigher { higher: "mw-local", lower: "alg2-jsq", factor: 10.0 };
+    let lanes = [
+        with("mw-local", "MW-local", vec![recovered(100, 5.0, 4000.0, None)]),
+        with("alg2-jsq", "Alg. 2 (JSQ)", vec![recovered(100, 5.0, 110.0, None)]),
+    ];
+    let (holds, statement) = peaks.state(&lanes, &fleet).unwrap();
+    assert_eq!(holds, Some(true));
+    assert_eq!(statement, "After the change at 100: MW-local peaked at 4000, Alg. 2 (JSQ) at 110.");
 }
 
 /// A stretch of a loss system from `change` with this reward and these counts.

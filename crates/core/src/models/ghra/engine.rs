@@ -27,6 +27,7 @@ use super::policy::{GhraContext, GhraPolicy, LastStart};
 use super::state::{Event, GhraConfig, GhraEvent, GhraJob, GhraState, QueueRef};
 use super::stats::GhraStats;
 use super::ticks::{ClockMode, Ticks};
+use super::vms::Fleet;
 use crate::des::{EventDriven, EventQueue, run_until};
 use crate::limits::MAX_WAITING;
 use crate::metrics::VerdictWatch;
@@ -65,14 +66,39 @@ pub struct GhraSim {
     pub(super) stale: u64,
     /// The last decisions, when the run keeps them ([`crate::view::Watch::log`]).
     pub(super) log: DecisionLog,
-    /// The arrival rates from each moment of the scenario's changes on ([`crate::changes`]).
-    pub(super) shifts: Shifts<Vec<f64>>,
+    /// The arrival rates and the servers that take jobs from each moment of the scenario's
+    /// changes on ([`crate::changes`]).
+    pub(super) shifts: Shifts<GhraShift>,
+}
+
+/// What a moment of the scenario's changes sets (RES-93, RES-97).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GhraShift {
+    /// λ_j, from the load read against the starting fleet.
+    pub rates: Vec<f64>,
+    /// The fleet from then on: servers `0..fleet.len()` take jobs; the others drain.
+    pub fleet: Fleet,
 }
 
 impl GhraSim {
     pub fn new(config: GhraConfig, policy: Box<dyn GhraPolicy>, seed: u64) -> Result<Self, EngineError> {
+        let l = config.servers();
+        Self::built(config, policy, seed, l)
+    }
+
+    /// A run whose fleet changes while it plays (RES-97): `config` has the most servers its
+    /// changes reach (the policy is built for as many), and servers `0..active` take jobs at
+    /// the start; the others are not there until a change adds them. With `active` every
+    /// server it is [`GhraSim::new`], and until a change the run is the one on the first
+    /// `active` servers alone, bit for bit.
+    pub fn built(
+        config: GhraConfig,
+        policy: Box<dyn GhraPolicy>,
+        seed: u64,
+        active: usize,
+    ) -> Result<Self, EngineError> {
         let (l, j) = (config.servers(), config.types());
-        Self::with_mode(config, policy, seed, Ticks::new(l, j, ClockMode::Thinned))
+        Self::with_mode(config, policy, seed, Ticks::new(l, j, ClockMode::Thinned), active)
     }
 
     fn with_mode(
@@ -80,10 +106,17 @@ impl GhraSim {
         policy: Box<dyn GhraPolicy>,
         seed: u64,
         ticks: Ticks,
+        active: usize,
     ) -> Result<Self, EngineError> {
         let (l, j) = (config.servers(), config.types());
+        let active = active.clamp(1, l);
+        // A server not there yet has no room at all: no fit index, clock or routing sees it.
+        let capacities = (0..l)
+            .map(|s| if s < active { config.capacities[s] } else { Resources::zero(config.capacities[s].dims()) })
+            .collect();
         let state = GhraState {
-            capacities: config.capacities.clone(),
+            active,
+            capacities,
             demands: config.demands.clone(),
             used: config.capacities.iter().map(|c| Resources::zero(c.dims())).collect(),
             real: vec![0; l * j],
@@ -99,7 +132,7 @@ impl GhraSim {
         let (type_cdf, total_rate) = sample::type_cdf(&config.arrival_rates);
         let mut streams = Streams::new(seed);
         let next_arrival = (total_rate > 0.0).then(|| sample::exponential(&mut streams.arrivals, total_rate));
-        let stats = GhraStats::new(&config);
+        let stats = GhraStats::new(&config, active);
         let distributed = policy.distributed();
         let mut sim = Self {
             distributed,
@@ -122,6 +155,7 @@ impl GhraSim {
             log: DecisionLog::new(0),
             shifts: Shifts::default(),
         };
+        sim.ticks.set_active(active, &sim.state);
         sim.dispatch(GhraEvent::Begin)?;
         sim.ticks.settle(0.0);
         Ok(sim)
@@ -132,7 +166,7 @@ impl GhraSim {
     /// tested against (same law, other draws; [`super::ticks`]).
     pub fn every_tick(config: GhraConfig, policy: Box<dyn GhraPolicy>, seed: u64) -> Result<Self, EngineError> {
         let (l, j) = (config.servers(), config.types());
-        Self::with_mode(config, policy, seed, Ticks::new(l, j, ClockMode::EveryTick))
+        Self::with_mode(config, policy, seed, Ticks::new(l, j, ClockMode::EveryTick), l)
     }
 
     /// How the clocks are simulated.
@@ -209,7 +243,7 @@ impl GhraSim {
         (self.handled, self.stale)
     }
 
-    fn context(&mut self) -> (GhraContext<'_>, &mut Box<dyn GhraPolicy>) {
+    pub(super) fn context(&mut self) -> (GhraContext<'_>, &mut Box<dyn GhraPolicy>) {
         (
             GhraContext {
                 now: self.now,
@@ -230,7 +264,7 @@ impl GhraSim {
         )
     }
 
-    fn dispatch(&mut self, event: GhraEvent) -> Result<(), EngineError> {
+    pub(super) fn dispatch(&mut self, event: GhraEvent) -> Result<(), EngineError> {
         // Notes belong to the decisions of the reaction that made them: forget what the last
         // one noted without deciding (before the call, so its result is returned in place).
         self.log.drop_notes();
@@ -246,9 +280,10 @@ impl GhraSim {
         self
     }
 
-    /// Changes the arrival rates at the moments of `shifts` (the scenario's changes), and
-    /// follows Q(t) across them.
-    pub fn with_shifts(mut self, shifts: Shifts<Vec<f64>>) -> Self {
+    /// Changes the arrival rates and the servers that take jobs at the moments of `shifts`
+    /// (the scenario's changes), and follows Q(t) across them. A change to more servers than
+    /// the run is [`built`](GhraSim::built) with adds as many as there are.
+    pub fn with_shifts(mut self, shifts: Shifts<GhraShift>) -> Self {
         self.stats.waiting.recovering(shifts.moments());
         self.shifts = shifts;
         self
@@ -294,8 +329,8 @@ impl GhraSim {
             None => QueueRef::Central { job_type: j as u16 },
             Some(server) => {
                 let l = server as usize;
-                if l >= self.state.servers() {
-                    return Err(EngineError::NoSuchServer { server });
+                if l >= self.state.active {
+                    return Err(self.state.refused(server, job.id, j));
                 }
                 if !self.state.fits_empty(j, l) {
                     // A job routed to a server it can never fit would wait forever.
@@ -351,6 +386,10 @@ impl GhraSim {
             st.occupied -= 1;
         }
         self.stats.departed(self.now, job_type, dummy, st);
+        if server >= st.active {
+            // A draining server's room leaves with its job (RES-97).
+            self.drained(server, job_type);
+        }
         self.ticks.server_changed(server, &self.state);
     }
 
@@ -438,23 +477,51 @@ impl EventDriven for GhraSim {
     }
 
     /// New arrival rates: the types' probabilities follow them, and the pending arrival is
-    /// rescaled to the new total rate (RES-93); the same rates change nothing.
-    fn shift(&mut self) {
+    /// rescaled to the new total rate (RES-93); the same rates change nothing. Then the servers
+    /// that take jobs (RES-97); the same count changes nothing.
+    fn shift(&mut self) -> Result<(), EngineError> {
         let at = self.shifts.next_time();
-        let Some(rates) = self.shifts.take() else { return };
-        if *rates == self.config.arrival_rates || rates.len() != self.config.arrival_rates.len() {
-            return;
+        let Some(GhraShift { rates, fleet }) = self.shifts.take().cloned() else { return Ok(()) };
+        if rates != self.config.arrival_rates && rates.len() == self.config.arrival_rates.len() {
+            let (cdf, total) = sample::type_cdf(&rates);
+            let old = self.total_rate;
+            self.config.arrival_rates = rates;
+            // A load is positive, so an arrival is always pending.
+            self.next_arrival = self.next_arrival.map(|due| changes::rescale(due, at, old, total));
+            self.type_cdf = cdf;
+            self.total_rate = total;
         }
-        let (cdf, total) = sample::type_cdf(rates);
-        let old = self.total_rate;
-        self.config.arrival_rates = rates.clone();
-        // A load is positive, so an arrival is always pending.
-        self.next_arrival = self.next_arrival.map(|due| changes::rescale(due, at, old, total));
-        self.type_cdf = cdf;
-        self.total_rate = total;
+        // A fleet past the built one was refused when the run took it (`check_shifts`).
+        let servers = fleet.len().clamp(1, self.state.servers());
+        if servers != self.state.active {
+            self.now = self.now.max(at);
+            self.set_servers(servers)?;
+        }
+        Ok(())
     }
 
     fn follow_changes(&mut self, moments: Vec<u64>, open: u64) {
         self.stats.waiting.recovering_amended(moments, open);
+    }
+
+    /// A playing run is built for the fleets its changes had when it started (RES-97): a new
+    /// list's fleets must be the first servers of that one.
+    fn check_shifts(&self) -> Result<(), crate::ConfigError> {
+        let built = &self.config.capacities;
+        for (at, shift) in self.shifts.moments().into_iter().zip(self.shifts.values()) {
+            let fleet = shift.fleet.capacities();
+            if fleet.len() > built.len() || fleet.iter().zip(built).any(|(a, b)| a != b) {
+                return Err(crate::ConfigError::new(
+                    changes::KEY,
+                    format!(
+                        "entry '{at}:servers={}': the run was built for the servers of its fleets when it started \
+                         ({} servers, the first ones kept and the last ones added); start it again to change more",
+                        shift.fleet,
+                        built.len()
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 }

@@ -21,7 +21,8 @@ impl GhraSim {
 
     fn server_view(&self, server: usize, detail: bool) -> ServerView {
         let st = &self.state;
-        let cap = st.capacity(server).as_slice();
+        // The fleet's own capacity: a draining server's room is gone, not its size (RES-97).
+        let cap = self.config.capacities[server].as_slice();
         let used = st.used[server].as_slice();
         let fill = used.iter().zip(cap).map(|(u, c)| *u as f32 / (*c).max(1) as f32).fold(0.0, f32::max);
         let mut blocks = Vec::new();
@@ -48,8 +49,21 @@ impl GhraSim {
             let counts: Vec<String> = k.iter().map(u32::to_string).collect();
             format!("k = ({})", counts.join(","))
         });
+        // A removed server still holding jobs drains; one among them that is empty has left.
+        let label = match (server < st.active(), st.jobs_on(server) > 0) {
+            (true, _) => label,
+            (false, true) => Some(label.map_or("draining".to_string(), |k| format!("{k}, draining"))),
+            (false, false) => Some("left".to_string()),
+        };
         let waiting = self.distributed.then(|| st.waiting_at(server) as u64);
         ServerView { fill, blocks, label, waiting }
+    }
+
+    /// How many servers the drawing shows: those that take jobs and the removed ones up to
+    /// the last still holding jobs (RES-97).
+    fn shown(&self) -> usize {
+        let st = &self.state;
+        (st.active()..st.servers()).rev().find(|&l| st.jobs_on(l) > 0).map_or(st.active(), |l| l + 1)
     }
 
     /// A line of live readings: the clock rates per type (Algorithms 1 and 2), or the
@@ -67,7 +81,7 @@ impl GhraSim {
         } else if self.distributed && self.configurations.iter().all(Option::is_none) {
             out.push_str("clock rates exp(f(Q_j^ℓ)) over the servers (mean, max):");
             for (j, name) in names.iter().enumerate() {
-                let rates: Vec<f64> = (0..st.servers())
+                let rates: Vec<f64> = (0..st.active())
                     .filter_map(|l| st.clock_rate(QueueRef::Local { server: l as u32, job_type: j as u16 }))
                     .collect();
                 let mean = rates.iter().sum::<f64>() / rates.len().max(1) as f64;
@@ -155,7 +169,8 @@ impl LiveRun for GhraSim {
             }
         });
         ClusterView {
-            servers: (0..st.servers()).map(|l| self.server_view(l, detail)).collect(),
+            // The servers that take jobs, then the removed ones up to the last still draining.
+            servers: (0..self.shown()).map(|l| self.server_view(l, detail)).collect(),
             resources: self.config.resource_names.clone(),
             readout: self.readout(),
             legend: Some(legend(&self.config.resource_names, detail)),

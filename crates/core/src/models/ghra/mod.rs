@@ -10,6 +10,7 @@
 //! * [`theory`]: the traffic vector and the LOSS system's law; [`presets`]: the paper's figures.
 
 pub mod engine;
+mod fleet_changes;
 mod live;
 pub mod policies;
 pub mod policy;
@@ -40,7 +41,6 @@ pub use ticks::ClockMode;
 pub use vms::{Fleet, ServerKind, VmCatalog};
 
 use crate::ConfigError;
-use crate::changes::Shifts;
 use crate::keys::Key;
 use crate::model::policy::{Policy, PolicySpec};
 use crate::model::{
@@ -152,8 +152,9 @@ impl Model for Ghra {
          dashed vertical line ends the warm-up."
     }
 
+    /// The policies are built for the most servers the run's changes reach (RES-97).
     fn context(scenario: &GhraScenario, _: usize) -> Result<GhraScenario, ConfigError> {
-        Ok(scenario.clone())
+        Ok(GhraScenario { servers: scenario.largest_fleet(), ..scenario.clone() })
     }
 
     fn start(
@@ -163,12 +164,16 @@ impl Model for Ghra {
         policy: Box<dyn GhraPolicy>,
         watch: Watch,
     ) -> Result<GhraSim, RunError> {
-        let shifts = Shifts::build(scenario, &scenario.window.changes, scenario.window.horizon, scenario::KEYS, |s| {
-            s.arrival_rates().unwrap_or_default()
-        });
-        Ok(GhraSim::new(scenario.engine_config(watch.max_points)?, policy, scenario.window.seed)?
+        // The engine is built with the largest fleet of the run, its first servers (the
+        // starting fleet) taking jobs (RES-97); λ is the starting fleet's.
+        let mut config = scenario.engine_config(watch.max_points)?;
+        let largest = scenario.largest_fleet();
+        config.capacities = largest.capacities();
+        config.server_names = largest.names();
+        let active = scenario.servers.len();
+        Ok(GhraSim::built(config, policy, scenario.window.seed, active)?
             .with_log(watch.log)
-            .with_shifts(shifts))
+            .with_shifts(scenario.shifts()))
     }
 
     fn summarize(scenario: &GhraScenario, spec: &PolicySpec, run: &GhraSim) -> RunOutcome<GhraSummary> {

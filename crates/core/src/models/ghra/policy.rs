@@ -87,11 +87,20 @@ impl GhraContext<'_> {
         let GhraDecision::Start { server, job_type, source, why } = decision;
         let st = &mut *self.state;
         let (l, j) = (server as usize, job_type);
-        if l >= st.servers() {
-            return Err(EngineError::NoSuchServer { server });
-        }
         if j >= st.types() {
             return Err(EngineError::NoneWaiting { class: j as u32 });
+        }
+        if l >= st.active {
+            // Past the servers that take jobs (one comparison, as the bound check it replaces):
+            // no such server, or a draining or absent one with no room (RES-97).
+            let head = match source {
+                Source::Central => st.queues[j].front(),
+                Source::Local if l < st.servers() => {
+                    st.queues[st.index(QueueRef::Local { server, job_type: j as u16 })].front()
+                }
+                Source::Local | Source::Dummy => None,
+            };
+            return Err(st.refused(server, head.map_or(u64::MAX, |job| job.id), j));
         }
         let queue = match source {
             Source::Central => Some(QueueRef::Central { job_type: j as u16 }),
@@ -242,6 +251,15 @@ pub trait GhraPolicy: dyn_clone::DynClone {
     /// failed) answers an error, and the run stops rather than lose the job.
     fn route(&mut self, job_type: usize, _ctx: &mut GhraContext<'_>) -> Result<u32, EngineError> {
         Err(EngineError::Unrouted { job_type: job_type as u16 })
+    }
+
+    /// The servers that take jobs changed from `0..old` to `0..ctx.state().active()` (RES-97).
+    /// The engine has already closed the removed ones (no room; the jobs waiting in their own
+    /// queues are taken out and will be routed again, after this call, as arrivals) and opened
+    /// the added ones (empty). A policy that keeps its own view of the servers (a router, clocks
+    /// armed per server) brings it up to date; one that reads the state needs nothing.
+    fn on_servers(&mut self, _old: usize, _ctx: &mut GhraContext<'_>) -> Result<(), EngineError> {
+        Ok(())
     }
 }
 

@@ -1,9 +1,11 @@
 //! The VM-scheduling scenario (GH-RA, SPEC section 3) and its keys.
 
 use super::Ghra;
+use super::engine::GhraShift;
 use super::state::GhraConfig;
 use super::vms::{Fleet, VmCatalog};
 use crate::ConfigError;
+use crate::changes::Shifts;
 use crate::keys::{Input, Key};
 use crate::model::{ModelScenario, window_keys};
 use crate::window::{HasWindow, RunWindow, WindowRules};
@@ -47,7 +49,15 @@ pub const KEYS: &[Key<GhraScenario>] = &[
     )
     .label("Servers (COUNTxKIND, …: small, large or a/b/c)")
     .help("the fleet: groups of servers of a kind")
-    .input(Input::Wide),
+    .input(Input::Wide)
+    .changes(
+        "the fleet from that moment on, the starting one with servers removed from its end or added after it \
+         (e.g. 5xsmall,3xlarge from 5xsmall,5xlarge): servers added are empty and take jobs at once; servers removed \
+         (the highest-numbered) take no new job, their waiting jobs join other servers' queues, and they leave once \
+         their jobs are done; λ stays the one the load gave with the starting fleet",
+    )
+    // The engine and the policy's indexes are built for the most servers the changes reach.
+    .not_live(),
     Key::text(
         "types",
         VmCatalog::RANGE,
@@ -114,7 +124,57 @@ impl GhraScenario {
                 format!("{label} fits no server, even an empty one; every type must fit some server"),
             ));
         }
-        self.traffic_vector().map(|_| ())
+        self.traffic_vector().map(|_| ())?;
+        self.check_fleets()
+    }
+
+    /// The changes of `servers` (RES-97): each fleet is the starting one with servers removed
+    /// from its end or added after it, so every fleet of the run is the first servers of the
+    /// largest (its servers keep their numbers and kinds).
+    fn check_fleets(&self) -> Result<(), ConfigError> {
+        let largest = self.largest_fleet().capacities();
+        let changes = self.window.changes.iter().filter(|c| c.key == Fleet::KEY);
+        for (entry, fleet) in std::iter::once((None, self.servers.clone()))
+            .chain(changes.filter_map(|c| Fleet::parse(&c.value).ok().map(|f| (Some(c), f))))
+        {
+            let capacities = fleet.capacities();
+            let Some(l) = capacities.iter().zip(&largest).position(|(a, b)| a != b) else { continue };
+            let entry = entry.or_else(|| self.window.changes.iter().find(|c| c.key == Fleet::KEY));
+            let Some(entry) = entry else { continue };
+            return Err(ConfigError::new(
+                crate::changes::KEY,
+                format!(
+                    "entry '{entry}': server {} is {} here and {} in another fleet of the run; a change of servers \
+                     removes servers from the end of the starting fleet ({}) or adds servers after it, so the servers \
+                     kept keep their numbers and kinds",
+                    l + 1,
+                    fleet.names()[l],
+                    self.largest_fleet().names()[l],
+                    self.servers
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The largest fleet of the run: the starting one or a change's, the most servers (the
+    /// first of them on a tie). The engine is built with it (RES-97).
+    pub fn largest_fleet(&self) -> Fleet {
+        let changes = self.window.changes.iter().filter(|c| c.key == Fleet::KEY);
+        changes
+            .filter_map(|c| Fleet::parse(&c.value).ok())
+            .fold(self.servers.clone(), |most, f| if f.len() > most.len() { f } else { most })
+    }
+
+    /// What the engine sets at each moment of the changes: λ, from the load read against the
+    /// starting fleet (a change of the fleet moves no arrival, RES-97), and the servers that
+    /// take jobs.
+    pub fn shifts(&self) -> Shifts<GhraShift> {
+        let start = self.servers.clone();
+        Shifts::build(self, &self.window.changes, self.window.horizon, KEYS, move |now: &GhraScenario| GhraShift {
+            rates: GhraScenario { servers: start.clone(), ..now.clone() }.arrival_rates().unwrap_or_default(),
+            fleet: now.servers.clone(),
+        })
     }
 
     /// V (RES-21), or an error naming `servers` when a server has too many configurations.

@@ -74,8 +74,8 @@ impl Ctx {
 fn server_of(server: i64, ctx: &GhraContext<'_>) -> Result<usize, Stop> {
     usize::try_from(server)
         .ok()
-        .filter(|&s| s < ctx.state().servers())
-        .ok_or_else(|| Stop::invalid(format!("server {server} does not exist")))
+        .filter(|&s| s < ctx.state().active())
+        .ok_or_else(|| Stop::invalid(format!("server {server} does not exist (or takes no job: it was removed)")))
 }
 
 fn type_of(job_type: i64, ctx: &GhraContext<'_>) -> Result<usize, Stop> {
@@ -164,7 +164,7 @@ impl Handle for Ctx {
     const ROUTINE: &'static str = "route";
     const MEMBERS: &'static [Member<Self>] = &[
         get!("now", "the current time", |x| Value::Float(x.now())),
-        get!("servers", "the number of servers", |x| Value::Int(x.state().servers() as i64)),
+        get!("servers", "the number of servers that take jobs", |x| Value::Int(x.state().active() as i64)),
         get!("types", "the number of job types", |x| Value::Int(x.state().types() as i64)),
         get!("resources", "the number of resources", |x| Value::Int(x.state().demand(0).dims() as i64)),
         Member::get("job_type", "the arriving job's type", |c, _, _| c.job_type().map(|j| Value::Int(j as i64))),

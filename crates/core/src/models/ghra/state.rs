@@ -119,11 +119,23 @@ pub struct GhraState {
     pub(crate) occupied: usize,
     /// Each queue's clock rate, where the policy set one (for the page's readout).
     pub(crate) rates: Vec<f64>,
+    /// Servers `0..active` take jobs; the others, up to [`GhraState::servers`], drain or are
+    /// not there yet (a change of the fleet while the run plays, RES-97). A draining server
+    /// has no room (its capacity is what its jobs hold), one not there has none at all.
+    pub(crate) active: usize,
 }
 
 impl GhraState {
+    /// The servers the run is built with: the most its changes reach (RES-97). Those from
+    /// [`GhraState::active`] on take no job.
     pub fn servers(&self) -> usize {
         self.capacities.len()
+    }
+
+    /// The servers that take jobs, `0..active`: every server, unless the fleet changed while
+    /// the run plays (RES-97).
+    pub fn active(&self) -> usize {
+        self.active
     }
 
     pub fn types(&self) -> usize {
@@ -172,6 +184,20 @@ impl GhraState {
     /// Whether no server holds a job.
     pub fn all_servers_empty(&self) -> bool {
         self.occupied == 0
+    }
+
+    /// What a job of `job_type` placed or routed on `server`, past the servers that take jobs,
+    /// is refused with: no such server, or (draining or not there yet) no room (RES-97).
+    pub(crate) fn refused(&self, server: u32, job: u64, job_type: usize) -> crate::EngineError {
+        match (server as usize) < self.servers() {
+            true => crate::EngineError::CapacityExceeded {
+                job,
+                server,
+                size: self.demands[job_type].primary(),
+                residual: 0,
+            },
+            false => crate::EngineError::NoSuchServer { server },
+        }
     }
 
     pub(crate) fn index(&self, queue: QueueRef) -> usize {

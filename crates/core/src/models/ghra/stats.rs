@@ -9,6 +9,7 @@
 use super::state::{GhraConfig, GhraJob, GhraState};
 use crate::limits::BATCHES;
 use crate::metrics::{JobTimes, Level, Series, VerdictWatch, mean_ci};
+use crate::resources::Resources;
 
 /// Everything measured during a run.
 #[derive(Debug, Clone)]
@@ -50,11 +51,11 @@ pub struct GhraStats {
 }
 
 impl GhraStats {
-    pub(super) fn new(config: &GhraConfig) -> Self {
+    /// Statistics of a run whose first `active` servers are there at the start.
+    pub(super) fn new(config: &GhraConfig, active: usize) -> Self {
         let series = || Some(Series::new(config.sample_every, config.max_points));
         let dims = config.capacities.first().map_or(1, |c| c.dims());
-        let capacity =
-            (0..dims).map(|d| config.capacities.iter().map(|c| c.as_slice()[d] as f64).sum::<f64>().max(1.0)).collect();
+        let capacity = fleet_capacity(dims, &config.capacities[..active.min(config.capacities.len())]);
         let w = config.warmup;
         Self {
             warmup: w,
@@ -161,6 +162,14 @@ impl GhraStats {
         [ci.lo, ci.hi]
     }
 
+    /// The capacity present changed (a change of the fleet, a draining server that left,
+    /// RES-97): from `now` on the occupancy and the dummies' share are over the new one.
+    pub(super) fn set_capacity(&mut self, now: f64, present: &[Resources]) {
+        self.capacity = fleet_capacity(self.capacity.len(), present);
+        self.occupancy.set(now, share(&self.real_used, &self.capacity));
+        self.dummy_share.set(now, share(&self.dummy_used, &self.capacity));
+    }
+
     /// Brings every level up to `now`.
     pub(super) fn flush(&mut self, now: f64) {
         for level in [&mut self.waiting, &mut self.occupancy, &mut self.dummy_share, &mut self.running_delay] {
@@ -182,6 +191,11 @@ fn sub(total: &mut [u64], demand: &[u64]) {
     for (t, d) in total.iter_mut().zip(demand) {
         *t -= d;
     }
+}
+
+/// The fleet's total capacity in each of its `dims` resources (at least 1).
+fn fleet_capacity(dims: usize, capacities: &[Resources]) -> Vec<f64> {
+    (0..dims).map(|d| capacities.iter().map(|c| c.as_slice()[d] as f64).sum::<f64>().max(1.0)).collect()
 }
 
 /// The mean over resources of the fraction of the capacity in `used`.

@@ -68,6 +68,9 @@ pub(crate) struct Ticks {
     mode: ClockMode,
     types: usize,
     servers: usize,
+    /// The servers that take jobs (RES-97): a central clock tries one of these uniformly. The
+    /// others have no room, so no clock acts on them.
+    active: usize,
     /// Whether a clock has been armed: MaxWeight arms none and pays nothing here.
     armed: bool,
     /// `fits[ℓ·J + j]`: whether one more type-j job fits server ℓ now.
@@ -92,6 +95,7 @@ impl Ticks {
             mode,
             types,
             servers,
+            active: servers,
             armed: false,
             fits: Vec::new(),
             room: None,
@@ -137,6 +141,16 @@ impl Ticks {
             self.room = Some(self.build_room());
         }
         self.reweigh(group, state);
+    }
+
+    /// Servers `0..active` take jobs from now on (RES-97): a central clock tries one of them
+    /// uniformly, so its rate of acting ticks on each is r/active. The servers that stopped or
+    /// started taking jobs have been passed to [`Ticks::server_changed`] (their room moved).
+    pub(crate) fn set_active(&mut self, active: usize, state: &GhraState) {
+        self.active = active;
+        if self.armed && self.room.is_some() {
+            self.reweigh(0, state);
+        }
     }
 
     /// Server `server`'s jobs changed (a start or a departure): which types fit it now.
@@ -248,7 +262,7 @@ impl Ticks {
         let rate = state.rates[group * self.types + j];
         match group {
             0 => match &self.room {
-                Some(room) => rate * room.members[j].len() as f64 / self.servers as f64,
+                Some(room) => rate * room.members[j].len() as f64 / self.active as f64,
                 None => 0.0,
             },
             g if self.fits[(g - 1) * self.types + j] => rate,
@@ -297,7 +311,7 @@ impl Ticks {
     }
 
     /// A clock's tick came off the heap: the clock ticks on at its rate, and the server it
-    /// tries is drawn (its own, or uniform over all L for a central clock).
+    /// tries is drawn (its own, or uniform over the L that take jobs for a central clock).
     pub(crate) fn every_tick_fired(
         &mut self,
         clock: usize,
@@ -307,7 +321,7 @@ impl Ticks {
         rng: &mut StreamRng,
     ) -> u32 {
         let server = match clock / self.types {
-            0 => sample::uniform_int(rng, 0, self.servers as u64 - 1) as u32,
+            0 => sample::uniform_int(rng, 0, self.active as u64 - 1) as u32,
             g => (g - 1) as u32,
         };
         self.every_tick_arm(clock as u32, now, state.rates[clock], events, rng);

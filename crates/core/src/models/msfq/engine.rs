@@ -299,17 +299,18 @@ impl EventDriven for MsfqSim {
 
     /// The pending arrival is rescaled to the new rate (RES-93); a change to the same rate
     /// leaves the event where it is.
-    fn shift(&mut self) {
+    fn shift(&mut self) -> Result<(), EngineError> {
         let at = self.shifts.next_time();
-        let Some(&rate) = self.shifts.take() else { return };
+        let Some(&rate) = self.shifts.take() else { return Ok(()) };
         let old = self.config.arrival_rate;
         if self.config.trace.is_some() || rate == old {
-            return;
+            return Ok(());
         }
         self.config.arrival_rate = rate;
         self.arrival_due = changes::rescale(self.arrival_due, at, old, rate);
         self.arrival_version += 1;
         self.events.push(self.arrival_due, Event::Arrival { version: self.arrival_version });
+        Ok(())
     }
 
     fn follow_changes(&mut self, moments: Vec<u64>, open: u64) {

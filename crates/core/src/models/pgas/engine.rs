@@ -356,18 +356,19 @@ impl EventDriven for PgasSim {
 
     /// New arrival rates: the types' probabilities follow them, and the pending arrival is
     /// rescaled to the new total rate (RES-93); the same rates change nothing.
-    fn shift(&mut self) {
+    fn shift(&mut self) -> Result<(), EngineError> {
         let at = self.shifts.next_time();
-        let Some(new) = self.shifts.take() else { return };
-        let Arrivals::Poisson { rates, .. } = &mut self.config.arrivals else { return };
+        let Some(new) = self.shifts.take() else { return Ok(()) };
+        let Arrivals::Poisson { rates, .. } = &mut self.config.arrivals else { return Ok(()) };
         if new == rates || new.len() != rates.len() {
-            return;
+            return Ok(());
         }
         let (cdf, total) = sample::type_cdf(new);
         rates.clone_from(new);
         self.next_arrival = changes::rescale(self.next_arrival, at, self.total_rate, total);
         self.type_cdf = cdf;
         self.total_rate = total;
+        Ok(())
     }
 
     fn follow_changes(&mut self, moments: Vec<u64>, _open: u64) {

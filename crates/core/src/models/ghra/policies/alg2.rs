@@ -114,4 +114,27 @@ impl GhraPolicy for Alg2 {
         }
         Ok(())
     }
+
+    /// The router takes the servers that take jobs now; an added server's clocks start (its
+    /// queues are empty: dummies at rate exp(f(0))), a removed one's run on at the rate of its
+    /// emptied queues but never act (it has no room, RES-97).
+    fn on_servers(&mut self, old: usize, ctx: &mut GhraContext<'_>) -> Result<(), EngineError> {
+        let router = Router::new(self.routing, ctx.state());
+        let (active, types) = (ctx.state().active(), ctx.state().types());
+        for l in (old.min(active)..old.max(active)).map(|l| l as u32) {
+            for j in 0..types {
+                let queue = QueueRef::Local { server: l, job_type: j as u16 };
+                // A removed server's capacity is what its jobs hold: its clocks are the ones armed.
+                let kept = match (l as usize) < active {
+                    true => ctx.state().fits_empty(j, l as usize),
+                    false => ctx.clock_rate(queue) > 0.0,
+                };
+                if kept {
+                    self.arm(ctx, queue);
+                }
+            }
+        }
+        self.router = Some(router);
+        Ok(())
+    }
 }

@@ -164,7 +164,8 @@ impl MaxWeight {
     /// Refreshes and fills every server (MW-global when the system has emptied, and time 0).
     fn refresh_all(&mut self, ctx: &mut GhraContext<'_>) -> Result<(), EngineError> {
         ctx.observe(GhraObservation::Refresh);
-        for l in 0..self.active.len() {
+        // The servers that take jobs (all of them unless the fleet changed, RES-97).
+        for l in 0..ctx.state().active() {
             self.refresh(l, ctx);
             self.fill(l, ctx)?;
         }
@@ -222,5 +223,22 @@ impl GhraPolicy for MaxWeight {
             }
             GhraEvent::Arrival { .. } | GhraEvent::Tick { .. } => Ok(()),
         }
+    }
+
+    /// The router takes the servers that take jobs now (RES-97). An added server that is
+    /// empty chooses its configuration as every server does at time 0 (under both refresh
+    /// rules: it joins as a server of a fresh system would); one still holding jobs (its drain
+    /// cancelled) keeps its configuration. A removed server's queues were emptied, so it
+    /// starts nothing.
+    fn on_servers(&mut self, old: usize, ctx: &mut GhraContext<'_>) -> Result<(), EngineError> {
+        self.router = Some(Router::new(Routing::Jsq, ctx.state()));
+        for l in old..ctx.state().active() {
+            if ctx.state().jobs_on(l) == 0 {
+                ctx.observe(GhraObservation::Refresh);
+                self.refresh(l, ctx);
+            }
+            self.fill(l, ctx)?;
+        }
+        Ok(())
     }
 }

@@ -39,10 +39,12 @@ pub struct Router {
 }
 
 impl Router {
-    /// Every type must fit some server when empty (the scenario checks it).
+    /// Every type must fit some server when empty (the scenario checks it). Only the servers
+    /// that take jobs are eligible (RES-97), with the queue lengths they have now: built again
+    /// when the fleet changes (O(L·J) and the jobs waiting, at a change only).
     pub fn new(routing: Routing, state: &GhraState) -> Self {
         let eligible: Vec<Vec<u32>> = (0..state.types())
-            .map(|j| (0..state.servers()).filter(|&l| state.fits_empty(j, l)).map(|l| l as u32).collect())
+            .map(|j| (0..state.active()).filter(|&l| state.fits_empty(j, l)).map(|l| l as u32).collect())
             .collect();
         let member = eligible
             .iter()
@@ -66,7 +68,16 @@ impl Router {
                 .collect(),
             Routing::Jsq | Routing::PowerOfTwo => Vec::new(),
         };
-        Self { routing, eligible, member, lengths, by_number }
+        let mut router = Self { routing, eligible, member, lengths, by_number };
+        for j in 0..state.types() {
+            for m in 0..router.eligible[j].len() {
+                let server = router.eligible[j][m];
+                for _ in 0..state.queue_len(crate::models::ghra::QueueRef::Local { server, job_type: j as u16 }) {
+                    router.count(j, m, 1);
+                }
+            }
+        }
+        router
     }
 
     /// Whether `server` may queue jobs of `job_type`.

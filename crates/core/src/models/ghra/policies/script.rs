@@ -89,6 +89,10 @@ impl GhraPolicy for Scripted {
     fn on_event(&mut self, event: GhraEvent, ctx: &mut GhraContext<'_>) -> Result<(), EngineError> {
         self.clocks.on_event(event, ctx)
     }
+
+    fn on_servers(&mut self, old: usize, ctx: &mut GhraContext<'_>) -> Result<(), EngineError> {
+        self.clocks.on_servers(old, ctx)
+    }
 }
 
 /// Without the script engine no scripted lane is ever built ([`crate::script::AVAILABLE`]).
