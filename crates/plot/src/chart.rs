@@ -88,6 +88,9 @@ pub struct Band<'a> {
     pub ink: Ink,
 }
 
+/// How opaque a band's fill is (its legend sample twice as opaque, to read at its size).
+pub(crate) const BAND_OPACITY: f64 = 0.18;
+
 /// Where the legend goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LegendAt {

@@ -7,16 +7,13 @@ use plotters::prelude::*;
 
 use crate::DrawResult;
 use crate::axes::{Places, nonempty, padded, tick, x_extent, y_extent};
-use crate::chart::{Chart, LegendAt, stroke_dash};
+use crate::chart::{BAND_OPACITY, Chart, LegendAt, stroke_dash};
 use crate::frame::Frame;
 use crate::ink::{CASING, Ink};
 use crate::legend::{LEGEND_ROW, draw_legend, lay_out_legend, legend_entries};
 use crate::markers::{draw_markers, marker, staggered, verdict_marker, verdict_patch};
 use crate::marks::{mark_dashes, side_by_side, stack_labels};
 use crate::theme::Theme;
-
-/// How opaque a band's fill is.
-pub(crate) const BAND_OPACITY: f64 = 0.18;
 
 /// What drawing returns with the plot's [`Frame`].
 type Framed<DB> = Result<Frame, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;

@@ -5,8 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::DrawResult;
-use crate::chart::{Chart, stroke_dash};
-use crate::draw::BAND_OPACITY;
+use crate::chart::{BAND_OPACITY, Chart, stroke_dash};
 use crate::ink::{CASING, Ink};
 use crate::markers::{marker, marker_outline, verdict_marker, verdict_patch};
 use crate::marks::mark_dashes;
