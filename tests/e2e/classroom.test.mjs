@@ -305,8 +305,16 @@ labTest('issue 36: tours ask before they tell, start each step without a stale b
   assert.match(verdict, /At this run's α, DRA earned [\d.\u202f]+ per server, U\^\(g\) = [\d.\u202f]+, below U\* = [\d.\u202f]+\./);
   assert.equal(await page.locator('#alpha-view').isVisible(), true, 'the α view after the verdict');
 
+  // Step 3, a surge (issue 54): its table of stretches answers it ("both rise", the first).
+  await page.click('#tour-next');
+  await page.waitForFunction(() => document.querySelector('#tour')?.dataset.step === '3');
+  await page.locator('#tour-question input').first().check();
+  await page.selectOption('#speed', 'max');
+  await page.click('#tour-play');
+  await page.locator('#tour-check').waitFor({ timeout: 120_000 });
+  assert.equal((await page.textContent('#tour-leave')).trim(), 'Finish the tour');
   await page.click('#tour-leave');
   await page.locator('#tour-summary').waitFor();
-  assert.match(await page.textContent('#tour-summary'), /1 of 2 predictions right\./);
+  assert.match(await page.textContent('#tour-summary'), /2 of 3 predictions right\./);
   assert.equal(await page.locator('#edited').count(), 0, 'no "Edited: lanes …" note for the tour\'s own scenario');
 });
