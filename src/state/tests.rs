@@ -137,4 +137,12 @@ fn more_servers_than_the_race_was_built_for_start_it_again_with_the_change() {
     assert_eq!(lab.setup.scenario.get("change").unwrap(), "4000:servers=8;6000:servers=12");
     let note = lab.live_note.as_deref().unwrap();
     assert!(note.contains("this race was built for at most 10, so it starts again from 0 with the change"), "{note}");
+    // Out of range or not a number: refused naming the field and its range, the changes kept.
+    for bad in ["0", "abc"] {
+        lab.apply(Action::ChangeLive { key: "servers".into(), value: bad.into(), at: 7000 });
+        let notice = lab.notices.last().unwrap();
+        assert_eq!(notice.key, "servers", "{bad}");
+        assert!(notice.message.contains("1..=100000"), "{bad}: {}", notice.message);
+        assert_eq!(lab.setup.scenario.get("change").unwrap(), "4000:servers=8;6000:servers=12");
+    }
 }
