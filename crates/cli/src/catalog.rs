@@ -103,6 +103,9 @@ fn write_description(p: &Preset, out: &mut dyn Write) -> Result<()> {
         if let Some(meaning) = k.changes {
             writeln!(out, "  {:<width$}   can change while the run plays (--change T:{}=VALUE): {meaning}", "", k.key)?;
         }
+        if let Some(why) = k.fixed {
+            writeln!(out, "  {:<width$}   cannot change while the run plays: {why}", "")?;
+        }
     }
     writeln!(out, "\npolicies (--policy NAME[:PARAM=VALUE]...; * = default of this preset):")?;
     write_policies(out, p.scenario.info(), |meta| p.policies.iter().any(|s| s.name() == meta.name))

@@ -102,6 +102,26 @@ fn bad_changes_are_refused_naming_the_entry() {
     assert!(text.contains("can change while the run plays (--change T:load=VALUE)"), "{text}");
 }
 
+/// MSFQ's cores cannot change (RES-99): the refusal and `presets --describe` say why, not only
+/// that.
+#[test]
+fn msfq_s_cores_are_refused_with_the_reason() {
+    let out = packlab(&["run", "--preset", "msfq-d1", "--horizon", "4000", "--change", "1000:cores=31"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    for says in
+        ["entry '1000:cores=31'", "cores cannot change", "the one-or-all class needs every core", "keys that can: load"]
+    {
+        assert!(err.contains(says), "{says}: {err}");
+    }
+    let out = packlab(&["presets", "--describe", "msfq-d1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("cannot change while the run plays: the job classes and the policies are defined by k"),
+        "{text}"
+    );
+}
+
 /// The server count changes while the run plays (RES-95): pgrr-a1's one server becomes three at
 /// 5000 and one again at 12000; the run reports a recovery per change, and `presets --describe`
 /// says what a change of `servers` means.

@@ -135,8 +135,9 @@ impl Changes {
                 .find(|k| k.key == c.key)
                 .ok_or_else(|| bad(format!("unknown key; keys that can change: {}", changeable(keys).join(", "))))?;
             if row.changes.is_none() {
+                let why = row.fixed.map(|why| format!(" ({why})")).unwrap_or_default();
                 return Err(bad(format!(
-                    "{} cannot change while a run plays; keys that can: {}",
+                    "{} cannot change while a run plays{why}; keys that can: {}",
                     c.key,
                     changeable(keys).join(", ")
                 )));

@@ -36,6 +36,9 @@ pub struct Key<S: 'static> {
     /// What a change of the key while a run plays means (`None`: it cannot change; see
     /// [`crate::changes`]).
     pub changes: Option<&'static str>,
+    /// Why the key cannot change while a run plays, where the reason is particular to it (the
+    /// run window's keys need none); the refusal and `presets --describe` quote it.
+    pub fixed: Option<&'static str>,
     /// Whether a run already playing can take a change of it (a live knob in the page).
     pub live: Live<S>,
 }
@@ -146,7 +149,18 @@ impl<S> Key<S> {
     }
 
     const fn new(key: &'static str, input: Input, value: Value<S>) -> Self {
-        Self { key, label: "", help: "", input, value, relation: None, file: None, changes: None, live: Live::Any }
+        Self {
+            key,
+            label: "",
+            help: "",
+            input,
+            value,
+            relation: None,
+            file: None,
+            changes: None,
+            fixed: None,
+            live: Live::Any,
+        }
     }
 
     pub const fn label(self, label: &'static str) -> Self {
@@ -178,6 +192,12 @@ impl<S> Key<S> {
     /// does ("arrival rates from that moment on"), as `presets --describe` lists it.
     pub const fn changes(self, meaning: &'static str) -> Self {
         Self { changes: Some(meaning), ..self }
+    }
+
+    /// The key cannot change while a run plays, for the reason `why` (a sentence without its
+    /// full stop: "the one-or-all class needs every core").
+    pub const fn fixed(self, why: &'static str) -> Self {
+        Self { fixed: Some(why), ..self }
     }
 
     /// A change of the key is read when a run starts (the run is built for it), never taken by
@@ -274,6 +294,8 @@ pub struct KeyInfo {
     pub file: Option<(&'static str, &'static str)>,
     /// What a change of it while a run plays means, if it can change ([`Key::changes`]).
     pub changes: Option<&'static str>,
+    /// Why it cannot change while a run plays, if the key says ([`Key::fixed`]).
+    pub fixed: Option<&'static str>,
     /// Whether a playing run takes a change of it ([`Key::live`]).
     pub live: bool,
 }
@@ -288,6 +310,7 @@ impl<S> From<&Key<S>> for KeyInfo {
             range: k.range(),
             file: k.file.map(|f| (f.holds, f.accept)),
             changes: k.changes,
+            fixed: k.fixed,
             live: !matches!(k.live, Live::No),
         }
     }

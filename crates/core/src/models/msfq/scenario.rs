@@ -50,7 +50,12 @@ pub const KEYS: &[Key<MsfqScenario>] = &[
         |s: &mut MsfqScenario, v| s.cores = v as u32,
     )
     .label("Cores k")
-    .help("cores k of the machine"),
+    .help("cores k of the machine")
+    // Why not by draining, as PG-RR's servers: docs/resolutions.md, RES-99.
+    .fixed(
+        "the job classes and the policies are defined by k: the one-or-all class needs every core, and MSFQ's \
+         phases, nMSR's schedules and Quickswap's thresholds are set in k",
+    ),
     Key::text(
         "classes",
         JobClasses::RANGE,
