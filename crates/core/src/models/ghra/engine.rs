@@ -264,6 +264,9 @@ impl GhraSim {
         )
     }
 
+    // Inlined into the event loop: out of line, since the fleet changes made the loop larger,
+    // it cost a run without changes 1.3 % more instructions (cachegrind, ghra-b4 Algorithm 2).
+    #[inline]
     pub(super) fn dispatch(&mut self, event: GhraEvent) -> Result<(), EngineError> {
         // Notes belong to the decisions of the reaction that made them: forget what the last
         // one noted without deciding (before the call, so its result is returned in place).
