@@ -146,3 +146,25 @@ fn more_servers_than_the_race_was_built_for_start_it_again_with_the_change() {
         assert_eq!(lab.setup.scenario.get("change").unwrap(), "4000:servers=8;6000:servers=12");
     }
 }
+
+/// GH-RA's fleet moved while the race plays: the first servers of the fleet the race was built
+/// for go on where the race is; a bigger fleet is still made at its moment, and the note names
+/// the fleet the race was built for; a fleet that changes the kinds of the servers kept is
+/// refused naming the field.
+#[test]
+fn a_bigger_fleet_than_the_race_was_built_for_starts_it_again_with_the_change() {
+    let mut lab = Lab::from_link("?preset=ghra-b3&horizon=20000");
+    lab.apply(Action::ChangeLive { key: "servers".into(), value: "5xsmall,3xlarge".into(), at: 4000 });
+    assert_eq!(lab.setup.scenario.get("change").unwrap(), "4000:servers=5xsmall,3xlarge");
+    assert!(lab.live_note.as_deref().unwrap().ends_with("the race goes on from there."));
+    lab.apply(Action::ChangeLive { key: "servers".into(), value: "5xsmall,7xlarge".into(), at: 6000 });
+    assert_eq!(lab.setup.scenario.get("change").unwrap(), "4000:servers=5xsmall,3xlarge;6000:servers=5xsmall,7xlarge");
+    let note = lab.live_note.as_deref().unwrap();
+    let why = "this race was built for the fleet 5xsmall,5xlarge, so it starts again from 0 with the change";
+    assert!(note.contains(why), "{note}");
+    lab.apply(Action::ChangeLive { key: "servers".into(), value: "5xlarge".into(), at: 7000 });
+    let notice = lab.notices.last().unwrap();
+    assert_eq!(notice.key, "servers");
+    assert!(notice.message.contains("server 1 is large here and small"), "{}", notice.message);
+    assert_eq!(lab.setup.scenario.get("change").unwrap(), "4000:servers=5xsmall,3xlarge;6000:servers=5xsmall,7xlarge");
+}

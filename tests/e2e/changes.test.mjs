@@ -132,10 +132,58 @@ labTest('issue 54: the server count moved while the race plays: lost and back wh
   });
   assert.match(await page.textContent('#live-change'), /the race goes on from there/);
   assert.equal(await page.locator('#restarted').count(), 0, 'still no restart');
+  // Past the return: an edit in the same slot would replace it.
+  const [, backAt] = (await changeOf()).match(/;(\d+):servers=10$/) ?? assert.fail(await changeOf());
+  await waitPastSlot(page, Number(backAt));
   // One more server than built: made at its moment, and the race starts again from 0.
   await setServers('11');
   await page.waitForSelector('#restarted', { timeout: 10_000 });
   assert.match(await page.textContent('#live-change'), /built for at most 10, so it starts again from 0 with the change/);
   assert.match(await changeOf(), /servers=8;\d+:servers=10;\d+:servers=11$/);
   assert.equal(new URL(await page.inputValue('#link')).searchParams.get('servers'), '10', 'the count at 0 stays');
+});
+
+// GH-RA's fleet lost and back while the race plays (RES-97): the fleet field edited to the first
+// servers of the fleet the race was built for changes the race where it is; a bigger fleet is made
+// at its moment too, but the race starts again to be built for it, and the note says why.
+labTest('issue 54: the GH-RA fleet edited while the race plays: lost and back where it is, a bigger one starts again', async (open) => {
+  const page = await open('preset=ghra-b3&seed=1&horizon=200000');
+  await page.click('#play');
+  await waitPastSlot(page, 50);
+  const changeOf = async () => new URL(await page.inputValue('#link')).searchParams.get('change') ?? '';
+  // A text field committed on Enter, as a person would type it.
+  const setFleet = async (value) => {
+    const input = page.locator('#field-servers');
+    await input.fill(value);
+    await input.press('Enter');
+    await input.blur();
+  };
+  const linked = (fleet) =>
+    page.waitForFunction((f) => (new URL(document.querySelector('#link').value).searchParams.get('change') ?? '').endsWith(`:servers=${f}`), fleet, {
+      timeout: 5_000,
+    });
+  const before = await slot(page);
+  await setFleet('5xsmall,2xlarge');
+  await linked('5xsmall,2xlarge');
+  const [, lostAt] = (await changeOf()).match(/^(\d+):servers=5xsmall,2xlarge$/) ?? assert.fail(`the link's change: ${await changeOf()}`);
+  // At the moment on screen when the field was committed (the first whole moment after it).
+  assert.ok(Number(lostAt) >= before, `change at ${lostAt}, the race was at ${before}`);
+  assert.match(await page.textContent('#live-change'), /the race goes on from there/);
+  assert.equal(await page.locator('#restarted').count(), 0, 'no restart');
+  assert.ok((await slot(page)) >= before, 'the time did not go back');
+  // It keeps rising from where it was, past the change.
+  await waitPastSlot(page, Number(lostAt) + 50);
+  await setFleet('5xsmall,5xlarge');
+  await linked('5xsmall,5xlarge');
+  const [, backAt] = (await changeOf()).match(/^\d+:servers=5xsmall,2xlarge;(\d+):servers=5xsmall,5xlarge$/) ?? assert.fail(await changeOf());
+  assert.match(await page.textContent('#live-change'), /the race goes on from there/);
+  assert.equal(await page.locator('#restarted').count(), 0, 'still no restart');
+  // Past the return (an edit at the same moment would replace it).
+  await waitPastSlot(page, Number(backAt));
+  // One more large server than built: made at its moment, and the race starts again from 0.
+  await setFleet('5xsmall,6xlarge');
+  await page.waitForSelector('#restarted', { timeout: 10_000 });
+  assert.match(await page.textContent('#live-change'), /built for the fleet 5xsmall,5xlarge, so it starts again from 0 with the change/);
+  assert.match(await changeOf(), /servers=5xsmall,2xlarge;\d+:servers=5xsmall,5xlarge;\d+:servers=5xsmall,6xlarge$/);
+  assert.notEqual(new URL(await page.inputValue('#link')).searchParams.get('servers'), '5xsmall,6xlarge', 'the fleet at 0 stays');
 });

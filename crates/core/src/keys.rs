@@ -49,10 +49,11 @@ pub enum Live<S: 'static> {
     Any,
     /// None: a change of the key is read when a run starts.
     No,
-    /// Values up to what a run of this scenario was built for (PG-RR's servers: the cluster
-    /// and the policy's indexes are built for the most servers the changes reach); a larger
-    /// one needs a run built anew.
-    UpTo(fn(&S) -> u64),
+    /// Values a run of this scenario was built for: the function says why a run of the
+    /// scenario cannot take the value, if it cannot (PG-RR's servers past the count its cluster
+    /// and its policy's indexes were built for, GH-RA's fleet past the largest fleet of its
+    /// changes); such a value needs a run built anew.
+    Within(fn(&S, &str) -> Option<String>),
 }
 
 impl<S> Clone for Live<S> {
@@ -206,10 +207,11 @@ impl<S> Key<S> {
         Self { live: Live::No, ..self }
     }
 
-    /// A run already playing takes a change of the key up to `built(scenario)`, what a run of
-    /// the scenario was built for; a larger value starts the race again.
-    pub const fn live_up_to(self, built: fn(&S) -> u64) -> Self {
-        Self { live: Live::UpTo(built), ..self }
+    /// A run already playing takes a change of the key unless `refusal(scenario, value)` says
+    /// why a run of the scenario was not built for the value (see [`more_than`] for a count);
+    /// such a value starts the race again.
+    pub const fn live_within(self, refusal: fn(&S, &str) -> Option<String>) -> Self {
+        Self { live: Live::Within(refusal), ..self }
     }
 
     /// Why a run of `scenario` already playing cannot take `value` for this key, if it cannot
@@ -219,11 +221,7 @@ impl<S> Key<S> {
         match self.live {
             Live::Any => None,
             Live::No => Some(format!("{} cannot change while a race plays", self.form_label())),
-            Live::UpTo(built) => {
-                let most = built(scenario);
-                let asked: u64 = value.trim().parse().ok()?;
-                (asked > most).then(|| format!("this race was built for at most {most}"))
-            }
+            Live::Within(refusal) => refusal(scenario, value.trim()),
         }
     }
 
@@ -314,6 +312,14 @@ impl<S> From<&Key<S>> for KeyInfo {
             live: !matches!(k.live, Live::No),
         }
     }
+}
+
+/// Why a run built for at most `most` of a count cannot take `value` (a [`Live::Within`] of a
+/// count): `None` up to `most`, and for a value that is not a number (the key's own check names
+/// that).
+pub fn more_than(most: u64, value: &str) -> Option<String> {
+    let asked: u64 = value.trim().parse().ok()?;
+    (asked > most).then(|| format!("this race was built for at most {most}"))
 }
 
 /// The error of a key no row declares.

@@ -11,7 +11,7 @@ use packlab_core::models::{Scenario, all_policies};
 use packlab_core::policy::PolicySpec;
 use packlab_core::report::{live_run, run};
 use packlab_core::scenario::preset;
-use packlab_core::view::{Metric, Watch};
+use packlab_core::view::{LiveRun, Metric, Watch};
 
 const HORIZON: u64 = 3_000;
 /// The starting fleet: ten small EC2 servers (ghra-b2).
@@ -47,6 +47,11 @@ fn policies() -> Vec<PolicySpec> {
 fn fingerprint(s: &Scenario, policy: &PolicySpec, time: f64) -> Vec<u64> {
     let mut run = live_run(s, policy, Watch::page(256)).unwrap();
     run.run_to(time).unwrap();
+    bits(&*run)
+}
+
+/// What a page reads of `run` where it is, as bits.
+fn bits(run: &dyn LiveRun) -> Vec<u64> {
     let r = run.readings();
     let mut bits =
         vec![run.time(), r.queue_len, r.arrivals, r.events, r.mean_queue.to_bits(), r.mean_occupancy.to_bits()];
@@ -222,30 +227,58 @@ fn a_change_that_reorders_the_fleet_is_refused_naming_the_entry() {
     assert!(e.message.contains("100:servers=1001xsmall") && e.message.contains("1..=1000"), "{e}");
     let keys = s.keys();
     let servers = keys.iter().find(|k| k.key == "servers").unwrap();
-    assert!(servers.changes.is_some() && !servers.live, "servers changes from a link, not live");
+    assert!(servers.changes.is_some() && servers.live, "servers change live, within the built fleet");
 }
 
-/// A playing run is built for the fleets its changes had when it started (RES-97): a list given
-/// to it that needs more servers is refused naming the entry and leaves the run as it was;
-/// fewer are taken, and the run goes on as the run that had them from the start.
+/// A playing run is built for the largest fleet its changes had when it started (RES-97): the
+/// fleet is a live knob within it (`Key::live_within`: a bigger one starts the page's race
+/// again, the note naming the built fleet), and a list given to the run that needs more
+/// servers is refused naming the entry and leaves the run as it was.
 #[test]
 fn a_playing_run_takes_no_more_servers_than_it_was_built_for() {
     let s = scenario("");
+    for (fleet, refused) in [("12xsmall", true), ("10xsmall,1xlarge", true), ("10xsmall", false), ("6xsmall", false)] {
+        let said = s.any().live_refusal("servers", fleet);
+        let expected = refused.then(|| format!("this race was built for the fleet {FLEET}"));
+        assert_eq!(said, expected, "{fleet}");
+    }
+    assert_eq!(s.any().live_refusal("servers", "not a fleet"), None, "the key's own check names it");
+    // A fleet reached by a change counts: the run is built for the largest.
+    let grown = scenario("2500:servers=12xsmall");
+    assert_eq!(grown.any().live_refusal("servers", "12xsmall"), None);
+    let said = grown.any().live_refusal("servers", "13xsmall").unwrap();
+    assert_eq!(said, "this race was built for the fleet 12xsmall");
+
     let policy = PolicySpec::parse("alg2-jsq").unwrap();
-    let mut run = live_run(&s, &policy, Watch::page(64)).unwrap();
+    let mut run = live_run(&s, &policy, Watch::page(256)).unwrap();
     run.run(100).unwrap();
     let more = packlab_core::changes::Changes::parse("500:servers=12xsmall").unwrap();
     let refused = run.set_changes(&more).unwrap_err();
     assert!(refused.message.contains("entry '500:servers=12xsmall'"), "{}", refused.message);
     assert!(refused.message.contains("10 servers"), "{}", refused.message);
-    let fewer = packlab_core::changes::Changes::parse("500:servers=6xsmall").unwrap();
-    run.set_changes(&fewer).unwrap();
-    run.run(HORIZON - 100).unwrap();
-    let end = HORIZON as f64;
-    assert!(
-        fingerprint(&scenario("500:servers=6xsmall"), &policy, end)[..6] == {
-            let r = run.readings();
-            [run.time(), r.queue_len, r.arrivals, r.events, r.mean_queue.to_bits(), r.mean_occupancy.to_bits()]
-        }
-    );
+    run.run_to(HORIZON as f64).unwrap();
+    assert!(bits(&*run) == fingerprint(&s, &policy, HORIZON as f64), "the refused list left nothing behind");
+}
+
+/// Four servers lost and back, each change given while the run plays at its open moment (the
+/// page's knob): the run is the link's run with both changes from the start, bit for bit, for
+/// every policy, with the run's moment inside the drain and the return.
+#[test]
+fn a_fleet_lost_and_back_while_the_run_plays_is_the_links_run() {
+    for policy in policies() {
+        let mut run = live_run(&scenario(""), &policy, Watch::page(256)).unwrap();
+        run.run_to(700.5).unwrap();
+        let lost = format!("{}:servers=6xsmall", run.open_moment());
+        run.set_changes(&packlab_core::changes::Changes::parse(&lost).unwrap()).unwrap();
+        run.run_to(1_400.25).unwrap();
+        let both = format!("{lost};{}:servers={FLEET}", run.open_moment());
+        run.set_changes(&packlab_core::changes::Changes::parse(&both).unwrap()).unwrap();
+        let link = scenario(&both);
+        run.run_to(1_800.0).unwrap();
+        assert!(bits(&*run) == fingerprint(&link, &policy, 1_800.0), "{policy}: {both}, at 1800");
+        run.run_to(HORIZON as f64).unwrap();
+        let end = fingerprint(&link, &policy, HORIZON as f64);
+        assert!(bits(&*run) == end, "{policy}: {both}, at the horizon");
+        assert!(end != fingerprint(&scenario(""), &policy, HORIZON as f64), "{policy}: the changes change the run");
+    }
 }

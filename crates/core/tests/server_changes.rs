@@ -181,7 +181,7 @@ fn the_drawing_labels_draining_servers_until_they_leave() {
 }
 
 /// A playing run is built for the most servers its changes reach when it starts (RES-95), so a
-/// server count is a live knob up to that size only (`Key::live_up_to`: past it the page starts
+/// server count is a live knob up to that size only (`Key::live_within`: past it the page starts
 /// the race again, saying why), and a list given to a playing run that needs more servers is
 /// refused naming the size; fewer are taken, and a server lost and back while the run plays
 /// gives the run of the link with both changes, bit for bit.

@@ -150,4 +150,44 @@ mod tests {
         let more = format!("{both};2000:servers={}", built + 1);
         assert!(race.amend(&Changes::parse(&more).unwrap()).is_err(), "more servers than built");
     }
+
+    /// GH-RA's fleet lost and back while the race plays (a live knob within the fleet the race
+    /// was built for): the race stays where it is and is the link's race with both changes, bit
+    /// for bit, in its numbers and its drawing (the draining servers); a bigger fleet is
+    /// refused.
+    #[test]
+    fn a_fleet_lost_and_back_while_the_race_plays_is_the_link_with_both() {
+        let fleet = |changes: &str| setup("ghra-b3", &["mw-local", "alg2-jsq"], 3_000, changes);
+        let plain = fleet("");
+        let built = plain.scenario.get("servers").unwrap();
+        assert_eq!(built, "5xsmall,5xlarge");
+        let open = |race: &Race| plain.scenario.info().time.open_moment(race.now());
+        let mut race = Race::new(&plain, 64);
+        race.seek(700.0).unwrap();
+        let lost = format!("{}:servers=5xsmall,2xlarge", open(&race));
+        race.amend(&Changes::parse(&lost).unwrap()).unwrap();
+        race.seek(1_500.0).unwrap();
+        let both = format!("{lost};{}:servers={built}", open(&race));
+        race.amend(&Changes::parse(&both).unwrap()).unwrap();
+        assert_eq!(race.now(), 1_500.0, "the race stays where it is");
+        let mut linked = Race::new(&fleet(&both), 64);
+        let views = |r: &Race| r.snapshot(Phase::Paused, 0).lanes.iter().map(|l| l.view.clone()).collect::<Vec<_>>();
+        // Inside the drain (the removed servers still hold jobs), after the return, the end.
+        for t in [703.0, 1_000.0, 3_000.0] {
+            linked.seek(t).unwrap();
+            race.seek(t).unwrap();
+            assert_eq!(shown(&race), shown(&linked), "at {t}");
+            assert_eq!(views(&race), views(&linked), "the drawing at {t}");
+        }
+        let drained = |r: &mut Race| {
+            r.seek(703.0).unwrap();
+            views(r)
+                .iter()
+                .any(|v| v.servers.iter().any(|s| s.label.as_deref().is_some_and(|l| l.ends_with("draining"))))
+        };
+        assert!(drained(&mut race), "servers drain after the loss");
+        let more = format!("{both};2000:servers=5xsmall,6xlarge");
+        let refused = race.amend(&Changes::parse(&more).unwrap()).unwrap_err();
+        assert!(refused.contains("10 servers"), "{refused}");
+    }
 }

@@ -56,8 +56,9 @@ pub const KEYS: &[Key<GhraScenario>] = &[
          (the highest-numbered) take no new job, their waiting jobs join other servers' queues, and they leave once \
          their jobs are done; λ stays the one the load gave with the starting fleet",
     )
-    // The engine and the policy's indexes are built for the most servers the changes reach.
-    .not_live(),
+    // The engine and the policy are built for the largest fleet of the changes: a playing race
+    // takes its first servers (a server lost and back), not more.
+    .live_within(|s: &GhraScenario, v| s.live_refusal(v)),
     Key::text(
         "types",
         VmCatalog::RANGE,
@@ -164,6 +165,17 @@ impl GhraScenario {
         changes
             .filter_map(|c| Fleet::parse(&c.value).ok())
             .fold(self.servers.clone(), |most, f| if f.len() > most.len() { f } else { most })
+    }
+
+    /// Why a run of this scenario, already playing, cannot take the fleet `value` (RES-97): it
+    /// was built for [`GhraScenario::largest_fleet`], and takes only fleets that are its first
+    /// servers. `None` for one of those, and for a value that is not a fleet (the key's own
+    /// check names that).
+    fn live_refusal(&self, value: &str) -> Option<String> {
+        let fleet = Fleet::parse(value).ok()?.capacities();
+        let built = self.largest_fleet();
+        let within = fleet.len() <= built.len() && fleet.iter().zip(built.capacities()).all(|(a, b)| *a == b);
+        (!within).then(|| format!("this race was built for the fleet {built}"))
     }
 
     /// What the engine sets at each moment of the changes: λ, from the load read against the

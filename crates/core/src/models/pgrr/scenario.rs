@@ -66,7 +66,9 @@ pub const KEYS: &[Key<PgrrScenario>] = &[
     )
     // The cluster and the policy's indexes are built for the most servers the changes reach:
     // a playing race takes a count up to that (a server lost and back), not more.
-    .live_up_to(|s: &PgrrScenario| crate::models::pgrr::engine::most_servers(s.servers as usize, &s.shifts()) as u64),
+    .live_within(|s: &PgrrScenario, v| {
+        crate::keys::more_than(crate::models::pgrr::engine::most_servers(s.servers as usize, &s.shifts()) as u64, v)
+    }),
     Key::text(
         "size",
         SizeDist::RANGE,
