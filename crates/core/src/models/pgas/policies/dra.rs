@@ -25,7 +25,9 @@
 //! * an arrival: O((J + C) log L) to find the accept-group server, O(log L) to fill the slot;
 //! * a departure: O(C) to find the migration source, O(log L) per set touched;
 //! * a reassignment (amortised: servers empty one at a time): O(J log L + X_k), the X_k from
-//!   removing the server from its old configuration's list.
+//!   removing the server from its old configuration's list;
+//! * after a change of the server count (RES-98), a job leaving a draining server: O(J log L)
+//!   to move that server among the migration sources, kept per type by (jobs held, id).
 
 use std::collections::BTreeSet;
 
@@ -88,7 +90,7 @@ pub struct Dra {
     confs: Vec<Conf>,
     /// Engine configuration of each packing configuration (`NONE` until used).
     engine_id: Vec<u32>,
-    conf_of: Vec<ConfigId>,
+    pub(super) conf_of: Vec<ConfigId>,
     stamp_of: Vec<u64>,
     next_stamp: u64,
     /// Configurations that have servers.
@@ -103,11 +105,11 @@ pub struct Dra {
     /// Scratch: the ranking reported after each CRA.
     ranked: Vec<Ranked>,
     /// Servers `0..active` take jobs (RES-98); the empty configuration, which added servers get.
-    active: usize,
-    zero: ConfigId,
+    pub(super) active: usize,
+    pub(super) zero: ConfigId,
     /// Per type: the draining servers holding a job of it, by (jobs held, id): the migration
     /// sources ahead of the reject group, fewest jobs first (RES-98, RES-29's order).
-    draining: Vec<BTreeSet<(u32, u32)>>,
+    pub(super) draining: Vec<BTreeSet<(u32, u32)>>,
 }
 
 impl Dra {
@@ -219,26 +221,10 @@ impl Dra {
         }
     }
 
-    /// Whether `server` drains: it takes no job and is in no configuration (RES-98).
-    pub(super) fn is_draining(&self, server: u32) -> bool {
-        self.conf_of[server as usize] == NONE && server as usize >= self.active
-    }
-
     /// Bookkeeping after a type-j job left `server`.
     pub(super) fn freed(&mut self, server: u32, job_type: usize, st: &PgasState) {
         if self.is_draining(server) {
-            // One job fewer on a draining server: its place among the sources moves, O(J log L).
-            let n = st.jobs_on(server as usize);
-            for t in 0..self.types {
-                let now = st.placed(server as usize, t);
-                if now + u32::from(t == job_type) > 0 {
-                    self.draining[t].remove(&(n + 1, server));
-                    if now > 0 {
-                        self.draining[t].insert((n, server));
-                    }
-                }
-            }
-            return;
+            return self.drained_one(server, job_type, st);
         }
         let key = (self.stamp_of[server as usize], server);
         let conf = &mut self.confs[self.conf_of[server as usize] as usize];
@@ -252,7 +238,7 @@ impl Dra {
 
     /// Puts `server` into configuration `c`, as its newest member (index 1): an empty one, or
     /// (RES-98) a draining one brought back with the jobs it holds.
-    fn join(&mut self, server: u32, c: ConfigId, st: &PgasState) {
+    pub(super) fn join(&mut self, server: u32, c: ConfigId, st: &PgasState) {
         let stamp = self.next_stamp;
         self.next_stamp += 1;
         self.stamp_of[server as usize] = stamp;
@@ -274,7 +260,7 @@ impl Dra {
     }
 
     /// Takes the empty `server` out of its configuration; the rest keep their order.
-    fn leave(&mut self, server: u32) {
+    pub(super) fn leave(&mut self, server: u32) {
         let c = self.conf_of[server as usize];
         let p = self.pos(server);
         let key = (self.stamp_of[server as usize], server);
@@ -531,41 +517,9 @@ impl PgasPolicy for Dra {
         self.cra(ctx)
     }
 
-    /// A change of the server count (RES-98): a removed server leaves its configuration (it
-    /// counts in no X_k and is in no group) and, while it holds jobs, is a migration source;
-    /// an added empty server joins with the empty configuration (CRA's first choice to
-    /// reassign, RES-26), a draining one brought back rejoins its configuration as its newest
-    /// server. Then CRA with N = the servers that take jobs. O(servers moved · (J log L + X_k)).
+    /// A change of the server count (RES-98, [`Dra::change_servers`]), then CRA.
     fn on_servers(&mut self, servers: usize, ctx: &mut PgasContext<'_>) -> Result<(), EngineError> {
-        let old = self.active;
-        self.active = servers;
-        for server in servers..old {
-            let server = server as u32;
-            if self.conf_of[server as usize] != NONE {
-                self.leave(server);
-                self.conf_of[server as usize] = NONE;
-            }
-            let n = ctx.state().jobs_on(server as usize);
-            for t in 0..self.types {
-                if ctx.state().placed(server as usize, t) > 0 {
-                    self.draining[t].insert((n, server));
-                }
-            }
-        }
-        for server in old..servers {
-            let server = server as u32;
-            let n = ctx.state().jobs_on(server as usize);
-            if n > 0 {
-                for set in &mut self.draining {
-                    set.remove(&(n, server));
-                }
-                let c = ctx.state().configuration(server as usize).expect("a DRA server holding jobs is configured");
-                self.join(server, c, ctx.state());
-            } else {
-                ctx.apply(PgasDecision::Reconfigure { server, configuration: self.zero })?;
-                self.join(server, self.zero, ctx.state());
-            }
-        }
+        self.change_servers(servers, ctx)?;
         self.cra(ctx)
     }
 
