@@ -217,3 +217,61 @@ fn the_ghra_fleet_changes_while_the_run_plays() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("(--change T:servers=VALUE)") && text.contains("leave once their jobs are done"), "{text}");
 }
+
+/// PG-AS's server count changes while the run plays (RES-98): pgas-c3 on 90 servers loses half
+/// at 60 and gets them back at 100. The same work on half the servers turns more jobs away
+/// (DRA and power-of-d) and DRA earns more per server present, the link reads the same as the flags, a count past the key's range is
+/// refused naming the entry, and `presets --describe` says what a change of `servers` means.
+#[test]
+fn the_pgas_server_count_changes_while_the_run_plays() {
+    let flags = packlab(&[
+        "run",
+        "--preset",
+        "pgas-c3",
+        "--policy",
+        "dra,po-d",
+        "--set",
+        "servers=90",
+        "--set",
+        "horizon=150",
+        "--set",
+        "warmup=20",
+        "--change",
+        "60:servers=45",
+        "--change",
+        "100:servers=90",
+        "--json",
+    ]);
+    assert!(flags.status.success(), "{}", String::from_utf8_lossy(&flags.stderr));
+    let text = String::from_utf8(flags.stdout).unwrap();
+    for line in text.lines() {
+        let line: Value = serde_json::from_str(line).unwrap();
+        let stretches = line["stretches"].as_array().expect("a stretch before the changes and one from each");
+        assert_eq!(stretches.len(), 3, "{stretches:?}");
+        let blocking =
+            |i: usize| stretches[i]["rejected"].as_f64().unwrap() / stretches[i]["arrived"].as_f64().unwrap().max(1.0);
+        // Seed 1: DRA 4.9% → 15.8%, power-of-d 13.2% → 20.0%.
+        assert!(blocking(1) > 1.4 * blocking(0), "{}: half the servers: {stretches:?}", line["policy"]);
+        if line["policy"] == "dra" {
+            // The reward is per server present: DRA's 45 servers earn more each (seed 1: 1019.8
+            // before, 1057.6 with half the servers, emptied of the removed ones' jobs by
+            // migration within a time unit); per the 90 it would halve.
+            let reward = |i: usize| stretches[i]["reward"].as_f64().unwrap();
+            assert!(reward(1) > reward(0), "{stretches:?}");
+        }
+    }
+    let link = packlab(&[
+        "run",
+        "--json",
+        "--link",
+        "?preset=pgas-c3&policy=dra,po-d&servers=90&horizon=150&warmup=20&change=60%3Aservers%3D45%3B100%3Aservers%3D90",
+    ]);
+    assert!(link.status.success(), "{}", String::from_utf8_lossy(&link.stderr));
+    assert_eq!(String::from_utf8(link.stdout).unwrap(), text);
+    let out = packlab(&["run", "--preset", "pgas-c3", "--policy", "dra", "--change", "50:servers=100001"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("50:servers=100001") && err.contains("100000"), "{err}");
+    let out = packlab(&["presets", "--describe", "pgas-c3"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(--change T:servers=VALUE)") && text.contains("leave once their jobs are done"), "{text}");
+}

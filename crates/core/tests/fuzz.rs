@@ -356,8 +356,9 @@ fn change_lists_refuse_by_entry_or_run() {
     let (_, values) = preset_values();
     let all = presets();
     let moments = ["0", "1", "7", "399", "400", "1999", "2000", "18446744073709551616", "-1", "x", ""];
-    // PG-RR's server count can change (RES-95): counts that drain servers holding jobs, add
-    // some, repeat the current one or leave the range; MSFQ's cores cannot change.
+    // PG-RR's and PG-AS's server counts can change (RES-95, RES-98; PG-AS's also while its
+    // trace replays): counts that drain servers holding jobs, add some, repeat the current one
+    // or leave the range; MSFQ's cores cannot change.
     let keys = ["load", "load", "servers", "servers", "cores", "seed", "change", "speed", "", "LOAD"];
     let counts = ["1", "2", "3", "10", "100001", "0"].map(str::to_string);
     // GH-RA's fleet can change (RES-97): fleets that remove servers from the end of a preset's

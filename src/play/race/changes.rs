@@ -190,4 +190,45 @@ mod tests {
         let refused = race.amend(&Changes::parse(&more).unwrap()).unwrap_err();
         assert!(refused.contains("10 servers"), "{refused}");
     }
+
+    /// PG-AS's server count is a live knob too, in continuous time: servers lost at the race's
+    /// open moment and back later make the link's race with both changes, bit for bit (the
+    /// reward per server present, its series, the drawing with the draining servers); more
+    /// servers than built are refused.
+    #[test]
+    fn a_pgas_server_lost_and_back_while_the_race_plays_is_the_link_with_both() {
+        let pgas = |changes: &str| {
+            let mut s = setup("pgas-c3", &["dra", "po-d"], 100, "");
+            s.scenario.set("servers", "24").unwrap();
+            s.scenario.set("change", changes).unwrap();
+            s.scenario.validate().unwrap();
+            s
+        };
+        let plain = pgas("");
+        let time = plain.scenario.info().time;
+        let mut race = Race::new(&plain, 64);
+        race.seek(30.5).unwrap();
+        let lost = format!("{}:servers=16", time.open_moment(race.now()));
+        race.amend(&Changes::parse(&lost).unwrap()).unwrap();
+        race.seek(60.5).unwrap();
+        let both = format!("{lost};{}:servers=24", time.open_moment(race.now()));
+        race.amend(&Changes::parse(&both).unwrap()).unwrap();
+        assert_eq!(race.now(), 60.5, "the race stays where it is");
+        let mut linked = Race::new(&pgas(&both), 64);
+        let read = |r: &Race| {
+            let snap = r.snapshot(Phase::Paused, 0);
+            let lanes = snap.lanes.iter();
+            let reward = lanes.clone().map(|l| l.mean_reward.map(f64::to_bits)).collect::<Vec<_>>();
+            let series: Vec<Vec<u64>> =
+                lanes.clone().map(|l| l.reward_series.iter().map(|p| p.y.to_bits()).collect()).collect();
+            (shown(r), reward, series, lanes.map(|l| l.view.clone()).collect::<Vec<_>>())
+        };
+        for t in [31.5, 100.0] {
+            linked.seek(t).unwrap();
+            race.seek(t).unwrap();
+            assert!(read(&race) == read(&linked), "at {t}");
+        }
+        let more = format!("{both};80:servers=25");
+        assert!(race.amend(&Changes::parse(&more).unwrap()).is_err(), "more servers than built");
+    }
 }

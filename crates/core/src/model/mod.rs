@@ -117,6 +117,9 @@ pub trait Model: Sized + 'static {
             format!("{} does not replay trace files ({} given)", Self::INFO.name, trace.0.format().name()),
         ))
     }
+    /// The keys whose change means the same while a trace replays (PG-AS's server count: the
+    /// file's arrivals are untouched, RES-98); no other key can change then.
+    const CHANGES_WHILE_REPLAYING: &'static [&'static str] = &[];
     /// Whether the scenario replays a trace file (not a synthetic stand-in).
     fn replaying(_: &Self::Scenario) -> bool {
         false

@@ -147,14 +147,18 @@ where
         window.validate()?;
         let changes = &window.changes;
         changes.check(self, S::Model::KEYS, window.horizon)?;
-        if !changes.is_empty() && (S::Model::replaying(self) || S::Model::traffic_scaled(self)) {
+        let allowed = S::Model::CHANGES_WHILE_REPLAYING;
+        if (S::Model::replaying(self) || S::Model::traffic_scaled(self))
+            && let Some(entry) = changes.iter().find(|c| !allowed.contains(&c.key.as_str()))
+        {
             // A replayed file's arrivals are its own: no rate of the model's to change.
+            let which = match allowed {
+                [] => "no key can change".to_string(),
+                keys => format!("only {} can change", keys.join(", ")),
+            };
             return Err(ConfigError::new(
                 crate::changes::KEY,
-                format!(
-                    "entry '{}': no key can change while a trace replays",
-                    changes.iter().next().expect("not empty")
-                ),
+                format!("entry '{entry}': {which} while a trace replays"),
             ));
         }
         S::Model::validate(self)

@@ -29,7 +29,7 @@
 //! the server, a scan of that server's jobs of that type (at most K_max).
 
 use super::policy::{LastAction, Pending, PgasContext, PgasPolicy, Ranking, ServerClass};
-use super::state::{Arrivals, NO_SERVER, PgasConfig, PgasState};
+use super::state::{Arrivals, NO_CONFIG, NO_SERVER, PgasConfig, PgasState};
 use super::stats::PgasStats;
 use crate::EngineError;
 use crate::changes::{self, Shifts};
@@ -64,8 +64,25 @@ pub struct PgasSim {
     pub(super) unlimited: bool,
     /// The last decisions, when the run keeps them ([`crate::view::Watch::log`]).
     pub(super) log: DecisionLog,
-    /// The arrival rates from each moment of the scenario's changes on ([`crate::changes`]).
-    pub(super) shifts: Shifts<Vec<f64>>,
+    /// The arrival rates and the servers that take jobs from each moment of the scenario's
+    /// changes on ([`crate::changes`]).
+    pub(super) shifts: Shifts<PgasShift>,
+}
+
+/// What a moment of the scenario's changes sets (RES-93, RES-98).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PgasShift {
+    /// λ_j per type (Poisson arrivals; ignored while a trace replays), read against the
+    /// starting L.
+    pub rates: Vec<f64>,
+    /// Servers that take jobs (the others drain).
+    pub servers: usize,
+}
+
+/// The most servers a run starting with `servers` has under `shifts`: what the engine and the
+/// policy are built for ([`PgasConfig::built`]).
+pub fn most_servers(servers: usize, shifts: &Shifts<PgasShift>) -> usize {
+    shifts.values().map(|s| s.servers).fold(servers, usize::max)
 }
 
 impl PgasSim {
@@ -182,9 +199,11 @@ impl PgasSim {
         self
     }
 
-    /// Changes the arrival rates at the moments of `shifts` (the scenario's changes), and
-    /// follows the reward and the rejections across them.
-    pub fn with_shifts(mut self, shifts: Shifts<Vec<f64>>) -> Self {
+    /// Changes the arrival rates and the server count at the moments of `shifts` (the
+    /// scenario's changes), and follows the reward and the rejections across them. The run
+    /// must have been built for the most servers they reach ([`PgasConfig::built`],
+    /// [`most_servers`]); a count past that is made the built one.
+    pub fn with_shifts(mut self, shifts: Shifts<PgasShift>) -> Self {
         self.stats.stretching(shifts.moments());
         self.shifts = shifts;
         self
@@ -207,6 +226,11 @@ impl PgasSim {
 
     /// Records the reward and the other levels after an event.
     fn record(&mut self) {
+        // The servers present move at a change of the count and when a draining server
+        // leaves: the per-server figures follow them (RES-98). One comparison otherwise.
+        if self.state.present() != self.stats.present() {
+            self.stats.set_present(self.now, &self.state);
+        }
         let reward = if self.unlimited {
             self.reported.unwrap_or(0.0)
         } else {
@@ -265,12 +289,24 @@ impl PgasSim {
         policy.on_departure(j, server, &mut ctx)
     }
 
+    /// Servers `0..servers` take jobs from now on; the others drain (RES-98). No draw: the
+    /// arrivals, types and services are the run's without the change. The policy follows
+    /// ([`PgasPolicy::on_servers`]: DRA re-reserves at once), and the levels are recorded.
+    fn set_servers(&mut self, servers: usize) -> Result<(), EngineError> {
+        self.state.set_active(servers);
+        let (mut ctx, policy) = self.context(None);
+        policy.on_servers(servers, &mut ctx)?;
+        self.log.drop_notes();
+        self.record();
+        Ok(())
+    }
+
     /// Re-derives SPEC 4.3's invariants from the job records (O(L·J + jobs), for tests):
     /// k̂ ≤ k on every configured server, jobs within capacity on the others, k̂ and Y equal
     /// the jobs actually recorded, and the reward equals Σ_j u_j Y_j.
     pub fn check_invariants(&self) -> Result<(), String> {
         let st = &self.state;
-        let (l, j) = (st.servers(), st.types);
+        let (l, j) = (st.servers_built(), st.types);
         let mut placed = vec![0u32; l * j];
         let mut in_system = vec![0u64; j];
         for job in st.jobs.iter().filter(|r| r.alive) {
@@ -307,6 +343,14 @@ impl PgasSim {
                     st.configs[c as usize][t]
                 ));
             }
+        }
+        // Past the servers that take jobs: draining servers hold jobs, the others have left
+        // and hold no configuration (RES-98).
+        if (st.active..l).filter(|&s| st.jobs_on[s] > 0).count() != st.draining {
+            return Err(format!("{} servers counted draining, not the ones holding jobs", st.draining));
+        }
+        if let Some(s) = (st.active..l).find(|&s| st.jobs_on[s] == 0 && st.config_of[s] != NO_CONFIG) {
+            return Err(format!("server {s} has left but keeps a configuration"));
         }
         let reward: u64 = (0..j).map(|t| in_system[t] * st.unit_rewards[t]).sum();
         if reward != st.reward_units {
@@ -355,23 +399,50 @@ impl EventDriven for PgasSim {
     }
 
     /// New arrival rates: the types' probabilities follow them, and the pending arrival is
-    /// rescaled to the new total rate (RES-93); the same rates change nothing.
+    /// rescaled to the new total rate (RES-93); the same rates change nothing. Then the
+    /// servers that take jobs (RES-98); the same count changes nothing.
     fn shift(&mut self) -> Result<(), EngineError> {
         let at = self.shifts.next_time();
-        let Some(new) = self.shifts.take() else { return Ok(()) };
-        let Arrivals::Poisson { rates, .. } = &mut self.config.arrivals else { return Ok(()) };
-        if new == rates || new.len() != rates.len() {
-            return Ok(());
+        let Some(PgasShift { rates: new, servers }) = self.shifts.take().cloned() else { return Ok(()) };
+        if let Arrivals::Poisson { rates, .. } = &mut self.config.arrivals
+            && new != *rates
+            && new.len() == rates.len()
+        {
+            let (cdf, total) = sample::type_cdf(&new);
+            *rates = new;
+            self.next_arrival = changes::rescale(self.next_arrival, at, self.total_rate, total);
+            self.type_cdf = cdf;
+            self.total_rate = total;
         }
-        let (cdf, total) = sample::type_cdf(new);
-        rates.clone_from(new);
-        self.next_arrival = changes::rescale(self.next_arrival, at, self.total_rate, total);
-        self.type_cdf = cdf;
-        self.total_rate = total;
+        // A count past the built one was refused when the run took it (`check_shifts`).
+        let servers = servers.clamp(1, self.state.servers_built());
+        if servers != self.state.servers() {
+            self.now = self.now.max(at);
+            self.set_servers(servers)?;
+        }
         Ok(())
     }
 
     fn follow_changes(&mut self, moments: Vec<u64>, _open: u64) {
         self.stats.stretching_amended(moments);
+    }
+
+    /// A playing run is built for the most servers its changes reached when it started
+    /// (RES-98): a new list may not go past them.
+    fn check_shifts(&self) -> Result<(), crate::ConfigError> {
+        let built = self.state.servers_built();
+        for (at, shift) in self.shifts.moments().into_iter().zip(self.shifts.values()) {
+            if shift.servers > built {
+                return Err(crate::ConfigError::new(
+                    changes::KEY,
+                    format!(
+                        "entry '{at}:servers={}': a playing run takes no change to more than the {built} servers it \
+                         was built for; open a link with the change instead",
+                        shift.servers
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 }

@@ -21,6 +21,7 @@ fn tiny(rates: &[f64]) -> PgasConfig {
     let instance = RewardInstance::new(demands.clone(), vec![3, 1], Resources::scalar(4)).unwrap();
     PgasConfig {
         servers: 2,
+        built: 2,
         capacity: Resources::scalar(4),
         demands,
         reward_units: vec![3, 1],
@@ -275,6 +276,7 @@ proptest! {
         let instance = RewardInstance::new(demands.clone(), rewards.clone(), capacity).unwrap();
         let config = PgasConfig {
             servers,
+            built: servers,
             capacity,
             demands,
             reward_units: rewards,

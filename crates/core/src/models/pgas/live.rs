@@ -26,6 +26,13 @@ impl PgasSim {
         shares
     }
 
+    /// The servers drawn: those that take jobs, then the removed ones up to the last that still
+    /// drains (RES-98; those between that have left are drawn empty, "left").
+    fn shown(&self) -> usize {
+        let st = &self.state;
+        (st.servers()..st.servers_built()).rev().find(|&l| st.is_draining(l)).map_or(st.servers(), |l| l + 1)
+    }
+
     fn server_view(&self, server: usize, detail: bool) -> ServerView {
         let st = &self.state;
         let cap = st.capacity.as_slice();
@@ -64,6 +71,13 @@ impl PgasSim {
             }
             text
         });
+        // Past the servers that take jobs (RES-98): draining while it holds jobs, then left.
+        let label = match (st.takes_jobs(server), st.is_draining(server), label) {
+            (true, _, label) => label,
+            (false, true, Some(text)) => Some(format!("{text}, draining")),
+            (false, true, None) => Some("draining".to_string()),
+            (false, false, _) => Some("left".to_string()),
+        };
         ServerView { fill, blocks, label, waiting: None }
     }
 
@@ -157,7 +171,7 @@ impl LiveRun for PgasSim {
 
     fn view(&self, detail: bool) -> ClusterView {
         ClusterView {
-            servers: (0..self.state.servers()).map(|l| self.server_view(l, detail)).collect(),
+            servers: (0..self.shown()).map(|l| self.server_view(l, detail)).collect(),
             resources: self.config.resource_names.clone(),
             readout: Some(self.readout()),
             legend: Some(

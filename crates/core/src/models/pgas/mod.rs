@@ -39,7 +39,6 @@ pub use trace::{Task, Trace, TraceType};
 pub use types::{PgasTypes, Rho};
 
 use crate::ConfigError;
-use crate::changes::Shifts;
 use crate::graph::Graph;
 use crate::keys::Key;
 use crate::model::policy::{Policy, PolicySpec};
@@ -178,8 +177,11 @@ impl Model for Pgas {
         scenario.reference().ok().flatten()
     }
 
+    /// The engine and the policy are built for the most servers the run will have (RES-98).
     fn context(scenario: &PgasScenario, max_points: usize) -> Result<PgasConfig, ConfigError> {
-        scenario.engine_config(max_points)
+        let config = scenario.engine_config(max_points)?;
+        let built = engine::most_servers(config.servers, &scenario.shifts());
+        Ok(PgasConfig { built, ..config })
     }
 
     fn start(
@@ -189,14 +191,7 @@ impl Model for Pgas {
         policy: Box<dyn PgasPolicy>,
         watch: Watch,
     ) -> Result<PgasSim, RunError> {
-        let types = match &config.arrivals {
-            Arrivals::Poisson { rates, .. } => rates.len(),
-            Arrivals::Trace { .. } => 0,
-        };
-        let shifts =
-            Shifts::build(scenario, &scenario.window.changes, scenario.window.horizon, scenario::KEYS, move |s| {
-                s.arrival_rates(types)
-            });
+        let shifts = scenario.shifts();
         Ok(PgasSim::new(PgasConfig { details: watch.details, ..config }, policy, scenario.window.seed)?
             .with_log(watch.log)
             .with_shifts(shifts))
@@ -242,6 +237,9 @@ impl Model for Pgas {
         scenario.attach_named(trace, shared.0.fingerprint());
         Ok(Vec::new())
     }
+
+    /// The server count changes over a trace too: the file's arrivals are untouched (RES-98).
+    const CHANGES_WHILE_REPLAYING: &'static [&'static str] = &["servers"];
 
     fn replaying(scenario: &PgasScenario) -> bool {
         scenario.trace.is_some()

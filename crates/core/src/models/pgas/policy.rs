@@ -201,14 +201,20 @@ impl PgasContext<'_> {
     pub fn apply(&mut self, decision: PgasDecision) -> Result<(), EngineError> {
         let now = self.now;
         let st = &mut *self.state;
-        let servers = st.servers();
+        let (servers, active) = (st.servers_built(), st.servers());
         let check_server =
             |s: u32| if (s as usize) < servers { Ok(s as usize) } else { Err(EngineError::NoSuchServer { server: s }) };
+        // A server past the count that takes jobs (draining, or not there) gets no job and no
+        // configuration (RES-98); one being drained may still give its jobs away.
+        let check_taking = |s: u32, job_type: u16| {
+            let l = check_server(s)?;
+            if l < active { Ok(l) } else { Err(EngineError::NoSlot { server: s, job_type }) }
+        };
         match decision {
             PgasDecision::Admit { server } => {
                 let pending = self.pending.ok_or(EngineError::NoArrival)?;
-                let l = check_server(server)?;
                 let j = pending.job_type;
+                let l = check_taking(server, j as u16)?;
                 if !room_for(st, l, j) {
                     return Err(EngineError::NoSlot { server, job_type: j as u16 });
                 }
@@ -242,7 +248,7 @@ impl PgasContext<'_> {
                 });
             }
             PgasDecision::Migrate { job_type, from, to } => {
-                let (a, b) = (check_server(from)?, check_server(to)?);
+                let (a, b) = (check_server(from)?, check_taking(to, job_type)?);
                 let j = job_type as usize;
                 if j >= st.types {
                     return Err(EngineError::NoJobOfType { server: from, job_type });
@@ -304,6 +310,9 @@ impl PgasContext<'_> {
             }
             PgasDecision::Reconfigure { server, configuration } => {
                 let l = check_server(server)?;
+                if l >= active {
+                    return Err(EngineError::NoSuchServer { server });
+                }
                 if configuration as usize >= st.configs.len() {
                     return Err(EngineError::InfeasibleConfiguration { counts: format!("id {configuration}") });
                 }
@@ -439,6 +448,13 @@ pub trait PgasPolicy: dyn_clone::DynClone {
         _server: Option<u32>,
         _ctx: &mut PgasContext<'_>,
     ) -> Result<(), EngineError> {
+        Ok(())
+    }
+
+    /// The servers that take jobs became `0..servers` (a change of the count, RES-98): the
+    /// engine has made the others drain or leave ([`PgasState::servers`] is the new count). A
+    /// policy that keeps its own view of the servers follows here; the others read the state.
+    fn on_servers(&mut self, _servers: usize, _ctx: &mut PgasContext<'_>) -> Result<(), EngineError> {
         Ok(())
     }
 

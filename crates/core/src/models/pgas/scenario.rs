@@ -7,6 +7,7 @@ use std::sync::Arc;
 use num_traits::Zero;
 
 use super::Pgas;
+use super::engine::PgasShift;
 use super::state::{Arrivals, PgasConfig};
 use super::theory::instances::{VM_SERVER, Vm, pgas_c2, pgas_c2_rho, pgas_c6};
 use super::theory::rational::{self, Rational};
@@ -14,6 +15,7 @@ use super::theory::{AlphaCurve, BoundsError, HomogeneousTypes, Packing, RewardIn
 use super::trace::{CAPACITY_UNITS, MAX_TASKS, Trace};
 use super::types::{PgasTypes, Rho};
 use crate::ConfigError;
+use crate::changes::Shifts;
 use crate::keys::{Editor, Input, Key};
 use crate::model::{ModelScenario, RewardReference, window_keys};
 use crate::resources::Resources;
@@ -75,7 +77,15 @@ pub const KEYS: &[Key<PgasScenario>] = &[
         |s: &mut PgasScenario, v| s.servers = v as u32,
     )
     .label("Servers L")
-    .help("L, identical servers"),
+    .help("L, identical servers")
+    .changes(
+        "servers added from that moment on are empty and take jobs at once; servers removed (the highest-numbered) \
+         take no new job and leave once their jobs are done (DRA migrates out of them first); λ and g stay the ones \
+         of the starting L",
+    )
+    // The engine and the policy are built for the most servers the changes reach: a playing
+    // race takes a count up to that (a server lost and back), not more.
+    .live_up_to(|s: &PgasScenario| super::engine::most_servers(s.servers as usize, &s.shifts()) as u64),
     Key::text(
         "types",
         PgasTypes::RANGE,
@@ -295,6 +305,19 @@ impl PgasScenario {
         Ok(Some(RewardReference { greedy, optimal }))
     }
 
+    /// What the engine sets at each moment of the changes: the arrival rates, from the load
+    /// read against the starting L (a change of the server count moves no arrival, RES-98),
+    /// and the servers that take jobs.
+    pub fn shifts(&self) -> Shifts<PgasShift> {
+        // The enumerated types' count, without building the instance (none for a trace).
+        let types = self.demand_vectors().0.len();
+        let servers = self.servers;
+        Shifts::build(self, &self.window.changes, self.window.horizon, KEYS, move |now| PgasShift {
+            rates: if types == 0 { Vec::new() } else { PgasScenario { servers, ..now.clone() }.arrival_rates(types) },
+            servers: now.servers as usize,
+        })
+    }
+
     /// The trace the run replays: the loaded one, or the synthetic stand-in (drawn from the
     /// seed over the horizon stretched by α, so it fills the horizon after the compression).
     pub fn trace(&self) -> Option<Arc<Trace>> {
@@ -387,6 +410,7 @@ impl PgasScenario {
             let homogeneous = HomogeneousTypes::new(CAPACITY_UNITS, sizes.clone(), factors.clone())?;
             return Ok(PgasConfig {
                 servers,
+                built: servers,
                 capacity: Resources::scalar(CAPACITY_UNITS),
                 demands: sizes.iter().map(|&s| Resources::scalar(s)).collect(),
                 reward_units: sizes.iter().zip(&factors).map(|(s, f)| s * f).collect(),
@@ -422,6 +446,7 @@ impl PgasScenario {
             if self.types == PgasTypes::C6 { vec!["resource 1", "resource 2"] } else { vec!["vCPU", "GB"] };
         Ok(PgasConfig {
             servers,
+            built: servers,
             capacity: *instance.capacity(),
             demands: instance.demands().to_vec(),
             reward_units: instance.reward_units().to_vec(),

@@ -24,8 +24,11 @@ pub enum Arrivals {
 /// The system in resolved numbers.
 #[derive(Debug, Clone)]
 pub struct PgasConfig {
-    /// L, identical servers.
+    /// L, identical servers (at the start: a change of the count moves it, RES-98).
     pub servers: usize,
+    /// The servers the engine and the policy are built for: the most servers the run's
+    /// changes reach (`servers` without changes), so memory stays bounded by the key's range.
+    pub built: usize,
     /// The capacity of one server.
     pub capacity: Resources,
     /// R_j, the demand vector of each type.
@@ -110,12 +113,17 @@ pub struct PgasState {
     pub(crate) members: Vec<Vec<(u64, u32)>>,
     pub(crate) joined: Vec<u64>,
     pub(crate) next_stamp: u64,
+    /// Servers `0..active` take jobs; the others drain while they hold jobs, then leave
+    /// (RES-98).
+    pub(crate) active: usize,
+    /// Servers at or past `active` that still hold jobs.
+    pub(crate) draining: usize,
 }
 
 impl PgasState {
     /// The empty system of `config`: no server configured, no job.
     pub(crate) fn new(config: &PgasConfig) -> Self {
-        let (l, j) = (config.servers, config.types());
+        let (l, j) = (config.built.max(config.servers), config.types());
         Self {
             types: j,
             capacity: config.capacity,
@@ -137,7 +145,56 @@ impl PgasState {
             members: Vec::new(),
             joined: vec![0; l],
             next_stamp: 0,
+            active: config.servers,
+            draining: 0,
         }
+    }
+
+    /// Servers `0..servers` take jobs from now on (RES-98): those past it that hold jobs
+    /// drain, the empty ones leave (no configuration); those brought back take jobs again, a
+    /// draining one beside the jobs it holds. O(servers moved), at a change only.
+    pub(crate) fn set_active(&mut self, servers: usize) {
+        let old = self.active;
+        for s in servers..old {
+            if self.jobs_on[s] > 0 {
+                // It keeps its configuration while it drains, but counts in none (DRA's X_k).
+                self.draining += 1;
+                self.unlist(s);
+            } else {
+                self.vacate(s);
+            }
+        }
+        for s in old..servers.min(self.servers_built()) {
+            if self.jobs_on[s] > 0 {
+                // Back before it emptied: its configuration's newest server again.
+                self.draining -= 1;
+                if self.config_of[s] != NO_CONFIG {
+                    self.join(s, self.config_of[s]);
+                }
+            }
+        }
+        self.active = servers;
+    }
+
+    /// Takes `server` out of its configuration's list of members (none if it is not in it).
+    fn unlist(&mut self, server: usize) {
+        let c = self.config_of[server];
+        if let Some(list) = self.members.get_mut(c as usize)
+            && let Ok(at) = list.binary_search(&(self.joined[server], server as u32))
+        {
+            list.remove(at);
+        }
+    }
+
+    /// The empty `server`, taking no job, leaves: it has no configuration any more.
+    fn vacate(&mut self, server: usize) {
+        let c = self.config_of[server];
+        if c == NO_CONFIG {
+            return;
+        }
+        self.unlist(server);
+        self.deployed -= u64::from(self.configs[c as usize].iter().sum::<u32>());
+        self.config_of[server] = NO_CONFIG;
     }
 
     /// The empty `server` now runs `configuration`, as its newest member.
@@ -166,8 +223,30 @@ impl PgasState {
         Some((at, list.len()))
     }
 
+    /// The servers that take jobs: GPA's N, power-of-d's population, the bound's L (RES-98).
     pub fn servers(&self) -> usize {
+        self.active
+    }
+
+    /// The servers the run was built for (the most its changes reach): servers at or past
+    /// [`Self::servers`] take no job, and hold jobs only while they drain.
+    pub fn servers_built(&self) -> usize {
         self.config_of.len()
+    }
+
+    /// Whether `server` takes new jobs.
+    pub fn takes_jobs(&self, server: usize) -> bool {
+        server < self.active
+    }
+
+    /// Whether `server` takes no new job but still holds jobs (it leaves once they are done).
+    pub fn is_draining(&self, server: usize) -> bool {
+        server >= self.active && self.jobs_on[server] > 0
+    }
+
+    /// The servers present: those that take jobs and those still draining.
+    pub fn present(&self) -> usize {
+        self.active + self.draining
     }
 
     pub fn types(&self) -> usize {
@@ -284,6 +363,11 @@ impl PgasState {
         self.used[server] = self.used[server].minus(&self.demands[j]);
         if self.config_of[server] != NO_CONFIG {
             self.filled -= 1;
+        }
+        if self.jobs_on[server] == 0 && server >= self.active {
+            // A draining server's last job: it leaves (RES-98).
+            self.draining -= 1;
+            self.vacate(server);
         }
     }
 

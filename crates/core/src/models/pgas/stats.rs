@@ -11,8 +11,13 @@ use crate::metrics::{Level, Series, SoFar, Stretch, StretchWatch};
 #[derive(Debug, Clone)]
 pub struct PgasStats {
     warmup: f64,
+    /// The servers present (taking jobs or draining): L until a change of the count moves
+    /// them (RES-98), as a count and as the per-server figures' divisor.
+    present: usize,
     servers: f64,
-    /// Total capacity of the L servers per resource, and what jobs on servers hold of it.
+    /// One server's capacity per resource.
+    unit: Vec<f64>,
+    /// Total capacity of the servers present per resource, and what jobs on servers hold of it.
     capacity: Vec<f64>,
     used: Vec<u64>,
     /// R(t)/L: the reward rate per server.
@@ -53,7 +58,9 @@ impl PgasStats {
         let types = config.types();
         Self {
             warmup: w,
+            present: config.servers,
             servers: config.servers as f64,
+            unit: config.capacity.as_slice().iter().map(|&c| c as f64).collect(),
             capacity: config.capacity.as_slice().iter().map(|&c| (c as f64 * config.servers as f64).max(1.0)).collect(),
             used: vec![0; config.capacity.dims()],
             reward: Level::new(w, series()),
@@ -167,6 +174,28 @@ impl PgasStats {
         }
     }
 
+    /// The servers present as the run holds them.
+    pub(super) fn present(&self) -> usize {
+        self.present
+    }
+
+    /// The servers present became `st.present()` at `now` (a change of the count, a draining
+    /// server leaving): R(t), the occupancy and the reserved slots are per server present from
+    /// now on (RES-98), as GH-RA's occupancy is over the capacity present (RES-97).
+    pub(super) fn set_present(&mut self, now: f64, st: &PgasState) {
+        self.present = st.present();
+        self.servers = self.present as f64;
+        for (c, &u) in self.capacity.iter_mut().zip(&self.unit) {
+            *c = (u * self.servers).max(1.0);
+        }
+        self.occupancy.set(now, self.share());
+    }
+
+    /// Mean over resources of the share of the capacity present held by jobs.
+    fn share(&self) -> f64 {
+        self.used.iter().zip(&self.capacity).map(|(&u, &c)| u as f64 / c).sum::<f64>() / self.capacity.len() as f64
+    }
+
     /// A job of `job_type` entered or left the system; `placed` is `Some(entered)` when it
     /// holds resources on a server (the upper bound's jobs have none). Occupancy follows the
     /// placed jobs, kept as fleet totals so an event costs O(resources), not O(L).
@@ -180,8 +209,7 @@ impl PgasStats {
                     *u -= d;
                 }
             }
-            let share = self.used.iter().zip(&self.capacity).map(|(&u, &c)| u as f64 / c).sum::<f64>()
-                / self.capacity.len() as f64;
+            let share = self.share();
             self.occupancy.set(now, share);
         }
     }

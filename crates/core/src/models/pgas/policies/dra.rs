@@ -25,7 +25,9 @@
 //! * an arrival: O((J + C) log L) to find the accept-group server, O(log L) to fill the slot;
 //! * a departure: O(C) to find the migration source, O(log L) per set touched;
 //! * a reassignment (amortised: servers empty one at a time): O(J log L + X_k), the X_k from
-//!   removing the server from its old configuration's list.
+//!   removing the server from its old configuration's list;
+//! * after a change of the server count (RES-98), a job leaving a draining server: O(J log L)
+//!   to move that server among the migration sources, kept per type by (jobs held, id).
 
 use std::collections::BTreeSet;
 
@@ -43,8 +45,9 @@ pub const POLICY: Policy<Pgas> = Policy::new(
     "reserve g(L) empty slots per type in GPA's greedy configurations; admit only into reserved slots, migrate out of \
      the reject group (PG-AS §4)",
     |spec, config: &PgasConfig| {
+        // g is the starting L's (RES-98); the arrays are sized for the most servers the run has.
         let g = ReservationFactor::of(spec).at(config.servers);
-        boxed(Dra::new(config.packing.clone(), config.servers, g))
+        boxed(Dra::new(config.packing.clone(), config.built.max(config.servers), g))
     },
 )
 .params(&[G]);
@@ -87,7 +90,7 @@ pub struct Dra {
     confs: Vec<Conf>,
     /// Engine configuration of each packing configuration (`NONE` until used).
     engine_id: Vec<u32>,
-    conf_of: Vec<ConfigId>,
+    pub(super) conf_of: Vec<ConfigId>,
     stamp_of: Vec<u64>,
     next_stamp: u64,
     /// Configurations that have servers.
@@ -101,6 +104,12 @@ pub struct Dra {
     i_star: usize,
     /// Scratch: the ranking reported after each CRA.
     ranked: Vec<Ranked>,
+    /// Servers `0..active` take jobs (RES-98); the empty configuration, which added servers get.
+    pub(super) active: usize,
+    pub(super) zero: ConfigId,
+    /// Per type: the draining servers holding a job of it, by (jobs held, id): the migration
+    /// sources ahead of the reject group, fewest jobs first (RES-98, RES-29's order).
+    pub(super) draining: Vec<BTreeSet<(u32, u32)>>,
 }
 
 impl Dra {
@@ -124,6 +133,9 @@ impl Dra {
             y_hat: vec![0; types],
             i_star: types.saturating_sub(1),
             ranked: Vec::with_capacity(types),
+            active: 0,
+            zero: 0,
+            draining: vec![BTreeSet::new(); types],
         }
     }
 
@@ -174,7 +186,7 @@ impl Dra {
     /// 0-based rank: the GPA position of its configuration if it is among the ranked (oldest
     /// `target`) servers of it, J when unranked.
     pub(super) fn rank(&self, server: u32) -> usize {
-        let conf = &self.confs[self.conf_of[server as usize] as usize];
+        let Some(conf) = self.confs.get(self.conf_of[server as usize] as usize) else { return self.types };
         if conf.gpa_pos != NONE && self.pos(server) < conf.target as usize { conf.gpa_pos as usize } else { self.types }
     }
 
@@ -193,7 +205,7 @@ impl Dra {
 
     /// Whether `server` is in the reject group: index 1 and rank > I*.
     pub(super) fn is_rejected(&self, server: u32) -> bool {
-        let conf = &self.confs[self.conf_of[server as usize] as usize];
+        let Some(conf) = self.confs.get(self.conf_of[server as usize] as usize) else { return false };
         conf.members.last().is_some_and(|m| m.1 == server) && self.newest_is_rejected(conf)
     }
 
@@ -211,6 +223,9 @@ impl Dra {
 
     /// Bookkeeping after a type-j job left `server`.
     pub(super) fn freed(&mut self, server: u32, job_type: usize, st: &PgasState) {
+        if self.is_draining(server) {
+            return self.drained_one(server, job_type, st);
+        }
         let key = (self.stamp_of[server as usize], server);
         let conf = &mut self.confs[self.conf_of[server as usize] as usize];
         if st.free_slots(server as usize, job_type) == 1 {
@@ -221,8 +236,9 @@ impl Dra {
         }
     }
 
-    /// Puts the empty `server` into configuration `c`, as its newest member (index 1).
-    fn join(&mut self, server: u32, c: ConfigId) {
+    /// Puts `server` into configuration `c`, as its newest member (index 1): an empty one, or
+    /// (RES-98) a draining one brought back with the jobs it holds.
+    pub(super) fn join(&mut self, server: u32, c: ConfigId, st: &PgasState) {
         let stamp = self.next_stamp;
         self.next_stamp += 1;
         self.stamp_of[server as usize] = stamp;
@@ -230,11 +246,13 @@ impl Dra {
         let conf = &mut self.confs[c as usize];
         conf.members.push((stamp, server));
         for (j, &k) in conf.slots.iter().enumerate() {
-            if k > 0 {
+            if k > st.placed(server as usize, j) {
                 conf.free[j].insert((stamp, server));
             }
         }
-        conf.empty.insert((stamp, server));
+        if st.jobs_on(server as usize) == 0 {
+            conf.empty.insert((stamp, server));
+        }
         if conf.in_use_at == NONE {
             conf.in_use_at = self.in_use.len() as u32;
             self.in_use.push(c);
@@ -242,7 +260,7 @@ impl Dra {
     }
 
     /// Takes the empty `server` out of its configuration; the rest keep their order.
-    fn leave(&mut self, server: u32) {
+    pub(super) fn leave(&mut self, server: u32) {
         let c = self.conf_of[server as usize];
         let p = self.pos(server);
         let key = (self.stamp_of[server as usize], server);
@@ -265,7 +283,7 @@ impl Dra {
     fn reassign(&mut self, server: u32, c: ConfigId, ctx: &mut PgasContext<'_>) -> Result<(), EngineError> {
         ctx.apply(PgasDecision::Reconfigure { server, configuration: c })?;
         self.leave(server);
-        self.join(server, c);
+        self.join(server, c, ctx.state());
         Ok(())
     }
 
@@ -393,6 +411,10 @@ impl Dra {
     /// RG_j (RES-29): the reject-group server holding a type-j job with the largest rank, then
     /// the fewest jobs, then the lowest id.
     fn migration_source(&self, job_type: usize, st: &PgasState) -> Option<u32> {
+        // Draining servers first (RES-98): DRA empties them as it empties the reject group.
+        if let Some(&(_, server)) = self.draining[job_type].first() {
+            return Some(server);
+        }
         let mut best: Option<(std::cmp::Reverse<usize>, u32, u32)> = None;
         for &c in &self.in_use {
             let conf = &self.confs[c as usize];
@@ -412,6 +434,9 @@ impl Dra {
     /// for a ranked server, "rank J + 1, unranked" for the others, surplus servers of a listed
     /// configuration (beyond its X̂\[i\] oldest) included.
     fn rank_words(&self, server: u32) -> String {
+        if self.is_draining(server) {
+            return "draining: removed by a change of the server count".to_string();
+        }
         match self.rank(server) {
             r if r < self.types => format!("rank {}", r + 1),
             r => format!("rank {} = J + 1, unranked", r + 1),
@@ -482,11 +507,19 @@ impl PgasPolicy for Dra {
     /// id order (server 1 has index 1), then CRA.
     fn begin(&mut self, ctx: &mut PgasContext<'_>) -> Result<(), EngineError> {
         let zero = self.intern(&vec![0; self.types], ctx)?;
+        self.zero = zero;
         let servers = ctx.state().servers() as u32;
+        self.active = servers as usize;
         for server in (0..servers).rev() {
             ctx.apply(PgasDecision::Reconfigure { server, configuration: zero })?;
-            self.join(server, zero);
+            self.join(server, zero, ctx.state());
         }
+        self.cra(ctx)
+    }
+
+    /// A change of the server count (RES-98, [`Dra::change_servers`]), then CRA.
+    fn on_servers(&mut self, servers: usize, ctx: &mut PgasContext<'_>) -> Result<(), EngineError> {
+        self.change_servers(servers, ctx)?;
         self.cra(ctx)
     }
 
@@ -511,8 +544,10 @@ impl PgasPolicy for Dra {
     ) -> Result<(), EngineError> {
         let Some(server) = server else { return Ok(()) };
         self.freed(server, job_type, ctx.state());
-        // Migrate only into a slot freed on an accept-group server (RES-29).
+        // Migrate only into a slot freed on an accept-group server (RES-29), never into a
+        // draining one (RES-98).
         if !self.is_rejected(server)
+            && !self.is_draining(server)
             && let Some(from) = self.migration_source(job_type, ctx.state())
         {
             if ctx.explaining() {

@@ -33,7 +33,8 @@ pub const POLICY: Policy<Pgas> = Policy::new(
         };
         let g = ReservationFactor::of(spec).at(config.servers);
         let sizes = config.demands.iter().map(|d| d.primary()).collect();
-        boxed(Dra::with_preemption(config.packing.clone(), config.servers, g, priorities, sizes))
+        let built = config.built.max(config.servers);
+        boxed(Dra::with_preemption(config.packing.clone(), built, g, priorities, sizes))
     },
 )
 .params(&[G])
@@ -65,9 +66,10 @@ impl Dra {
         let mut preempted = 0;
         'types: for t in victims {
             let st = ctx.state();
-            let mut servers: Vec<(Reverse<usize>, u32)> = (0..st.servers() as u32)
+            // Draining servers (RES-98) come before every rank: DRA wants them empty first.
+            let mut servers: Vec<(Reverse<usize>, u32)> = (0..st.servers_built() as u32)
                 .filter(|&l| st.placed(l as usize, t) > 0)
-                .map(|l| (Reverse(self.rank(l)), l))
+                .map(|l| (Reverse(if self.is_draining(l) { self.types + 1 } else { self.rank(l) }), l))
                 .collect();
             servers.sort_unstable();
             for (_, server) in servers {

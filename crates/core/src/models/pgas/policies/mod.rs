@@ -13,5 +13,7 @@ use super::Pgas;
 
 crate::policy_list!(Pgas: dra, dra_preempt, po_d, upper_bound);
 
+mod dra_servers;
+
 #[cfg(test)]
 mod tests;

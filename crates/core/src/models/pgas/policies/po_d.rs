@@ -54,6 +54,8 @@ impl PowerOfD {
 
 impl PgasPolicy for PowerOfD {
     fn on_arrival(&mut self, job_type: usize, ctx: &mut PgasContext<'_>) -> Result<(), EngineError> {
+        // The servers that take jobs: after a change of the count, d draws among them as many
+        // as before (RES-98), so the policy's stream stays in step.
         let servers = ctx.state().servers();
         self.chosen.clear();
         if servers <= self.d {

@@ -204,7 +204,30 @@ impl LpCache {
     }
 }
 
+impl UpperBound {
+    /// LP (6) with `servers` servers (a change of the count, RES-98): the certificates were
+    /// for the old count (a primal's coverage may not fit the new one), so they go and the
+    /// bound is solved again at once.
+    fn set_servers(&mut self, servers: usize) {
+        match &mut self.bound {
+            Bound::Knapsack { servers: l, .. } => *l = servers as u64,
+            Bound::Lp(cache) => {
+                cache.servers = servers as f64;
+                cache.primals.clear();
+                cache.duals.clear();
+                cache.best = (0, 0);
+                cache.last_solve = f64::NEG_INFINITY;
+            }
+        }
+    }
+}
+
 impl PgasPolicy for UpperBound {
+    fn on_servers(&mut self, servers: usize, ctx: &mut PgasContext<'_>) -> Result<(), EngineError> {
+        self.set_servers(servers);
+        self.report(ctx)
+    }
+
     fn begin(&mut self, ctx: &mut PgasContext<'_>) -> Result<(), EngineError> {
         self.report(ctx)
     }
