@@ -85,7 +85,9 @@ pub const KEYS: &[Key<PgasScenario>] = &[
     )
     // The engine and the policy are built for the most servers the changes reach: a playing
     // race takes a count up to that (a server lost and back), not more.
-    .live_up_to(|s: &PgasScenario| super::engine::most_servers(s.servers as usize, &s.shifts()) as u64),
+    .live_within(|s: &PgasScenario, v| {
+        crate::keys::more_than(super::engine::most_servers(s.servers as usize, &s.shifts()) as u64, v)
+    }),
     Key::text(
         "types",
         PgasTypes::RANGE,
