@@ -16,6 +16,7 @@ use crate::components::scripts_loading::ScriptsLoading;
 use crate::components::workbench::Workbench;
 use crate::dom::focus::{focus_first, focus_lost, set_title};
 use crate::dom::page::{location_search, value_of};
+use crate::hooks::use_staged::use_staged;
 use crate::hooks::use_system_dark::use_system_dark;
 use crate::state::theme::ThemeChoice;
 use crate::state::{Action, Lab};
@@ -62,17 +63,29 @@ pub fn App() -> Html {
     // asked to.
     let workbench_first =
         !lab.gallery && lab.embed.is_none() && (packlab_core::script::AVAILABLE || !lab.needs_scripts());
-    use_effect_with((), move |()| {
-        if !workbench_first {
-            crate::dom::boot::first_picture_done();
+    // The first render in three tasks: the state from the link, then the header, then the
+    // view below it (the lab's own first stage). Rendered at once, they were one task
+    // (`packlab mount`) of 110-430 ms on a phone (Lighthouse's 4x CPU slowdown), much of it V8
+    // compiling the wasm functions they call for the first time; each in a task of its own,
+    // the phone takes a tap between them (docs/web.md, "What blocks a phone"). The app is out
+    // of sight behind the first picture until its view is drawn.
+    let drawn = use_staged("app", 3, 3, true);
+    use_effect_with(drawn == 3, move |&whole| {
+        if whole {
+            if !workbench_first {
+                crate::dom::boot::first_picture_done();
+            }
+            crate::dom::boot::take_resumed_focus();
         }
-        crate::dom::boot::take_resumed_focus();
     });
     // One copy of the state per render, shared by the components below.
     let state = Rc::new((*lab).clone());
     // The page's first download has no script engine: a lab that runs a script loads the build
     // that has one, which opens the same address.
     let loading_scripts = state.needs_scripts() && !packlab_core::script::AVAILABLE;
+    if drawn < 2 || (drawn < 3 && state.embed.is_some()) {
+        return html! {};
+    }
     if loading_scripts && state.embed.is_some() {
         return html! { <ScriptsLoading lab={state} /> };
     }
@@ -121,7 +134,9 @@ pub fn App() -> Html {
                 </span>
             </header>
             <Notices lab={state.clone()} dispatch={dispatch.clone()} />
-            if state.gallery {
+            if drawn < 3 {
+                // The view below comes in the next task.
+            } else if state.gallery {
                 <Gallery {dispatch} />
             } else if loading_scripts {
                 <ScriptsLoading lab={state} />

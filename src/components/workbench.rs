@@ -54,23 +54,23 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     let open = snapshot.model.time.open_moment(snapshot.now);
     let in_force_at = changes.iter().rev().map(|c| c.at).find(|&at| at <= open).unwrap_or(0);
     let narrow = use_media(NARROW);
-    // The first screen in two (the tour's step and Play; once the race is made, the stats and
-    // the lanes), then the theory's marks and the offered load worked out, then the event log
-    // and the charts, then the sweep and the map, then the exports and the scenario's form,
-    // each render a task of its own (`use_staged`: one render of it all blocked a phone for 0.4 s). The
-    // first picture stays until the first screen is whole: the app renders out of sight until
-    // then, so nothing shifts as its parts arrive.
-    let drawn = use_staged(6, race.started);
-    use_effect_with(drawn >= 2, |&whole| {
+    // The first screen in four (the preset's words; the tour's step and Play; once the race
+    // is made, the stats; the lanes), then the theory's marks and the offered load worked
+    // out, then the event log and the charts, then the sweep and the map, then the exports,
+    // then the scenario's form, each render a task of its own (`use_staged`: one render of it
+    // all blocked a phone for 0.4 s). The first picture stays until the first screen is whole:
+    // the app renders out of sight until then, so nothing shifts as its parts arrive.
+    let drawn = use_staged("stage", 9, 3, race.started);
+    use_effect_with(drawn >= 4, |&whole| {
         if whole {
             crate::dom::boot::first_picture_done();
         }
     });
     let preset = &setup.preset;
-    let marks = use_load_marks(&setup, drawn >= 3);
+    let marks = use_load_marks(&setup, drawn >= 5);
     // The offered fraction of the capacity, drawn on the occupancy chart (once per scenario:
-    // for a trace it goes over every task), from the third stage on like the marks.
-    let load = *use_memo((setup.clone(), drawn >= 3), |(s, wanted)| match wanted {
+    // for a trace it goes over every task), from the fifth stage on like the marks.
+    let load = *use_memo((setup.clone(), drawn >= 5), |(s, wanted)| match wanted {
         true => s.scenario.offered_utilization(),
         false => 0.0,
     });
@@ -145,7 +145,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     };
     html! {
         <main class="lab" data-highlight={lab.tour.map(|at| at.step().highlight)} data-race-thread={race.thread}
-            data-asking={asking.is_some().then_some("1")} data-drawing={(drawn < 6).then_some("1")}>
+            data-asking={asking.is_some().then_some("1")} data-drawing={(drawn < 9).then_some("1")}>
             if *help {
                 <KeyboardHelp on_close={toggle_help.reform(|_| Some(false))} />
             }
@@ -180,7 +180,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
             <section class="run" aria-label="Live simulation">
                 if theory_only {
                     <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
-                } else {
+                } else if drawn >= 2 {
                     if let Some((tour, predictions)) = &lab.finished_tour {
                         <TourSummary tour={*tour} predictions={predictions.clone()} dispatch={props.dispatch.clone()} />
                     }
@@ -205,7 +205,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     if let Some(message) = snapshot.error() {
                         <p class="error" role="alert">{ message.to_string() }</p>
                     }
-                    if drawn >= 2 {
+                    if drawn >= 3 {
                         <StatsTable lanes={text.lanes.clone()} warmup={snapshot.warmup}
                             unit={snapshot.model.time.plural()} job_time={snapshot.job_time()}
                             queues={snapshot.queues()} rewards={snapshot.model.reward} reward={snapshot.reward} />
@@ -215,9 +215,11 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                                jobs, bins and their lines take light colours outlined in grey, one per " }
                             { snapshot.model.classes }{ "." }
                         </p>
-                        <Lanes snapshot={snapshot.clone()} text={text.clone()} {reduced_motion} on_hit={Some(on_hit)} />
                     }
                     if drawn >= 4 {
+                        <Lanes snapshot={snapshot.clone()} text={text.clone()} {reduced_motion} on_hit={Some(on_hit)} />
+                    }
+                    if drawn >= 6 {
                         <EventLog snapshot={logged} {playing} inspect={*inspect} {on_inspect}
                             link={written.query.clone()} name={name.clone()} />
                         <div class="charts">
@@ -227,13 +229,13 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                             <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
                         </div>
                     }
-                    if drawn >= 5 {
+                    if drawn >= 7 {
                         <SweepView setup={setup.clone()} query={written.query.clone()} name={name.clone()} {theme} />
                         <StabilityView setup={setup.clone()} map={lab.map.clone()} dispatch={props.dispatch.clone()}
                             {theme} on_done={on_map_done} on_announce={on_announcement.clone()} held={map_held} />
                     }
                 }
-                if drawn >= 6 {
+                if drawn >= 8 {
                     <ShareAndExport snapshot={snapshot.clone()} query={share_query} {name} charts={!theory_only}
                         seed={setup.scenario.seed()} marks={marks.clone()} {load} changes={change_marks.clone()}
                         command={written.command.clone()}
@@ -247,7 +249,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
             <aside class="controls" aria-label="Scenario">
                 <details class="scenario-sheet" open={!narrow}>
                     <summary>{ "Change the scenario" }</summary>
-                    if drawn >= 6 {
+                    if drawn >= 9 {
                         <ScenarioControls lab={lab.clone()} dispatch={form_dispatch} marks={marks.clone()} {in_force_at}
                             asking={asking.is_some()} />
                     }

@@ -12,17 +12,18 @@ use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 /// How many of `stages` stages are drawn: 1 on the first render, then one more once the
-/// browser has painted the last, until all are. The second waits until `ready` (the lab's
-/// race, made in a task of its own after the first paint).
+/// browser has painted the last, until all are. Stages from `waits_from` on wait until `ready`
+/// (the lab's race, made in a task of its own after the first paint). Each stage is marked
+/// (`packlab <name> <n>`) in the page's performance timeline.
 #[hook]
-pub fn use_staged(stages: u8, ready: bool) -> u8 {
+pub fn use_staged(name: &'static str, stages: u8, waits_from: u8, ready: bool) -> u8 {
     let drawn = use_state_eq(|| 1u8);
     {
         let drawn = drawn.clone();
         use_effect_with((*drawn, ready), move |&(now, ready)| {
-            if now < stages && (now > 1 || ready) {
+            if now < stages && (now + 1 < waits_from || ready) {
                 after_paint(move || {
-                    mark(&format!("packlab stage {}", now + 1));
+                    mark(&format!("packlab {name} {}", now + 1));
                     drawn.set(now + 1)
                 });
             }

@@ -82,6 +82,14 @@ impl RaceSession {
         Self::with(player, speed, Box::new(notify), &workers)
     }
 
+    /// Starts the race workers that [`Self::threaded`] plays `setup` in, before its race is
+    /// made: on a phone, starting them and making the race were one long task together
+    /// (docs/web.md, "What blocks a phone"). The workers stay for the race that follows.
+    pub fn prepare_workers(setup: &Setup) {
+        // Whatever goes wrong, `threaded` meets it again and says so.
+        let _ = RaceWorker::pool(cores().min(setup.policies.len()));
+    }
+
     /// A session whose first snapshot is `player`'s; with `workers`, the race is started in
     /// them and `player` stands by until they answer.
     fn with(player: Player, speed: Speed, notify: Box<dyn Fn()>, workers: &[Rc<RaceWorker>]) -> Self {

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use packlab_core::scenario::Setup;
 use yew::prelude::*;
 
-use crate::hooks::use_staged::{after_paint, mark};
+use crate::hooks::use_staged::{after_paint, in_a_task_of_its_own, mark};
 use crate::play::session::RaceSession;
 use crate::play::snapshot::{Phase, Snapshot};
 use crate::state::Speed;
@@ -55,7 +55,8 @@ pub struct RaceHandle {
 /// With `after_first_paint`, the first race is made in a task of its own after the first
 /// frame is painted rather than in the first render: building its lanes (each policy's
 /// simulation and its analysis) and starting the race workers were most of the lab's first
-/// long task on a phone (docs/web.md). Until then the handle shows the race at time 0 with no
+/// long task on a phone (docs/web.md); the race workers are started in the task before
+/// ([`RaceSession::prepare_workers`]), the race in the next. Until then the handle shows the race at time 0 with no
 /// lanes ([`Snapshot::before_race`], [`RaceHandle::started`] false) and the controls do
 /// nothing; the same race is made afterwards, so a link replays exactly as before.
 #[hook]
@@ -70,12 +71,17 @@ pub fn use_race(
     // Whether the first race may be made: at once, or once the first frame is painted.
     let may_start = use_state_eq(|| !after_first_paint);
     {
-        let may_start = may_start.clone();
+        let (may_start, setup) = (may_start.clone(), setup.clone());
         use_effect_with(*may_start, move |&started| {
             if !started {
+                // The race workers first, the race in the next task: each a task of its own.
                 after_paint(move || {
-                    mark("packlab race");
-                    may_start.set(true)
+                    mark("packlab workers");
+                    RaceSession::prepare_workers(&setup);
+                    in_a_task_of_its_own(move || {
+                        mark("packlab race");
+                        may_start.set(true)
+                    });
                 });
             }
         });

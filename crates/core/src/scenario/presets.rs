@@ -15,7 +15,7 @@ pub type Preset = crate::model::Preset<Scenario>;
 /// The preset with this id (case-insensitive).
 pub fn preset(id: &str) -> Result<Preset, ConfigError> {
     let id = id.trim().to_ascii_lowercase();
-    presets().into_iter().find(|p| p.id == id).ok_or_else(|| {
+    crate::models::find_preset(&id).ok_or_else(|| {
         let ids: Vec<_> = presets().iter().map(|p| p.id).collect();
         ConfigError::new("preset", format!("unknown preset '{id}'; known: {}", ids.join(", ")))
     })
