@@ -29,8 +29,19 @@ pub fn App() -> Html {
         let lab = lab.clone();
         Callback::from(move |action| lab.dispatch(action))
     };
-    // The address bar follows the state (replaceState: no history entry per keystroke).
-    use_effect_with(lab.query(), |query| {
+    // The page's first download has no script engine: a lab that runs a script loads the build
+    // that has one, which opens the same address.
+    let loading_scripts = lab.needs_scripts() && !packlab_core::script::AVAILABLE;
+    // The address bar follows the state (replaceState: no history entry per keystroke), but
+    // for a link that needs the engine as it opens: this build cannot judge its scripts (it
+    // keeps them unchecked, so a lane after them may be refused as one too many), and the
+    // build with the engine reads the link as it was given. A script lane added later is in
+    // the address before that build reads it.
+    let opened = use_mut_ref(|| true);
+    use_effect_with((lab.query(), loading_scripts), move |(query, loading)| {
+        if std::mem::replace(&mut *opened.borrow_mut(), false) && *loading {
+            return;
+        }
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
             let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}")));
         }
@@ -80,9 +91,6 @@ pub fn App() -> Html {
     });
     // One copy of the state per render, shared by the components below.
     let state = Rc::new((*lab).clone());
-    // The page's first download has no script engine: a lab that runs a script loads the build
-    // that has one, which opens the same address.
-    let loading_scripts = state.needs_scripts() && !packlab_core::script::AVAILABLE;
     if drawn < 2 || (drawn < 3 && state.embed.is_some()) {
         return html! {};
     }
@@ -133,7 +141,11 @@ pub fn App() -> Html {
                     </button>
                 </span>
             </header>
-            <Notices lab={state.clone()} dispatch={dispatch.clone()} />
+            // What this build refused of a link that needs the engine is not what the build with
+            // it will refuse: that build says.
+            if !loading_scripts {
+                <Notices lab={state.clone()} dispatch={dispatch.clone()} />
+            }
             if drawn < 3 {
                 // The view below comes in the next task.
             } else if state.gallery {

@@ -29,3 +29,13 @@ pub fn refused(spec: &PolicySpec) -> ConfigError {
 
 /// The wall clock of scripts' safety net: no script runs here, so nothing keeps it.
 pub fn set_clock(_now_ms: fn() -> f64) {}
+
+/// Whether the scripted lane `spec` may wait for the engine: a rhai script may (its source's
+/// encoding and length are the parameters' checks, its compiling waits for the build that has
+/// the engine); a host program's policy (`host=`, the Python package's) never runs in a page.
+pub fn unbuilt(spec: &PolicySpec) -> Result<(), ConfigError> {
+    match spec.param("host") {
+        Some(_) => Err(refused(spec)),
+        None => Ok(()),
+    }
+}

@@ -503,7 +503,7 @@ fn syntax_error_line(source: &str, error: &rhai::ParseError) -> Option<usize> {
 #[cfg(not(feature = "script"))]
 mod absent;
 #[cfg(not(feature = "script"))]
-pub use absent::{Program, check, refused, set_clock};
+pub use absent::{Program, check, refused, set_clock, unbuilt};
 
 /// Whether this build runs scripts: the page's first download leaves the engine out and loads
 /// the build that has it when a script is used (docs/web.md, "Less to download").
