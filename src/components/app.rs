@@ -81,11 +81,12 @@ pub fn App() -> Html {
     // the phone takes a tap between them (docs/web.md, "What blocks a phone"). The app is out
     // of sight behind the first picture until its view is drawn.
     let drawn = use_staged("app", 3, 3, true);
+    // An app started in place of another gives the focus back where that one asked (the
+    // scripted lane's editor button, the exercise's button): here, but for the workbench,
+    // whose form comes in its last stage and which gives it back then.
     use_effect_with(drawn == 3, move |&whole| {
-        if whole {
-            if !workbench_first {
-                crate::dom::boot::first_picture_done();
-            }
+        if whole && !workbench_first {
+            crate::dom::boot::first_picture_done();
             crate::dom::boot::take_resumed_focus();
         }
     });

@@ -66,6 +66,14 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
             crate::dom::boot::first_picture_done();
         }
     });
+    // An app started in place of the first download (which loaded the script engine for a
+    // scripted lane or an exercise) gives the focus back once the form with the lane's editor
+    // button is drawn: earlier, the control it names is not there yet.
+    use_effect_with(drawn >= 9, |&whole| {
+        if whole {
+            crate::dom::boot::take_resumed_focus();
+        }
+    });
     let preset = &setup.preset;
     let marks = use_load_marks(&setup, drawn >= 5);
     // The offered fraction of the capacity, drawn on the occupancy chart (once per scenario:

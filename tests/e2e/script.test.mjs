@@ -223,6 +223,23 @@ labTest('issue 58: hostile scripts in a link: the page opens, names each problem
   assert.equal(await page.locator('#crash').count(), 0, 'the page crashed');
 });
 
+labTest('issue 55: the first download leaves the script engine out; ticking the scripted lane by keyboard loads it and gives the focus back to the lane', async (open) => {
+  const page = await open(LAB);
+  const fetched = () => page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  const engine = (names) => names.filter((n) => n.endsWith('/packlab-scripts_bg.wasm'));
+  assert.deepEqual(engine(await fetched()), [], 'a lab without a script does not download the script engine');
+  // A keyboard user ticks "Write your own": the build with the engine takes over the same
+  // address, and the focus comes back to the new lane's editor button, not to the top.
+  await page.focus('#policies input[value="script"]');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.activeElement?.classList.contains('edit-script'), null, { timeout: 30_000 });
+  assert.equal(engine(await fetched()).length, 1, 'the script engine was loaded once');
+  assert.match(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), /^Edit script of lane 2 /);
+  assert.match(new URL(page.url()).searchParams.get('policy'), /^bf-js,script/);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#script-editor');
+});
+
 labTest('issue 53: the script editor indents with Tab, lets Tab out after Escape, numbers its lines, names a missing ; on its line, and says why a control is greyed', async (open) => {
   const page = await open(LAB);
   await page.check('#policies input[value="script"]');
