@@ -227,12 +227,17 @@ impl<T: Copy> FifoIndex<T> {
             self.drop_head();
             return;
         }
+        // Slices of one length, so that the reads at `e` need no bounds checks (the engine's
+        // queue under VQS, whose removals are scattered, compacts often).
+        let n = self.keys.len();
+        let (positions, keys, items) = (&mut self.positions[..n], &mut self.keys[..n], &mut self.items[..n]);
         let mut kept = 0;
-        for e in self.start..self.keys.len() {
-            if self.keys[e] < u64::MAX {
-                self.positions[kept] = self.positions[e];
-                self.keys[kept] = self.keys[e];
-                self.items[kept] = self.items[e];
+        for e in self.start..n {
+            let key = keys[e];
+            if key < u64::MAX {
+                positions[kept] = positions[e];
+                keys[kept] = key;
+                items[kept] = items[e];
                 kept += 1;
             }
         }
@@ -340,6 +345,7 @@ impl BlockMinima {
     }
 
     /// Took `key` out of `block`, whose keys are now `keys`' (the removed one a tombstone).
+    #[inline]
     fn removed(&mut self, keys: &[u64], block: usize, key: u64) {
         if key == self.tree.get(block) {
             self.holders[block] -= 1;
@@ -349,6 +355,7 @@ impl BlockMinima {
         }
     }
 
+    #[cold]
     fn rescan(&mut self, keys: &[u64], block: usize) {
         let (min, holders) = block_minimum(&keys[block * BLOCK..((block + 1) * BLOCK).min(keys.len())]);
         self.holders[block] = holders;

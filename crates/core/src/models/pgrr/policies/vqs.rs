@@ -71,6 +71,13 @@ pub struct Vqs {
     /// its stale entries show less room than it has, so an index never offers it wrongly, and
     /// once filled it is re-entered once, mostly with the room it had.
     marked: IdSet,
+    /// Per type t, during a pass: the bound room tree t is asked for, three times
+    /// [`Vqs::needed`]`(t)`, or [`NOTHING`] when queue t has no job. It changes only when a
+    /// start takes a job from queue t, so the pass computes it there rather than asking every
+    /// queue before every question.
+    need: Vec<u64>,
+    /// Counts the changes of [`Vqs::need`] in a pass, for [`Candidates::by_index`].
+    need_changes: u32,
     /// Scratch space of a scheduling pass.
     found: Candidates,
     /// Servers `0..active` take jobs; the others drain and are in no index (RES-95).
@@ -94,6 +101,8 @@ impl Vqs {
                 empty
             },
             marked: IdSet::new(servers),
+            need: vec![NOTHING; partition.types()],
+            need_changes: 0,
             found: Candidates::default(),
             active: servers as ServerId,
         }
@@ -185,11 +194,19 @@ impl Vqs {
     }
 
     /// The size of the job a fill from queue `t` would take first if there is room for it.
+    #[inline(always)]
     fn needed(&self, t: usize) -> Option<u64> {
         match self.options.fill {
             Fill::Skip => self.queues.min_size(t),
             Fill::Strict => self.queues.head(t).map(|(_, size, _)| size),
         }
+    }
+
+    /// [`Vqs::need`] of queue `t` as the queue stands. Inlined: every start asks it, and the
+    /// call cost as much as the question.
+    #[inline(always)]
+    fn needed_thirds(&self, t: usize) -> u64 {
+        self.needed(t).map_or(NOTHING, |size| 3 * size)
     }
 
     /// Whether `server` would place a job now, from its own state rather than the indexes:
@@ -228,11 +245,34 @@ impl Vqs {
                 return Some(stale);
             }
             self.refresh(stale);
+            // Its re-entry may have changed the indexes at or after `from` (rarely: a few
+            // times per thousand passes).
+            found.by_index = None;
         }
     }
 
-    /// The lowest-index server at or after `from` that the indexes say would place a job.
+    /// The lowest-index server at or after `from` that the indexes say would place a job:
+    /// the answer of the previous call when it still holds ([`Candidates::by_index`]).
     fn next_server_by_index(
+        &self,
+        from: ServerId,
+        snapshot: Option<&[u64]>,
+        found: &mut Candidates,
+    ) -> Option<ServerId> {
+        if let Some((changes, answer)) = found.by_index
+            && changes == self.need_changes
+            && answer.is_none_or(|s| s >= from)
+        {
+            debug_assert_eq!(answer, self.next_server_by_index_afresh(from, snapshot, &mut found.clone()));
+            return answer;
+        }
+        let answer = self.next_server_by_index_afresh(from, snapshot, found);
+        found.by_index = Some((self.need_changes, answer));
+        answer
+    }
+
+    /// [`Vqs::next_server_by_index`] from the indexes.
+    fn next_server_by_index_afresh(
         &self,
         from: ServerId,
         snapshot: Option<&[u64]>,
@@ -244,9 +284,10 @@ impl Vqs {
                 next = Some(next.map_or(s, |n| n.min(s)));
             }
         };
-        for (t, tree) in self.room_for.iter().enumerate() {
-            if let Some(size) = self.needed(t) {
-                consider(found.room[t].first_at_least(tree, from, 3 * size));
+        debug_assert!((0..self.need.len()).all(|t| self.need[t] == self.needed_thirds(t)));
+        for ((tree, &bound), asked) in self.room_for.iter().zip(&self.need).zip(&mut found.room) {
+            if bound != NOTHING {
+                consider(asked.first_at_least(tree, from, bound));
             }
         }
         if self.queues.len(1) > 0 {
@@ -274,6 +315,11 @@ impl Vqs {
         let running = ctx.apply(PgrrDecision::Start { job, server, rule })?;
         debug_assert_eq!(self.configs.partition.type_of(running.size.primary()), t);
         self.queues.remove_of_type(job, t);
+        let need = self.needed_thirds(t);
+        if need != self.need[t] {
+            self.need[t] = need;
+            self.need_changes = self.need_changes.wrapping_add(1);
+        }
         self.configs.record_of_type(server, t, running.occupies.primary(), true);
         self.refresh(server);
         Ok(())
@@ -327,9 +373,22 @@ fn set_flag(set: &mut IdSet, server: ServerId, member: bool) {
 /// [f′, r) are the ones that did not qualify, unchanged since. (No answer stays no answer
 /// likewise.) The answers are dropped at the end of the pass, since departures and arrivals
 /// change the indexes between passes.
+///
+/// The same argument holds for the answer of all the indexes together
+/// ([`Vqs::next_server_by_index`]) while what the pass asks of them stays the same. Everything
+/// it asks follows from [`Vqs::need`]: the bounds; whether queue 1 holds a job (its bound is
+/// not [`NOTHING`]); and whether an empty server would place (any job waits, or with
+/// `weights=snapshot` a maximiser has a non-empty queue). So that answer, `by_index`, holds
+/// until `need` changes (counted by [`Vqs::need_changes`]) or the pass re-enters a marked
+/// server that places nothing, which may change the indexes at or after the position asked.
+/// Most starts leave every bound as it was (the smallest job of a queue stays there while
+/// others of its size wait), and asking the indexes afresh before every server was about a
+/// fifth of VQS's pass (issue 57).
 #[derive(Debug, Clone, Default)]
 struct Candidates {
     room: Vec<Asked>,
+    /// [`Vqs::need_changes`] when the indexes were last asked, and their answer.
+    by_index: Option<(u32, Option<ServerId>)>,
 }
 
 impl Candidates {
@@ -337,8 +396,12 @@ impl Candidates {
     fn forget(&mut self, types: usize) {
         self.room.clear();
         self.room.resize(types, Asked::default());
+        self.by_index = None;
     }
 }
+
+/// [`Vqs::need`] of a queue with no job: no room tree is asked for it.
+const NOTHING: u64 = u64::MAX;
 
 /// The bound last asked of one index in a pass, and its answer.
 #[derive(Debug, Clone, Copy, Default)]
@@ -367,6 +430,9 @@ impl PgrrPolicy for Vqs {
         // above all); a pass that fails leaves an empty one, which `forget` sizes again.
         let mut found = std::mem::take(&mut self.found);
         found.forget(self.room_for.len());
+        for t in 0..self.need.len() {
+            self.need[t] = self.needed_thirds(t);
+        }
         // A pass that fails leaves its marked servers to the next one.
         #[cfg(debug_assertions)]
         let was_marked = self.marked.ids();
@@ -374,7 +440,10 @@ impl PgrrPolicy for Vqs {
             if self.configs.is_empty(server) {
                 let weights = snapshot.as_deref().unwrap_or(self.queues.counts());
                 let choice = self.configs.argmax(weights, ctx.rng());
-                self.configs.explain_renewal(ctx, weights, choice);
+                // Asked here: the call alone cost more than the question.
+                if ctx.explaining() {
+                    self.configs.explain_renewal(ctx, weights, choice);
+                }
                 self.configs.set_active(server, choice);
             }
             self.fill(ctx, server)?;
