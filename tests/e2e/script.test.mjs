@@ -238,6 +238,12 @@ labTest('issue 55: the first download leaves the script engine out; ticking the 
   assert.match(new URL(page.url()).searchParams.get('policy'), /^bf-js,script/);
   await page.keyboard.press('Enter');
   await page.waitForSelector('#script-editor');
+  // A host program's policy (the Python package's) never runs in a page: the first download
+  // refuses it as the build with the engine would, and loads no engine for it.
+  const host = await open('preset=pgrr-a1&policy=bf-js,script:host=7&seed=1');
+  await host.locator('#notices').waitFor({ state: 'visible' });
+  assert.match(await host.textContent('#notices'), /policy: script: host: no host policy 7 here \(a Python policy races only in the packlab\.run that was given it\)/);
+  assert.deepEqual(engine(await host.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name))), []);
 });
 
 labTest('issue 53: the script editor indents with Tab, lets Tab out after Escape, numbers its lines, names a missing ; on its line, and says why a control is greyed', async (open) => {

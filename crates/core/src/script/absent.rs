@@ -32,10 +32,11 @@ pub fn set_clock(_now_ms: fn() -> f64) {}
 
 /// Whether the scripted lane `spec` may wait for the engine: a rhai script may (its source's
 /// encoding and length are the parameters' checks, its compiling waits for the build that has
-/// the engine); a host program's policy (`host=`, the Python package's) never runs in a page.
+/// the engine); a host program's policy (`host=`, the Python package's) is refused as the build
+/// with the engine refuses it, since no build has one here.
 pub fn unbuilt(spec: &PolicySpec) -> Result<(), ConfigError> {
     match spec.param("host") {
-        Some(_) => Err(refused(spec)),
+        Some(id) => Err(spec.error(super::no_host_policy(id))),
         None => Ok(()),
     }
 }

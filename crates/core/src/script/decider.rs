@@ -125,11 +125,7 @@ pub fn of_spec<H: Handle>(
 ) -> Result<Box<dyn Decider<H>>, crate::ConfigError> {
     if let Some(id) = spec.param("host") {
         let id = id.parse::<u64>().map_err(|_| spec.error(format!("host: '{id}' is not a host policy's number")))?;
-        let hosted = hosted(id).ok_or_else(|| {
-            spec.error(format!(
-                "host: no host policy {id} here (a Python policy races only in the packlab.run that was given it)"
-            ))
-        })?;
+        let hosted = hosted(id).ok_or_else(|| spec.error(super::no_host_policy(id)))?;
         hosted.0.borrow().check(H::ROUTINE).map_err(|m| spec.error(m))?;
         return Ok(Box::new(hosted));
     }

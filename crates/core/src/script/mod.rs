@@ -98,6 +98,12 @@ Param::text(
 .shown_by(host_label)];
 
 /// The `host` parameter's value as the spec keeps it: a registration's number.
+/// Why a lane of host policy `id` cannot run here: none was given to this run (a page never
+/// has one).
+fn no_host_policy(id: impl std::fmt::Display) -> String {
+    format!("host: no host policy {id} here (a Python policy races only in the packlab.run that was given it)")
+}
+
 fn canonical_host(text: &str) -> Result<String, String> {
     text.parse::<u64>().map(|n| n.to_string()).map_err(|_| format!("'{text}' is not a host policy's number"))
 }
