@@ -10,16 +10,31 @@ fn document() -> Option<web_sys::Document> {
     web_sys::window().and_then(|w| w.document())
 }
 
-/// Focuses the first element matching one of `selectors`, in order; whether one was found.
+/// Focuses the first element matching one of `selectors` that takes the focus, in order;
+/// whether one did. A closed `<details>` around it (a phone's folded scenario sheet) is opened
+/// first: an element it hides takes no focus, and `focus()` says nothing of that.
 pub fn focus_first(selectors: &[String]) -> bool {
     let Some(document) = document() else { return false };
     for selector in selectors {
         let found = document.query_selector(selector).ok().flatten().and_then(|e| e.dyn_into::<HtmlElement>().ok());
         if let Some(element) = found {
-            return element.focus().is_ok();
+            reveal(&element);
+            let _ = element.focus();
+            if document.active_element().is_some_and(|active| active == *element.unchecked_ref::<web_sys::Element>()) {
+                return true;
+            }
         }
     }
     false
+}
+
+/// Opens every closed `<details>` that holds `element`.
+fn reveal(element: &web_sys::Element) {
+    let mut closed = element.closest("details:not([open])").ok().flatten();
+    while let Some(details) = closed {
+        let _ = details.set_attribute("open", "");
+        closed = details.closest("details:not([open])").ok().flatten();
+    }
 }
 
 /// [`focus_first`] once the page has drawn what the current event changed (the next task:

@@ -238,6 +238,14 @@ labTest('issue 55: the first download leaves the script engine out; ticking the 
   assert.match(new URL(page.url()).searchParams.get('policy'), /^bf-js,script/);
   await page.keyboard.press('Enter');
   await page.waitForSelector('#script-editor');
+  // On a phone the scenario's controls fold away in a sheet, closed as a page opens: the
+  // focus still comes back to the new lane's button, the sheet opened around it.
+  const phone = await open(LAB, { viewport: { width: 390, height: 844 } });
+  await phone.click('.scenario-sheet > summary');
+  await phone.click('#policies label.check:has(input[value="script"])');
+  await phone.waitForFunction(() => document.activeElement?.classList.contains('edit-script'), null, { timeout: 30_000 });
+  assert.equal(await phone.evaluate(() => document.querySelector('.scenario-sheet').open), true);
+  assert.deepEqual(await axeViolations(phone), []);
   // A host program's policy (the Python package's) never runs in a page: the first download
   // refuses it as the build with the engine would, and loads no engine for it.
   const host = await open('preset=pgrr-a1&policy=bf-js,script:host=7&seed=1');
