@@ -17,6 +17,7 @@ use packlab_core::scenario::Setup;
 
 use crate::play::checkpoints::Checkpoints;
 use crate::play::snapshot::{LaneStats, Phase, Snapshot};
+use costs::CostMeter;
 
 /// Most slots each lane runs between two looks at the clock.
 pub const MAX_CHUNK: u64 = 4096;
@@ -24,9 +25,6 @@ pub const MAX_CHUNK: u64 = 4096;
 /// budget whatever a slot costs (from 0.1 µs with one server to 0.1 ms with a thousand),
 /// long enough that reading the clock costs nothing.
 const CHUNK_TARGET_MS: f64 = 0.5;
-/// Wall time spent in the lanes over which their costs per slot are measured, in ms: a few
-/// hundred chunks, so that the clock's coarse grain in a browser (0.1 ms) averages out.
-const COST_WINDOW_MS: f64 = 100.0;
 
 /// Below this many servers a lane draws every job; from here on, a heat strip of fills.
 pub const DETAIL_LIMIT: usize = 100;
@@ -74,11 +72,9 @@ pub struct Race {
     /// ([`crate::play::split`]): the lanes of the other parts may run on when all of these
     /// stopped on their scripts.
     part: bool,
-    /// Wall ms each lane spent playing over the window under way, and the slots run in it.
-    spent: (Vec<f64>, u64),
-    /// Each lane's ms per slot over the last full window (empty until one is full): what
-    /// places the lanes of a race split over workers ([`crate::play::split::place`]).
-    costs: Vec<f64>,
+    /// Each lane's wall time per slot while it plays: what places the lanes of a race split
+    /// over workers ([`crate::play::split::place`]).
+    costs: CostMeter,
     /// The scenario's changes the lanes make ([`Race::amend`] replaces them while it plays).
     changes: packlab_core::changes::Changes,
 }
@@ -127,8 +123,7 @@ impl Race {
             furthest: 0.0,
             failed: None,
             part: false,
-            spent: (Vec::new(), 0),
-            costs: Vec::new(),
+            costs: CostMeter::default(),
             changes: s.any().window().changes.clone(),
         }
     }
@@ -220,7 +215,6 @@ impl Race {
     /// lanes between two), leaving a checkpoint where one is due.
     /// With `clock`, while playing, the wall time each lane takes is measured too.
     fn run_lanes(&mut self, n: u64, clock: Option<&dyn Fn() -> f64>) -> Result<(), EngineError> {
-        self.spent.0.resize(self.lanes.len(), 0.0);
         for i in 0..self.lanes.len() {
             if self.lanes[i].stopped.is_some() {
                 continue;
@@ -231,16 +225,11 @@ impl Race {
                 self.lane_failed(i, before, e)?;
             }
             if let (Some(clock), Some(start)) = (clock, start) {
-                self.spent.0[i] += clock() - start;
+                self.costs.spent(self.lanes.len(), i, clock() - start);
             }
         }
         if clock.is_some() {
-            self.spent.1 += n;
-            if self.spent.0.iter().sum::<f64>() >= COST_WINDOW_MS {
-                let slots = self.spent.1 as f64;
-                self.costs = self.spent.0.iter().map(|ms| ms / slots).collect();
-                self.spent = (vec![0.0; self.lanes.len()], 0);
-            }
+            self.costs.chunk(n);
         }
         let at = self.slot();
         self.checkpoints.offer(at, self.lanes.iter().map(|l| &*l.run));
@@ -532,7 +521,7 @@ impl Race {
             bin_analysis,
             detail,
             rate: None,
-            costs: self.costs.clone(),
+            costs: self.costs.costs().to_vec(),
         }
     }
 }
@@ -583,5 +572,6 @@ fn points(series: &[SeriesPoint]) -> Rc<[Point]> {
 }
 
 mod changes;
+mod costs;
 #[cfg(test)]
 mod tests;

@@ -252,3 +252,44 @@ fn a_race_of_failing_scripts_only_stops_naming_the_last() {
     // As any failure: every lane back at the last whole unit the failed one passed.
     assert!(race.slot() <= 51 && !race.finished(), "{}", race.slot());
 }
+
+/// Each lane's cost per slot, as a split race places its lanes by: nothing during the warm-up
+/// (the browser still recompiling the wasm's hot functions), then the median of the last three
+/// windows, so that one window in which a lane's thread waited for a core does not move them.
+#[test]
+fn costs_wait_out_the_warm_up_and_pass_over_a_window_with_a_wait() {
+    use std::cell::Cell;
+    let mut race = Race::new(&setup(&["bf-js", "vqs"]), 64);
+    // One slot per call: the clock is read at the call's start, the chunk's start, around each
+    // lane, and the chunk's end; lane 0 takes 1 ms a slot, lane 1 2 ms, plus any wait.
+    let (reads, now, wait) = (Cell::new(0_u64), Cell::new(0.0), Cell::new(0.0));
+    let clock = || {
+        let read = reads.get();
+        reads.set(read + 1);
+        match read % 7 {
+            3 => now.set(now.get() + 1.0 + wait.replace(0.0)),
+            5 => now.set(now.get() + 2.0),
+            _ => {}
+        }
+        now.get()
+    };
+    let costs = |race: &Race| race.snapshot(Phase::Running, 0).costs;
+    // A window is 100 ms of the lanes' time: 34 slots of 3 ms.
+    let slots_per_window = 34;
+    for _ in 0..(costs::WARMUP_WINDOWS as usize + costs::WINDOWS - 1) * slots_per_window {
+        assert_eq!(race.advance(1, f64::INFINITY, clock).unwrap(), 1);
+    }
+    assert!(costs(&race).is_empty(), "no costs before {} windows past the warm-up", costs::WINDOWS);
+    for _ in 0..slots_per_window {
+        race.advance(1, f64::INFINITY, clock).unwrap();
+    }
+    assert_eq!(costs(&race), [1.0, 2.0]);
+    // Lane 0's thread waits 300 ms in a slot: that window ends there, and is passed over.
+    wait.set(300.0);
+    race.advance(1, f64::INFINITY, clock).unwrap();
+    assert_eq!(costs(&race), [1.0, 2.0]);
+    for _ in 0..slots_per_window {
+        race.advance(1, f64::INFINITY, clock).unwrap();
+    }
+    assert_eq!(costs(&race), [1.0, 2.0]);
+}
