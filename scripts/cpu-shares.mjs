@@ -17,8 +17,8 @@
 // `tests/e2e/speed.mjs` measures it; the pace moves with the machine, so compare runs taken in
 // turn, several each.
 
-import { readdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 import { launchChromium, serveDist } from '../tests/e2e/browser.mjs';
 
@@ -31,16 +31,34 @@ const options = Object.fromEntries(
       return [key, value ?? true];
     }),
 );
+const known = ['seconds', 'cores', 'no-lane-drawing', 'dist'];
+for (const key of Object.keys(options).filter((k) => !known.includes(k))) {
+  console.error(`--${key}: not an option here (--seconds=N, --cores=N, --no-lane-drawing, --dist=DIR)`);
+  process.exit(2);
+}
 const query = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'preset=pgrr-a1&servers=1000&policy=vqs,bf-js&horizon=100000000';
-const seconds = Number(options.seconds ?? 6);
-const cores = options.cores === undefined ? null : Number(options.cores);
-for (const [name, value] of [['--seconds', seconds], ['--cores', cores ?? 1]]) {
+/** A whole number from 1 to 64 given as `--name=N`, or `fallback`. */
+function count(name, fallback) {
+  const text = options[name];
+  if (text === undefined) return fallback;
+  const value = text === true ? NaN : Number(text);
   if (!Number.isInteger(value) || value < 1 || value > 64) {
-    console.error(`${name}: a whole number from 1 to 64, not ${value}`);
+    console.error(`--${name}: a whole number from 1 to 64, not ${text === true ? 'nothing' : JSON.stringify(text)}`);
     process.exit(2);
   }
+  return value;
+}
+const seconds = count('seconds', 6);
+const cores = count('cores', null);
+if (options.dist === true) {
+  console.error('--dist: the directory of a build (--dist=DIR), not nothing');
+  process.exit(2);
 }
 const dist = resolve(options.dist ?? 'dist');
+if (!existsSync(join(dist, 'index.html'))) {
+  console.error(`--dist: no build in ${dist} (no index.html): run \`trunk build --release\` first`);
+  process.exit(2);
+}
 
 /** CPU ticks (user + system) of every thread of every Chromium process, by `type/thread/tid`. */
 function threadTicks() {
@@ -76,6 +94,14 @@ const machine = () => readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().s
 const { server, origin } = await serveDist(dist);
 const { context, close } = await launchChromium('packlab-cpu-');
 try {
+  await measure();
+} finally {
+  await close();
+  server.close();
+}
+
+/** Opens the race, plays it, and prints where the cores went. */
+async function measure() {
   const page = await context.newPage();
   await page.setViewportSize({ width: 1280, height: 720 });
   if (cores) {
@@ -94,6 +120,13 @@ try {
   }
   await page.goto(`${origin}/?${query}&speed=max`);
   await page.waitForSelector('#stats tr[data-policy]');
+  // A link the page refuses in part would measure another race: say what it said instead.
+  const notices = (await page.textContent('#notices').catch(() => ''))?.trim();
+  if (notices) {
+    console.error(`the page refused part of the link: ${notices}`);
+    process.exitCode = 2;
+    return;
+  }
   await page.click('#play');
   await page.locator('.lanes').evaluate((lanes) => lanes.scrollIntoView({ block: 'start' }));
   await page.waitForTimeout(2500);
@@ -119,10 +152,7 @@ try {
   for (const [name, share] of others.filter(([, share]) => share >= 0.5)) console.log(`  ${share.toFixed(1).padStart(5)} %  ${name}`);
   const spent = machine1.map((v, i) => v - machine0[i]);
   const all = spent.reduce((a, b) => a + b, 0);
-  const count = Number(readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? 1);
-  const pct = (i) => ((spent[i] / all) * 100 * count).toFixed(1);
-  console.log(`  machine (100 % a core, ${count} cores): user ${pct(0)}, system ${pct(2)}, idle ${pct(3)}, steal ${pct(7)}`);
-} finally {
-  await close();
-  server.close();
+  const cpus = Number(readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? 1);
+  const pct = (i) => ((spent[i] / all) * 100 * cpus).toFixed(1);
+  console.log(`  machine (100 % a core, ${cpus} cores): user ${pct(0)}, system ${pct(2)}, idle ${pct(3)}, steal ${pct(7)}`);
 }
