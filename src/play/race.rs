@@ -110,6 +110,7 @@ impl Race {
         let bin_labels = lanes.first().map_or_else(Vec::new, |l| l.run.bin_labels()).into();
         let detail = lanes.first().is_some_and(|l| l.run.view(false).servers.len() < DETAIL_LIMIT);
         let checkpoints = Checkpoints::new(lanes.iter().map(|l| &*l.run));
+        let costs = CostMeter::new(lanes.len());
         Self {
             horizon: s.horizon(),
             warmup: s.warmup(),
@@ -123,7 +124,7 @@ impl Race {
             furthest: 0.0,
             failed: None,
             part: false,
-            costs: CostMeter::default(),
+            costs,
             changes: s.any().window().changes.clone(),
         }
     }
@@ -225,7 +226,7 @@ impl Race {
                 self.lane_failed(i, before, e)?;
             }
             if let (Some(clock), Some(start)) = (clock, start) {
-                self.costs.spent(self.lanes.len(), i, clock() - start);
+                self.costs.spent(i, clock() - start);
             }
         }
         if clock.is_some() {

@@ -20,7 +20,7 @@ pub(super) const WARMUP_WINDOWS: u32 = 2;
 pub(super) const WINDOWS: usize = 3;
 
 /// The lanes' wall time per slot, window by window.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(super) struct CostMeter {
     /// Wall ms each lane spent playing over the window under way, and the slots run in it.
     spent: Vec<f64>,
@@ -34,9 +34,13 @@ pub(super) struct CostMeter {
 }
 
 impl CostMeter {
-    /// Lane `lane` (of `lanes`) spent `ms` of wall time in the chunk under way.
-    pub(super) fn spent(&mut self, lanes: usize, lane: usize, ms: f64) {
-        self.spent.resize(lanes, 0.0);
+    /// A meter for a race of `lanes` lanes.
+    pub(super) fn new(lanes: usize) -> Self {
+        Self { spent: vec![0.0; lanes], slots: 0, windows: 0, recent: VecDeque::new(), costs: Vec::new() }
+    }
+
+    /// Lane `lane` spent `ms` of wall time in the chunk under way.
+    pub(super) fn spent(&mut self, lane: usize, ms: f64) {
         self.spent[lane] += ms;
     }
 
