@@ -80,7 +80,13 @@ def test_ctrl_c_stops_a_sweep_between_batches():
         if len(calls) == 1:
             os.kill(os.getpid(), signal.SIGINT)
 
-    with pytest.raises(KeyboardInterrupt):
-        packlab.sweep("pgrr-a1", policy="vqs", horizon=5000, axis="load", grid=[0.5, 0.6, 0.7], reps=4,
-                      progress=interrupt)
+    # Python raises KeyboardInterrupt only with its own handler in place; a process started in
+    # the background of a script inherits Ctrl-C ignored, and Python then installs none.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            packlab.sweep("pgrr-a1", policy="vqs", horizon=5000, axis="load", grid=[0.5, 0.6, 0.7], reps=4,
+                          progress=interrupt)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert len(calls) == 1, "no batch ran after the interrupt"
