@@ -53,7 +53,7 @@ async fn a_session_plays_and_stops_when_dropped() {
     let published = Rc::new(Cell::new(0u32));
     let session = {
         let published = published.clone();
-        RaceSession::new(setup(), Speed::Max, move || published.set(published.get() + 1))
+        RaceSession::new(setup(), Speed::Max, move |_| published.set(published.get() + 1))
     };
     session.play();
     for _ in 0..5 {

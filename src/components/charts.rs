@@ -9,11 +9,14 @@ use yew::prelude::*;
 use crate::charts::kind::ChartKind;
 use crate::components::live_chart::{LiveChart, RUNNING_REDRAW_MS};
 use crate::dom::page::value_of;
+use crate::play::frames::{Frames, use_frames};
 use crate::play::snapshot::Snapshot;
 
 #[derive(Properties, PartialEq)]
 pub struct ChartsProps {
-    pub snapshot: Rc<Snapshot>,
+    /// The race's snapshots: the charts render with each (and redraw in turns, at most
+    /// twenty times a second while it plays), not only when the lab does.
+    pub frames: Frames,
     pub marks: Rc<[LoadMark]>,
     pub load: f64,
     pub on_focus: Callback<usize>,
@@ -31,7 +34,7 @@ pub struct ChartsProps {
 /// The live charts that apply to the model (or the chosen ones), each with its focus picker.
 #[component]
 pub fn Charts(props: &ChartsProps) -> Html {
-    let snapshot = &props.snapshot;
+    let snapshot = &use_frames(&props.frames);
     let chosen = |k: &ChartKind| props.only.as_ref().is_none_or(|only| only.contains(k));
     html! {
         { for ChartKind::ALL.iter().filter(|k| k.applies(snapshot) && chosen(k)).map(|&kind| html! {

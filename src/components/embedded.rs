@@ -87,11 +87,11 @@ pub fn EmbeddedLab(props: &EmbeddedLabProps) -> Html {
                     queues={snapshot.queues()} rewards={snapshot.model.reward} reward={snapshot.reward} />
             }
             if views.contains(&View::Lanes) {
-                <Lanes snapshot={snapshot.clone()} text={text.clone()} {reduced_motion} />
+                <Lanes frames={race.frames.clone()} text={text.clone()} {reduced_motion} />
             }
             if !charts.is_empty() {
                 <div class="charts">
-                    <Charts snapshot={snapshot.clone()} marks={marks} {load} on_focus={race.focus.clone()}
+                    <Charts frames={race.frames.clone()} marks={marks} {load} on_focus={race.focus.clone()}
                         {reduced_motion} only={charts} {theme} {changes} />
                 </div>
             }

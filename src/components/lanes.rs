@@ -10,13 +10,15 @@ use crate::cluster::layout::{Hit, ServerStyle};
 use crate::components::cluster_canvas::ClusterCanvas;
 use crate::components::swatch::Swatch;
 use crate::hooks::use_media::{SWIPED, use_media};
+use crate::play::frames::{Frames, use_frames};
 use crate::play::snapshot::{Phase, Snapshot};
 use packlab_core::format::moment;
 
 #[derive(Properties, PartialEq)]
 pub struct LanesProps {
-    /// The race as the canvases draw it, every frame.
-    pub snapshot: Rc<Snapshot>,
+    /// The race as the canvases draw it, every frame: this component renders with each
+    /// snapshot, not only when the lab does.
+    pub frames: Frames,
     /// The race as the sentences under them say it ([`crate::hooks::use_text_pace`]).
     pub text: Rc<Snapshot>,
     pub reduced_motion: bool,
@@ -28,7 +30,7 @@ pub struct LanesProps {
 /// Each policy's cluster, edged in its colour, with the sentence on its last placement.
 #[component]
 pub fn Lanes(props: &LanesProps) -> Html {
-    let snapshot = &props.snapshot;
+    let snapshot = &use_frames(&props.frames);
     // What the time of the last placement is called: a slot, or t in continuous time.
     let time_word = snapshot.model.time.prefix();
     let style = match snapshot.model.drawing {

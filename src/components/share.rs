@@ -11,11 +11,16 @@ use crate::charts::kind::ChartKind;
 use crate::charts::live::chart;
 use crate::dom::page::current_link;
 use crate::export::{self, ImageFormat};
+use crate::play::frames::Frames;
 use crate::play::snapshot::Snapshot;
 
 #[derive(Properties, PartialEq)]
 pub struct ShareProps {
+    /// The race as the lab last rendered it (which charts apply, their names).
     pub snapshot: Rc<Snapshot>,
+    /// Every snapshot: an export is of the frame on screen when its button is pressed, which
+    /// a playing race has drawn since the lab rendered.
+    pub frames: Frames,
     pub query: String,
     /// Base name of exported files.
     pub name: String,
@@ -64,9 +69,9 @@ pub fn ShareAndExport(props: &ShareProps) -> Html {
         status.set(result.err().unwrap_or_default());
     };
     let csv = {
-        let (snapshot, name, status, link, seed) =
-            (props.snapshot.clone(), props.name.clone(), status.clone(), link.clone(), props.seed);
-        Callback::from(move |_: MouseEvent| report(&status, export::save_csv(&snapshot, &name, &link, seed)))
+        let (frames, name, status, link, seed) =
+            (props.frames.clone(), props.name.clone(), status.clone(), link.clone(), props.seed);
+        Callback::from(move |_: MouseEvent| report(&status, export::save_csv(&frames.latest(), &name, &link, seed)))
     };
     html! {
         <section class="share" aria-label="Share and export">
@@ -91,10 +96,11 @@ pub fn ShareAndExport(props: &ShareProps) -> Html {
                 }
                 { for ChartKind::ALL.iter().filter(|k| props.charts && k.applies(&props.snapshot)).map(|&kind| {
                     let save = |format: ImageFormat| {
-                        let (snapshot, marks, load) = (props.snapshot.clone(), props.marks.clone(), props.load);
+                        let (frames, marks, load) = (props.frames.clone(), props.marks.clone(), props.load);
                         let changes = props.changes.clone();
                         let (base, status) = (format!("{}-{}", props.name, kind.id()), status.clone());
                         Callback::from(move |_: MouseEvent| {
+                            let snapshot = frames.latest();
                             let chart = chart(kind, &snapshot, &marks, load, &changes);
                             report(&status, export::save_chart(&chart, export::export_size(kind.id()), &base, format));
                         })

@@ -45,7 +45,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     let LabRace { race, text, reduced_motion, help, toggle_help, theme, intent, seeking } =
         use_lab_race(lab, &props.dispatch, true);
     let snapshot = &race.snapshot;
-    let form_dispatch = crate::hooks::use_live_knobs::use_live_knobs(lab, &props.dispatch, snapshot);
+    let form_dispatch = crate::hooks::use_live_knobs::use_live_knobs(lab, &props.dispatch, &race.frames);
     let changes = use_memo(setup.clone(), |s| s.scenario.any().window().changes.iter().cloned().collect::<Rc<[_]>>());
     let change_marks = use_memo(setup.clone(), |s| crate::charts::live::change_marks(s));
     // The form shows the values in force at the moment on screen: those of the last change at
@@ -147,9 +147,10 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
     // reaches further, and a link without `t` would open at its start.
     let rewound = !playing && snapshot.now < snapshot.furthest;
     let share_query = if rewound { lab.query_at(Some(snapshot.now)) } else { written.query.clone() };
+    // A click on a lane is about the frame on screen, which may be newer than this render.
     let on_hit = {
-        let (inspect, snapshot) = (inspect.clone(), snapshot.clone());
-        Callback::from(move |(lane, hit): (usize, Hit)| inspect.set(Inspect::after_hit(&snapshot, lane, hit)))
+        let (inspect, frames) = (inspect.clone(), race.frames.clone());
+        Callback::from(move |(lane, hit): (usize, Hit)| inspect.set(Inspect::after_hit(&frames.latest(), lane, hit)))
     };
     html! {
         <main class="lab" data-highlight={lab.tour.map(|at| at.step().highlight)} data-race-thread={race.thread}
@@ -225,13 +226,13 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                         </p>
                     }
                     if drawn >= 4 {
-                        <Lanes snapshot={snapshot.clone()} text={text.clone()} {reduced_motion} on_hit={Some(on_hit)} />
+                        <Lanes frames={race.frames.clone()} text={text.clone()} {reduced_motion} on_hit={Some(on_hit)} />
                     }
                     if drawn >= 6 {
                         <EventLog snapshot={logged} {playing} inspect={*inspect} {on_inspect}
                             link={written.query.clone()} name={name.clone()} />
                         <div class="charts">
-                            <Charts snapshot={snapshot.clone()} marks={marks.clone()} {load}
+                            <Charts frames={race.frames.clone()} marks={marks.clone()} {load}
                                 on_focus={race.focus.clone()} {reduced_motion} {theme}
                                 changes={change_marks.clone()} />
                             <TheoryView scenario={Rc::new(setup.scenario.clone())} name={name.clone()} />
@@ -244,7 +245,7 @@ pub fn Workbench(props: &WorkbenchProps) -> Html {
                     }
                 }
                 if drawn >= 8 {
-                    <ShareAndExport snapshot={snapshot.clone()} query={share_query} {name} charts={!theory_only}
+                    <ShareAndExport snapshot={snapshot.clone()} frames={race.frames.clone()} query={share_query} {name} charts={!theory_only}
                         seed={setup.scenario.seed()} marks={marks.clone()} {load} changes={change_marks.clone()}
                         command={written.command.clone()}
                         traced={setup.scenario.any().replaying()} />

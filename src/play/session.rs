@@ -2,8 +2,8 @@
 //! snapshot, and the controls' commands.
 //!
 //! The engine stays out of the component tree: [`RaceSession`] owns the race (in the race
-//! worker, or here), keeps the latest [`Snapshot`], and tells the component when a new one is
-//! published ([`crate::play::use_race`] re-renders it). Dropping the session (the component
+//! worker, or here), keeps the latest [`Snapshot`], and hands each new one to the component
+//! ([`crate::play::use_race`] passes it on to what draws every frame). Dropping the session (the component
 //! unmounts, or the setup changes) stops the race.
 
 use std::cell::{Cell, RefCell};
@@ -36,8 +36,8 @@ pub struct RaceSession {
 /// hold it weakly, so dropping the session frees it).
 struct SessionState {
     snapshot: RefCell<Rc<Snapshot>>,
-    /// Tells the view that a new snapshot is out.
-    notify: Box<dyn Fn()>,
+    /// Hands the view each new snapshot.
+    notify: Notify,
     location: RefCell<RaceLocation>,
     /// The speed last asked for (a worker is told only when it changes).
     speed: Cell<Speed>,
@@ -47,6 +47,9 @@ struct SessionState {
     /// When the current frame's tick started and how long its simulation took, in ms.
     tick: Cell<(f64, f64)>,
 }
+
+/// What a session hands each new snapshot to.
+type Notify = Box<dyn Fn(&Rc<Snapshot>)>;
 
 /// Where the race runs.
 enum RaceLocation {
@@ -61,15 +64,14 @@ enum RaceLocation {
 }
 
 impl RaceSession {
-    /// A session that plays `setup` on the main thread. `notify` is called after each new
-    /// snapshot.
-    pub fn new(setup: Rc<Setup>, speed: Speed, notify: impl Fn() + 'static) -> Self {
+    /// A session that plays `setup` on the main thread. `notify` is given each new snapshot.
+    pub fn new(setup: Rc<Setup>, speed: Speed, notify: impl Fn(&Rc<Snapshot>) + 'static) -> Self {
         Self::with(Player::new(setup, speed), speed, Box::new(notify), &[])
     }
 
     /// A session that plays `setup` in the race workers where it can (its lanes split over
     /// one worker per core), else here.
-    pub fn threaded(setup: Rc<Setup>, speed: Speed, notify: impl Fn() + 'static) -> Self {
+    pub fn threaded(setup: Rc<Setup>, speed: Speed, notify: impl Fn(&Rc<Snapshot>) + 'static) -> Self {
         let player = Player::new(setup.clone(), speed);
         let workers: Vec<_> = RaceWorker::pool(cores().min(setup.policies.len()))
             .inspect_err(|e| {
@@ -92,7 +94,7 @@ impl RaceSession {
 
     /// A session whose first snapshot is `player`'s; with `workers`, the race is started in
     /// them and `player` stands by until they answer.
-    fn with(player: Player, speed: Speed, notify: Box<dyn Fn()>, workers: &[Rc<RaceWorker>]) -> Self {
+    fn with(player: Player, speed: Speed, notify: Notify, workers: &[Rc<RaceWorker>]) -> Self {
         let snapshot = Rc::new(player.snapshot());
         let setup = player.setup().clone();
         let state = Rc::new_cyclic(|me: &Weak<SessionState>| {
@@ -312,8 +314,9 @@ impl SessionState {
     /// Shows `snapshot`. No borrow of the location is held: the view may render at once and
     /// ask for the speed.
     fn show(&self, snapshot: Snapshot) {
-        *self.snapshot.borrow_mut() = Rc::new(snapshot);
-        (self.notify)();
+        let snapshot = Rc::new(snapshot);
+        *self.snapshot.borrow_mut() = snapshot.clone();
+        (self.notify)(&snapshot);
     }
 
     /// A snapshot the worker sent, in an animation frame. The first one means the worker

@@ -1,12 +1,15 @@
 //! The hook a component plays its race with: [`use_race`] owns a [`RaceSession`] for the
-//! component's setup and hands the component the latest snapshot and the controls' callbacks.
+//! component's setup and hands the component the latest snapshot, the [`Frames`] its pictures
+//! follow, and the controls' callbacks.
 
 use std::rc::Rc;
 
 use packlab_core::scenario::Setup;
 use yew::prelude::*;
 
+use crate::dom::workers::now_ms;
 use crate::hooks::use_staged::{after_paint, in_a_task_of_its_own, mark};
+use crate::play::frames::{Frames, OwnerPace};
 use crate::play::session::RaceSession;
 use crate::play::snapshot::{Phase, Snapshot};
 use crate::state::Speed;
@@ -24,7 +27,11 @@ enum Start {
 
 /// What a component gets from [`use_race`].
 pub struct RaceHandle {
+    /// The race as the component last rendered it: while it plays, ten times a second (see
+    /// [`Frames`]).
     pub snapshot: Rc<Snapshot>,
+    /// Every snapshot, for what draws every frame ([`crate::play::frames::use_frames`]).
+    pub frames: Frames,
     /// Why the race is at time 0 though the person had run it: the scenario changed mid-run
     /// (said once per new race; a change used to restart the run silently).
     pub restarted: Option<Rc<str>>,
@@ -52,6 +59,10 @@ pub struct RaceHandle {
 /// A new setup while the old race had run says so in [`RaceHandle::restarted`]; if the old
 /// race was playing, the new one plays on from time 0.
 ///
+/// The calling component renders again when its text would move ([`OwnerPace`]: ten times a
+/// second while the race plays, at once when it stops, steps, jumps or starts anew); every
+/// snapshot goes to [`RaceHandle::frames`], which the lanes and charts follow.
+///
 /// With `after_first_paint`, the first race is made in a task of its own after the first
 /// frame is painted rather than in the first render: building its lanes (each policy's
 /// simulation and its analysis) and starting the race workers were most of the lab's first
@@ -68,6 +79,12 @@ pub fn use_race(
     after_first_paint: bool,
 ) -> RaceHandle {
     let redraw = use_force_update();
+    let frames = {
+        let setup = setup.clone();
+        (*use_memo((), move |()| Frames::new(Rc::new(Snapshot::before_race(&setup))))).clone()
+    };
+    // When this component renders with a new snapshot.
+    let pace = use_mut_ref(OwnerPace::default);
     // Whether the first race may be made: at once, or once the first frame is painted.
     let may_start = use_state_eq(|| !after_first_paint);
     {
@@ -103,8 +120,13 @@ pub fn use_race(
             _ => None,
         };
         let session = kept.unwrap_or_else(|| {
-            let redraw = redraw.clone();
-            Rc::new(RaceSession::threaded(setup.clone(), speed, move || redraw.force_update()))
+            let (redraw, frames, pace) = (redraw.clone(), frames.clone(), pace.clone());
+            Rc::new(RaceSession::threaded(setup.clone(), speed, move |snapshot: &Rc<Snapshot>| {
+                frames.publish(snapshot.clone());
+                if pace.borrow_mut().due(snapshot, now_ms()) {
+                    redraw.force_update();
+                }
+            }))
         });
         *current = Some((setup.clone(), run_of, session.clone()));
         session
@@ -127,9 +149,11 @@ pub fn use_race(
     }
     // Every hook is above: the race's absence must not change their order.
     let Some(session) = made else {
+        frames.keep((*waiting).clone());
         let nothing = Callback::from(|_| ());
         return RaceHandle {
             snapshot: (*waiting).clone(),
+            frames,
             restarted: None,
             toggle: nothing.clone(),
             pause: nothing.clone(),
@@ -181,9 +205,13 @@ pub fn use_race(
         let session = session.clone();
         Callback::from(move |time| session.seek(time))
     };
+    // Whatever made this render, the pictures show what it shows (a new race's first
+    // snapshot is not published).
+    frames.keep(session.snapshot());
     RaceHandle {
         thread: if session.in_worker() { "worker" } else { "page" },
         snapshot: session.snapshot(),
+        frames,
         restarted,
         toggle: call(RaceSession::toggle),
         pause: call(RaceSession::pause),
