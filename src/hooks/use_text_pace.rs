@@ -10,7 +10,6 @@
 //! failure) or of race (other lanes, or back to an earlier moment: a new race plays from time
 //! 0) shows at once.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -25,13 +24,35 @@ pub const TEXT_EVERY_MS: f64 = 100.0;
 /// last showed until [`TEXT_EVERY_MS`] have passed.
 #[hook]
 pub fn use_text_pace(snapshot: &Rc<Snapshot>) -> Rc<Snapshot> {
-    let shown: Rc<RefCell<(Rc<Snapshot>, f64)>> = use_mut_ref(|| (snapshot.clone(), f64::NEG_INFINITY));
-    let now = now_ms();
-    let mut shown = shown.borrow_mut();
-    if follows(&shown.0, snapshot, now - shown.1) {
-        *shown = (snapshot.clone(), now);
+    let pace = use_mut_ref(TextPace::default);
+    let mut pace = pace.borrow_mut();
+    pace.due(snapshot, now_ms());
+    pace.shown().cloned().unwrap_or_else(|| snapshot.clone())
+}
+
+/// The snapshot text last moved to, and when: what [`use_text_pace`] shows, and when the
+/// component that owns a race renders again ([`crate::play::use_race`]).
+#[derive(Default)]
+pub struct TextPace {
+    /// The snapshot shown, and when it was (ms).
+    shown: Option<(Rc<Snapshot>, f64)>,
+}
+
+impl TextPace {
+    /// Whether the text moves to `next`, published at `now` (ms) ([`follows`]); if so, `next`
+    /// is the one shown from now on.
+    pub fn due(&mut self, next: &Rc<Snapshot>, now: f64) -> bool {
+        let due = self.shown.as_ref().is_none_or(|(shown, at)| follows(shown, next, now - at));
+        if due {
+            self.shown = Some((next.clone(), now));
+        }
+        due
     }
-    shown.0.clone()
+
+    /// The snapshot shown (none before the first).
+    pub fn shown(&self) -> Option<&Rc<Snapshot>> {
+        self.shown.as_ref().map(|(shown, _)| shown)
+    }
 }
 
 /// Whether the text moves from `shown` to `next`, `elapsed_ms` after it showed `shown`.

@@ -6,7 +6,7 @@
 //! with each one (its form, stats, timeline, exports and tour, to find that almost nothing
 //! changed) took about a tenth of a core in a race on two workers, which the workers' lanes
 //! then lacked (docs/speed.md, "The lab renders at the text's pace"). So [`use_race`] renders
-//! its component when the text would move ([`crate::hooks::use_text_pace::follows`]: ten
+//! its component when the text would move ([`crate::hooks::use_text_pace::TextPace`]: ten
 //! times a second while playing, at once for a pause, a step, a jump or a new race), and the
 //! pictures follow [`Frames`] instead: a component that calls [`use_frames`] renders with
 //! every snapshot, and reads the latest.
@@ -18,7 +18,6 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::hooks::use_text_pace::follows;
 use crate::play::snapshot::Snapshot;
 
 /// The latest snapshot of a component's race, and who to tell when a new one arrives. Cloning
@@ -90,26 +89,6 @@ impl Drop for Listening {
     }
 }
 
-/// When the component that owns a race renders again: when its text would move
-/// ([`follows`]), which for a playing race is ten times a second.
-#[derive(Default)]
-pub struct OwnerPace {
-    /// The snapshot the owner was last told to render with, and when (ms).
-    told: Option<(Rc<Snapshot>, f64)>,
-}
-
-impl OwnerPace {
-    /// Whether the owner renders with `next`, published at `now` (ms); if so, it is noted as
-    /// told.
-    pub fn due(&mut self, next: &Rc<Snapshot>, now: f64) -> bool {
-        let due = self.told.as_ref().is_none_or(|(told, at)| follows(told, next, now - at));
-        if due {
-            self.told = Some((next.clone(), now));
-        }
-        due
-    }
-}
-
 /// The latest snapshot of `frames`; the calling component renders again with every new one.
 #[hook]
 pub fn use_frames(frames: &Frames) -> Rc<Snapshot> {
@@ -160,7 +139,7 @@ mod tests {
         let mut player = Player::new(Rc::new(Setup::from_preset("pgrr-a1").unwrap()), Speed::Max);
         player.apply(Command::Play);
         let playing = Rc::new(player.snapshot());
-        let mut pace = OwnerPace::default();
+        let mut pace = crate::hooks::use_text_pace::TextPace::default();
         let told: Vec<bool> = (0..13).map(|frame| pace.due(&playing, frame as f64 * 16.7)).collect();
         // Frames 0 and 6 (100.2 ms) and 12 (200.4 ms).
         let expected: Vec<bool> = (0..13).map(|frame| frame % 6 == 0).collect();

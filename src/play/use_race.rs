@@ -9,7 +9,8 @@ use yew::prelude::*;
 
 use crate::dom::workers::now_ms;
 use crate::hooks::use_staged::{after_paint, in_a_task_of_its_own, mark};
-use crate::play::frames::{Frames, OwnerPace};
+use crate::hooks::use_text_pace::TextPace;
+use crate::play::frames::Frames;
 use crate::play::session::RaceSession;
 use crate::play::snapshot::{Phase, Snapshot};
 use crate::state::Speed;
@@ -59,7 +60,7 @@ pub struct RaceHandle {
 /// A new setup while the old race had run says so in [`RaceHandle::restarted`]; if the old
 /// race was playing, the new one plays on from time 0.
 ///
-/// The calling component renders again when its text would move ([`OwnerPace`]: ten times a
+/// The calling component renders again when its text would move ([`TextPace`]: ten times a
 /// second while the race plays, at once when it stops, steps, jumps or starts anew); every
 /// snapshot goes to [`RaceHandle::frames`], which the lanes and charts follow.
 ///
@@ -84,7 +85,7 @@ pub fn use_race(
         (*use_memo((), move |()| Frames::new(Rc::new(Snapshot::before_race(&setup))))).clone()
     };
     // When this component renders with a new snapshot.
-    let pace = use_mut_ref(OwnerPace::default);
+    let pace = use_mut_ref(TextPace::default);
     // Whether the first race may be made: at once, or once the first frame is painted.
     let may_start = use_state_eq(|| !after_first_paint);
     {
