@@ -6,7 +6,7 @@
 
 use packlab_core::view::ClusterView;
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::{CanvasRenderingContext2d, ContextAttributes2d, HtmlCanvasElement};
 
 use crate::cluster::layout::{BINS_HEIGHT, BarGeometry, GAP, Layout, SERVERS_HEIGHT, ServerStyle, SlotGrid};
 use crate::cluster::pen::Pen;
@@ -46,7 +46,9 @@ fn heat_rgb(fill: f32) -> u32 {
 }
 
 /// Draws `view` on `canvas`, sized to its CSS box (`size`, as
-/// [`css_size`](crate::hooks::use_canvas_size::css_size) gives it).
+/// [`css_size`](crate::hooks::use_canvas_size::css_size) gives it), over `backdrop`: the canvas
+/// is opaque, so the compositor copies it rather than blending it over the page in every frame
+/// ([`crate::hooks::use_backdrop`]).
 pub fn draw(
     canvas: &HtmlCanvasElement,
     size: (f64, f64),
@@ -54,6 +56,7 @@ pub fn draw(
     bin_labels: &[String],
     detail: bool,
     style: ServerStyle,
+    backdrop: &str,
 ) -> Result<(), String> {
     let width = size.0.max(1.0);
     let height = HEIGHT;
@@ -63,14 +66,17 @@ pub fn draw(
         canvas.set_width(pw);
         canvas.set_height(ph);
     }
+    let opaque = ContextAttributes2d::new();
+    opaque.set_alpha(false);
     let ctx: CanvasRenderingContext2d = canvas
-        .get_context("2d")
+        .get_context_with_context_options("2d", &opaque)
         .ok()
         .flatten()
         .and_then(|c| c.dyn_into().ok())
         .ok_or("the canvas has no 2D context")?;
     ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0).map_err(|_| "cannot scale the canvas")?;
-    ctx.clear_rect(0.0, 0.0, width, height);
+    ctx.set_fill_style_str(backdrop);
+    ctx.fill_rect(0.0, 0.0, width, height);
     paint(&ctx, width, view, bin_labels, detail, style, ratio)
 }
 

@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use crate::cluster::layout::{Hit, ServerStyle, hit};
 use crate::cluster::paint::{describe, draw};
+use crate::hooks::use_backdrop::use_backdrop;
 use crate::hooks::use_canvas_size::{css_size, use_canvas_size};
 use crate::hooks::use_staged::{in_a_task_of_its_own, mark};
 
@@ -38,12 +39,22 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
     let last_draw = use_mut_ref(|| f64::NEG_INFINITY);
     let latest = use_mut_ref(|| (props.view.clone(), props.bin_labels.clone(), props.detail, props.style));
     *latest.borrow_mut() = (props.view.clone(), props.bin_labels.clone(), props.detail, props.style);
+    // A change of theme changes what shows behind the opaque canvas: it draws again.
+    let themes_seen = use_mut_ref(|| 0_u32);
+    let render = use_force_update();
+    let backdrop = use_backdrop({
+        let themes_seen = themes_seen.clone();
+        Callback::from(move |()| {
+            *themes_seen.borrow_mut() += 1;
+            render.force_update();
+        })
+    });
     let redraw = {
         let (canvas, latest) = (canvas.clone(), latest.clone());
         move |size: (f64, f64)| {
             if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
                 let (view, labels, detail, style) = &*latest.borrow();
-                if let Err(e) = draw(&canvas, size, view, labels, *detail, *style) {
+                if let Err(e) = draw(&canvas, size, view, labels, *detail, *style, &backdrop.colour(&canvas)) {
                     web_sys::console::warn_1(&e.into());
                 }
             }
@@ -65,7 +76,7 @@ pub fn ClusterCanvas(props: &ClusterCanvasProps) -> Html {
     let size = use_canvas_size(canvas.clone(), on_resize, false);
     {
         let (canvas, min_interval) = (canvas.clone(), props.min_interval_ms);
-        use_effect_with(props.view.clone(), move |_| {
+        use_effect_with((props.view.clone(), *themes_seen.borrow()), move |_| {
             let now = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
             // Not before the canvas's size is known: its first report draws the lane (drawn here
             // too, each lane was drawn twice as the lab opened, first after a forced layout).

@@ -8,11 +8,13 @@
 //! * [`use_media`]: whether a media query matches (the narrow layout);
 //! * [`use_pause_when_hidden`]: an embedded race pauses while out of sight;
 //! * [`use_canvas_size`]: a canvas's CSS size from a ResizeObserver;
+//! * [`use_backdrop`]: the colour behind a canvas drawn opaque, followed across themes;
 //! * [`use_staged`]: a view drawn in stages, a task each (the lab's first render);
 //! * [`use_text_pace`]: the race as its text shows it, ten times a second while it plays.
 //!
 //! The race itself is played through [`crate::play::use_race`].
 
+pub mod use_backdrop;
 pub mod use_canvas_size;
 pub mod use_keyboard;
 pub mod use_lab_race;

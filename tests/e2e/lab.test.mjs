@@ -1306,6 +1306,33 @@ labTest('embed: two packlab iframes on a page of another server; each pauses off
   }
 });
 
+labTest('a lane is drawn opaque over what lies behind it, and drawn again when the theme changes', async (open) => {
+  // Opaque, the compositor copies the lane rather than blending it over the page each frame
+  // (docs/speed.md, "Opaque lanes"): so it must paint the backdrop the theme puts behind it.
+  // Read between the servers and the bins, at the right edge, where nothing else is drawn.
+  const backdrop = (page) =>
+    page.$eval('canvas.cluster', (c) => {
+      const ctx = c.getContext('2d');
+      const y = Math.round(159 * (c.height / c.clientHeight));
+      return { alpha: ctx.getContextAttributes().alpha, rgb: [...ctx.getImageData(c.width - 2, y, 1, 1).data].slice(0, 3) };
+    });
+  const shows = async (page, rgb, why) => {
+    const drawn = async () => JSON.stringify((await backdrop(page)).rgb) === JSON.stringify(rgb);
+    for (let tries = 0; tries < 50 && !(await drawn()); tries++) await page.waitForTimeout(100);
+    assert.deepEqual((await backdrop(page)).rgb, rgb, why);
+  };
+  const page = await open('preset=pgrr-a1&seed=1&theme=light');
+  await shows(page, [255, 255, 255], 'light: the white of the lanes behind it');
+  assert.equal((await backdrop(page)).alpha, false, 'the lane is drawn opaque');
+  // Paused all along: only the change of theme draws the lane again.
+  await page.selectOption('#theme', 'dark');
+  await shows(page, [0xee, 0xf1, 0xf4], 'dark: the light panel style.css gives the lanes');
+  await page.selectOption('#theme', 'high-contrast');
+  await shows(page, [255, 255, 255], 'high contrast: white');
+  const embed = await open('preset=pgrr-a1&seed=1&theme=light&embed=1', { waitFor: 'canvas.cluster' });
+  await shows(embed, [0xf5, 0xf6, 0xf8], 'embedded: the page behind it');
+});
+
 labTest('themes follow the system or the choice, charts included; P presents, at projector sizes', async (open) => {
   const page = await open('preset=msfq-d1&seed=1&speed=max&horizon=20000');
   await page.emulateMedia({ colorScheme: 'dark' });
