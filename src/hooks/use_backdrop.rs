@@ -2,8 +2,8 @@
 //!
 //! A lane's canvas is drawn anew in every frame of a playing race. Drawn with an alpha
 //! channel, the software compositor blends it over the page each frame; drawn opaque
-//! (`alpha: false`), it copies it. That was a third of the compositor's work in a race of two
-//! lanes, and the time went to the workers (docs/speed.md, "Opaque lanes"). An opaque canvas
+//! (`alpha: false`), it copies it: about a quarter less of the compositor's work in a race of
+//! two lanes, time that went to the workers (docs/speed.md, "Opaque lanes"). An opaque canvas
 //! must paint what showed through it: the first background colour at or above it, which the
 //! theme sets. So the colour is read once and again when the document's theme attributes
 //! change (src/components/app.rs sets them), and the canvas is then redrawn.
