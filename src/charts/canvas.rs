@@ -36,18 +36,9 @@ pub fn draw_scaled(
         canvas.set_width(pixels_wide);
         canvas.set_height(pixels_high);
     }
-    // Opaque: every chart fills its background first (packlab_plot::draw_framed), and the
-    // compositor then copies the canvas rather than blending it over the page (docs/speed.md,
-    // "Opaque lanes"). The context keeps the attributes it was first asked for, so plotters'
-    // own `getContext("2d")` below gets this one.
-    let opaque = web_sys::ContextAttributes2d::new();
-    opaque.set_alpha(false);
-    let context: web_sys::CanvasRenderingContext2d = canvas
-        .get_context_with_context_options("2d", &opaque)
-        .ok()
-        .flatten()
-        .and_then(|c| wasm_bindgen::JsCast::dyn_into(c).ok())
-        .ok_or("the canvas has no 2D context")?;
+    // Opaque: every chart fills its background first (packlab_plot::draw_framed); plotters'
+    // own `getContext("2d")` below gets this context.
+    let context = crate::dom::page::opaque_2d(canvas).ok_or("the canvas has no 2D context")?;
     // plotters draws in CSS pixels (what its backend reports as the size); the context's
     // transform maps them to device pixels, text and line widths included.
     context.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0).map_err(|_| "cannot scale the canvas")?;

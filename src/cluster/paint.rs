@@ -5,8 +5,7 @@
 //! below, the waiting jobs as bins.
 
 use packlab_core::view::ClusterView;
-use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, ContextAttributes2d, HtmlCanvasElement};
+use web_sys::HtmlCanvasElement;
 
 use crate::cluster::layout::{BINS_HEIGHT, BarGeometry, GAP, Layout, SERVERS_HEIGHT, ServerStyle, SlotGrid};
 use crate::cluster::pen::Pen;
@@ -66,14 +65,7 @@ pub fn draw(
         canvas.set_width(pw);
         canvas.set_height(ph);
     }
-    let opaque = ContextAttributes2d::new();
-    opaque.set_alpha(false);
-    let ctx: CanvasRenderingContext2d = canvas
-        .get_context_with_context_options("2d", &opaque)
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into().ok())
-        .ok_or("the canvas has no 2D context")?;
+    let ctx = crate::dom::page::opaque_2d(canvas).ok_or("the canvas has no 2D context")?;
     ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0).map_err(|_| "cannot scale the canvas")?;
     ctx.set_fill_style_str(backdrop);
     ctx.fill_rect(0.0, 0.0, width, height);

@@ -48,6 +48,16 @@ pub fn client_size(canvas: &HtmlCanvasElement) -> (f64, f64) {
     (f64::from(canvas.client_width()), f64::from(canvas.client_height()))
 }
 
+/// The canvas's 2D context, opaque (`alpha: false`): whoever draws on it fills it first, and the
+/// compositor then copies the canvas rather than blending it over the page in every frame
+/// (docs/speed.md, "Opaque lanes"). A context keeps the attributes it was first asked for, so a
+/// later plain `getContext("2d")` (plotters-canvas's) gets this one.
+pub fn opaque_2d(canvas: &HtmlCanvasElement) -> Option<web_sys::CanvasRenderingContext2d> {
+    let opaque = web_sys::ContextAttributes2d::new();
+    opaque.set_alpha(false);
+    canvas.get_context_with_context_options("2d", &opaque).ok().flatten().and_then(|c| c.dyn_into().ok())
+}
+
 /// Draws now and again whenever the window resizes, until the returned destructor runs (an
 /// effect's cleanup).
 pub fn draw_and_follow_resizes(redraw: impl Fn() + 'static) -> impl FnOnce() {
