@@ -80,7 +80,10 @@ impl Partition {
     /// (2/3)·2^-m rounded down for odd t = 2m + 1 (the top of the interval, or the last whole
     /// unit below it).
     pub fn largest_of(&self, t: usize) -> u64 {
-        (self.upper_end_thirds(t) / 3) as u64
+        // ⌊upper_end_thirds / 3⌋ in 64 bits: 2·top may not fit in them, and WebAssembly divides
+        // 128-bit numbers by a library call (VQS-BF asks this for every job it places).
+        let top = self.capacity >> (t / 2);
+        if t.is_multiple_of(2) { top } else { top / 3 * 2 + top % 3 * 2 / 3 }
     }
 
     /// Human-readable interval of type `t`, e.g. "(1/3, 1/2]".
@@ -319,6 +322,22 @@ mod tests {
                 }
                 for r in sizes {
                     assert_eq!(p.type_of(r), reference(&p, r), "J = {j}, C = {c}, r = {r}");
+                }
+            }
+        }
+    }
+
+    /// `largest_of` in 64 bits is ⌊(thirds of the interval's top) / 3⌋ as 128 bits give it,
+    /// up to the largest capacity a partition can have.
+    #[test]
+    fn largest_of_in_64_bits_is_the_thirds_divided() {
+        for j in MIN_J..=MAX_J {
+            let step = 1u64 << j;
+            let tops = [step, 3 * step, 7 * step, 1 << 40, crate::models::pgrr::CAPACITY_UNITS, u64::MAX / step * step];
+            for c in tops.into_iter().chain((1..50).map(|k| k * step)) {
+                let p = Partition::new(j, c);
+                for t in 0..p.types() {
+                    assert_eq!(u128::from(p.largest_of(t)), p.upper_end_thirds(t) / 3, "J = {j}, C = {c}, t = {t}");
                 }
             }
         }

@@ -189,7 +189,13 @@ impl VirtualQueues {
     /// ties. A type is an interval of the space jobs take (rounding small jobs up to 2^-J
     /// keeps them in their type), so the largest job no larger than `min(room, top of t)` is
     /// of type t or of a smaller type, and in the second case type t has none that fits.
+    /// A queue with no job is answered without asking the waiting queue's size index: VQS-BF
+    /// asks for the configuration's types at every server it fills, mostly of queues that are
+    /// empty then.
     pub fn largest_fitting(&self, t: usize, room: u64, queue: &WaitingQueue) -> Option<JobId> {
+        if self.counts[t] == 0 {
+            return None;
+        }
         let job = queue.largest_fitting(room.min(self.partition.largest_of(t)))?;
         (self.partition.type_of(job.occupies.primary()) == t).then_some(job.id)
     }
