@@ -5,6 +5,7 @@
 //   trunk build --release && cargo build --release -p packlab-cli && npm run speed -- [SECONDS] [QUERY ...]
 //
 //   npm run speed -- --lanes [SECONDS] [ROUNDS]
+//   npm run speed -- --lanes --blank-canvases [SECONDS] [ROUNDS]
 //
 // (DIST=dir for another build, PACKLAB=path for another CLI.) Serves dist/ on 127.0.0.1, opens each
 // query in headless Chromium (1280×720, software rendering, the flags of lab.test.mjs), presses
@@ -20,6 +21,10 @@
 // one worker (the page told `navigator.hardwareConcurrency` is 1) and then on the machine's
 // cores (its lanes split over one worker per core), ROUNDS times in turn (default 3), and prints
 // each race's jobs/s per lane against a race of one lane and against the same race in one worker.
+//
+// `--blank-canvases` makes every canvas of the page ignore its drawing calls: the page
+// computes its frames as always and shows blank lanes and charts. What that gains is the most any
+// cheaper drawing could give back (docs/speed.md, "What the target rests on").
 
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -50,7 +55,8 @@ const LANE_ROWS = [
   'preset=pgrr-a1&servers=1000&policy=bf-js,bf-j,bf-s,vqs-bf&horizon=100000000',
 ];
 
-const args = process.argv.slice(2);
+const blankCanvases = process.argv.includes('--blank-canvases');
+const args = process.argv.slice(2).filter((arg) => arg !== '--blank-canvases');
 const lanesMode = args[0] === '--lanes';
 if (lanesMode) args.shift();
 const seconds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 10;
@@ -101,6 +107,13 @@ const { context, close } = await launchChromium('packlab-speed-');
  */
 async function measure(query, cores) {
   const page = await context.newPage();
+  if (blankCanvases) {
+    await page.addInitScript(() => {
+      const context = CanvasRenderingContext2D.prototype;
+      const drawing = ['putImageData', 'drawImage', 'fillRect', 'strokeRect', 'clearRect', 'fillText', 'strokeText', 'fill', 'stroke'];
+      for (const name of drawing) context[name] = () => {};
+    });
+  }
   if (cores) {
     await page.addInitScript((n) => Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => n }), cores);
   }
