@@ -62,6 +62,14 @@ if (lanesMode) args.shift();
 const seconds = /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 10;
 const rounds = lanesMode && /^\d+$/.test(args[0] ?? '') ? Number(args.shift()) : 3;
 const links = args.length ? args : LINKS;
+const unknown = args.find((arg) => arg.startsWith('-')) ?? (lanesMode ? args[0] : undefined);
+if (unknown !== undefined) {
+  console.error(
+    `${JSON.stringify(unknown)}: not understood here. Usage: npm run speed -- [--blank-canvases] [SECONDS] [QUERY ...], ` +
+      'or npm run speed -- --lanes [--blank-canvases] [SECONDS] [ROUNDS] (SECONDS and ROUNDS whole numbers)',
+  );
+  process.exit(2);
+}
 if (!existsSync(CLI)) {
   console.error(`no ${CLI}: run \`cargo build --release -p packlab-cli\` first (or set PACKLAB)`);
   process.exit(2);
@@ -109,9 +117,9 @@ async function measure(query, cores) {
   const page = await context.newPage();
   if (blankCanvases) {
     await page.addInitScript(() => {
-      const context = CanvasRenderingContext2D.prototype;
+      const prototype = CanvasRenderingContext2D.prototype;
       const drawing = ['putImageData', 'drawImage', 'fillRect', 'strokeRect', 'clearRect', 'fillText', 'strokeText', 'fill', 'stroke'];
-      for (const name of drawing) context[name] = () => {};
+      for (const name of drawing) prototype[name] = () => {};
     });
   }
   if (cores) {
